@@ -1,0 +1,226 @@
+"""Composition root: builds storage, engine, view-models and windows, and runs the loop.
+
+No logic of its own beyond wiring, start-up and an orderly shutdown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+import threading
+from types import TracebackType
+
+import httpx
+import qasync
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
+from PySide6.QtGui import QIcon
+from PySide6.QtWidgets import QApplication
+
+from desktop import __version__
+from desktop.core import i18n
+from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
+from desktop.core.models import Message, Role, TextPart, new_id
+from desktop.core.paths import DataPaths, resolve_data_dir
+from desktop.engine.chat_service import ChatService
+from desktop.engine.settings_service import SettingsService
+from desktop.storage.database import Database
+from desktop.storage.log_files import configure_logging
+from desktop.storage.repository import ChatRepository
+from desktop.storage.secrets import SecretRedactingFilter, SecretStore
+from desktop.ui.resources import resource_path
+from desktop.ui.viewmodels.chat import ChatViewModel
+from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.viewmodels.tasks import TaskGroup
+from desktop.ui.views.main_window import MainWindow
+from desktop.ui.views.theme import ThemeController
+
+log = logging.getLogger("parley")
+
+
+class ErrorReporter(QObject):
+    """Carries stray exceptions (from any thread) to the GUI thread as a message."""
+
+    errorRaised = Signal(str)
+
+    def excepthook(
+        self, kind: type[BaseException], error: BaseException, tb: TracebackType | None
+    ) -> None:
+        if issubclass(kind, KeyboardInterrupt):
+            sys.__excepthook__(kind, error, tb)
+            return
+        log.error("unexpected error", exc_info=(kind, error, tb))
+        detail = str(error).splitlines()[0][:300] if str(error) else ""
+        text = QCoreApplication.translate(
+            "Parley", "Something unexpected went wrong: %1. Details were written to the log."
+        ).replace("%1", f"{kind.__name__}: {detail}" if detail else kind.__name__)
+        self.errorRaised.emit(text)
+
+    def install(self) -> None:
+        sys.excepthook = self.excepthook
+        threading.excepthook = lambda args: self.excepthook(
+            args.exc_type, args.exc_value or args.exc_type(), args.exc_traceback
+        )
+
+
+class Parley:
+    """Everything one running Parley holds, built in dependency order."""
+
+    def __init__(
+        self, qapp: QApplication, paths: DataPaths, secrets: SecretStore | None = None
+    ) -> None:
+        paths.ensure()
+        self.paths = paths
+        self.database = Database.open(paths.database)
+        self.repository = ChatRepository(self.database)
+        self.secrets = secrets or SecretStore()
+        self.http = httpx.AsyncClient(
+            timeout=httpx.Timeout(STALL_TIMEOUT_S, connect=CONNECT_TIMEOUT_S),
+            trust_env=True,  # the system proxy settings apply by default
+            headers={"User-Agent": f"Parley/{__version__}"},
+        )
+        self.settings = SettingsService(paths.settings, self.secrets, self.http)
+        self.chat = ChatService(self.repository, self.settings)
+        self.chat.recover()
+
+        self.tasks = TaskGroup()
+        self.theme = ThemeController(qapp, self.settings.settings.appearance.theme.value)
+        self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks)
+        self.chat_vm.set_dark(self.theme.dark)
+        self.conversations_vm = ConversationListModel(self.chat, self.tasks)
+        self.settings_vm = SettingsViewModel(self.settings, self.tasks)
+        self.window = MainWindow(self.chat_vm, self.conversations_vm, self.settings_vm, paths.logs)
+        self.settings_vm.themeChanged.connect(self.theme.apply)
+        self.theme.darkChanged.connect(self.chat_vm.set_dark)
+
+        self._closed = False
+
+    def show(self) -> None:
+        self.window.show()
+        self.window.chat_view.focus_composer()
+
+    async def aclose(self) -> None:
+        """Stop generations (their text is kept as `cancelled`), then release resources."""
+        if self._closed:
+            return
+        self._closed = True
+        await self.chat.shutdown()
+        await self.tasks.cancel_all()
+        await self.http.aclose()
+        self.database.close()
+
+    def round_trip(self) -> None:
+        """Write, read back and remove a conversation: proves the database really works."""
+        conversation = self.repository.create_conversation("smoke test")
+        try:
+            message = Message(new_id(), conversation.id, None, Role.USER, [TextPart("ping ✓")])
+            self.repository.add_message(message)
+            stored = self.repository.active_path(conversation.id)
+            if [m.text for m in stored] != ["ping ✓"]:
+                raise RuntimeError("the database returned something else than was written")
+        finally:
+            self.repository.delete_conversation(conversation.id)
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="parley", description="Parley: chat with language models")
+    parser.add_argument("--data-dir", help="folder for conversations, settings and logs")
+    parser.add_argument(
+        "--smoke-test",
+        action="store_true",
+        help="start, show the window, round-trip the database, and exit 0",
+    )
+    parser.add_argument("--version", action="version", version=f"Parley {__version__}")
+    args, _qt_args = parser.parse_known_args(argv)
+    return args
+
+
+def install_translations(qapp: QApplication) -> None:
+    """Load Qt's and Parley's translations for the system language, when present."""
+    locale = QLocale.system()
+    for name, folder in (
+        ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
+        ("parley", str(resource_path("translations"))),
+    ):
+        translator = QTranslator(qapp)
+        if translator.load(locale, name, "_", folder):
+            qapp.installTranslator(translator)
+    i18n.install(QCoreApplication.translate)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    paths = DataPaths(resolve_data_dir(args.data_dir))
+    try:
+        paths.ensure()
+    except OSError as error:
+        print(f"Parley cannot use the data folder {paths.root}: {error}", file=sys.stderr)
+        return 2
+    secrets = SecretStore()
+    configure_logging(paths.log_file, SecretRedactingFilter(secrets))
+    log.info("Parley %s starting (data folder %s)", __version__, paths.root)
+
+    QApplication.setApplicationName("Parley")
+    QApplication.setApplicationVersion(__version__)
+    QApplication.setOrganizationName("Parley")
+    QApplication.setDesktopFileName("parley")
+    qapp = QApplication.instance() or QApplication([sys.argv[0], *argv])
+    assert isinstance(qapp, QApplication)
+    qapp.setQuitOnLastWindowClosed(False)  # we quit after an orderly shutdown instead
+    qapp.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
+    install_translations(qapp)
+    reporter = ErrorReporter()
+    reporter.install()
+
+    loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(loop)
+    with loop:
+        return loop.run_until_complete(_run(qapp, paths, secrets, reporter, args.smoke_test))
+
+
+async def _run(
+    qapp: QApplication,
+    paths: DataPaths,
+    secrets: SecretStore,
+    reporter: ErrorReporter,
+    smoke: bool,
+) -> int:
+    try:
+        parley = Parley(qapp, paths, secrets)
+    except Exception as error:
+        log.exception("start-up failed")
+        print(f"Parley could not start: {error}", file=sys.stderr)
+        return 1
+    reporter.errorRaised.connect(parley.window.show_error)
+    closed = asyncio.Event()
+    parley.window.closed.connect(closed.set)
+    parley.show()
+    exit_code = 0
+    if smoke:
+        exit_code = await _smoke_test(qapp, parley)
+        parley.window.close()
+    await closed.wait()
+    await parley.aclose()
+    log.info("Parley stopped")
+    return exit_code
+
+
+async def _smoke_test(qapp: QApplication, parley: Parley) -> int:
+    await asyncio.sleep(0.2)  # let the window map and paint
+    try:
+        if not parley.window.isVisible():
+            raise RuntimeError("the main window is not visible")
+        parley.round_trip()
+    except Exception as error:
+        log.exception("smoke test failed")
+        print(f"smoke test failed: {error}", file=sys.stderr)
+        return 1
+    print(f"smoke test passed: Parley {__version__}, data folder {parley.paths.root}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""Typed events: what a provider stream yields, and what the engine reports.
+
+One vocabulary for every provider (vendor keys never leave `providers/`), and one for
+the engine's listeners (view-models), so nothing downstream matches on strings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from desktop.core.models import Message, MessageStatus, Usage
+
+# --- provider stream events -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningDelta:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class UsageReport:
+    usage: Usage
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """The provider said the answer is complete (`reason` as the wire gave it)."""
+
+    reason: str | None = None
+
+
+StreamEvent = TextDelta | ReasoningDelta | UsageReport | Finished
+
+
+# --- engine events ------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationsChanged:
+    """The list of conversations (titles, order, membership) changed."""
+
+    conversation_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MessageChanged:
+    """A message was created or updated; `message` is a snapshot safe to keep."""
+
+    message: Message
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationStarted:
+    conversation_id: str
+    message_id: str
+
+
+@dataclass(frozen=True, slots=True)
+class GenerationFinished:
+    """Fired exactly once per generation, after the final state is persisted."""
+
+    conversation_id: str
+    message_id: str
+    status: MessageStatus
+
+
+EngineEvent = ConversationsChanged | MessageChanged | GenerationStarted | GenerationFinished

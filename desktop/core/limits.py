@@ -1,0 +1,7 @@
+"""Numbers that shape behaviour, in one place so they are tuned and documented together."""
+
+UI_UPDATE_INTERVAL_S = 0.040  # coalesce streamed deltas into at most ~25 UI updates/s
+DB_WRITE_INTERVAL_S = 1.0  # a crash mid-stream loses at most about this much text
+CONNECT_TIMEOUT_S = 15.0
+STALL_TIMEOUT_S = 90.0  # a stream silent for this long is treated as broken
+TITLE_MAX_CHARS = 60

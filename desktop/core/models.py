@@ -1,0 +1,143 @@
+"""The domain model: conversations, message nodes and their parts.
+
+Plain, immutable-by-convention dataclasses. Storage converts them to rows in one place
+(`storage/mapping.py`); nothing else knows how they are persisted.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+
+
+def new_id() -> str:
+    """Random ids: messages may be created by two windows at once, so no counters."""
+    return uuid.uuid4().hex
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class Role(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+
+
+class MessageStatus(StrEnum):
+    STREAMING = "streaming"
+    COMPLETE = "complete"
+    CANCELLED = "cancelled"
+    ERROR = "error"
+    INTERRUPTED = "interrupted"
+    AWAITING_APPROVAL = "awaiting_approval"
+
+    @property
+    def is_final(self) -> bool:
+        return self not in (MessageStatus.STREAMING, MessageStatus.AWAITING_APPROVAL)
+
+
+@dataclass(frozen=True, slots=True)
+class TextPart:
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningPart:
+    """Model reasoning. `duration_ms` stays None while the reasoning is still streaming."""
+
+    text: str
+    duration_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class NoticePart:
+    """Something the person should know about how the answer was made."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorPart:
+    """A failure shown on the message, carrying the server's own words when it sent any."""
+
+    message: str
+    status_code: int | None = None
+
+
+Part = TextPart | ReasoningPart | NoticePart | ErrorPart
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """Which provider and which of its models; the pair the model picker shows."""
+
+    provider_id: str
+    model: str
+
+    def __str__(self) -> str:
+        return f"{self.provider_id}/{self.model}"
+
+
+@dataclass(frozen=True, slots=True)
+class ContextSnapshot:
+    """What a message was generated with, so regenerate can use the same inputs."""
+
+    attachment_ids: tuple[str, ...] = ()
+    workspace_file: str | None = None
+    context_captured: bool = False
+
+
+@dataclass(slots=True)
+class Message:
+    id: str
+    conversation_id: str
+    parent_id: str | None
+    role: Role
+    parts: list[Part] = field(default_factory=list)
+    status: MessageStatus = MessageStatus.COMPLETE
+    model: ModelRef | None = None
+    usage: Usage | None = None
+    first_token_ms: int | None = None
+    created_at: datetime = field(default_factory=utc_now)
+    finished_at: datetime | None = None
+    context: ContextSnapshot = field(default_factory=ContextSnapshot)
+
+    @property
+    def text(self) -> str:
+        """The visible answer text (reasoning and notices excluded)."""
+        return "".join(p.text for p in self.parts if isinstance(p, TextPart))
+
+    @property
+    def error(self) -> ErrorPart | None:
+        return next((p for p in self.parts if isinstance(p, ErrorPart)), None)
+
+
+@dataclass(frozen=True, slots=True)
+class RollingSummary:
+    text: str
+    covered_ids: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Conversation:
+    id: str
+    title: str
+    created_at: datetime = field(default_factory=utc_now)
+    updated_at: datetime = field(default_factory=utc_now)
+    assistant_id: str | None = None
+    pinned: bool = False
+    archived: bool = False
+    active_leaf_id: str | None = None
+    summary: RollingSummary | None = None
+    workspace: str | None = None

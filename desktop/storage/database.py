@@ -1,0 +1,101 @@
+"""`Database`: one SQLite file, opened, migrated and ready for repositories.
+
+Synchronous on purpose: the engine calls it from the event loop, and single-row writes
+in WAL mode take well under a millisecond, so a thread hop would cost more than it saves.
+Two `Database` objects (two app instances) may share a file: WAL lets readers run
+beside the single writer, and writers queue on the busy timeout.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import TracebackType
+
+from sqlalchemy import Connection, Engine
+from sqlalchemy.exc import OperationalError
+
+from desktop.storage.errors import StorageError
+from desktop.storage.migrations import ensure_not_newer, migrate
+from desktop.storage.sqlite_engine import (
+    create_sqlite_engine,
+    read_transaction,
+    write_transaction,
+)
+
+
+class Database:
+    """An open, migrated database. Create it with `Database.open(path)`."""
+
+    def __init__(self, engine: Engine, path: Path):
+        self._engine = engine
+        self._path = path
+
+    @classmethod
+    def open(cls, path: Path) -> Database:
+        """Open (creating if needed) and migrate the database at `path`.
+
+        The folder must exist: creating it is the caller's decision (see DataPaths).
+        Raises `DatabaseTooNewError`, `MigrationError` or `StorageError`.
+        """
+        path = Path(path)
+        ensure_not_newer(path)
+        engine = create_sqlite_engine(path)
+        try:
+            migrate(engine)
+        except OperationalError as exc:
+            engine.dispose()
+            raise StorageError(f"Could not open the database {path}: {exc.orig}") from exc
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine, path)
+
+    @property
+    def path(self) -> Path:
+        return self._path
+
+    @property
+    def engine(self) -> Engine:
+        return self._engine
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A consistent snapshot for several SELECTs."""
+        with _storage_errors(self._path, "read"), read_transaction(self._engine) as conn:
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """One write transaction: committed when the block ends, rolled back if it raises."""
+        with _storage_errors(self._path, "write"), write_transaction(self._engine) as conn:
+            yield conn
+
+    def close(self) -> None:
+        """Close every pooled connection; the last one out checkpoints the WAL."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+@contextmanager
+def _storage_errors(path: Path, verb: str) -> Iterator[None]:
+    """Turn SQLite's operational failures (locked, disk full, I/O) into a StorageError.
+
+    Only the driver's own message is kept: SQLAlchemy's text would quote the statement
+    parameters, i.e. the person's messages.
+    """
+    try:
+        yield
+    except OperationalError as exc:
+        raise StorageError(f"Could not {verb} the database {path.name}: {exc.orig}") from exc

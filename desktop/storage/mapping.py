@@ -1,0 +1,322 @@
+"""Every conversion between domain objects and database rows lives here, and only here.
+
+Row conventions:
+- times: integer epoch milliseconds, UTC. Domain datetimes must be timezone-aware;
+  reading gives UTC datetimes truncated to the millisecond.
+- `parts`: a JSON list of objects with a "type" key (text, reasoning, notice, error).
+- `context`: a JSON object (attachment_ids, workspace_file, context_captured).
+- `summary_covered_ids`: a JSON list of message ids.
+- model: the `provider_id` + `model` columns (both or neither); usage: the three token
+  columns, all NULL when there is no usage.
+
+Forward compatibility: a part type this version does not know (written by a newer
+Parley, which may add part types without a schema change) or a malformed part is read
+as `UnknownPart`, a `NoticePart` subclass. Views show it as a notice instead of
+crashing, and because it keeps the original JSON, saving the message writes that JSON
+back unchanged, so an older Parley never erases what a newer one wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from desktop.core.models import (
+    ContextSnapshot,
+    Conversation,
+    ErrorPart,
+    Message,
+    MessageStatus,
+    ModelRef,
+    NoticePart,
+    Part,
+    ReasoningPart,
+    Role,
+    RollingSummary,
+    TextPart,
+    Usage,
+)
+
+log = logging.getLogger(__name__)
+
+# What SQLAlchemy's `RowMapping` satisfies (its keys may also be Column objects);
+# plain dicts built by `*_to_row` fit too.
+RowLike = Mapping[Any, Any]
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_MS = timedelta(milliseconds=1)
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownPart(NoticePart):
+    """A part this version cannot interpret; `raw` is its original JSON, kept verbatim."""
+
+    raw: str = "{}"
+
+
+# --- scalars ----------------------------------------------------------------------
+
+
+def to_epoch_ms(value: datetime) -> int:
+    """Exact integer arithmetic (no float rounding). Naive datetimes are refused:
+    their meaning depends on the machine's time zone."""
+    if value.tzinfo is None:
+        raise ValueError("naive datetime: domain times must be timezone-aware (UTC)")
+    return (value - _EPOCH) // _MS
+
+
+def from_epoch_ms(value: int) -> datetime:
+    return _EPOCH + timedelta(milliseconds=value)
+
+
+def truncate_to_ms(value: datetime) -> datetime:
+    """The value as it will read back from the database."""
+    return from_epoch_ms(to_epoch_ms(value))
+
+
+def _optional_ms(value: datetime | None) -> int | None:
+    return None if value is None else to_epoch_ms(value)
+
+
+def _optional_dt(value: int | None) -> datetime | None:
+    return None if value is None else from_epoch_ms(value)
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# --- parts ------------------------------------------------------------------------
+
+
+def part_to_json(part: Part) -> Any:
+    """A JSON-ready value: a dict with "type" for every known part, the original
+    value for an `UnknownPart` (checked first: it is a NoticePart subclass)."""
+    if isinstance(part, UnknownPart):
+        return json.loads(part.raw)
+    if isinstance(part, TextPart):
+        return {"type": "text", "text": part.text}
+    if isinstance(part, ReasoningPart):
+        return {"type": "reasoning", "text": part.text, "duration_ms": part.duration_ms}
+    if isinstance(part, NoticePart):
+        return {"type": "notice", "text": part.text}
+    if isinstance(part, ErrorPart):
+        return {"type": "error", "message": part.message, "status_code": part.status_code}
+    raise TypeError(f"cannot store part of type {type(part).__name__}")
+
+
+def _str(data: Mapping[str, Any], key: str) -> str:
+    value = data[key]
+    if not isinstance(value, str):
+        raise TypeError(key)
+    return value
+
+
+def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+        raise TypeError(key)
+    return value
+
+
+def _unknown(data: Any) -> UnknownPart:
+    kind = data.get("type") if isinstance(data, dict) else None
+    label = f" ({kind})" if isinstance(kind, str) else ""
+    text = f"This part{label} was made by a newer version of Parley and cannot be shown."
+    return UnknownPart(text=text, raw=_dumps(data))
+
+
+def part_from_json(data: Any) -> Part:
+    """Never raises: anything unrecognised becomes an `UnknownPart`."""
+    try:
+        kind = data["type"]
+        if kind == "text":
+            return TextPart(_str(data, "text"))
+        if kind == "reasoning":
+            return ReasoningPart(_str(data, "text"), _opt_int(data, "duration_ms"))
+        if kind == "notice":
+            return NoticePart(_str(data, "text"))
+        if kind == "error":
+            return ErrorPart(_str(data, "message"), _opt_int(data, "status_code"))
+    except (KeyError, TypeError, IndexError):
+        pass
+    return _unknown(data)
+
+
+def parts_to_json(parts: list[Part]) -> str:
+    return _dumps([part_to_json(p) for p in parts])
+
+
+def parts_from_json(text: str | None) -> list[Part]:
+    try:
+        items = json.loads(text or "[]")
+    except json.JSONDecodeError:
+        items = None
+    if not isinstance(items, list):
+        log.warning("Unreadable parts column; showing a notice instead")
+        return [NoticePart("The content of this message could not be read.")]
+    return [part_from_json(item) for item in items]
+
+
+# --- context, usage, model ----------------------------------------------------------
+
+
+def context_to_json(context: ContextSnapshot) -> str:
+    return _dumps(
+        {
+            "attachment_ids": list(context.attachment_ids),
+            "workspace_file": context.workspace_file,
+            "context_captured": context.context_captured,
+        }
+    )
+
+
+def context_from_json(text: str | None) -> ContextSnapshot:
+    try:
+        data = json.loads(text or "{}")
+    except json.JSONDecodeError:
+        data = None
+    if not isinstance(data, dict):
+        log.warning("Unreadable context column; using an empty snapshot")
+        return ContextSnapshot()
+    ids = data.get("attachment_ids") or []
+    workspace_file = data.get("workspace_file")
+    return ContextSnapshot(
+        attachment_ids=tuple(str(i) for i in ids if isinstance(i, str)),
+        workspace_file=workspace_file if isinstance(workspace_file, str) else None,
+        context_captured=bool(data.get("context_captured", False)),
+    )
+
+
+def usage_to_columns(usage: Usage | None) -> dict[str, int | None]:
+    if usage is None:
+        return {"input_tokens": None, "output_tokens": None, "reasoning_tokens": None}
+    return {
+        "input_tokens": usage.input_tokens,
+        "output_tokens": usage.output_tokens,
+        "reasoning_tokens": usage.reasoning_tokens,
+    }
+
+
+def usage_from_columns(row: RowLike) -> Usage | None:
+    values = (row["input_tokens"], row["output_tokens"], row["reasoning_tokens"])
+    if all(v is None for v in values):
+        return None
+    return Usage(*(v or 0 for v in values))
+
+
+def model_to_columns(model: ModelRef | None) -> dict[str, str | None]:
+    if model is None:
+        return {"provider_id": None, "model": None}
+    return {"provider_id": model.provider_id, "model": model.model}
+
+
+def model_from_columns(row: RowLike) -> ModelRef | None:
+    if row["provider_id"] is None or row["model"] is None:
+        return None
+    return ModelRef(row["provider_id"], row["model"])
+
+
+def _status(value: str) -> MessageStatus:
+    try:
+        return MessageStatus(value)
+    except ValueError:
+        # A status from a newer version: show the message as finished, don't crash.
+        log.warning("Unknown message status %r read as complete", value)
+        return MessageStatus.COMPLETE
+
+
+# --- messages ---------------------------------------------------------------------
+
+
+def message_to_row(message: Message) -> dict[str, Any]:
+    """All columns of a `messages` row."""
+    return {
+        "id": message.id,
+        "conversation_id": message.conversation_id,
+        "parent_id": message.parent_id,
+        "role": message.role.value,
+        "created_at": to_epoch_ms(message.created_at),
+        **message_update_values(message),
+    }
+
+
+def message_update_values(message: Message) -> dict[str, Any]:
+    """The columns that change while a message streams (what `save_message` writes)."""
+    return {
+        "parts": parts_to_json(message.parts),
+        "status": message.status.value,
+        **model_to_columns(message.model),
+        **usage_to_columns(message.usage),
+        "first_token_ms": message.first_token_ms,
+        "finished_at": _optional_ms(message.finished_at),
+        "context": context_to_json(message.context),
+    }
+
+
+def message_from_row(row: RowLike) -> Message:
+    return Message(
+        id=row["id"],
+        conversation_id=row["conversation_id"],
+        parent_id=row["parent_id"],
+        role=Role(row["role"]),
+        parts=parts_from_json(row["parts"]),
+        status=_status(row["status"]),
+        model=model_from_columns(row),
+        usage=usage_from_columns(row),
+        first_token_ms=row["first_token_ms"],
+        created_at=from_epoch_ms(row["created_at"]),
+        finished_at=_optional_dt(row["finished_at"]),
+        context=context_from_json(row["context"]),
+    )
+
+
+# --- conversations ------------------------------------------------------------------
+
+
+def conversation_to_row(conversation: Conversation) -> dict[str, Any]:
+    summary = conversation.summary
+    return {
+        "id": conversation.id,
+        "title": conversation.title,
+        "assistant_id": conversation.assistant_id,
+        "created_at": to_epoch_ms(conversation.created_at),
+        "updated_at": to_epoch_ms(conversation.updated_at),
+        "pinned": conversation.pinned,
+        "archived": conversation.archived,
+        "active_leaf_id": conversation.active_leaf_id,
+        "summary_text": summary.text if summary else None,
+        "summary_covered_ids": _dumps(list(summary.covered_ids)) if summary else None,
+        "workspace": conversation.workspace,
+    }
+
+
+def _summary_from_columns(text: str | None, covered: str | None) -> RollingSummary | None:
+    if text is None:
+        return None
+    try:
+        ids = json.loads(covered or "[]")
+    except json.JSONDecodeError:
+        ids = []
+    if not isinstance(ids, list):
+        ids = []
+    return RollingSummary(text, tuple(str(i) for i in ids))
+
+
+def conversation_from_row(row: RowLike) -> Conversation:
+    return Conversation(
+        id=row["id"],
+        title=row["title"],
+        created_at=from_epoch_ms(row["created_at"]),
+        updated_at=from_epoch_ms(row["updated_at"]),
+        assistant_id=row["assistant_id"],
+        pinned=bool(row["pinned"]),
+        archived=bool(row["archived"]),
+        active_leaf_id=row["active_leaf_id"],
+        summary=_summary_from_columns(row["summary_text"], row["summary_covered_ids"]),
+        workspace=row["workspace"],
+    )

@@ -1,0 +1,202 @@
+"""Schema versions: an ordered list of steps, applied one transaction each.
+
+The schema version lives in SQLite's `PRAGMA user_version` (stored in the file header,
+so it changes atomically with the step that needs it). Step N takes a database at
+version N-1 to version N. Released steps are frozen: they spell out their own DDL rather
+than calling `tables.metadata.create_all()`, because `tables.py` always describes the
+*latest* schema and a replayed step 1 must still build the version-1 schema.
+
+Safety rules (SPEC section 9: a migration failure never destroys data):
+- a database newer than the code is refused before anything touches it;
+- a database that already holds tables is copied to `<name>.pre-v{N}.bak` (SQLite
+  backup API, so the copy is consistent even with a live WAL) before the first step;
+- each step runs in `BEGIN IMMEDIATE`; a failing step rolls back, including its DDL
+  and the version bump, and surfaces as `MigrationError`.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from sqlalchemy import Connection, Engine, text
+
+from desktop.storage.errors import DatabaseTooNewError, MigrationError, StorageError
+from desktop.storage.sqlite_engine import BUSY_TIMEOUT_MS, read_transaction, write_transaction
+
+log = logging.getLogger(__name__)
+
+Migration = Callable[[Connection], None]
+"""One step: runs inside the caller's transaction, must not commit or change the version."""
+
+
+_V1_DDL: Final = (
+    """
+    CREATE TABLE conversations (
+        id TEXT NOT NULL PRIMARY KEY,
+        title TEXT NOT NULL,
+        assistant_id TEXT,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        pinned BOOLEAN NOT NULL DEFAULT 0,
+        archived BOOLEAN NOT NULL DEFAULT 0,
+        active_leaf_id TEXT,
+        summary_text TEXT,
+        summary_covered_ids TEXT,
+        workspace TEXT
+    )
+    """,
+    """
+    CREATE TABLE messages (
+        id TEXT NOT NULL PRIMARY KEY,
+        conversation_id TEXT NOT NULL,
+        parent_id TEXT,
+        role TEXT NOT NULL,
+        parts TEXT NOT NULL DEFAULT '[]',
+        status TEXT NOT NULL,
+        provider_id TEXT,
+        model TEXT,
+        input_tokens INTEGER,
+        output_tokens INTEGER,
+        reasoning_tokens INTEGER,
+        first_token_ms INTEGER,
+        created_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        context TEXT NOT NULL DEFAULT '{}',
+        FOREIGN KEY (conversation_id) REFERENCES conversations (id) ON DELETE CASCADE,
+        FOREIGN KEY (parent_id) REFERENCES messages (id) ON DELETE CASCADE
+    )
+    """,
+    "CREATE INDEX ix_messages_conversation_created ON messages (conversation_id, created_at)",
+    "CREATE INDEX ix_messages_parent ON messages (parent_id)",
+    "CREATE INDEX ix_messages_status ON messages (status)",
+)
+
+
+def _v1_create_chat_tables(conn: Connection) -> None:
+    for statement in _V1_DDL:
+        conn.exec_driver_sql(statement)
+
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_v1_create_chat_tables,)
+SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+
+def _too_new(path: Path | str, found: int, known: int) -> DatabaseTooNewError:
+    return DatabaseTooNewError(
+        f"The database {path} was written by a newer version of Parley (schema version "
+        f"{found}; this version understands up to {known}). Update Parley to open it; "
+        "the file was left unchanged."
+    )
+
+
+def ensure_not_newer(path: Path, known: int = SCHEMA_VERSION) -> None:
+    """Refuse a too-new database before an engine (which switches on WAL) touches it.
+
+    Uses a bare sqlite3 connection that only reads the header; a missing file passes.
+    """
+    if not path.exists():
+        return
+    try:
+        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            found = conn.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        raise StorageError(
+            f"{path} could not be opened as a Parley database ({exc}). "
+            "It may be damaged or not a database at all; it was left unchanged."
+        ) from exc
+    if found > known:
+        raise _too_new(path, found, known)
+
+
+def _version(conn: Connection) -> int:
+    return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
+
+
+def _has_tables(conn: Connection) -> bool:
+    count = conn.execute(
+        text("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
+    ).scalar_one()
+    return count > 0
+
+
+def _free_backup_path(db_path: Path, version: int) -> Path:
+    """`<name>.pre-v{N}.bak`, or `-2`, `-3`... so an older backup is never overwritten."""
+    candidate = db_path.with_name(f"{db_path.name}.pre-v{version}.bak")
+    n = 2
+    while candidate.exists():
+        candidate = db_path.with_name(f"{db_path.name}.pre-v{version}-{n}.bak")
+        n += 1
+    return candidate
+
+
+def backup_database(engine: Engine, version: int) -> Path:
+    """Copy the live database with the SQLite backup API; returns the copy's path."""
+    db_path = Path(engine.url.database or "")
+    target = _free_backup_path(db_path, version)
+    with engine.connect() as conn:
+        source = conn.connection.dbapi_connection
+        assert source is not None
+        dest = sqlite3.connect(target)
+        try:
+            source.backup(dest)
+            # A standalone copy: no -wal/-shm companions needed to open it.
+            dest.execute("PRAGMA journal_mode = DELETE")
+        except BaseException:
+            dest.close()
+            target.unlink(missing_ok=True)
+            raise
+        dest.close()
+    log.info("Backed up the database to %s before migrating to v%d", target, version)
+    return target
+
+
+def migrate(engine: Engine, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+    """Bring the database up to `len(migrations)`; returns that version.
+
+    Raises `DatabaseTooNewError` (nothing changed) or `MigrationError` (the failing
+    step rolled back; earlier steps stay applied and the backup is kept).
+    """
+    target = len(migrations)
+    db_name = engine.url.database or "database"
+    with read_transaction(engine) as conn:
+        current = _version(conn)
+        has_data = _has_tables(conn)
+    if current > target:
+        raise _too_new(db_name, current, target)
+    if current == target:
+        return current
+
+    backup: Path | None = None
+    if has_data:
+        try:
+            backup = backup_database(engine, target)
+        except (OSError, sqlite3.Error) as exc:
+            raise MigrationError(
+                f"Could not back up {db_name} before upgrading it ({exc}); "
+                "the database was not changed."
+            ) from exc
+
+    for version in range(current + 1, target + 1):
+        step = migrations[version - 1]
+        try:
+            with write_transaction(engine) as conn:
+                if _version(conn) >= version:  # another instance got there first
+                    continue
+                step(conn)
+                conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
+        except Exception as exc:
+            detail = getattr(exc, "orig", None) or exc
+            kept = f" A copy from before the upgrade is at {backup}." if backup else ""
+            raise MigrationError(
+                f"Upgrading the database {db_name} to version {version} failed and was "
+                f"undone, so your data is unchanged.{kept} ({type(exc).__name__}: {detail})"
+            ) from exc
+        log.info("Migrated %s to schema version %d", db_name, version)
+    return target

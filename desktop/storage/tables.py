@@ -1,0 +1,78 @@
+"""The current database schema as SQLAlchemy Core tables.
+
+These objects describe the schema the code *queries*; they are never used to create it.
+Tables are created and changed only by the numbered steps in `migrations.py`, which are
+frozen once released, so an old database and a new one end up with the same schema.
+A test checks that a fully migrated database matches these definitions.
+
+Times are integer epoch milliseconds (UTC), so ordering and comparisons happen in SQL
+without time-zone parsing. JSON columns are plain TEXT: `mapping.py` owns their format.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    Boolean,
+    Column,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    Table,
+    Text,
+    text,
+)
+
+metadata = MetaData()
+
+conversations = Table(
+    "conversations",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("title", Text, nullable=False),
+    Column("assistant_id", Text),
+    Column("created_at", Integer, nullable=False),
+    Column("updated_at", Integer, nullable=False),
+    Column("pinned", Boolean, nullable=False, server_default=text("0")),
+    Column("archived", Boolean, nullable=False, server_default=text("0")),
+    # Not a foreign key: the leaf may be deleted with its subtree, and readers fall back
+    # to the newest leaf when it dangles (see ChatRepository.active_path).
+    Column("active_leaf_id", Text),
+    Column("summary_text", Text),
+    Column("summary_covered_ids", Text),  # JSON list of message ids
+    Column("workspace", Text),
+)
+
+messages = Table(
+    "messages",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column(
+        "conversation_id",
+        Text,
+        ForeignKey("conversations.id", ondelete="CASCADE"),
+        nullable=False,
+    ),
+    # Deleting a node deletes its whole subtree: a reply without its question is noise.
+    Column("parent_id", Text, ForeignKey("messages.id", ondelete="CASCADE")),
+    Column("role", Text, nullable=False),
+    Column("parts", Text, nullable=False, server_default=text("'[]'")),  # JSON list
+    Column("status", Text, nullable=False),
+    Column("provider_id", Text),
+    Column("model", Text),
+    Column("input_tokens", Integer),
+    Column("output_tokens", Integer),
+    Column("reasoning_tokens", Integer),
+    Column("first_token_ms", Integer),
+    Column("created_at", Integer, nullable=False),
+    Column("finished_at", Integer),
+    Column("context", Text, nullable=False, server_default=text("'{}'")),  # JSON object
+    # The (conversation_id, created_at) index also serves every lookup by conversation_id
+    # alone (it is the leading column), so no separate single-column index is kept.
+    Index("ix_messages_conversation_created", "conversation_id", "created_at"),
+    # Cascading deletes look children up by parent_id; without an index each delete
+    # would scan the whole table.
+    Index("ix_messages_parent", "parent_id"),
+    # Start-up looks for rows a crash left `streaming`.
+    Index("ix_messages_status", "status"),
+)

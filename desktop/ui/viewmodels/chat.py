@@ -1,0 +1,252 @@
+"""The open conversation: its messages, the model picker, sending and stopping."""
+
+from __future__ import annotations
+
+import logging
+
+from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QGuiApplication
+
+from desktop.core.errors import ParleyError
+from desktop.core.events import (
+    ConversationsChanged,
+    EngineEvent,
+    GenerationFinished,
+    GenerationStarted,
+    MessageChanged,
+)
+from desktop.core.models import Message, ModelRef, Role
+from desktop.core.settings import Settings
+from desktop.engine.chat_service import ChatService, title_from
+from desktop.engine.settings_service import SettingsService
+from desktop.render.markdown import COPY_SCHEME, code_blocks, is_safe_link
+from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.viewmodels.message_renderer import MessageRenderer
+from desktop.ui.viewmodels.tasks import TaskGroup
+
+log = logging.getLogger(__name__)
+
+
+class ChatViewModel(QObject):
+    conversationIdChanged = Signal(str)
+    titleChanged = Signal(str)
+    busyChanged = Signal(bool)
+    needsSetupChanged = Signal(bool)
+    modelsChanged = Signal()
+    selectedModelChanged = Signal(int)
+    messagesReset = Signal(list)  # list[MessageItem]
+    messageAdded = Signal(object)  # MessageItem
+    messageUpdated = Signal(object)  # MessageItem
+    errorOccurred = Signal(str)
+    generationFinished = Signal(str, str, str)  # conversation id, message id, status
+
+    def __init__(
+        self,
+        chat: ChatService,
+        settings: SettingsService,
+        tasks: TaskGroup,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._chat = chat
+        self._settings = settings
+        self._tasks = tasks
+        self._renderer = MessageRenderer()
+        self._conversation_id = ""
+        self._title = ""
+        self._busy = False
+        self._shown: set[str] = set()  # ids of the messages currently on screen
+        self._models: list[ModelRef] = []
+        self._model_labels: list[str] = []
+        self._selected = -1
+        chat.events.subscribe(self._on_engine_event)
+        settings.changed.subscribe(self._on_settings_changed)
+        self._on_settings_changed(settings.settings)
+
+    # --- properties ---------------------------------------------------------------
+
+    def _get_conversation_id(self) -> str:
+        return self._conversation_id
+
+    def _set_conversation_id(self, value: str) -> None:
+        if value != self._conversation_id:
+            self._conversation_id = value
+            self.conversationIdChanged.emit(value)
+
+    conversationId = Property(str, _get_conversation_id, notify=conversationIdChanged)
+
+    def _get_title(self) -> str:
+        return self._title
+
+    def _set_title(self, value: str) -> None:
+        if value != self._title:
+            self._title = value
+            self.titleChanged.emit(value)
+
+    title = Property(str, _get_title, notify=titleChanged)
+
+    def _get_busy(self) -> bool:
+        return self._busy
+
+    def _set_busy(self, value: bool) -> None:
+        if value != self._busy:
+            self._busy = value
+            self.busyChanged.emit(value)
+
+    busy = Property(bool, _get_busy, notify=busyChanged)
+
+    def _get_needs_setup(self) -> bool:
+        return not self._models
+
+    needsSetup = Property(bool, _get_needs_setup, notify=needsSetupChanged)
+
+    def _get_model_labels(self) -> list[str]:
+        return list(self._model_labels)
+
+    modelLabels = Property(list, _get_model_labels, notify=modelsChanged)
+
+    def _get_selected_model(self) -> int:
+        return self._selected
+
+    selectedModel = Property(int, _get_selected_model, notify=selectedModelChanged)
+
+    def _set_selected(self, index: int) -> None:
+        if index != self._selected:
+            self._selected = index
+            self.selectedModelChanged.emit(index)
+
+    # --- slots --------------------------------------------------------------------
+
+    @Slot(str)
+    def open_conversation(self, conversation_id: str) -> None:
+        conversation = self._chat.conversation(conversation_id) if conversation_id else None
+        if conversation is None:
+            self.new_chat()
+            return
+        self._set_conversation_id(conversation.id)
+        self._set_title(conversation.title)
+        path = self._chat.active_path(conversation.id)
+        self._renderer.forget_all()
+        self._shown = {m.id for m in path}
+        self.messagesReset.emit([self._renderer.item(m) for m in path])
+        self._set_busy(self._chat.is_generating(conversation.id))
+        self._follow_model_of(path)
+
+    @Slot()
+    def new_chat(self) -> None:
+        self._set_conversation_id("")
+        self._set_title("")
+        self._renderer.forget_all()
+        self._shown = set()
+        self.messagesReset.emit([])
+        self._set_busy(False)
+
+    @Slot(int)
+    def select_model(self, index: int) -> None:
+        if 0 <= index < len(self._models):
+            self._set_selected(index)
+            self._settings.remember_model(self._models[index])
+
+    @Slot(bool)
+    def set_dark(self, dark: bool) -> None:
+        """Code colours follow the theme: re-render what is on screen."""
+        self._renderer.set_dark(dark)
+        if self._conversation_id:
+            self.open_conversation(self._conversation_id)
+
+    @Slot(str, result=bool)
+    def submit(self, text: str) -> bool:
+        """Start sending `text`; True when accepted (the composer may clear itself)."""
+        if not text.strip():
+            return False
+        if not (0 <= self._selected < len(self._models)):
+            self.errorOccurred.emit(self.tr("Add a provider and choose a model first."))
+            return False
+        model = self._models[self._selected]
+        if not self._conversation_id:
+            conversation = self._chat.create_conversation(title_from(text))
+            self._set_conversation_id(conversation.id)
+            self._set_title(conversation.title)
+        self._tasks.start(self._send(self._conversation_id, text, model), "send")
+        return True
+
+    @Slot()
+    def stop(self) -> None:
+        if self._conversation_id:
+            self._tasks.start(self._chat.stop(self._conversation_id), "stop")
+
+    @Slot(str, str)
+    def activate_link(self, url: str, markdown: str) -> None:
+        """A click on a link in a message: copy a code block, or open a safe URL."""
+        if url.startswith(COPY_SCHEME):
+            blocks = code_blocks(markdown)
+            index = int(url[len(COPY_SCHEME) :]) if url[len(COPY_SCHEME) :].isdigit() else -1
+            if 0 <= index < len(blocks):
+                QGuiApplication.clipboard().setText(blocks[index])
+            return
+        if is_safe_link(url):
+            QDesktopServices.openUrl(QUrl(url))
+        else:
+            self.errorOccurred.emit(
+                self.tr(
+                    "Parley only opens web and e-mail links; this one was not opened: %1"
+                ).replace("%1", url[:200])
+            )
+
+    async def _send(self, conversation_id: str, text: str, model: ModelRef) -> None:
+        try:
+            await self._chat.send(conversation_id, text, model)
+        except ParleyError as error:
+            self.errorOccurred.emit(str(error))
+
+    # --- engine events ------------------------------------------------------------
+
+    def _on_engine_event(self, event: EngineEvent) -> None:
+        match event:
+            case MessageChanged(message=message):
+                if message.conversation_id == self._conversation_id:
+                    self._show(message)
+            case GenerationStarted(conversation_id=cid) if cid == self._conversation_id:
+                self._set_busy(True)
+            case GenerationFinished(conversation_id=cid, message_id=mid, status=status):
+                if cid == self._conversation_id:
+                    self._set_busy(self._chat.is_generating(cid))
+                self.generationFinished.emit(cid, mid, status.value)
+            case ConversationsChanged(conversation_id=cid) if cid == self._conversation_id:
+                conversation = self._chat.conversation(cid) if cid else None
+                if conversation is None:
+                    self.new_chat()
+                else:
+                    self._set_title(conversation.title)
+
+    def _show(self, message: Message) -> None:
+        item: MessageItem = self._renderer.item(message)
+        if message.id in self._shown:
+            self.messageUpdated.emit(item)
+        else:
+            self._shown.add(message.id)
+            self.messageAdded.emit(item)
+
+    # --- models -------------------------------------------------------------------
+
+    def _on_settings_changed(self, settings: Settings) -> None:
+        had_models = bool(self._models)
+        current = self._models[self._selected] if 0 <= self._selected < len(self._models) else None
+        self._models = settings.all_models()
+        names = {p.id: p.name for p in settings.providers}
+        self._model_labels = [
+            f"{m.model} — {names.get(m.provider_id, m.provider_id)}" for m in self._models
+        ]
+        self.modelsChanged.emit()
+        wanted = current if current in self._models else settings.preferred_model()
+        self._selected = -1
+        self._set_selected(self._models.index(wanted) if wanted in self._models else -1)
+        if had_models != bool(self._models):
+            self.needsSetupChanged.emit(not self._models)
+
+    def _follow_model_of(self, path: list[Message]) -> None:
+        """Opening a chat selects the model its last answer came from, if still configured."""
+        for message in reversed(path):
+            if message.role is Role.ASSISTANT and message.model in self._models:
+                self._set_selected(self._models.index(message.model))
+                return

@@ -1,0 +1,80 @@
+"""What the chat view shows for one message: plain data, already rendered to HTML."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QCoreApplication, QLocale
+
+from desktop.core.models import ErrorPart, Message, MessageStatus, NoticePart, ReasoningPart
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("MessageItem", text)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageItem:
+    id: str
+    is_user: bool
+    markdown: str  # the source, for "copy"
+    html: str
+    reasoning_html: str
+    reasoning_label: str
+    reasoning_live: bool  # still thinking: the section is open and streams
+    notices: tuple[str, ...]
+    error: str
+    status_label: str
+    meta: str
+    streaming: bool
+
+
+def reasoning_label(message: Message) -> str:
+    parts = [p for p in message.parts if isinstance(p, ReasoningPart)]
+    if not parts:
+        return ""
+    if any(p.duration_ms is None for p in parts):
+        return _tr("Thinking…")
+    seconds = max(1, round(sum(p.duration_ms or 0 for p in parts) / 1000))
+    return _tr("Thought for %n s").replace("%n", str(seconds))
+
+
+def status_label(status: MessageStatus) -> str:
+    return {
+        MessageStatus.CANCELLED: _tr("Stopped"),
+        MessageStatus.INTERRUPTED: _tr("Interrupted — Parley closed before the answer finished"),
+        MessageStatus.AWAITING_APPROVAL: _tr("Waiting for your approval"),
+    }.get(status, "")
+
+
+def meta_line(message: Message) -> str:
+    """A compact footer: model · time · tokens · first-token latency."""
+    bits: list[str] = []
+    if message.model is not None:
+        bits.append(message.model.model)
+    local = message.created_at.astimezone()
+    bits.append(QLocale().toString(local.time(), QLocale.FormatType.ShortFormat))
+    if message.usage is not None and message.usage.output_tokens:
+        bits.append(_tr("%n tokens").replace("%n", str(message.usage.output_tokens)))
+    if message.first_token_ms is not None:
+        bits.append(_tr("first token %n ms").replace("%n", str(message.first_token_ms)))
+    return " · ".join(bits)
+
+
+def reasoning_text(message: Message) -> str:
+    return "\n\n".join(p.text for p in message.parts if isinstance(p, ReasoningPart))
+
+
+def is_reasoning_live(message: Message) -> bool:
+    return message.status is MessageStatus.STREAMING and any(
+        isinstance(p, ReasoningPart) and p.duration_ms is None for p in message.parts
+    )
+
+
+def error_text(message: Message) -> str:
+    error = message.error
+    return error.message if isinstance(error, ErrorPart) else ""
+
+
+def notices(message: Message) -> tuple[str, ...]:
+    return tuple(p.text for p in message.parts if isinstance(p, NoticePart))

@@ -1,0 +1,102 @@
+"""The right-hand side of the main window: header, transcript, composer (or onboarding)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.ui.viewmodels.chat import ChatViewModel
+from desktop.ui.views.composer import Composer
+from desktop.ui.views.onboarding import Onboarding
+from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
+
+
+class ChatView(QWidget):
+    setupRequested = Signal()
+
+    def __init__(self, chat: ChatViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._chat = chat
+
+        header = QFrame(self)
+        header.setObjectName("ChatHeader")
+        self.title = QLabel(header)
+        self.title.setObjectName("ChatTitle")
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        header_row = QHBoxLayout(header)
+        header_row.setContentsMargins(20, 10, 20, 10)
+        header_row.addWidget(self.title, 1)
+
+        self.banner = QLabel(self)
+        self.banner.setObjectName("Banner")
+        self.banner.setWordWrap(True)
+        self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.banner.hide()
+
+        self.transcript = Transcript(chat, self)
+        self.empty = QLabel(self.tr("What would you like to talk about?"), self)
+        self.empty.setObjectName("EmptyTitle")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.composer = Composer(chat, self)
+
+        chat_page = QWidget(self)
+        page = QVBoxLayout(chat_page)
+        page.setContentsMargins(0, 0, 0, 0)
+        page.setSpacing(0)
+        page.addWidget(self.transcript, 1)
+        page.addWidget(self.empty, 1)
+        composer_row = QHBoxLayout()
+        composer_row.setContentsMargins(24, 8, 24, 16)
+        composer_row.addStretch(1)
+        composer_row.addWidget(self.composer, 100)
+        composer_row.addStretch(1)
+        self.composer.setMaximumWidth(MAX_TEXT_WIDTH + 24)
+        page.addLayout(composer_row)
+
+        self.onboarding = Onboarding(self)
+        self.onboarding.setupRequested.connect(self.setupRequested)
+        self.pages = QStackedWidget(self)
+        self.pages.addWidget(self.onboarding)
+        self.pages.addWidget(chat_page)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(header)
+        layout.addWidget(self.banner)
+        layout.addWidget(self.pages, 1)
+
+        chat.titleChanged.connect(self._on_title_changed)
+        chat.needsSetupChanged.connect(self._update_page)
+        chat.messagesReset.connect(self._update_empty)
+        chat.messageAdded.connect(self._update_empty)
+        self._on_title_changed(chat.title)
+        self._update_page()
+        self._update_empty()
+
+    def show_banner(self, text: str) -> None:
+        self.banner.setText(text)
+        self.banner.setVisible(bool(text))
+
+    def focus_composer(self) -> None:
+        self.composer.focus()
+
+    def _on_title_changed(self, title: str) -> None:
+        self.title.setText(title or self.tr("New chat"))
+
+    def _update_page(self, *_: object) -> None:
+        self.pages.setCurrentIndex(0 if self._chat.needsSetup else 1)
+        if not self._chat.needsSetup:
+            self.focus_composer()
+
+    def _update_empty(self, *_: object) -> None:
+        has_messages = bool(self.transcript.message_ids())
+        self.transcript.setVisible(has_messages)
+        self.empty.setVisible(not has_messages)

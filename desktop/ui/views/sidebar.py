@@ -1,0 +1,128 @@
+"""The conversation list: new chat, open, rename in place, delete with confirmation."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QListView,
+    QMenu,
+    QMessageBox,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.ui.viewmodels.conversations import ConversationListModel
+
+
+class Sidebar(QFrame):
+    conversationChosen = Signal(str)
+    newChatRequested = Signal()
+
+    def __init__(self, model: ConversationListModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._current = ""
+        self.setObjectName("Sidebar")
+        self.setMinimumWidth(200)
+
+        title = QLabel(self.tr("Chats"), self)
+        title.setObjectName("SidebarTitle")
+        self.new_button = QPushButton(self.tr("New chat"), self)
+        self.new_button.setObjectName("NewChatButton")
+        self.new_button.setToolTip(self.tr("Start a new chat (Ctrl+N)"))
+        self.new_button.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.new_button.clicked.connect(self.newChatRequested)
+
+        self.list = QListView(self)
+        self.list.setObjectName("ConversationList")
+        self.list.setModel(model)
+        self.list.setEditTriggers(
+            QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.DoubleClicked
+        )
+        self.list.setUniformItemSizes(True)
+        self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.list.customContextMenuRequested.connect(self._show_menu)
+        self.list.clicked.connect(self._on_clicked)
+        self.list.activated.connect(self._on_clicked)
+
+        delete_action = QAction(self.tr("Delete"), self.list)
+        delete_action.setShortcut(QKeySequence.StandardKey.Delete)
+        delete_action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+        delete_action.triggered.connect(self._delete_selected)
+        self.list.addAction(delete_action)
+
+        top = QHBoxLayout()
+        top.addWidget(title, 1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(10, 12, 10, 10)
+        layout.setSpacing(10)
+        layout.addLayout(top)
+        layout.addWidget(self.new_button)
+        layout.addWidget(self.list, 1)
+
+        model.modelReset.connect(self._restore_selection)
+
+    def set_current(self, conversation_id: str) -> None:
+        """Highlight the open conversation (none for a new, unsaved chat)."""
+        self._current = conversation_id
+        self._restore_selection()
+
+    def rename(self, conversation_id: str) -> None:
+        row = self._model.row_of(conversation_id)
+        if row >= 0:
+            self.list.edit(self._model.index(row))
+
+    def confirm_delete(self, conversation_id: str) -> None:
+        title = self._model.title_of(conversation_id)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Delete chat?"),
+            self.tr("Delete “%1”? Its messages will be removed from this computer.").replace(
+                "%1", title
+            ),
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
+        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        if box.clickedButton() is delete:
+            self._model.delete(conversation_id)
+
+    def _on_clicked(self, index: QModelIndex) -> None:
+        conversation_id = self._model.id_at(index.row())
+        if conversation_id and conversation_id != self._current:
+            self.conversationChosen.emit(conversation_id)
+
+    def _restore_selection(self) -> None:
+        row = self._model.row_of(self._current) if self._current else -1
+        selection = self.list.selectionModel()
+        if row < 0:
+            selection.clearSelection()
+            return
+        index = self._model.index(row)
+        self.list.setCurrentIndex(index)
+
+    def _delete_selected(self) -> None:
+        conversation_id = self._model.id_at(self.list.currentIndex().row())
+        if conversation_id:
+            self.confirm_delete(conversation_id)
+
+    def _show_menu(self, pos: QPoint) -> None:
+        index = self.list.indexAt(pos)
+        conversation_id = self._model.id_at(index.row()) if index.isValid() else ""
+        if not conversation_id:
+            return
+        menu = QMenu(self)
+        menu.addAction(self.tr("Rename"), lambda: self.rename(conversation_id))
+        menu.addSeparator()
+        menu.addAction(self.tr("Delete…"), lambda: self.confirm_delete(conversation_id))
+        menu.exec(self.list.viewport().mapToGlobal(pos))

@@ -1,0 +1,87 @@
+import pytest
+
+from desktop.core.errors import SettingsError
+from desktop.core.models import ModelRef
+from desktop.core.settings import (
+    ProviderSettings,
+    Settings,
+    Theme,
+    dump_settings,
+    parse_settings,
+)
+
+LOCAL = {
+    "id": "local",
+    "name": "Local server",
+    "kind": "openai_chat",
+    "base_url": "http://127.0.0.1:8080/v1/",
+    "models": ["qwen2.5-7b-instruct", "llama3.2"],
+    "default_model": "llama3.2",
+}
+
+
+def test_a_complete_file_parses_and_round_trips():
+    data = {
+        "version": 1,
+        "providers": [LOCAL],
+        "appearance": {"theme": "dark", "font_size": 13},
+        "last_model": {"provider": "local", "model": "qwen2.5-7b-instruct"},
+    }
+    settings = parse_settings(data)
+    provider = settings.providers[0]
+    assert provider.base_url == "http://127.0.0.1:8080/v1"  # trailing slash dropped
+    assert provider.models == ("qwen2.5-7b-instruct", "llama3.2")
+    assert settings.appearance.theme is Theme.DARK
+    assert parse_settings(dump_settings(settings)) == settings
+
+
+def test_an_empty_file_gives_defaults():
+    assert parse_settings({}) == Settings()
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "words"),
+    [
+        ({"providers": [{**LOCAL, "base_url": "ftp://x"}]}, "providers[0].base_url", "http"),
+        ({"providers": [{**LOCAL, "base_url": 5}]}, "providers[0].base_url", "string"),
+        ({"providers": [{**LOCAL, "id": "Has Space"}]}, "providers[0].id", "lowercase"),
+        ({"providers": [{**LOCAL, "kind": "carrier-pigeon"}]}, "providers[0].kind", "unknown"),
+        ({"providers": [{**LOCAL, "models": "gpt"}]}, "providers[0].models", "list"),
+        ({"providers": [{**LOCAL, "models": ["a", ""]}]}, "providers[0].models[1]", "empty"),
+        (
+            {"providers": [{**LOCAL, "default_model": "nope"}]},
+            "providers[0].default_model",
+            "not in",
+        ),
+        ({"providers": [LOCAL, LOCAL]}, "providers[1].id", "twice"),
+        ({"providers": [{**LOCAL, "api_key": "sk-123"}]}, "providers[0].api_key", "unknown"),
+        ({"appearance": {"theme": "neon"}}, "appearance.theme", "one of"),
+        ({"appearance": {"font_size": 2}}, "appearance.font_size", "between"),
+        ({"version": 99}, "version", "newer"),
+        ({"providers": {}}, "providers", "list"),
+        ([], "(top level)", "object"),
+    ],
+)
+def test_invalid_settings_name_the_field_and_the_problem(data, field, words):
+    with pytest.raises(SettingsError) as caught:
+        parse_settings(data)
+    assert caught.value.field == field
+    assert words in caught.value.problem
+
+
+def test_preferred_model_falls_back_when_the_last_one_is_gone():
+    provider = ProviderSettings(
+        "local", "Local", base_url="http://x", models=("a", "b"), default_model="b"
+    )
+    settings = Settings(providers=(provider,), last_model=ModelRef("old", "z"))
+    assert settings.preferred_model() == ModelRef("local", "b")
+    assert Settings().preferred_model() is None
+
+
+def test_with_provider_replaces_in_place_and_without_removes():
+    a = ProviderSettings("a", "A", base_url="http://a")
+    b = ProviderSettings("b", "B", base_url="http://b")
+    settings = Settings(providers=(a, b))
+    renamed = ProviderSettings("a", "Renamed", base_url="http://a")
+    assert [p.name for p in settings.with_provider(renamed).providers] == ["Renamed", "B"]
+    assert [p.id for p in settings.without_provider("a").providers] == ["b"]

@@ -1,0 +1,300 @@
+"""The chat service end to end: a real SQLite file, a real HTTP stream on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import httpx
+import pytest
+
+from desktop.core.errors import EmptyMessageError
+from desktop.core.events import GenerationFinished, MessageChanged
+from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
+from desktop.engine.chat_service import ChatService, title_from
+from desktop.engine.settings_service import SettingsService
+from desktop.storage.database import Database
+from desktop.storage.repository import ChatRepository
+from desktop.storage.secrets import SecretStore
+from tests.support.sse_server import (
+    DONE,
+    Disconnect,
+    Sleep,
+    SSEServer,
+    chat_chunk,
+    error_response,
+    sse_response,
+    usage_chunk,
+)
+
+MODEL = ModelRef("local", "test-model")
+
+
+class CountingRepository(ChatRepository):
+    """The real repository, counting how often a streaming message is written."""
+
+    def __init__(self, db: Database) -> None:
+        super().__init__(db)
+        self.streaming_saves = 0
+
+    def save_message(self, message):  # type: ignore[no-untyped-def]
+        if message.status is MessageStatus.STREAMING:
+            self.streaming_saves += 1
+        super().save_message(message)
+
+
+def write_settings(path: Path, base_url: str) -> None:
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "providers": [
+                    {
+                        "id": "local",
+                        "name": "Local",
+                        "kind": "openai_chat",
+                        "base_url": base_url,
+                        "models": ["test-model"],
+                    }
+                ],
+            }
+        ),
+        encoding="utf-8",
+    )
+
+
+class Harness:
+    def __init__(self, tmp_path: Path, server: SSEServer) -> None:
+        self.tmp_path = tmp_path
+        self.server = server
+        write_settings(tmp_path / "settings.json", server.base_url)
+        self.db = Database.open(tmp_path / "parley.db")
+        self.repo = CountingRepository(self.db)
+        self.events: list[object] = []
+
+    async def __aenter__(self) -> Harness:
+        self.http = httpx.AsyncClient()
+        self.settings = SettingsService(self.tmp_path / "settings.json", SecretStore(), self.http)
+        self.chat = ChatService(self.repo, self.settings)
+        self.chat.events.subscribe(self.events.append)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.chat.shutdown()
+        await self.http.aclose()
+        self.db.close()
+
+    def finished(self) -> list[GenerationFinished]:
+        return [e for e in self.events if isinstance(e, GenerationFinished)]
+
+    def latest_text(self, message_id: str) -> str:
+        """The text of the newest update the listeners heard for `message_id`."""
+        updates = [
+            e.message
+            for e in self.events
+            if isinstance(e, MessageChanged) and e.message.id == message_id
+        ]
+        return updates[-1].text if updates else ""
+
+    async def wait_finished(self, count: int = 1, timeout: float = 10.0) -> None:
+        await wait_for(lambda: len(self.finished()) >= count, timeout)
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+def run(tmp_path: Path, server: SSEServer, body: Callable[[Harness], Awaitable[None]]) -> None:
+    async def main() -> None:
+        async with Harness(tmp_path, server) as harness:
+            await body(harness)
+
+    asyncio.run(main())
+
+
+def test_send_streams_the_answer_and_persists_it(tmp_path, sse_server):
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "Say hello", MODEL)
+        await h.wait_finished()
+        path = h.repo.active_path(result.conversation_id)
+        assert [m.role for m in path] == [Role.USER, Role.ASSISTANT]
+        answer = path[-1]
+        assert answer.text == "Hello from the test server."
+        assert answer.status is MessageStatus.COMPLETE
+        assert answer.model == MODEL
+        assert answer.usage is not None and answer.usage.input_tokens == 12
+        assert answer.first_token_ms is not None and answer.finished_at is not None
+        assert h.chat.conversation(result.conversation_id).title == "Say hello"
+        sent = sse_server.requests[0].json
+        assert sent["model"] == "test-model" and sent["stream"] is True
+        assert sent["messages"] == [{"role": "user", "content": "Say hello"}]
+        assert [e.status for e in h.finished()] == [MessageStatus.COMPLETE]
+
+    run(tmp_path, sse_server, body)
+
+
+def test_user_message_and_placeholder_are_saved_before_the_server_answers(tmp_path, sse_server):
+    sse_server.enqueue(sse_response(Sleep(1.0), chat_chunk(content="late"), DONE))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "Are you there?", MODEL)
+        # The server has not answered yet, but both nodes are already on disk.
+        other = ChatRepository(Database.open(h.tmp_path / "parley.db"))
+        stored = other.active_path(result.conversation_id)
+        assert [m.text for m in stored] == ["Are you there?", ""]
+        assert stored[1].status is MessageStatus.STREAMING
+        await h.wait_finished()
+
+    run(tmp_path, sse_server, body)
+
+
+def test_stop_keeps_the_partial_text_as_cancelled(tmp_path, sse_server):
+    sse_server.enqueue(sse_response(chat_chunk(content="Partial answer"), Sleep(30)))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "Tell me a long story", MODEL)
+        await wait_for(lambda: "Partial" in h.latest_text(result.assistant_message_id))
+        await h.chat.stop(result.conversation_id)
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.CANCELLED
+        assert stored.text == "Partial answer"
+        assert stored.finished_at is not None
+        assert [e.status for e in h.finished()] == [MessageStatus.CANCELLED]
+        assert not h.chat.is_generating(result.conversation_id)
+        assert sse_server.requests[0].client_gone.wait(5)
+
+    run(tmp_path, sse_server, body)
+
+
+def test_a_second_send_cancels_and_awaits_the_first(tmp_path, sse_server):
+    sse_server.enqueue(sse_response(chat_chunk(content="first"), Sleep(30)))
+
+    async def body(h: Harness) -> None:
+        first = await h.chat.send(None, "one", MODEL)
+        await wait_for(lambda: h.latest_text(first.assistant_message_id) == "first")
+        second = await h.chat.send(first.conversation_id, "two", MODEL)
+        assert h.repo.get_message(first.assistant_message_id).status is MessageStatus.CANCELLED
+        await h.wait_finished(2)
+        path = h.repo.active_path(first.conversation_id)
+        assert [m.id for m in path][-2:] == [second.user_message_id, second.assistant_message_id]
+        assert path[-1].status is MessageStatus.COMPLETE
+        # The second request carries the first exchange, including the partial answer.
+        assert sse_server.requests[1].json["messages"][:3] == [
+            {"role": "user", "content": "one"},
+            {"role": "assistant", "content": "first"},
+            {"role": "user", "content": "two"},
+        ]
+        assert [e.status for e in h.finished()] == [
+            MessageStatus.CANCELLED,
+            MessageStatus.COMPLETE,
+        ]
+
+    run(tmp_path, sse_server, body)
+
+
+def test_a_server_error_becomes_a_visible_error_part(tmp_path, sse_server):
+    sse_server.enqueue(error_response(401, "Incorrect API key provided", code="invalid_api_key"))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished()
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.ERROR
+        error = stored.error
+        assert isinstance(error, ErrorPart) and error.status_code == 401
+        assert "Incorrect API key provided" in error.message
+
+    run(tmp_path, sse_server, body)
+
+
+def test_a_disconnect_mid_stream_keeps_the_text_and_shows_the_error(tmp_path, sse_server):
+    sse_server.enqueue(sse_response(chat_chunk(content="Half an ans"), Disconnect()))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished()
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.ERROR
+        assert stored.text == "Half an ans"
+        assert stored.error is not None and stored.error.message
+
+    run(tmp_path, sse_server, body)
+
+
+def test_streaming_writes_are_coalesced(tmp_path, sse_server):
+    # 60 deltas over about 2.4 s: the UI hears far fewer updates, the disk about 2-3.
+    steps: list[object] = []
+    for i in range(60):
+        steps += [chat_chunk(content=f"w{i} "), Sleep(0.04)]
+    sse_server.enqueue(
+        sse_response(*steps, chat_chunk(finish_reason="stop"), usage_chunk(1, 60), DONE)
+    )
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "count", MODEL)
+        await h.wait_finished(timeout=20)
+        updates = [
+            e
+            for e in h.events
+            if isinstance(e, MessageChanged)
+            and e.message.id == result.assistant_message_id
+            and e.message.status is MessageStatus.STREAMING
+        ]
+        assert 1 <= h.repo.streaming_saves <= 4
+        assert len(updates) < 60
+        assert h.repo.get_message(result.assistant_message_id).text.count("w") == 60
+
+    run(tmp_path, sse_server, body)
+
+
+def test_a_crash_mid_stream_leaves_an_interrupted_message_with_the_saved_text(tmp_path, sse_server):
+    sse_server.enqueue(sse_response(chat_chunk(content="Saved before the crash"), Sleep(30)))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        # Wait until the throttled write has reached the disk (about a second).
+        reader = ChatRepository(Database.open(h.tmp_path / "parley.db"))
+        await wait_for(lambda: reader.get_message(result.assistant_message_id).text != "", 5)
+        # A new process starting on the same folder while this one "died" mid-stream.
+        survivor = ChatService(reader, h.settings)
+        assert survivor.recover() == [result.assistant_message_id]
+        recovered = reader.get_message(result.assistant_message_id)
+        assert recovered.status is MessageStatus.INTERRUPTED
+        assert recovered.text == "Saved before the crash"
+        assert recovered.finished_at is not None
+
+    run(tmp_path, sse_server, body)
+
+
+def test_empty_input_is_refused_and_nothing_is_saved(tmp_path, sse_server):
+    async def body(h: Harness) -> None:
+        with pytest.raises(EmptyMessageError):
+            await h.chat.send(None, "  \n ", MODEL)
+        assert h.chat.conversations() == []
+        assert sse_server.requests == []
+
+    run(tmp_path, sse_server, body)
+
+
+def test_an_unknown_provider_gives_an_error_on_the_answer_not_a_lost_message(tmp_path, sse_server):
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hello", ModelRef("gone", "x"))
+        await h.wait_finished()
+        path = h.repo.active_path(result.conversation_id)
+        assert path[0].text == "hello"
+        assert path[1].status is MessageStatus.ERROR and "gone" in path[1].error.message
+
+    run(tmp_path, sse_server, body)
+
+
+def test_titles_come_from_the_first_line_and_are_shortened_at_a_word():
+    assert title_from("\n  First line\nsecond") == "First line"
+    long = "word " * 30
+    title = title_from(long)
+    assert title.endswith("…") and len(title) <= 61 and " wor…" not in title

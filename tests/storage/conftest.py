@@ -1,0 +1,61 @@
+"""Fixtures for storage tests: real SQLite files in tmp_path and a swappable keyring."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import keyring
+import pytest
+
+from desktop.storage.database import Database
+from desktop.storage.repository import ChatRepository
+from tests.support.memory_keyring import MemoryKeyring
+
+
+class StepClock:
+    """Each call is one second later than the previous: distinct, predictable times."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "parley.db"
+
+
+@pytest.fixture
+def db(db_path: Path) -> Iterator[Database]:
+    database = Database.open(db_path)
+    try:
+        yield database
+    finally:
+        database.close()
+
+
+@pytest.fixture
+def clock() -> StepClock:
+    return StepClock()
+
+
+@pytest.fixture
+def repo(db: Database, clock: StepClock) -> ChatRepository:
+    return ChatRepository(db, clock=clock)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    """Installs an in-memory backend and restores whatever was active before."""
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)

@@ -1,0 +1,167 @@
+"""Row <-> domain conversion: every field and every part type survives a round trip."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from desktop.core.models import (
+    ContextSnapshot,
+    Conversation,
+    ErrorPart,
+    Message,
+    MessageStatus,
+    ModelRef,
+    NoticePart,
+    Part,
+    ReasoningPart,
+    Role,
+    RollingSummary,
+    TextPart,
+    Usage,
+)
+from desktop.storage import mapping
+from desktop.storage.mapping import UnknownPart
+
+T0 = datetime(2024, 5, 1, 12, 30, 15, 123000, tzinfo=UTC)
+
+
+def _full_message() -> Message:
+    return Message(
+        id="m2",
+        conversation_id="c1",
+        parent_id="m1",
+        role=Role.ASSISTANT,
+        parts=[
+            ReasoningPart("thinking…", duration_ms=1500),
+            ReasoningPart("still thinking"),
+            TextPart("Hello, **world** ✓"),
+            NoticePart("images were transcribed with OCR"),
+            ErrorPart("rate limited: try later", status_code=429),
+            ErrorPart("connection dropped"),
+        ],
+        status=MessageStatus.ERROR,
+        model=ModelRef("local", "llama3:8b"),
+        usage=Usage(input_tokens=12, output_tokens=34, reasoning_tokens=5),
+        first_token_ms=250,
+        created_at=T0,
+        finished_at=T0 + timedelta(seconds=3),
+        context=ContextSnapshot(("a1", "a2"), "notes/todo.md", context_captured=True),
+    )
+
+
+def test_a_message_with_every_field_round_trips() -> None:
+    message = _full_message()
+    row = mapping.message_to_row(message)
+    assert row["created_at"] == 1714566615123
+    assert (row["provider_id"], row["model"]) == ("local", "llama3:8b")
+    assert (row["input_tokens"], row["output_tokens"], row["reasoning_tokens"]) == (12, 34, 5)
+    assert mapping.message_from_row(row) == message
+
+
+def test_a_minimal_message_round_trips_with_nones() -> None:
+    message = Message(id="m1", conversation_id="c1", parent_id=None, role=Role.USER, created_at=T0)
+    row = mapping.message_to_row(message)
+    assert row["input_tokens"] is None and row["provider_id"] is None
+    back = mapping.message_from_row(row)
+    assert back == message
+    assert back.usage is None and back.model is None and back.context == ContextSnapshot()
+
+
+def test_zero_usage_is_kept_distinct_from_no_usage() -> None:
+    row = mapping.message_to_row(_full_message())
+    row.update(input_tokens=0, output_tokens=0, reasoning_tokens=None)
+    assert mapping.usage_from_columns(row) == Usage(0, 0, 0)
+
+
+@pytest.mark.parametrize(
+    ("part", "expected"),
+    [
+        (TextPart("hi"), {"type": "text", "text": "hi"}),
+        (ReasoningPart("r", 7), {"type": "reasoning", "text": "r", "duration_ms": 7}),
+        (NoticePart("n"), {"type": "notice", "text": "n"}),
+        (ErrorPart("e", 500), {"type": "error", "message": "e", "status_code": 500}),
+    ],
+)
+def test_each_part_type_has_a_type_key_and_round_trips(part: Part, expected: dict) -> None:
+    assert mapping.part_to_json(part) == expected
+    assert mapping.part_from_json(expected) == part
+
+
+def test_an_unknown_part_type_becomes_a_notice_and_is_written_back_verbatim() -> None:
+    future = {"type": "image", "attachment_id": "x1", "alt": "a cat"}
+    stored = json.dumps([{"type": "text", "text": "see:"}, future])
+    parts = mapping.parts_from_json(stored)
+    assert parts[0] == TextPart("see:")
+    assert isinstance(parts[1], UnknownPart) and isinstance(parts[1], NoticePart)
+    assert "image" in parts[1].text
+    assert json.loads(mapping.parts_to_json(parts)) == json.loads(stored)
+
+
+@pytest.mark.parametrize(
+    "bad", [{"type": "text"}, {"type": "text", "text": 5}, {"no": "type"}, "just a string", 3]
+)
+def test_malformed_parts_never_crash(bad: object) -> None:
+    part = mapping.part_from_json(bad)
+    assert isinstance(part, UnknownPart)
+    assert json.loads(part.raw) == bad
+
+
+def test_an_unreadable_parts_column_shows_a_notice() -> None:
+    assert mapping.parts_from_json("{not json") == [
+        NoticePart("The content of this message could not be read.")
+    ]
+
+
+def test_an_unknown_status_reads_as_complete() -> None:
+    row = mapping.message_to_row(_full_message())
+    row["status"] = "thinking_really_hard"
+    assert mapping.message_from_row(row).status is MessageStatus.COMPLETE
+
+
+def test_a_conversation_with_every_field_round_trips() -> None:
+    conversation = Conversation(
+        id="c1",
+        title="Trip to Lisbon",
+        created_at=T0,
+        updated_at=T0 + timedelta(minutes=5),
+        assistant_id="travel",
+        pinned=True,
+        archived=True,
+        active_leaf_id="m9",
+        summary=RollingSummary("They planned day one.", ("m1", "m2", "m3")),
+        workspace="/home/me/trip",
+    )
+    row = mapping.conversation_to_row(conversation)
+    assert json.loads(row["summary_covered_ids"]) == ["m1", "m2", "m3"]
+    assert mapping.conversation_from_row(row) == conversation
+
+
+def test_a_conversation_without_optional_fields_round_trips() -> None:
+    conversation = Conversation(id="c2", title="t", created_at=T0, updated_at=T0)
+    row = mapping.conversation_to_row(conversation)
+    assert row["summary_text"] is None and row["summary_covered_ids"] is None
+    assert mapping.conversation_from_row(row) == conversation
+
+
+def test_times_are_utc_epoch_milliseconds() -> None:
+    plus_two = timezone(timedelta(hours=2))
+    same_instant = T0.astimezone(plus_two)
+    assert mapping.to_epoch_ms(same_instant) == mapping.to_epoch_ms(T0) == 1714566615123
+    back = mapping.from_epoch_ms(1714566615123)
+    assert back == T0 and back.tzinfo is UTC
+    assert mapping.truncate_to_ms(T0 + timedelta(microseconds=999)) == T0
+
+
+def test_naive_datetimes_are_refused() -> None:
+    with pytest.raises(ValueError, match="naive"):
+        mapping.to_epoch_ms(datetime(2024, 1, 1))
+
+
+def test_context_snapshot_round_trips_and_tolerates_junk() -> None:
+    snapshot = ContextSnapshot(("a",), None, False)
+    assert mapping.context_from_json(mapping.context_to_json(snapshot)) == snapshot
+    assert mapping.context_from_json("[1, 2]") == ContextSnapshot()
+    assert mapping.context_from_json(None) == ContextSnapshot()

@@ -1,0 +1,217 @@
+"""Schema versions: fresh files, current files, old files, too-new files, failures."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from pathlib import Path
+
+import pytest
+from sqlalchemy import Connection, inspect
+
+from desktop.storage.database import Database
+from desktop.storage.errors import DatabaseTooNewError, MigrationError
+from desktop.storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
+from desktop.storage.repository import ChatRepository
+from desktop.storage.sqlite_engine import create_sqlite_engine
+from desktop.storage.tables import metadata
+
+
+def _version(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def _tables(path: Path) -> set[str]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+        return {r[0] for r in rows}
+    finally:
+        conn.close()
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _backups(folder: Path) -> list[Path]:
+    return sorted(folder.glob("*.bak"))
+
+
+def test_a_new_file_is_created_at_the_current_version(db_path: Path) -> None:
+    Database.open(db_path).close()
+    assert _version(db_path) == SCHEMA_VERSION == len(MIGRATIONS)
+    assert {"conversations", "messages"} <= _tables(db_path)
+    assert _backups(db_path.parent) == []
+
+
+def test_an_empty_file_is_migrated_without_a_backup(db_path: Path) -> None:
+    db_path.touch()
+    Database.open(db_path).close()
+    assert _version(db_path) == SCHEMA_VERSION
+    assert _backups(db_path.parent) == []
+
+
+def test_the_migrated_schema_matches_tables_py(db: Database) -> None:
+    """Step 1 spells out its DDL; it must agree with what the code queries."""
+    inspector = inspect(db.engine)
+    for table in metadata.sorted_tables:
+        columns = {c["name"]: c for c in inspector.get_columns(table.name)}
+        assert list(columns) == [c.name for c in table.columns]
+        for column in table.columns:
+            assert columns[column.name]["nullable"] == column.nullable, column.name
+        assert inspector.get_pk_constraint(table.name)["constrained_columns"] == ["id"]
+        indexes = {i["name"]: i["column_names"] for i in inspector.get_indexes(table.name)}
+        assert indexes == {i.name: [c.name for c in i.columns] for i in table.indexes}
+    with db.read() as conn:
+        rows = conn.exec_driver_sql("PRAGMA foreign_key_list(messages)").mappings().all()
+    foreign_keys = {r["from"]: (r["table"], r["on_delete"]) for r in rows}
+    assert foreign_keys == {
+        "conversation_id": ("conversations", "CASCADE"),
+        "parent_id": ("messages", "CASCADE"),
+    }
+
+
+def test_opening_a_current_database_changes_nothing(db_path: Path) -> None:
+    with Database.open(db_path) as db:
+        conversation = ChatRepository(db).create_conversation("keep me")
+    with Database.open(db_path) as db:
+        assert ChatRepository(db).get_conversation(conversation.id) == conversation
+    assert _version(db_path) == SCHEMA_VERSION
+    assert _backups(db_path.parent) == []
+
+
+def test_a_v0_database_with_a_foreign_table_is_backed_up_then_migrated(db_path: Path) -> None:
+    raw = sqlite3.connect(db_path)
+    raw.execute("CREATE TABLE notes (body TEXT)")
+    raw.execute("INSERT INTO notes VALUES ('precious')")
+    raw.commit()
+    raw.close()
+
+    Database.open(db_path).close()
+
+    assert _version(db_path) == SCHEMA_VERSION
+    assert {"notes", "conversations", "messages"} <= _tables(db_path)
+    backup = db_path.with_name(f"parley.db.pre-v{SCHEMA_VERSION}.bak")
+    assert _backups(db_path.parent) == [backup]
+    copy = sqlite3.connect(backup)
+    try:
+        assert copy.execute("SELECT body FROM notes").fetchall() == [("precious",)]
+        assert copy.execute("PRAGMA user_version").fetchone()[0] == 0
+    finally:
+        copy.close()
+
+
+def test_a_newer_database_is_refused_and_left_untouched(db_path: Path) -> None:
+    raw = sqlite3.connect(db_path)
+    raw.execute("CREATE TABLE future_things (x)")
+    raw.execute("INSERT INTO future_things VALUES (42)")
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    raw.commit()
+    raw.close()
+    before = _digest(db_path)
+
+    with pytest.raises(DatabaseTooNewError, match="newer version of Parley") as caught:
+        Database.open(db_path)
+
+    assert "left unchanged" in str(caught.value)
+    assert _digest(db_path) == before
+    assert _version(db_path) == SCHEMA_VERSION + 5
+    assert _backups(db_path.parent) == []
+
+
+def test_migrate_itself_refuses_a_newer_database(db_path: Path) -> None:
+    Database.open(db_path).close()
+    engine = create_sqlite_engine(db_path)
+    try:
+        with pytest.raises(DatabaseTooNewError):
+            migrate(engine, migrations=MIGRATIONS[:0])
+    finally:
+        engine.dispose()
+    assert _version(db_path) == SCHEMA_VERSION
+
+
+def _create_then_fail(conn: Connection) -> None:
+    conn.exec_driver_sql("CREATE TABLE half_done (x)")
+    conn.exec_driver_sql("UPDATE conversations SET title = 'clobbered'")
+    raise RuntimeError("disk on fire")
+
+
+def test_a_failing_migration_rolls_back_and_keeps_data_and_a_backup(db_path: Path) -> None:
+    with Database.open(db_path) as db:
+        conversation = ChatRepository(db).create_conversation("survivor")
+
+    engine = create_sqlite_engine(db_path)
+    try:
+        with pytest.raises(MigrationError, match="version 2 failed and was undone") as caught:
+            migrate(engine, migrations=(*MIGRATIONS, _create_then_fail))
+    finally:
+        engine.dispose()
+
+    assert "disk on fire" in str(caught.value)
+    assert ".pre-v2.bak" in str(caught.value)
+    assert _version(db_path) == 1
+    assert "half_done" not in _tables(db_path)  # the DDL was rolled back too
+    with Database.open(db_path) as db:
+        assert ChatRepository(db).get_conversation(conversation.id) == conversation
+    assert _backups(db_path.parent) == [db_path.with_name("parley.db.pre-v2.bak")]
+
+
+def test_a_second_attempt_never_overwrites_an_earlier_backup(db_path: Path) -> None:
+    with Database.open(db_path) as db:
+        ChatRepository(db).create_conversation("x")
+    for _ in range(2):
+        engine = create_sqlite_engine(db_path)
+        try:
+            with pytest.raises(MigrationError):
+                migrate(engine, migrations=(*MIGRATIONS, _create_then_fail))
+        finally:
+            engine.dispose()
+    assert [p.name for p in _backups(db_path.parent)] == [
+        "parley.db.pre-v2-2.bak",
+        "parley.db.pre-v2.bak",
+    ]
+
+
+def test_a_failing_first_migration_leaves_an_empty_file_at_version_0(db_path: Path) -> None:
+    def broken_v1(conn: Connection) -> None:
+        MIGRATIONS[0](conn)
+        raise ValueError("typo in step 1")
+
+    engine = create_sqlite_engine(db_path)
+    try:
+        with pytest.raises(MigrationError, match="version 1"):
+            migrate(engine, migrations=(broken_v1,))
+    finally:
+        engine.dispose()
+    assert _version(db_path) == 0
+    assert _tables(db_path) == set()
+
+
+def test_later_steps_run_in_order_and_bump_the_version(db_path: Path) -> None:
+    Database.open(db_path).close()
+
+    def add_column(conn: Connection) -> None:
+        conn.exec_driver_sql("ALTER TABLE conversations ADD COLUMN color TEXT")
+
+    engine = create_sqlite_engine(db_path)
+    try:
+        assert migrate(engine, migrations=(*MIGRATIONS, add_column)) == 2
+        assert migrate(engine, migrations=(*MIGRATIONS, add_column)) == 2  # idempotent
+    finally:
+        engine.dispose()
+    assert _version(db_path) == 2
+    assert "color" in {c["name"] for c in _columns(db_path, "conversations")}
+
+
+def _columns(path: Path, table: str) -> list[dict[str, object]]:
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute(f"PRAGMA table_info({table})").fetchall()
+        return [{"name": r[1]} for r in rows]
+    finally:
+        conn.close()

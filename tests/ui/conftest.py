@@ -1,0 +1,95 @@
+"""UI fixtures: the real application objects on a qasync loop, offscreen."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import keyring
+import pytest
+import qasync
+
+from desktop.app import Parley
+from desktop.core.paths import DataPaths
+from desktop.storage.secrets import SecretStore
+from tests.support.memory_keyring import MemoryKeyring
+
+
+@pytest.fixture
+def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
+    event_loop = qasync.QEventLoop(qapp)
+    asyncio.set_event_loop(event_loop)
+    try:
+        yield event_loop
+    finally:
+        event_loop.close()
+        asyncio.set_event_loop(None)
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)
+
+
+def write_settings(folder: Path, base_url: str, models: tuple[str, ...] = ("test-model",)) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    data = {
+        "version": 1,
+        "providers": [
+            {"id": "local", "name": "Local", "base_url": base_url, "models": list(models)}
+        ],
+    }
+    (folder / "settings.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+class AppDriver:
+    """Builds Parley instances on data folders and runs coroutines on the Qt loop."""
+
+    def __init__(self, qapp: Any, loop: asyncio.AbstractEventLoop) -> None:
+        self.qapp = qapp
+        self.loop = loop
+        self.apps: list[Parley] = []
+
+    def start(self, data_dir: Path) -> Parley:
+        parley = Parley(self.qapp, DataPaths(data_dir), SecretStore())
+        parley.show()
+        self.apps.append(parley)
+        return parley
+
+    def run(self, coro: Awaitable[Any], timeout: float = 20.0) -> Any:
+        return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
+
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+        async def poll() -> None:
+            while not predicate():
+                await asyncio.sleep(0.02)
+
+        try:
+            self.run(poll(), timeout)
+        except TimeoutError:
+            raise AssertionError("the window never reached the expected state") from None
+
+    def close(self, parley: Parley) -> None:
+        parley.window.close()
+        self.run(parley.aclose())
+        parley.window.deleteLater()
+        self.apps.remove(parley)
+
+
+@pytest.fixture
+def driver(qapp, loop, memory_keyring) -> Iterator[AppDriver]:
+    app_driver = AppDriver(qapp, loop)
+    try:
+        yield app_driver
+    finally:
+        for parley in list(app_driver.apps):
+            app_driver.close(parley)

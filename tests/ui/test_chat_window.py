@@ -1,0 +1,116 @@
+"""The main window as a person uses it: type, press Enter, watch the answer, stop, reopen."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from desktop.core.models import MessageStatus
+from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
+from tests.ui.conftest import write_settings
+
+
+def type_and_send(parley, text: str) -> None:
+    edit = parley.window.chat_view.composer.edit
+    edit.setFocus()
+    QTest.keyClicks(edit, text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def bodies(parley) -> list[str]:
+    transcript = parley.window.chat_view.transcript
+    return [transcript.message_widget(mid).body.toPlainText() for mid in transcript.message_ids()]
+
+
+def test_typing_a_message_and_pressing_enter_streams_the_answer(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(reasoning="The user greets me."),
+            Sleep(0.1),
+            chat_chunk(content="**Hello** there, "),
+            Sleep(0.1),
+            chat_chunk(content="here is code:\n\n```python\nprint('hi')\n```\n"),
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+    parley = driver.start(tmp_path)
+    composer = parley.window.chat_view.composer
+    assert composer.edit.hasFocus() or parley.window.chat_view.composer.isVisible()
+
+    type_and_send(parley, "Hello Parley")
+    assert composer.edit.toPlainText() == ""  # accepted and cleared
+
+    driver.wait_until(lambda: len(bodies(parley)) == 2 and "print('hi')" in bodies(parley)[1])
+    driver.wait_until(lambda: not parley.chat_vm.busy)
+    user_text, answer_text = bodies(parley)
+    assert user_text == "Hello Parley"
+    assert answer_text.startswith("Hello there, here is code:")  # markdown rendered, no **
+    transcript = parley.window.chat_view.transcript
+    answer = transcript.message_widget(transcript.message_ids()[1])
+    assert "<pre" in answer.body.toHtml() or "white-space:pre" in answer.body.toHtml()
+    assert answer.reasoning_toggle.isVisible()
+    assert answer.reasoning_toggle.text().startswith("Thought for")
+    assert not answer.reasoning_body.isVisible()  # folded away once the answer came
+    # The sidebar lists the new conversation, titled after the first message.
+    assert parley.conversations_vm.rowCount() == 1
+    assert parley.conversations_vm.title_of(parley.chat_vm.conversationId) == "Hello Parley"
+    assert parley.window.chat_view.title.text() == "Hello Parley"
+
+
+def test_shift_enter_inserts_a_line_break_instead_of_sending(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    edit = parley.window.chat_view.composer.edit
+    QTest.keyClicks(edit, "line one")
+    QTest.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+    QTest.keyClicks(edit, "line two")
+    assert edit.toPlainText() == "line one\nline two"
+    assert sse_server.requests == []
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+    driver.wait_until(lambda: len(bodies(parley)) == 2)
+    assert bodies(parley)[0] == "line one\nline two"
+
+
+def test_stop_mid_stream_keeps_the_partial_text(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    sse_server.enqueue(sse_response(chat_chunk(content="The first half"), Sleep(30)))
+    parley = driver.start(tmp_path)
+    composer = parley.window.chat_view.composer
+
+    type_and_send(parley, "Write a long essay")
+    driver.wait_until(lambda: len(bodies(parley)) == 2 and "The first half" in bodies(parley)[1])
+    assert parley.chat_vm.busy and composer.stop_button.isVisible()
+    QTest.mouseClick(composer.stop_button, Qt.MouseButton.LeftButton)
+    driver.wait_until(lambda: not parley.chat_vm.busy)
+
+    transcript = parley.window.chat_view.transcript
+    answer = transcript.message_widget(transcript.message_ids()[1])
+    assert answer.body.toPlainText() == "The first half"
+    assert answer.status.isVisible() and answer.status.text() == "Stopped"
+    assert not composer.stop_button.isVisible()
+    stored = parley.repository.get_message(answer.item.id)
+    assert stored.status is MessageStatus.CANCELLED and stored.text == "The first half"
+
+
+def test_a_second_instance_on_the_same_data_folder_shows_the_conversation(
+    driver, sse_server, tmp_path
+):
+    write_settings(tmp_path, sse_server.base_url)
+    first = driver.start(tmp_path)
+    type_and_send(first, "Remember this")
+    driver.wait_until(lambda: len(bodies(first)) == 2 and not first.chat_vm.busy)
+    driver.wait_until(lambda: "Hello from the test server." in bodies(first)[1])
+
+    second = driver.start(tmp_path)  # the first is still running: WAL lets both work
+    model = second.conversations_vm
+    assert model.rowCount() == 1
+    assert model.data(model.index(0)) == "Remember this"
+    second.window.sidebar.list.clicked.emit(model.index(0))
+    assert bodies(second) == ["Remember this", "Hello from the test server."]
+
+    driver.close(first)
+    third = driver.start(tmp_path)  # and after the first has quit
+    third.window.open_conversation(third.conversations_vm.id_at(0))
+    assert bodies(third) == ["Remember this", "Hello from the test server."]
