@@ -11,6 +11,7 @@ import logging
 import sys
 import threading
 from types import TracebackType
+from typing import Any
 
 import httpx
 import qasync
@@ -92,6 +93,8 @@ class Parley:
         self.conversations_vm = ConversationListModel(self.chat, self.tasks)
         self.settings_vm = SettingsViewModel(self.settings, self.tasks)
         self.window = MainWindow(self.chat_vm, self.conversations_vm, self.settings_vm, paths.logs)
+        self.errors = ErrorReporter()
+        self.errors.errorRaised.connect(self.window.show_error)
         self.settings_vm.themeChanged.connect(self.theme.apply)
         self.theme.darkChanged.connect(self.chat_vm.set_dark)
 
@@ -122,6 +125,23 @@ class Parley:
                 raise RuntimeError("the database returned something else than was written")
         finally:
             self.repository.delete_conversation(conversation.id)
+
+
+def create_event_loop(qapp: QApplication) -> qasync.QEventLoop:
+    """The one asyncio loop, driven by Qt's event loop.
+
+    asyncio's own loops close abandoned async generators (httpx's byte streams, say) on
+    the loop; qasync does not install those hooks, so without them a generator left
+    suspended is finalised outside the loop and fails with "ignored GeneratorExit".
+    """
+    loop = qasync.QEventLoop(qapp)
+
+    def finalize(agen: Any) -> None:
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(lambda: loop.create_task(agen.aclose()))
+
+    sys.set_asyncgen_hooks(firstiter=None, finalizer=finalize)
+    return loop
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
@@ -172,20 +192,18 @@ def main(argv: list[str] | None = None) -> int:
     qapp.setQuitOnLastWindowClosed(False)  # we quit after an orderly shutdown instead
     qapp.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
     install_translations(qapp)
-    reporter = ErrorReporter()
-    reporter.install()
+    ErrorReporter().install()  # until the window exists, errors are logged only
 
-    loop = qasync.QEventLoop(qapp)
+    loop = create_event_loop(qapp)
     asyncio.set_event_loop(loop)
     with loop:
-        return loop.run_until_complete(_run(qapp, paths, secrets, reporter, args.smoke_test))
+        return loop.run_until_complete(_run(qapp, paths, secrets, args.smoke_test))
 
 
 async def _run(
     qapp: QApplication,
     paths: DataPaths,
     secrets: SecretStore,
-    reporter: ErrorReporter,
     smoke: bool,
 ) -> int:
     try:
@@ -194,7 +212,7 @@ async def _run(
         log.exception("start-up failed")
         print(f"Parley could not start: {error}", file=sys.stderr)
         return 1
-    reporter.errorRaised.connect(parley.window.show_error)
+    parley.errors.install()
     closed = asyncio.Event()
     parley.window.closed.connect(closed.set)
     parley.show()

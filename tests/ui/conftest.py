@@ -4,29 +4,34 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import keyring
 import pytest
-import qasync
 
-from desktop.app import Parley
+from desktop.app import Parley, create_event_loop
 from desktop.core.paths import DataPaths
+from desktop.storage.database import Database
+from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 from tests.support.memory_keyring import MemoryKeyring
 
 
 @pytest.fixture
 def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
-    event_loop = qasync.QEventLoop(qapp)
+    hooks = sys.get_asyncgen_hooks()
+    event_loop = create_event_loop(qapp)
     asyncio.set_event_loop(event_loop)
     try:
         yield event_loop
     finally:
+        event_loop.run_until_complete(asyncio.sleep(0))  # let finalisers run
         event_loop.close()
         asyncio.set_event_loop(None)
+        sys.set_asyncgen_hooks(*hooks)
 
 
 @pytest.fixture
@@ -58,6 +63,7 @@ class AppDriver:
         self.qapp = qapp
         self.loop = loop
         self.apps: list[Parley] = []
+        self._databases: list[Database] = []
 
     def start(self, data_dir: Path) -> Parley:
         parley = Parley(self.qapp, DataPaths(data_dir), SecretStore())
@@ -65,18 +71,23 @@ class AppDriver:
         self.apps.append(parley)
         return parley
 
-    def run(self, coro: Awaitable[Any], timeout: float = 20.0) -> Any:
+    def run(self, coro: Awaitable[Any], timeout: float = 30.0) -> Any:
+        """Run a test body on the loop, as the app runs everything: with the loop running."""
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
-    def wait_until(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
-        async def poll() -> None:
-            while not predicate():
-                await asyncio.sleep(0.02)
+    async def until(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Let the app work until `predicate()` holds."""
+        deadline = self.loop.time() + timeout
+        while not predicate():
+            if self.loop.time() > deadline:
+                raise AssertionError("the window never reached the expected state")
+            await asyncio.sleep(0.02)
 
-        try:
-            self.run(poll(), timeout)
-        except TimeoutError:
-            raise AssertionError("the window never reached the expected state") from None
+    def reader(self, data_dir: Path) -> ChatRepository:
+        """A separate connection to a data folder's database, as another process has."""
+        database = Database.open(DataPaths(data_dir).database)
+        self._databases.append(database)
+        return ChatRepository(database)
 
     def close(self, parley: Parley) -> None:
         parley.window.close()
@@ -93,3 +104,5 @@ def driver(qapp, loop, memory_keyring) -> Iterator[AppDriver]:
     finally:
         for parley in list(app_driver.apps):
             app_driver.close(parley)
+        for database in app_driver._databases:
+            database.close()

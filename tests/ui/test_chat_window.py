@@ -19,7 +19,15 @@ def type_and_send(parley, text: str) -> None:
 
 def bodies(parley) -> list[str]:
     transcript = parley.window.chat_view.transcript
-    return [transcript.message_widget(mid).body.toPlainText() for mid in transcript.message_ids()]
+    return [
+        transcript.message_widget(mid).body.toPlainText().strip()
+        for mid in transcript.message_ids()
+    ]
+
+
+def answer_widget(parley):
+    transcript = parley.window.chat_view.transcript
+    return transcript.message_widget(transcript.message_ids()[-1])
 
 
 def test_typing_a_message_and_pressing_enter_streams_the_answer(driver, sse_server, tmp_path):
@@ -37,40 +45,48 @@ def test_typing_a_message_and_pressing_enter_streams_the_answer(driver, sse_serv
     )
     parley = driver.start(tmp_path)
     composer = parley.window.chat_view.composer
-    assert composer.edit.hasFocus() or parley.window.chat_view.composer.isVisible()
 
-    type_and_send(parley, "Hello Parley")
-    assert composer.edit.toPlainText() == ""  # accepted and cleared
+    async def body() -> None:
+        type_and_send(parley, "Hello Parley")
+        assert composer.edit.toPlainText() == ""  # accepted and cleared
+        # While it thinks, the reasoning streams in an open section.
+        await driver.until(lambda: len(bodies(parley)) == 2 and answer_widget(parley).reasoning_body.isVisible())
+        assert answer_widget(parley).reasoning_toggle.text() == "Thinking…"
+        await driver.until(lambda: "print('hi')" in bodies(parley)[1])
+        await driver.until(lambda: not parley.chat_vm.busy)
 
-    driver.wait_until(lambda: len(bodies(parley)) == 2 and "print('hi')" in bodies(parley)[1])
-    driver.wait_until(lambda: not parley.chat_vm.busy)
-    user_text, answer_text = bodies(parley)
-    assert user_text == "Hello Parley"
-    assert answer_text.startswith("Hello there, here is code:")  # markdown rendered, no **
-    transcript = parley.window.chat_view.transcript
-    answer = transcript.message_widget(transcript.message_ids()[1])
-    assert "<pre" in answer.body.toHtml() or "white-space:pre" in answer.body.toHtml()
-    assert answer.reasoning_toggle.isVisible()
-    assert answer.reasoning_toggle.text().startswith("Thought for")
-    assert not answer.reasoning_body.isVisible()  # folded away once the answer came
-    # The sidebar lists the new conversation, titled after the first message.
-    assert parley.conversations_vm.rowCount() == 1
-    assert parley.conversations_vm.title_of(parley.chat_vm.conversationId) == "Hello Parley"
-    assert parley.window.chat_view.title.text() == "Hello Parley"
+        user_text, answer_text = bodies(parley)
+        assert user_text == "Hello Parley"
+        assert answer_text.startswith("Hello there, here is code:")  # markdown rendered
+        answer = answer_widget(parley)
+        assert "<pre" in answer.body.toHtml()
+        assert answer.reasoning_toggle.text().startswith("Thought for")
+        assert not answer.reasoning_body.isVisible()  # folded away once the answer came
+        assert "test-model" in answer.meta.text()
+        # The sidebar lists the new conversation, titled after the first message.
+        assert parley.conversations_vm.rowCount() == 1
+        assert parley.conversations_vm.title_of(parley.chat_vm.conversationId) == "Hello Parley"
+        assert parley.window.chat_view.title.text() == "Hello Parley"
+
+    driver.run(body())
 
 
 def test_shift_enter_inserts_a_line_break_instead_of_sending(driver, sse_server, tmp_path):
     write_settings(tmp_path, sse_server.base_url)
     parley = driver.start(tmp_path)
     edit = parley.window.chat_view.composer.edit
-    QTest.keyClicks(edit, "line one")
-    QTest.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
-    QTest.keyClicks(edit, "line two")
-    assert edit.toPlainText() == "line one\nline two"
-    assert sse_server.requests == []
-    QTest.keyClick(edit, Qt.Key.Key_Return)
-    driver.wait_until(lambda: len(bodies(parley)) == 2)
-    assert bodies(parley)[0] == "line one\nline two"
+
+    async def body() -> None:
+        QTest.keyClicks(edit, "line one")
+        QTest.keyClick(edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ShiftModifier)
+        QTest.keyClicks(edit, "line two")
+        assert edit.toPlainText() == "line one\nline two"
+        assert sse_server.requests == []
+        QTest.keyClick(edit, Qt.Key.Key_Return)
+        await driver.until(lambda: len(bodies(parley)) == 2 and not parley.chat_vm.busy)
+        assert bodies(parley)[0] == "line one\nline two"
+
+    driver.run(body())
 
 
 def test_stop_mid_stream_keeps_the_partial_text(driver, sse_server, tmp_path):
@@ -79,19 +95,37 @@ def test_stop_mid_stream_keeps_the_partial_text(driver, sse_server, tmp_path):
     parley = driver.start(tmp_path)
     composer = parley.window.chat_view.composer
 
-    type_and_send(parley, "Write a long essay")
-    driver.wait_until(lambda: len(bodies(parley)) == 2 and "The first half" in bodies(parley)[1])
-    assert parley.chat_vm.busy and composer.stop_button.isVisible()
-    QTest.mouseClick(composer.stop_button, Qt.MouseButton.LeftButton)
-    driver.wait_until(lambda: not parley.chat_vm.busy)
+    async def body() -> None:
+        type_and_send(parley, "Write a long essay")
+        await driver.until(lambda: len(bodies(parley)) == 2 and "first half" in bodies(parley)[1])
+        assert parley.chat_vm.busy and composer.stop_button.isVisible()
+        QTest.mouseClick(composer.stop_button, Qt.MouseButton.LeftButton)
+        await driver.until(lambda: not parley.chat_vm.busy)
 
-    transcript = parley.window.chat_view.transcript
-    answer = transcript.message_widget(transcript.message_ids()[1])
-    assert answer.body.toPlainText() == "The first half"
-    assert answer.status.isVisible() and answer.status.text() == "Stopped"
-    assert not composer.stop_button.isVisible()
-    stored = parley.repository.get_message(answer.item.id)
-    assert stored.status is MessageStatus.CANCELLED and stored.text == "The first half"
+        answer = answer_widget(parley)
+        assert answer.body.toPlainText().strip() == "The first half"
+        assert answer.status.isVisible() and answer.status.text() == "Stopped"
+        assert not composer.stop_button.isVisible()
+        stored = parley.repository.get_message(answer.item.id)
+        assert stored.status is MessageStatus.CANCELLED and stored.text == "The first half"
+        assert sse_server.requests[0].client_gone.wait(5)  # the connection was closed
+
+    driver.run(body())
+
+
+def test_escape_stops_the_answer_too(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    sse_server.enqueue(sse_response(chat_chunk(content="Some words"), Sleep(30)))
+    parley = driver.start(tmp_path)
+
+    async def body() -> None:
+        type_and_send(parley, "Go")
+        await driver.until(lambda: len(bodies(parley)) == 2 and bodies(parley)[1] == "Some words")
+        QTest.keyClick(parley.window.chat_view.composer.edit, Qt.Key.Key_Escape)
+        await driver.until(lambda: not parley.chat_vm.busy)
+        assert answer_widget(parley).status.text() == "Stopped"
+
+    driver.run(body())
 
 
 def test_a_second_instance_on_the_same_data_folder_shows_the_conversation(
@@ -99,10 +133,13 @@ def test_a_second_instance_on_the_same_data_folder_shows_the_conversation(
 ):
     write_settings(tmp_path, sse_server.base_url)
     first = driver.start(tmp_path)
-    type_and_send(first, "Remember this")
-    driver.wait_until(lambda: len(bodies(first)) == 2 and not first.chat_vm.busy)
-    driver.wait_until(lambda: "Hello from the test server." in bodies(first)[1])
 
+    async def send() -> None:
+        type_and_send(first, "Remember this")
+        await driver.until(lambda: len(bodies(first)) == 2 and not first.chat_vm.busy)
+        await driver.until(lambda: bodies(first)[1] == "Hello from the test server.")
+
+    driver.run(send())
     second = driver.start(tmp_path)  # the first is still running: WAL lets both work
     model = second.conversations_vm
     assert model.rowCount() == 1
@@ -114,3 +151,29 @@ def test_a_second_instance_on_the_same_data_folder_shows_the_conversation(
     third = driver.start(tmp_path)  # and after the first has quit
     third.window.open_conversation(third.conversations_vm.id_at(0))
     assert bodies(third) == ["Remember this", "Hello from the test server."]
+
+
+def test_an_answer_left_streaming_by_a_crash_reopens_as_interrupted(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    sse_server.enqueue(sse_response(chat_chunk(content="Kept across the crash"), Sleep(30)))
+    first = driver.start(tmp_path)
+    reader = driver.reader(tmp_path)
+
+    async def send() -> None:
+        type_and_send(first, "Start something long")
+        # Wait until the throttled write (about once a second) has put the text on disk.
+        await driver.until(
+            lambda: any(
+                m.text == "Kept across the crash"
+                for m in reader.active_path(first.chat_vm.conversationId)
+            ),
+            timeout=5,
+        )
+
+    driver.run(send())
+    # A new instance starts while the first is still "streaming": as after a crash.
+    second = driver.start(tmp_path)
+    second.window.open_conversation(second.conversations_vm.id_at(0))
+    answer = answer_widget(second)
+    assert answer.body.toPlainText().strip() == "Kept across the crash"
+    assert answer.status.text().startswith("Interrupted")

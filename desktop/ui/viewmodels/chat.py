@@ -19,7 +19,8 @@ from desktop.core.models import Message, ModelRef, Role
 from desktop.core.settings import Settings
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
-from desktop.render.markdown import COPY_SCHEME, code_blocks, is_safe_link
+from desktop.render.links import copy_index, is_safe_link
+from desktop.render.markdown import code_blocks
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.tasks import TaskGroup
@@ -178,9 +179,9 @@ class ChatViewModel(QObject):
     @Slot(str, str)
     def activate_link(self, url: str, markdown: str) -> None:
         """A click on a link in a message: copy a code block, or open a safe URL."""
-        if url.startswith(COPY_SCHEME):
+        index = copy_index(url)
+        if index is not None:
             blocks = code_blocks(markdown)
-            index = int(url[len(COPY_SCHEME) :]) if url[len(COPY_SCHEME) :].isdigit() else -1
             if 0 <= index < len(blocks):
                 QGuiApplication.clipboard().setText(blocks[index])
             return
@@ -210,7 +211,9 @@ class ChatViewModel(QObject):
                 self._set_busy(True)
             case GenerationFinished(conversation_id=cid, message_id=mid, status=status):
                 if cid == self._conversation_id:
-                    self._set_busy(self._chat.is_generating(cid))
+                    # A later send always starts after this one finished (one generation
+                    # per conversation), so the conversation is idle now.
+                    self._set_busy(False)
                 self.generationFinished.emit(cid, mid, status.value)
             case ConversationsChanged(conversation_id=cid) if cid == self._conversation_id:
                 conversation = self._chat.conversation(cid) if cid else None

@@ -6,11 +6,19 @@ finished messages are rendered once and kept until the view is reset.
 
 from __future__ import annotations
 
+import html
+
 from desktop.core.models import Message, MessageStatus, Role
-from desktop.render.markdown import plain_text_html, render_markdown
+from desktop.render.guard import plain_text_html
+from desktop.render.markdown import render_markdown
 from desktop.render.streaming import StreamingRenderer
 from desktop.ui.viewmodels import message_item as mi
 from desktop.ui.viewmodels.message_item import MessageItem
+
+
+def user_text_html(text: str) -> str:
+    """What the person typed, exactly: no markdown, line breaks and spaces kept."""
+    return f'<p style="white-space: pre-wrap; margin: 0">{html.escape(text)}</p>'
 
 
 class MessageRenderer:
@@ -30,7 +38,7 @@ class MessageRenderer:
 
     def _html(self, message: Message, text: str) -> str:
         if message.role is Role.USER:
-            return plain_text_html(text)
+            return user_text_html(text)
         if message.status is MessageStatus.STREAMING:
             renderer = self._streaming.get(message.id)
             if renderer is None:

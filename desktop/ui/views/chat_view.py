@@ -25,7 +25,7 @@ class ChatView(QWidget):
         super().__init__(parent)
         self._chat = chat
 
-        header = QFrame(self)
+        header = self.header = QFrame(self)
         header.setObjectName("ChatHeader")
         self.title = QLabel(header)
         self.title.setObjectName("ChatTitle")
@@ -93,6 +93,7 @@ class ChatView(QWidget):
 
     def _update_page(self, *_: object) -> None:
         self.pages.setCurrentIndex(0 if self._chat.needsSetup else 1)
+        self.header.setVisible(not self._chat.needsSetup)
         if not self._chat.needsSetup:
             self.focus_composer()
 

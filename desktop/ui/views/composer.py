@@ -30,8 +30,7 @@ class ComposerEdit(QPlainTextEdit):
         self.setObjectName("ComposerEdit")
         self.setTabChangesFocus(True)
         self.setFrameShape(QFrame.Shape.NoFrame)
-        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
-        self.document().contentsChanged.connect(self._fit)
+        self.document().documentLayout().documentSizeChanged.connect(self._fit)
         self._fit()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
@@ -56,7 +55,14 @@ class ComposerEdit(QPlainTextEdit):
     def _fit(self) -> None:
         """Grow with the text up to a few lines, then scroll."""
         line = self.fontMetrics().lineSpacing()
-        lines = max(1, min(MAX_VISIBLE_LINES, self.document().lineCount()))
+        # A plain-text layout measures its height in visual (wrapped) lines.
+        total = max(1, int(self.document().documentLayout().documentSize().height()))
+        lines = max(1, min(MAX_VISIBLE_LINES, total))
+        self.setVerticalScrollBarPolicy(
+            Qt.ScrollBarPolicy.ScrollBarAsNeeded
+            if total > MAX_VISIBLE_LINES
+            else Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+        )
         margins = self.contentsMargins()
         document_margin = int(self.document().documentMargin() * 2)
         self.setFixedHeight(lines * line + document_margin + margins.top() + margins.bottom())

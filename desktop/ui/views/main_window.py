@@ -122,16 +122,19 @@ class MainWindow(QMainWindow):
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._log_folder)))
 
     def show_about(self) -> None:
-        QMessageBox.about(
-            self,
-            self.tr("About Parley"),
+        box = QMessageBox(self)
+        box.setWindowTitle(self.tr("About Parley"))
+        box.setIconPixmap(self.windowIcon().pixmap(64, 64))
+        box.setText(
             self.tr(
                 "<h3>Parley %1</h3><p>A native desktop chat client for large language models."
                 "</p><p>Logs: %2</p>"
             )
             .replace("%1", __version__)
-            .replace("%2", str(self._log_folder)),
+            .replace("%2", str(self._log_folder))
         )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        box.open()
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if self._settings_dialog is not None:

@@ -117,7 +117,7 @@ class MessageWidget(QFrame):
         self.status.setText(item.status_label)
         self.meta.setVisible(bool(item.meta) and not item.streaming)
         self.meta.setText(item.meta)
-        self.copy_button.setVisible(bool(item.markdown) and not item.streaming)
+        self.copy_button.setVisible(bool(item.markdown) and not item.streaming and not item.is_user)
 
     def _on_reasoning_clicked(self) -> None:
         self._reasoning_touched = True

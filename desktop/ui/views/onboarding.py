@@ -32,7 +32,7 @@ class Onboarding(QWidget):
         text.setObjectName("OnboardingText")
         text.setWordWrap(True)
         text.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        text.setMaximumWidth(460)
+        text.setFixedWidth(440)
         self.setup_button = QPushButton(self.tr("Set up a provider…"), self)
         self.setup_button.setObjectName("SendButton")
         self.setup_button.setCursor(Qt.CursorShape.PointingHandCursor)

@@ -47,6 +47,7 @@ class Sidebar(QFrame):
             | QAbstractItemView.EditTrigger.DoubleClicked
         )
         self.list.setUniformItemSizes(True)
+        self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.list.customContextMenuRequested.connect(self._show_menu)
@@ -80,7 +81,8 @@ class Sidebar(QFrame):
         if row >= 0:
             self.list.edit(self._model.index(row))
 
-    def confirm_delete(self, conversation_id: str) -> None:
+    def confirm_delete(self, conversation_id: str) -> QMessageBox:
+        """Ask first. Window-modal but not blocking: no nested event loop under asyncio."""
         title = self._model.title_of(conversation_id)
         box = QMessageBox(
             QMessageBox.Icon.Warning,
@@ -91,11 +93,14 @@ class Sidebar(QFrame):
             QMessageBox.StandardButton.Cancel,
             self,
         )
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.exec()
-        if box.clickedButton() is delete:
-            self._model.delete(conversation_id)
+        box.buttonClicked.connect(
+            lambda button: self._model.delete(conversation_id) if button is delete else None
+        )
+        box.open()
+        return box
 
     def _on_clicked(self, index: QModelIndex) -> None:
         conversation_id = self._model.id_at(index.row())

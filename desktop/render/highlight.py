@@ -1,0 +1,46 @@
+"""Syntax highlighting of fenced code with pygments, as inline-styled spans Qt can show.
+
+Only the language named on the fence is used: no guessing, so the same source always
+renders the same way (the streaming cache depends on that) and a wrong guess never
+paints prose as code.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from pygments import highlight
+from pygments.formatters import HtmlFormatter
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+
+LIGHT_STYLE = "default"
+DARK_STYLE = "github-dark"
+_MAX_LANGUAGE_CHARS = 40
+
+
+@functools.cache
+def _formatter(dark: bool) -> HtmlFormatter:
+    # nowrap: we supply the <pre> ourselves; noclasses: Qt has no reliable class CSS.
+    return HtmlFormatter(style=DARK_STYLE if dark else LIGHT_STYLE, noclasses=True, nowrap=True)
+
+
+@functools.lru_cache(maxsize=128)
+def _lexer(language: str) -> Lexer | None:
+    try:
+        # Keep leading/trailing blank lines: what is shown must match what is copied.
+        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+def highlight_code(code: str, language: str, *, dark: bool) -> str | None:
+    """Highlighted, escaped HTML for `code`, or None when pygments does not know `language`."""
+    language = language.strip().lower()
+    if not language or len(language) > _MAX_LANGUAGE_CHARS:
+        return None
+    lexer = _lexer(language)
+    if lexer is None:
+        return None
+    return highlight(code, lexer, _formatter(dark)).removesuffix("\n")

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+import html as html_lib
+import re
+
+from desktop.render import code_blocks, copy_href, copy_index, render_markdown
+from tests.render.corpus import MIXED
+
+_COPY_LINK_RE = re.compile(r'<a href="parley-copy:(\d+)">Copy</a>')
+_PRE_RE = re.compile(r'<pre style="margin: 0px;">(.*?)</pre>', re.DOTALL)
+_TAG_RE = re.compile(r"<[^>]+>")
+
+
+def _copy_indices(html: str) -> list[int]:
+    return [int(number) for number in _COPY_LINK_RE.findall(html)]
+
+
+def test_python_fence_is_highlighted_with_inline_colours_and_labelled() -> None:
+    html = render_markdown("```python\ndef f(x):\n    return x\n```\n")
+    assert '<span style="color: #' in html
+    assert "<small>python</small>" in html
+    assert 'class="' not in html
+    assert '<a href="parley-copy:0">Copy</a>' in html
+
+
+def test_dark_and_light_highlighting_differ() -> None:
+    source = "```python\ndef f(x):\n    return x\n```\n"
+    light, dark = render_markdown(source), render_markdown(source, dark=True)
+    assert light != dark
+    assert "#161b22" in dark  # dark code background
+
+
+def test_unknown_or_missing_language_is_plain_escaped_text() -> None:
+    html = render_markdown("```nosuchlang\na <b> & c\n```\n")
+    body = _PRE_RE.search(html)
+    assert body is not None
+    assert body.group(1) == "a &lt;b&gt; &amp; c"
+    assert "<small>nosuchlang</small>" in html
+
+    html = render_markdown("```\nplain\n```\n")
+    assert "<small>Code</small>" in html
+    assert "<span" not in html
+
+
+def test_mermaid_and_math_blocks_are_labelled_copyable_source() -> None:
+    html = render_markdown("```mermaid\ngraph TD; A-->B\n```\n\n$$\nx^2\n$$\n\n$$y$$ (eq1)\n")
+    assert "<small>Mermaid</small>" in html
+    assert "graph TD; A--&gt;B" in html
+    assert "<small>Math</small>" in html
+    assert "<small>Math (eq1)</small>" in html
+    assert _copy_indices(html) == [0, 1, 2]
+    assert code_blocks("```mermaid\ngraph TD; A-->B\n```\n\n$$\nx^2\n$$\n\n$$y$$ (eq1)\n") == [
+        "graph TD; A-->B",
+        "x^2",
+        "y",
+    ]
+
+
+def test_copy_links_and_code_blocks_agree() -> None:
+    html = render_markdown(MIXED)
+    blocks = code_blocks(MIXED)
+    assert _copy_indices(html) == list(range(len(blocks)))
+    assert blocks == [
+        "pip install parley",
+        'def greet(name: str) -> str:\n    return f"Hello, {name}!"',
+        "indented code block",
+        "E = mc^2",
+        "graph TD; A-->B",
+    ]
+    shown = [html_lib.unescape(_TAG_RE.sub("", body)) for body in _PRE_RE.findall(html)]
+    assert shown == blocks
+
+
+def test_code_blocks_in_containers_keep_document_order() -> None:
+    text = "> ```\n> quoted\n> ```\n\n- item\n\n      indented in list\n\nlast:\n\n```\nend\n```\n"
+    assert code_blocks(text) == ["quoted", "indented in list", "end"]
+    assert _copy_indices(render_markdown(text)) == [0, 1, 2]
+
+
+def test_code_blocks_of_text_without_code() -> None:
+    assert code_blocks("just *text*") == []
+
+
+def test_leading_and_trailing_blank_lines_in_code_are_kept() -> None:
+    assert code_blocks("```python\n\nx = 1\n\n```\n") == ["\nx = 1\n"]
+
+
+def test_copy_href_round_trip() -> None:
+    assert copy_href(7) == "parley-copy:7"
+    assert copy_index("parley-copy:7") == 7
+    for other in ("parley-copy:", "parley-copy:-1", "parley-copy:1x", "https://x", "parley-copy:١"):
+        assert copy_index(other) is None

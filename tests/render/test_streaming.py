@@ -1,0 +1,152 @@
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+
+import desktop.render.streaming as streaming
+from desktop.render import StreamingRenderer, render_markdown
+from desktop.render.splitter import TAIL_LINES, split_blocks
+from tests.render.corpus import (
+    MIXED,
+    TRICKY,
+    UNTERMINATED_FENCE,
+    WITH_FOOTNOTE,
+    WITH_REFERENCE,
+    random_documents,
+)
+
+
+def _stream(text: str, renderer: StreamingRenderer, *, seed: int = 0, max_step: int = 9):
+    """Yield (prefix, html) for prefixes of `text` growing by random steps."""
+    rng = random.Random(seed)
+    end = 0
+    while end < len(text):
+        end = min(len(text), end + rng.randint(1, max_step))
+        yield text[:end], renderer.render(text[:end])
+
+
+@pytest.mark.parametrize("text", [MIXED, UNTERMINATED_FENCE, *TRICKY])
+def test_every_prefix_renders_like_a_full_render(text: str) -> None:
+    renderer = StreamingRenderer()
+    for prefix, html in _stream(text, renderer, max_step=3):
+        assert html == render_markdown(prefix), prefix
+
+
+@pytest.mark.parametrize("text", random_documents(seed=11, count=40, min_parts=1, max_parts=12))
+def test_random_documents_stream_to_the_full_render(text: str) -> None:
+    renderer = StreamingRenderer(dark=True)
+    html = ""
+    for prefix, html in _stream(text, renderer, seed=len(text)):
+        if len(prefix) % 5 == 0:
+            assert html == render_markdown(prefix, dark=True), prefix
+    assert html == render_markdown(text, dark=True)
+
+
+def test_long_documents_reuse_the_parsed_head() -> None:
+    # Longer than TAIL_LINES, so the splitter keeps a stable head between renders.
+    for text in random_documents(seed=5, count=3, min_parts=150, max_parts=200):
+        assert text.count("\n") > 3 * TAIL_LINES
+        renderer = StreamingRenderer()
+        parsed_if_whole = 0
+        html = ""
+        for index, (prefix, html) in enumerate(_stream(text, renderer, max_step=40)):
+            parsed_if_whole += len(prefix)
+            if index % 10 == 0:
+                assert html == render_markdown(prefix), prefix[-200:]
+        assert html == render_markdown(text)
+        assert renderer.parsed_chars < parsed_if_whole / 2
+
+
+def test_unterminated_fence_streams_as_an_open_code_block() -> None:
+    renderer = StreamingRenderer()
+    html = renderer.render("Intro.\n\n```python\ndef f(x):\n    ret")
+    assert "<small>python</small>" in html
+    assert "<pre" in html
+    assert "def</span>" in html
+    assert "<p>def" not in html
+    html = renderer.render("Intro.\n\n```python\ndef f(x):\n    return x\n")
+    assert html.count("<pre") == 1
+
+
+def test_closing_math_turns_earlier_blocks_into_one_block() -> None:
+    renderer = StreamingRenderer()
+    opened = "$$\na\n- b\n"
+    assert "<li>b</li>" in renderer.render(opened)
+    closed = renderer.render(opened + "$$\n")
+    assert "<li>" not in closed
+    assert closed == render_markdown(opened + "$$\n")
+
+
+def test_completed_blocks_are_rendered_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    rendered: Counter[str] = Counter()
+    real = streaming.render_fragment
+
+    def counting(source: str, **kwargs: object) -> str:
+        rendered[source] += 1
+        return real(source, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(streaming, "render_fragment", counting)
+    renderer = StreamingRenderer()
+    for _ in _stream(MIXED, renderer, max_step=4):
+        pass
+
+    final_blocks = split_blocks(MIXED)
+    for block in final_blocks[:-1]:
+        assert rendered[block.source] == 1, block.source
+    assert renderer.block_renders == sum(rendered.values())
+    assert renderer.full_renders == 0
+
+
+def test_only_the_last_block_is_rendered_per_delta() -> None:
+    renderer = StreamingRenderer()
+    text = "# Title\n\nFirst paragraph.\n\n```python\nx = 1\n```\n\nGrowing"
+    renderer.render(text)
+    before = renderer.block_renders
+    for word in (" more", " and", " more."):
+        text += word
+        renderer.render(text)
+    assert renderer.block_renders - before == 3
+
+
+def test_same_text_twice_renders_nothing_new() -> None:
+    renderer = StreamingRenderer()
+    renderer.render(MIXED)
+    before = renderer.block_renders
+    assert renderer.render(MIXED) == render_markdown(MIXED)
+    assert renderer.block_renders == before
+
+
+def test_copy_indices_stay_global_across_cached_blocks() -> None:
+    text = "```\na\n```\n\ntext\n\n```\nb\n```\n"
+    renderer = StreamingRenderer()
+    renderer.render(text[:12])
+    html = renderer.render(text)
+    assert 'href="parley-copy:0"' in html
+    assert 'href="parley-copy:1"' in html
+    assert html == render_markdown(text)
+
+
+@pytest.mark.parametrize("text", [WITH_FOOTNOTE, WITH_REFERENCE])
+def test_definitions_fall_back_to_full_renders(text: str) -> None:
+    renderer = StreamingRenderer()
+    html = ""
+    for prefix, html in _stream(text, renderer):
+        assert html == render_markdown(prefix)
+    assert renderer.full_renders > 0
+    assert html == render_markdown(text)
+
+
+def test_edited_text_is_split_from_scratch() -> None:
+    renderer = StreamingRenderer()
+    renderer.render(MIXED)
+    edited = MIXED.replace("Release notes", "Changelog")
+    assert renderer.render(edited) == render_markdown(edited)
+
+
+def test_switching_theme_drops_the_cache() -> None:
+    renderer = StreamingRenderer()
+    renderer.render(MIXED)
+    renderer.dark = True
+    assert renderer.render(MIXED) == render_markdown(MIXED, dark=True)
