@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from desktop.render import StreamingRenderer, fallback_reason, render_markdown  # noqa: E402
+from desktop.render import StreamingRenderer, fallback_reason, render_markdown
 
 _SECTION = """\
 ## Section {n}: handling input
@@ -131,7 +131,9 @@ def bench_streaming(deltas: int = 2_000) -> None:
             f"  {label:<19} total {sum(timings):8.0f} ms   mean {statistics.mean(timings):6.2f} ms"
             f"   p95 {ordered[int(len(ordered) * 0.95)]:6.2f} ms   max {ordered[-1]:6.2f} ms"
         )
-    print(f"  speed-up {sum(baseline) / sum(cached):.1f}x; blocks rendered {renderer.block_renders}")
+    print(
+        f"  speed-up {sum(baseline) / sum(cached):.1f}x; blocks rendered {renderer.block_renders}"
+    )
 
 
 def main() -> None:

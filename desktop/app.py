@@ -17,7 +17,7 @@ import httpx
 import qasync
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop import __version__
 from desktop.core import i18n
@@ -211,6 +211,14 @@ async def _run(
     except Exception as error:
         log.exception("start-up failed")
         print(f"Parley could not start: {error}", file=sys.stderr)
+        if not smoke:  # started from a menu or a double-click: nobody reads stderr
+            QMessageBox.critical(
+                None,
+                "Parley",
+                QCoreApplication.translate("Parley", "Parley could not start.\n\n%1").replace(
+                    "%1", str(error)
+                ),
+            )
         return 1
     parley.errors.install()
     closed = asyncio.Event()

@@ -2,8 +2,12 @@
 
 One configured markdown-it parser: CommonMark with tables, strikethrough, task lists,
 footnotes and ``$``/``$$`` math; raw HTML is off so model output can never inject
-markup. linkify is enabled only when the optional ``linkify-it-py`` happens to be
-installed; Parley does not depend on it.
+markup.
+
+Bare URLs are not turned into links. markdown-it's linkify needs ``linkify-it-py``,
+which Parley does not depend on (and enabling it only when it happens to be installed
+would make rendering depend on the environment); mdit-py-plugins' ``gfm_autolink`` is
+quadratic on input such as ``https:`` repeated (24,000 repeats took 48 s).
 
 Inputs over the limits in `guard` are shown as escaped plain text instead (see that
 module for the thresholds), and so are documents markdown-it would cut short because
@@ -47,9 +51,6 @@ def parser() -> MarkdownIt:
     # (rules._mark_unsafe_links), which keeps the text of a rejected link. markdown-it's
     # own deny-list would instead leave "[text](javascript:...)" as literal markdown.
     md.validateLink = _accept_any_link  # type: ignore[method-assign]
-    if md.linkify is not None:  # only when linkify-it-py is installed anyway
-        md.options["linkify"] = True
-        md.enable("linkify")
     # Inline footnotes (^[...]) are off: they number across blocks from inline content,
     # which the streaming renderer cannot see without a full parse.
     md.use(footnote_plugin, inline=False)

@@ -9,9 +9,14 @@ from pathlib import Path
 
 @cache
 def resources_dir() -> Path:
+    package = Path(__file__).resolve().parents[1]
+    candidates = [
+        package.parent / "resources",  # a source checkout or an editable install
+        package / "_resources",  # a wheel install
+    ]
     bundled = getattr(sys, "_MEIPASS", None)  # a PyInstaller bundle puts data here
-    candidates = [Path(bundled) / "resources"] if bundled else []
-    candidates.append(Path(__file__).resolve().parents[2] / "resources")
+    if bundled:
+        candidates.insert(0, Path(bundled) / "resources")
     for candidate in candidates:
         if candidate.is_dir():
             return candidate

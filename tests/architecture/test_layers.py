@@ -80,3 +80,16 @@ def test_importing_the_core_layers_loads_no_gui_library_and_creates_no_files(tmp
     assert result.stdout.strip() == "[]"
     assert list(home.iterdir()) == []
     assert sorted(p.name for p in tmp_path.iterdir()) == ["home"]
+
+
+def test_every_package_and_resource_folder_is_listed_for_installation():
+    """pyproject lists packages by hand (to ship resources/); a forgotten one would be lost."""
+    import tomllib
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    listed = set(config["tool"]["setuptools"]["packages"])
+    code = {_module_name(p.parent / "__init__.py") for p in PACKAGE.rglob("__init__.py")}
+    resources = {
+        "desktop._resources." + p.name for p in (ROOT / "resources").iterdir() if p.is_dir()
+    }
+    assert listed == code | resources | {"desktop._resources"}

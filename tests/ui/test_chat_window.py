@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -50,7 +52,9 @@ def test_typing_a_message_and_pressing_enter_streams_the_answer(driver, sse_serv
         type_and_send(parley, "Hello Parley")
         assert composer.edit.toPlainText() == ""  # accepted and cleared
         # While it thinks, the reasoning streams in an open section.
-        await driver.until(lambda: len(bodies(parley)) == 2 and answer_widget(parley).reasoning_body.isVisible())
+        await driver.until(
+            lambda: len(bodies(parley)) == 2 and answer_widget(parley).reasoning_body.isVisible()
+        )
         assert answer_widget(parley).reasoning_toggle.text() == "Thinking…"
         await driver.until(lambda: "print('hi')" in bodies(parley)[1])
         await driver.until(lambda: not parley.chat_vm.busy)
@@ -177,3 +181,17 @@ def test_an_answer_left_streaming_by_a_crash_reopens_as_interrupted(driver, sse_
     answer = answer_widget(second)
     assert answer.body.toPlainText().strip() == "Kept across the crash"
     assert answer.status.text().startswith("Interrupted")
+
+
+def test_window_size_and_sidebar_width_are_remembered(driver, tmp_path):
+    first = driver.start(tmp_path)
+    first.window.resize(720, 520)
+    driver.run(asyncio.sleep(0.05))  # let the layout settle, as it has when a person quits
+    first.window.splitter.setSizes([230, 490])
+    driver.run(asyncio.sleep(0.05))
+    first_width = first.window.splitter.sizes()[0]
+    driver.close(first)
+    second = driver.start(tmp_path)
+    driver.run(asyncio.sleep(0.05))
+    assert (second.window.width(), second.window.height()) == (720, 520)
+    assert second.window.splitter.sizes()[0] == first_width == 230

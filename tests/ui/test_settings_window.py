@@ -45,7 +45,7 @@ def test_a_newcomer_is_greeted_and_sets_up_a_provider(driver, sse_server, tmp_pa
     assert "sk-test-secret-123" not in saved
     assert json.loads(saved)["providers"][0]["id"] == "my-server"
     assert memory_keyring.passwords[("Parley", "my-server")] == "sk-test-secret-123"
-    log = (tmp_path / "logs" / "parley.log")
+    log = tmp_path / "logs" / "parley.log"
     assert not log.exists() or "sk-test-secret-123" not in log.read_text(encoding="utf-8")
 
 

@@ -15,8 +15,10 @@ async def send_and_wait(driver, parley, text: str) -> str:
     conversation_id = parley.chat_vm.conversationId
     assert conversation_id  # created at once, before the network
     await driver.until(
-        lambda: len(parley.chat.active_path(conversation_id)) == 2
-        and parley.chat.active_path(conversation_id)[-1].status.is_final
+        lambda: (
+            len(parley.chat.active_path(conversation_id)) == 2
+            and parley.chat.active_path(conversation_id)[-1].status.is_final
+        )
     )
     return conversation_id
 
@@ -39,7 +41,7 @@ def test_new_chat_rename_and_newest_first(driver, sse_server, tmp_path):
         assert model.title_of(first) == "Renamed topic"
         parley.window.open_conversation(first)
         assert parley.window.chat_view.title.text() == "Renamed topic"
-        assert [m.text for m in parley.chat.active_path(first)][0] == "First topic"
+        assert parley.chat.active_path(first)[0].text == "First topic"
         assert not model.setData(model.index(0), "   ")  # an empty title is refused
 
     driver.run(body())

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QUrl, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDesktopServices, QIcon, QKeySequence
+from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDesktopServices,
+    QIcon,
+    QKeySequence,
+    QShowEvent,
+)
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
 
 from desktop import __version__
@@ -41,7 +48,7 @@ class MainWindow(QMainWindow):
 
         self.sidebar = Sidebar(conversations, self)
         self.chat_view = ChatView(chat, self)
-        splitter = QSplitter(Qt.Orientation.Horizontal, self)
+        splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setHandleWidth(1)
         splitter.setChildrenCollapsible(False)
         splitter.addWidget(self.sidebar)
@@ -50,6 +57,11 @@ class MainWindow(QMainWindow):
         splitter.setSizes([260, 840])
         self.setCentralWidget(splitter)
         self._build_menus()
+        self._window_state = QSettings(
+            str(log_folder.parent / "window.ini"), QSettings.Format.IniFormat
+        )
+        self._splitter_restored = False
+        self._restore_window_state()
 
         self.sidebar.conversationChosen.connect(self.open_conversation)
         self.sidebar.newChatRequested.connect(self.new_chat)
@@ -136,7 +148,27 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
+    def _restore_window_state(self) -> None:
+        """Size, position and sidebar width as the person left them (kept on screen by Qt)."""
+        geometry = self._window_state.value("main/geometry")
+        if isinstance(geometry, QByteArray) and not geometry.isEmpty():
+            self.restoreGeometry(geometry)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not self._splitter_restored:  # only once laid out at its real size
+            self._splitter_restored = True
+            state = self._window_state.value("main/splitter")
+            if isinstance(state, QByteArray) and not state.isEmpty():
+                self.splitter.restoreState(state)
+
+    def _save_window_state(self) -> None:
+        self._window_state.setValue("main/geometry", self.saveGeometry())
+        self._window_state.setValue("main/splitter", self.splitter.saveState())
+        self._window_state.sync()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        self._save_window_state()
         if self._settings_dialog is not None:
             self._settings_dialog.close()
         super().closeEvent(event)

@@ -1,0 +1,57 @@
+"""The real entry point, in a child process, as a person or a packaging check starts it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_parley(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **(env or {})}
+    return subprocess.run(
+        [sys.executable, str(ROOT / "main.py"), *args],
+        cwd=ROOT,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_smoke_test_starts_the_app_round_trips_the_database_and_exits_0(tmp_path):
+    result = run_parley("--smoke-test", "--data-dir", str(tmp_path / "data"))
+    assert result.returncode == 0, result.stderr
+    assert "smoke test passed" in result.stdout
+    assert (tmp_path / "data" / "parley.db").is_file()
+    log = (tmp_path / "data" / "logs" / "parley.log").read_text(encoding="utf-8")
+    assert "starting" in log and "Parley stopped" in log
+    assert "ping" not in log  # message text never reaches the log
+
+
+def test_the_data_folder_can_come_from_the_environment(tmp_path):
+    result = run_parley("--smoke-test", env={"PARLEY_DATA_DIR": str(tmp_path / "env-data")})
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "env-data" / "parley.db").is_file()
+
+
+def test_an_unusable_data_folder_is_a_clear_error(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder", encoding="utf-8")
+    result = run_parley("--smoke-test", "--data-dir", str(blocker / "data"))
+    assert result.returncode == 2
+    assert "cannot use the data folder" in result.stderr
+
+
+def test_a_damaged_database_is_reported_and_left_unchanged(tmp_path):
+    data = tmp_path / "data"
+    data.mkdir()
+    damaged = bytes(range(256)) * 40
+    (data / "parley.db").write_bytes(damaged)
+    result = run_parley("--smoke-test", "--data-dir", str(data))
+    assert result.returncode == 1
+    assert "could not start" in result.stderr and "parley.db" in result.stderr
+    assert (data / "parley.db").read_bytes() == damaged
