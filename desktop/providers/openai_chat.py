@@ -12,6 +12,7 @@ owns the network calls and turns httpx failures into `ProviderError`s a person c
 from __future__ import annotations
 
 import json
+import os
 import logging
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
@@ -291,6 +292,17 @@ def display_url(url: str) -> str:
 
 
 def _reason(exc: BaseException) -> str:
+    """The most specific cause: "Connection refused" says more than "All attempts failed"."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        seen.add(id(cause))
+        if isinstance(cause, OSError) and (cause.errno or cause.strerror):
+            # asyncio words a refusal as "Connect call failed (...)"; the errno says it plainly.
+            if cause.errno and cause.errno > 0:
+                return os.strerror(cause.errno)
+            return str(cause.strerror or cause)  # e.g. a DNS failure: "Name or service not known"
+        cause = cause.__cause__ or cause.__context__
     return str(exc).strip() or type(exc).__name__
 
 

@@ -403,7 +403,7 @@ def test_connection_refused(closed_port: int) -> None:
         run(main())
     assert type(info.value) is ProviderError
     expected = f"Could not connect to http://127.0.0.1:{closed_port}/v1/chat/completions: "
-    assert str(info.value).startswith(expected)
+    assert str(info.value) == expected + "Connection refused"
     assert info.value.retryable
 
 

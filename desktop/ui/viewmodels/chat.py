@@ -20,6 +20,7 @@ from desktop.core.settings import Settings
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
 from desktop.render.links import copy_index, is_safe_link
+from desktop.render.theme import document_css
 from desktop.render.markdown import code_blocks
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
@@ -53,6 +54,7 @@ class ChatViewModel(QObject):
         self._settings = settings
         self._tasks = tasks
         self._renderer = MessageRenderer()
+        self._dark = False
         self._conversation_id = ""
         self._title = ""
         self._busy = False
@@ -148,9 +150,15 @@ class ChatViewModel(QObject):
             self._set_selected(index)
             self._settings.remember_model(self._models[index])
 
+    @property
+    def document_css(self) -> str:
+        """The default stylesheet for rendered messages in the current theme."""
+        return document_css(self._dark)
+
     @Slot(bool)
     def set_dark(self, dark: bool) -> None:
         """Code colours follow the theme: re-render what is on screen."""
+        self._dark = dark
         self._renderer.set_dark(dark)
         if self._conversation_id:
             self.open_conversation(self._conversation_id)
@@ -179,6 +187,8 @@ class ChatViewModel(QObject):
     @Slot(str, str)
     def activate_link(self, url: str, markdown: str) -> None:
         """A click on a link in a message: copy a code block, or open a safe URL."""
+        if url.startswith("#"):
+            return  # a footnote reference inside the message: nothing to open
         index = copy_index(url)
         if index is not None:
             blocks = code_blocks(markdown)

@@ -54,6 +54,7 @@ class MessageWidget(QFrame):
 
         self.body = RichText(self)
         self.body.setObjectName("MessageBody")
+        self.body.document().setDefaultStyleSheet(chat.document_css)
         self.body.linkActivated.connect(self._on_link)
         layout.addWidget(self.body)
 
