@@ -12,8 +12,8 @@ owns the network calls and turns httpx failures into `ProviderError`s a person c
 from __future__ import annotations
 
 import json
-import os
 import logging
+import os
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import aclosing

@@ -20,8 +20,8 @@ from desktop.core.settings import Settings
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
 from desktop.render.links import copy_index, is_safe_link
-from desktop.render.theme import document_css
 from desktop.render.markdown import code_blocks
+from desktop.render.theme import document_css
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.tasks import TaskGroup
