@@ -33,6 +33,7 @@ from desktop.core.models import (
 )
 from desktop.engine.generation import Generation
 from desktop.providers.base import ChatProvider
+from desktop.storage.errors import ConversationNotFound
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
@@ -71,6 +72,7 @@ class ChatService:
         self._clock = clock
         self.events: EventBus[EngineEvent] = EventBus()
         self._running: dict[str, asyncio.Task[None]] = {}
+        self._send_locks: dict[str, asyncio.Lock] = {}
 
     # --- queries ------------------------------------------------------------------
 
@@ -125,10 +127,16 @@ class ChatService:
         if conversation_id is None:
             conversation_id = self.create_conversation(title_from(text)).id
         elif self._repo.get_conversation(conversation_id) is None:
-            raise LookupError(f"conversation {conversation_id} does not exist")
+            raise ConversationNotFound(conversation_id)
 
-        await self.stop(conversation_id)  # one generation per conversation
+        # Stopping the running generation awaits it; the lock keeps two sends that both
+        # waited from each starting a generation (one generation per conversation).
+        lock = self._send_locks.setdefault(conversation_id, asyncio.Lock())
+        async with lock:
+            await self.stop(conversation_id)
+            return self._start(conversation_id, text, model)
 
+    def _start(self, conversation_id: str, text: str, model: ModelRef) -> SendResult:
         path = self._repo.active_path(conversation_id)
         user = self._repo.add_message(
             Message(

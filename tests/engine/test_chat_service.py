@@ -298,3 +298,29 @@ def test_titles_come_from_the_first_line_and_are_shortened_at_a_word():
     long = "word " * 30
     title = title_from(long)
     assert title.endswith("…") and len(title) <= 61 and " wor…" not in title
+
+
+def test_sends_racing_on_one_conversation_leave_a_single_generation(tmp_path, sse_server):
+    slow = sse_response(chat_chunk(content="slow"), Sleep(30))
+    sse_server.script(slow, slow, slow)
+
+    async def body(h: Harness) -> None:
+        first = await h.chat.send(None, "first", MODEL)
+        await wait_for(lambda: h.latest_text(first.assistant_message_id) == "slow")
+        # Both sends must wait for the first generation to stop; only one may win.
+        a, b = await asyncio.gather(
+            h.chat.send(first.conversation_id, "a", MODEL),
+            h.chat.send(first.conversation_id, "b", MODEL),
+        )
+        statuses = {
+            mid: h.repo.get_message(mid).status
+            for mid in (first.assistant_message_id, a.assistant_message_id)
+        }
+        assert set(statuses.values()) == {MessageStatus.CANCELLED}
+        assert h.chat.is_generating(first.conversation_id)
+        assert h.repo.get_message(b.assistant_message_id).status is MessageStatus.STREAMING
+        # The tree is a single line: each message follows the one before it.
+        path = h.repo.active_path(first.conversation_id)
+        assert [m.text for m in path if m.role is Role.USER] == ["first", "a", "b"]
+
+    run(tmp_path, sse_server, body)
