@@ -6,12 +6,10 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import keyring
 import pytest
 
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
-from tests.support.memory_keyring import MemoryKeyring
 
 
 class StepClock:
@@ -47,15 +45,3 @@ def clock() -> StepClock:
 @pytest.fixture
 def repo(db: Database, clock: StepClock) -> ChatRepository:
     return ChatRepository(db, clock=clock)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    """Installs an in-memory backend and restores whatever was active before."""
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    try:
-        yield backend
-    finally:
-        keyring.set_keyring(previous)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import keyring
 import pytest
 
+from tests.support.memory_keyring import MemoryKeyring
 from tests.support.sse_server import SSEServer
 
 
@@ -17,3 +19,15 @@ def sse_server() -> Iterator[SSEServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture
+def memory_keyring() -> Iterator[MemoryKeyring]:
+    """Installs an in-memory keyring backend and restores whatever was active before."""
+    previous = keyring.get_keyring()
+    backend = MemoryKeyring()
+    keyring.set_keyring(backend)
+    try:
+        yield backend
+    finally:
+        keyring.set_keyring(previous)

@@ -9,7 +9,6 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import keyring
 import pytest
 
 from desktop.app import Parley, create_event_loop
@@ -17,7 +16,6 @@ from desktop.core.paths import DataPaths
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
-from tests.support.memory_keyring import MemoryKeyring
 
 
 @pytest.fixture
@@ -32,17 +30,6 @@ def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
         event_loop.close()
         asyncio.set_event_loop(None)
         sys.set_asyncgen_hooks(*hooks)
-
-
-@pytest.fixture
-def memory_keyring() -> Iterator[MemoryKeyring]:
-    previous = keyring.get_keyring()
-    backend = MemoryKeyring()
-    keyring.set_keyring(backend)
-    try:
-        yield backend
-    finally:
-        keyring.set_keyring(previous)
 
 
 def write_settings(folder: Path, base_url: str, models: tuple[str, ...] = ("test-model",)) -> None:
