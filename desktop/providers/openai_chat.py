@@ -4,306 +4,49 @@ DeepSeek, OpenRouter, Groq, LM Studio, vLLM and llama.cpp all speak this protoco
 small variations (where reasoning text lives, whether usage arrives), which are absorbed
 here so that nothing outside `providers/` ever sees vendor JSON.
 
-The module has three layers: pure translation (`build_body`, `StreamTranslator`,
-`parse_completion`), HTTP error wording (`status_error`), and the provider class that
-owns the network calls and turns httpx failures into `ProviderError`s a person can read.
+Translation lives in `openai_wire` and error wording in `http_errors`; this module owns
+the network calls and turns httpx failures into `ProviderError`s a person can read.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import os
-import re
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator
 from contextlib import aclosing
-from email.utils import parsedate_to_datetime
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
 from desktop.core.errors import ProviderError, StreamBrokenError
-from desktop.core.events import Finished, ReasoningDelta, StreamEvent, TextDelta, UsageReport
+from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
-from desktop.core.models import Role, Usage, utc_now
-from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError
+from desktop.providers.base import ChatRequest, Completion
+from desktop.providers.http_errors import (
+    display_url,
+    error_detail,
+    network_reason,
+    parse_retry_after,
+    status_error,
+    text_or_empty,
+    trim,
+)
+from desktop.providers.openai_wire import (
+    StreamTranslator,
+    build_body,
+    completion_events,
+    parse_completion,
+)
 from desktop.providers.sse import ServerSentEvent, SSEDecoder
 
 logger = logging.getLogger(__name__)
 
-DETAIL_MAX_CHARS = 500  # server error text shown to the person
 ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
 BROKEN = "The connection closed before the answer was complete"
-
-Redactor = Callable[[str], str]
 
 
 class _ConnectionLost(StreamBrokenError):
     """The network failed mid-stream (as opposed to the server sending bad data)."""
-
-
-# --- request ------------------------------------------------------------------------
-
-
-def build_body(request: ChatRequest, *, stream: bool) -> dict[str, Any]:
-    """The JSON body; optional parameters are sent only when set, so server defaults hold."""
-    messages: list[dict[str, Any]] = []
-    for message in request.messages:
-        item: dict[str, Any] = {"role": message.role.value, "content": message.text}
-        if message.reasoning and message.role is Role.ASSISTANT:
-            item["reasoning_content"] = message.reasoning  # DeepSeek needs it on tool turns
-        messages.append(item)
-    body: dict[str, Any] = {"model": request.model, "messages": messages, "stream": stream}
-    if stream:
-        body["stream_options"] = {"include_usage": True}
-    if request.temperature is not None:
-        body["temperature"] = request.temperature
-    if request.top_p is not None:
-        body["top_p"] = request.top_p
-    if request.max_output_tokens is not None:
-        body["max_tokens"] = request.max_output_tokens
-    return body
-
-
-# --- response translation (pure) ---------------------------------------------------
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def _reasoning(obj: dict[str, Any]) -> str:
-    """DeepSeek/vLLM say `reasoning_content`, OpenRouter says `reasoning`."""
-    return _text(obj.get("reasoning_content")) or _text(obj.get("reasoning"))
-
-
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
-def parse_usage(raw: Any) -> Usage | None:
-    if not isinstance(raw, dict):
-        return None
-    details = raw.get("completion_tokens_details")
-    return Usage(
-        input_tokens=_count(raw.get("prompt_tokens")),
-        output_tokens=_count(raw.get("completion_tokens")),
-        reasoning_tokens=_count(details.get("reasoning_tokens"))
-        if isinstance(details, dict)
-        else 0,
-    )
-
-
-def _payload_usage(payload: dict[str, Any]) -> Usage | None:
-    """Usage is top level; Groq nests it under `x_groq`."""
-    groq = payload.get("x_groq")
-    nested = groq.get("usage") if isinstance(groq, dict) else None
-    return parse_usage(payload.get("usage")) or parse_usage(nested)
-
-
-def error_payload_message(error: Any) -> str:
-    """The text of an OpenAI-style `error` value (an object, or sometimes a bare string)."""
-    if isinstance(error, dict):
-        message = _text(error.get("message")) or _text(error.get("code"))
-        return message or json.dumps(error)[:DETAIL_MAX_CHARS]
-    return _text(error) or "unknown error"
-
-
-def _in_stream_error(error: Any, redact: Redactor) -> ProviderError:
-    code = error.get("code") if isinstance(error, dict) else None
-    status = code if isinstance(code, int) and not isinstance(code, bool) else None
-    retryable = status is not None and (status in (408, 409, 429) or status >= 500)
-    message = redact(_trim(error_payload_message(error)))
-    return ProviderError(
-        f"The server reported an error: {message}", status_code=status, retryable=retryable
-    )
-
-
-class StreamTranslator:
-    """Folds SSE events into stream events. Pure, so every wire quirk is unit-testable.
-
-    Usage is held back and reported once, just before `Finished`, because some servers
-    repeat a running total in every chunk.
-    """
-
-    def __init__(self, redact: Redactor = lambda text: text) -> None:
-        self.done = False  # `[DONE]` arrived
-        self.finish_reason: str | None = None
-        self.usage: Usage | None = None
-        self._redact = redact
-
-    def feed(self, sse: ServerSentEvent) -> list[StreamEvent]:
-        data = sse.data.strip()
-        if data == "[DONE]":
-            self.done = True
-            return []
-        if not data:
-            return []
-        try:
-            payload = json.loads(data)
-        except json.JSONDecodeError:
-            preview = self._redact(_trim(data, 120))
-            raise StreamBrokenError(
-                f"The server sent a malformed stream chunk (not JSON): {preview}"
-            ) from None
-        if not isinstance(payload, dict):
-            raise StreamBrokenError("The server sent a malformed stream chunk (not an object)")
-        if payload.get("error") or sse.event == "error":
-            raise _in_stream_error(payload.get("error") or payload, self._redact)
-        self.usage = _payload_usage(payload) or self.usage
-        choices = payload.get("choices")
-        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-            return []  # e.g. the usage-only final chunk
-        choice = choices[0]
-        events: list[StreamEvent] = []
-        delta = choice.get("delta")
-        if isinstance(delta, dict):
-            if reasoning := _reasoning(delta):
-                events.append(ReasoningDelta(reasoning))
-            if content := _text(delta.get("content")):
-                events.append(TextDelta(content))
-        if reason := _text(choice.get("finish_reason")):
-            self.finish_reason = reason
-        return events
-
-    def finish(self) -> list[StreamEvent]:
-        """The closing events: usage (if any), then `Finished` exactly once."""
-        events: list[StreamEvent] = [UsageReport(self.usage)] if self.usage else []
-        events.append(Finished(self.finish_reason))
-        return events
-
-
-def parse_completion(payload: Any, redact: Redactor = lambda text: text) -> Completion:
-    if not isinstance(payload, dict):
-        raise ProviderError("The server's answer was not a JSON object")
-    if payload.get("error"):
-        raise _in_stream_error(payload["error"], redact)
-    choices = payload.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise ProviderError("The server's answer contained no choices")
-    choice = choices[0]
-    raw_message = choice.get("message")
-    message: dict[str, Any] = raw_message if isinstance(raw_message, dict) else {}
-    return Completion(
-        text=_text(message.get("content")),
-        reasoning=_reasoning(message),
-        usage=_payload_usage(payload),
-        finish_reason=_text(choice.get("finish_reason")) or None,
-    )
-
-
-def completion_events(completion: Completion) -> list[StreamEvent]:
-    """A whole answer as stream events, for servers that ignore `stream: true`."""
-    events: list[StreamEvent] = []
-    if completion.reasoning:
-        events.append(ReasoningDelta(completion.reasoning))
-    if completion.text:
-        events.append(TextDelta(completion.text))
-    if completion.usage:
-        events.append(UsageReport(completion.usage))
-    events.append(Finished(completion.finish_reason))
-    return events
-
-
-# --- HTTP errors ----------------------------------------------------------------------
-
-_STATUS_WORDS = {
-    400: "The server rejected the request",
-    401: "The server refused the API key",
-    402: "The account has run out of credit",
-    403: "The server denied access",
-    404: "The server does not know this address or model",
-    408: "The server timed out waiting for the request",
-    413: "The request is too large for the server",
-    422: "The server could not process the request",
-    429: "The server is rate limiting requests",
-}
-
-
-def _trim(text: str, limit: int = DETAIL_MAX_CHARS) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def error_detail(body: bytes, content_type: str = "") -> str:
-    """The server's own words: `error.message`, `message`, `detail`, or the trimmed text."""
-    text = body.decode("utf-8", errors="replace").strip()
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError:
-        if "html" in content_type or text.lstrip().lower().startswith("<"):
-            text = re.sub(r"(?is)<(script|style)\b.*?</\1>|<[^>]+>", " ", text)
-        return _trim(text)
-    if isinstance(data, dict):
-        if data.get("error"):
-            return _trim(error_payload_message(data["error"]))
-        for key in ("message", "detail"):
-            value = data.get(key)
-            if isinstance(value, str) and value.strip():
-                return _trim(value)
-            if value:
-                return _trim(json.dumps(value, ensure_ascii=False))  # e.g. FastAPI lists
-    return _trim(text)
-
-
-def parse_retry_after(value: str | None) -> float | None:
-    """`Retry-After` is either seconds or an HTTP date."""
-    if not value:
-        return None
-    value = value.strip()
-    if re.fullmatch(r"\d+(\.\d+)?", value):
-        return float(value)
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    if when.tzinfo is None:
-        return None
-    return max(0.0, (when - utc_now()).total_seconds())
-
-
-def status_error(
-    status: int, detail: str, *, retry_after: float | None = None, has_key: bool = True
-) -> ProviderHTTPError:
-    if status == 401 and not has_key:
-        words = "The server requires an API key"
-    elif status in _STATUS_WORDS:
-        words = _STATUS_WORDS[status]
-    elif status >= 500:
-        words = "The server had an internal error"
-    else:
-        words = "The request failed"
-    message = f"{words} ({status}): {detail}" if detail else f"{words} ({status})"
-    retryable = status in (408, 409, 429) or status >= 500
-    return ProviderHTTPError(
-        message, status_code=status, retryable=retryable, retry_after=retry_after
-    )
-
-
-def display_url(url: str) -> str:
-    """The URL without user:password or query, which may carry credentials."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "(invalid URL)"
-    host = parts.netloc.rpartition("@")[2]
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
-
-
-def _reason(exc: BaseException) -> str:
-    """The most specific cause: "Connection refused" says more than "All attempts failed"."""
-    seen: set[int] = set()
-    cause: BaseException | None = exc
-    while cause is not None and id(cause) not in seen:
-        seen.add(id(cause))
-        if isinstance(cause, OSError) and (cause.errno or cause.strerror):
-            # asyncio words a refusal as "Connect call failed (...)"; the errno says it plainly.
-            if cause.errno and cause.errno > 0:
-                return os.strerror(cause.errno)
-            return str(cause.strerror or cause)  # e.g. a DNS failure: "Name or service not known"
-        cause = cause.__cause__ or cause.__context__
-    return str(exc).strip() or type(exc).__name__
 
 
 # --- the provider -------------------------------------------------------------------
@@ -389,8 +132,8 @@ class OpenAIChatProvider:
         items = payload.get("data") if isinstance(payload, dict) else payload
         if not isinstance(items, list):
             raise ProviderError("The server's model list was not in the expected format")
-        ids = {item["id"] for item in items if isinstance(item, dict) and _text(item.get("id"))}
-        return sorted(ids)
+        ids = (text_or_empty(item.get("id")) for item in items if isinstance(item, dict))
+        return sorted({model_id for model_id in ids if model_id})
 
     # --- HTTP plumbing ------------------------------------------------------------
 
@@ -422,7 +165,7 @@ class OpenAIChatProvider:
             ) from exc
         except httpx.ConnectError as exc:
             raise ProviderError(
-                f"Could not connect to {shown}: {_reason(exc)}", retryable=True
+                f"Could not connect to {shown}: {network_reason(exc)}", retryable=True
             ) from exc
         except httpx.TimeoutException as exc:
             raise ProviderError(
@@ -433,7 +176,7 @@ class OpenAIChatProvider:
             raise ProviderError(f"Not a usable server address: {shown} ({exc})") from exc
         except httpx.HTTPError as exc:
             raise ProviderError(
-                f"The request to {shown} failed: {_reason(exc)}", retryable=True
+                f"The request to {shown} failed: {network_reason(exc)}", retryable=True
             ) from exc
         if response.status_code < 400:
             return response
@@ -476,7 +219,7 @@ class OpenAIChatProvider:
         try:
             return json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            preview = self._redact(_trim(body.decode("utf-8", errors="replace"), 120))
+            preview = self._redact(trim(body.decode("utf-8", errors="replace"), 120))
             raise ProviderError(f"The server's answer was not valid JSON: {preview}") from None
 
     async def _read_sse(self, response: httpx.Response) -> AsyncGenerator[ServerSentEvent, None]:

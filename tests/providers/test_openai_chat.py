@@ -18,7 +18,8 @@ from desktop.core.events import Finished, ReasoningDelta, StreamEvent, TextDelta
 from desktop.core.models import Role, Usage, utc_now
 from desktop.core.settings import ProviderKind, ProviderSettings
 from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, RequestMessage
-from desktop.providers.openai_chat import OpenAIChatProvider, parse_retry_after
+from desktop.providers.http_errors import parse_retry_after
+from desktop.providers.openai_chat import OpenAIChatProvider
 from desktop.providers.registry import create_provider
 from tests.support.sse_server import (
     DEFAULT_ANSWER,
