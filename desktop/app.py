@@ -87,7 +87,9 @@ class Parley:
         self.chat.recover()
 
         self.tasks = TaskGroup()
-        self.theme = ThemeController(qapp, self.settings.settings.appearance.theme.value)
+        appearance = self.settings.settings.appearance
+        self.theme = ThemeController(qapp, appearance.theme.value)
+        self.theme.set_font_size(appearance.font_size)
         self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks)
         self.chat_vm.set_dark(self.theme.dark)
         self.conversations_vm = ConversationListModel(self.chat, self.tasks)
@@ -96,6 +98,9 @@ class Parley:
         self.errors = ErrorReporter()
         self.errors.errorRaised.connect(self.window.show_error)
         self.settings_vm.themeChanged.connect(self.theme.apply)
+        self.settings.changed.subscribe(
+            lambda settings: self.theme.set_font_size(settings.appearance.font_size)
+        )
         self.theme.darkChanged.connect(self.chat_vm.set_dark)
 
         self._closed = False

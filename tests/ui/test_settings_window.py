@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import keyring
@@ -101,3 +102,20 @@ def test_without_a_keyring_settings_say_so_and_a_keyless_provider_still_works(
         assert path[-1].text == "Hello from the test server."
     finally:
         keyring.set_keyring(previous)
+
+
+def test_theme_and_text_size_apply_at_once_and_are_saved(driver, tmp_path):
+    parley = driver.start(tmp_path)
+    parley.window.show_settings()
+    appearance = parley.window._settings_dialog.tabs.widget(1)
+    appearance.theme.setCurrentIndex(appearance.theme.findData("dark"))
+    assert parley.theme.dark
+    assert parley.window.palette().window().color().lightness() < 80
+    appearance.font_size.setValue(15)
+    driver.run(asyncio.sleep(0.05))  # font changes reach widgets as events
+    assert parley.window.font().pointSize() == 15
+    appearance.font_size.setValue(appearance.font_size.minimum())  # "System"
+    driver.run(asyncio.sleep(0.05))
+    assert parley.window.font().pointSize() != 15
+    saved = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
+    assert saved["appearance"] == {"theme": "dark"}

@@ -179,12 +179,22 @@ class SettingsViewModel(QObject):
 
     @Slot(str)
     def set_theme(self, theme: str) -> None:
+        self._save_appearance(replace(self._service.settings.appearance, theme=Theme(theme)))
+
+    @property
+    def font_size(self) -> int:
+        """The text size in points; 0 means "as the system sets it"."""
+        return self._service.settings.appearance.font_size or 0
+
+    @Slot(int)
+    def set_font_size(self, points: int) -> None:
+        appearance = self._service.settings.appearance
+        self._save_appearance(replace(appearance, font_size=points or None))
+
+    def _save_appearance(self, appearance: AppearanceSettings) -> None:
         settings = self._service.settings
-        new = replace(settings.appearance, theme=Theme(theme))
-        if new != settings.appearance:
-            self._save_settings(
-                replace(settings, appearance=AppearanceSettings(new.theme, new.font_size))
-            )
+        if appearance != settings.appearance:
+            self._save_settings(replace(settings, appearance=appearance))
 
     def _save_settings(self, settings: Settings) -> None:
         try:

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
+    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -22,7 +23,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.settings import SettingsViewModel
 
-THEMES = (("system", "Follow the system"), ("light", "Light"), ("dark", "Dark"))
+SYSTEM_SIZE = 5  # below the smallest allowed size (6 pt): stands for the system's size
 
 
 class ProvidersPage(QWidget):
@@ -232,12 +233,24 @@ class AppearancePage(QWidget):
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.theme = QComboBox(self)
-        for value, label in THEMES:
-            self.theme.addItem(self.tr(label), value)
+        self.theme.addItem(self.tr("Follow the system"), "system")
+        self.theme.addItem(self.tr("Light"), "light")
+        self.theme.addItem(self.tr("Dark"), "dark")
         self.theme.setCurrentIndex(max(0, self.theme.findData(vm.theme)))
         self.theme.currentIndexChanged.connect(lambda _: vm.set_theme(self.theme.currentData()))
+        self.font_size = QSpinBox(self)
+        self.font_size.setRange(SYSTEM_SIZE, 48)  # the minimum reads "System"
+        self.font_size.setSpecialValueText(self.tr("System"))
+        self.font_size.setSuffix(self.tr(" pt"))
+        self.font_size.setValue(vm.font_size or SYSTEM_SIZE)
+        self.font_size.valueChanged.connect(self._on_font_size)
+        self._vm = vm
         form = QFormLayout(self)
         form.addRow(self.tr("Theme"), self.theme)
+        form.addRow(self.tr("Text size"), self.font_size)
+
+    def _on_font_size(self, points: int) -> None:
+        self._vm.set_font_size(0 if points == SYSTEM_SIZE else points)
 
 
 class SettingsDialog(QDialog):

@@ -125,6 +125,7 @@ class ThemeController(QObject):
         self._app = app
         self._choice = choice
         self._dark: bool | None = None
+        self._system_font = app.font()
         app.setStyle("Fusion")
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_system_changed)
         self.apply(choice)
@@ -142,6 +143,14 @@ class ThemeController(QObject):
         self._app.setPalette(build_palette(dark))
         self._app.setStyleSheet(build_stylesheet(dark))
         self.darkChanged.emit(dark)
+
+    def set_font_size(self, points: int | None) -> None:
+        """The person's text size, or the system's when None."""
+        font = self._app.font() if points else self._system_font
+        if points:
+            font.setPointSize(points)
+        if font != self._app.font():
+            self._app.setFont(font)
 
     def _on_system_changed(self, _scheme: Qt.ColorScheme) -> None:
         if self._choice == "system":
