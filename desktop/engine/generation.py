@@ -74,6 +74,12 @@ class Generation:
             self._finish(MessageStatus.CANCELLED, clock())
             raise
         except ProviderError as error:
+            log.warning(
+                "generation %s failed: %s (status %s)",
+                self._message.id,
+                type(error).__name__,
+                error.status_code,
+            )
             self._finish(MessageStatus.ERROR, clock(), ErrorPart(str(error), error.status_code))
         except ParleyError as error:
             self._finish(MessageStatus.ERROR, clock(), ErrorPart(str(error)))
@@ -127,5 +133,12 @@ class Generation:
             log.warning("message %s vanished before it finished", message.id)
         except Exception:
             log.exception("could not save the finished message %s", message.id)
+        log.info(
+            "generation %s ended %s: first token %s ms, %s chars",
+            message.id,
+            status.value,
+            message.first_token_ms,
+            len(message.text),
+        )
         self._events.emit(MessageChanged(message))
         self._events.emit(GenerationFinished(message.conversation_id, message.id, status))

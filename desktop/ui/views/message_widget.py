@@ -83,7 +83,7 @@ class MessageWidget(QFrame):
         document = self.body.document().clone(self)
         document.setTextWidth(-1)
         margins = self.layout().contentsMargins()
-        natural = int(document.idealWidth()) + margins.left() + margins.right() + 12
+        natural = int(document.idealWidth() + 0.999) + margins.left() + margins.right() + 4
         document.deleteLater()
         width = max(120, min(natural, int(column_width * 0.8)))
         self.setFixedWidth(width)

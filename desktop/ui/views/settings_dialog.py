@@ -246,6 +246,7 @@ class AppearancePage(QWidget):
         self.font_size.valueChanged.connect(self._on_font_size)
         self._vm = vm
         form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         form.addRow(self.tr("Theme"), self.theme)
         form.addRow(self.tr("Text size"), self.font_size)
 
