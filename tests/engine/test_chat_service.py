@@ -15,6 +15,7 @@ from desktop.core.events import GenerationFinished, MessageChanged
 from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
+from desktop.providers.openai_chat import OpenAIChatProvider
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
@@ -322,5 +323,48 @@ def test_sends_racing_on_one_conversation_leave_a_single_generation(tmp_path, ss
         # The tree is a single line: each message follows the one before it.
         path = h.repo.active_path(first.conversation_id)
         assert [m.text for m in path if m.role is Role.USER] == ["first", "a", "b"]
+
+    run(tmp_path, sse_server, body)
+
+
+def test_a_500_shows_the_servers_words(tmp_path, sse_server):
+    sse_server.enqueue(error_response(500, "The model crashed", error_type="server_error"))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished()
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.ERROR
+        assert stored.error.status_code == 500 and "The model crashed" in stored.error.message
+
+    run(tmp_path, sse_server, body)
+
+
+class ShortStallProviders:
+    """The real provider for the test server, with a stall timeout short enough to test."""
+
+    def __init__(self, client: httpx.AsyncClient, base_url: str) -> None:
+        self._client = client
+        self._base_url = base_url
+
+    async def provider(self, provider_id: str) -> OpenAIChatProvider:
+        return OpenAIChatProvider(self._client, self._base_url, stall_timeout=0.5)
+
+
+def test_a_stalled_stream_keeps_the_text_and_says_the_server_went_silent(tmp_path, sse_server):
+    sse_server.enqueue(sse_response(chat_chunk(content="Before the silence"), Sleep(30)))
+
+    async def body(h: Harness) -> None:
+        chat = ChatService(h.repo, ShortStallProviders(h.http, sse_server.base_url))
+        finished: list[GenerationFinished] = []
+        chat.events.subscribe(
+            lambda e: finished.append(e) if isinstance(e, GenerationFinished) else None
+        )
+        result = await chat.send(None, "hi", MODEL)
+        await wait_for(lambda: bool(finished), timeout=10)
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.ERROR
+        assert stored.text == "Before the silence"
+        assert "sent nothing for 0.5 s" in stored.error.message
 
     run(tmp_path, sse_server, body)
