@@ -56,6 +56,13 @@ class MessageChanged:
 
 
 @dataclass(frozen=True, slots=True)
+class ActivePathChanged:
+    """The visible branch of a conversation changed (version switch, edit, delete)."""
+
+    conversation_id: str
+
+
+@dataclass(frozen=True, slots=True)
 class GenerationStarted:
     conversation_id: str
     message_id: str
@@ -70,4 +77,10 @@ class GenerationFinished:
     status: MessageStatus
 
 
-EngineEvent = ConversationsChanged | MessageChanged | GenerationStarted | GenerationFinished
+EngineEvent = (
+    ConversationsChanged
+    | MessageChanged
+    | ActivePathChanged
+    | GenerationStarted
+    | GenerationFinished
+)

@@ -184,6 +184,32 @@ class ChatViewModel(QObject):
         if self._conversation_id:
             self._tasks.start(self._chat.stop(self._conversation_id), "stop")
 
+    # --- per-message actions (wired to the engine's version operations) -----------
+
+    @Slot(str, str)
+    def edit_message(self, message_id: str, text: str) -> None:
+        """Save `text` as a new version of a user message and answer it again."""
+
+    @Slot(str)
+    def regenerate(self, message_id: str) -> None:
+        """A new answer beside an assistant message; the old one stays as a version."""
+
+    @Slot(str, int)
+    def show_version(self, message_id: str, step: int) -> None:
+        """Switch to the previous (-1) or next (+1) sibling version of a message."""
+
+    @Slot(str)
+    def delete_message(self, message_id: str) -> None:
+        """Remove a message and what followed it on its branch."""
+
+    @Slot(str)
+    def continue_message(self, message_id: str) -> None:
+        """Carry on a stopped or interrupted answer."""
+
+    @Slot(str)
+    def retry(self, message_id: str) -> None:
+        """Try a failed answer again (as a new version)."""
+
     @Slot(str, str)
     def activate_link(self, url: str, markdown: str) -> None:
         """A click on a link in a message: copy a code block, or open a safe URL."""

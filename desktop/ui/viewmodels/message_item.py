@@ -27,6 +27,10 @@ class MessageItem:
     status_label: str
     meta: str
     streaming: bool
+    version_index: int = 1  # 1-based position among the sibling versions
+    version_count: int = 1
+    can_continue: bool = False  # stopped or interrupted: the answer can be continued
+    can_retry: bool = False  # failed: a new attempt can be made
 
 
 def reasoning_label(message: Message) -> str:
