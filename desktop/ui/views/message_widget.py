@@ -1,10 +1,17 @@
-"""One message in the transcript: a bubble for the person, a full-width answer for the model."""
+"""One message in the transcript; `AssistantMessage` here, the person's bubble in `user_message`.
+
+A message widget shows a `MessageItem` and reports what the person asks of it through
+signals carrying the message id; the transcript forwards them to the view-model. Its
+action row shows on hover, while focus is inside it (so Tab reaches the buttons) and
+always on the latest message; it keeps its space when hidden so text never jumps.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QUrl
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QEvent, Qt, QUrl, Signal
+from PySide6.QtGui import QEnterEvent, QGuiApplication
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -16,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.views.message_actions import ActionSlot, MessageActions, has_actions
 from desktop.ui.views.rich_text import RichText
 
 
@@ -28,104 +36,210 @@ def _label(name: str, parent: QWidget) -> QLabel:
 
 
 class MessageWidget(QFrame):
-    def __init__(self, item: MessageItem, chat: ChatViewModel, parent: QWidget | None = None):
+    editSubmitted = Signal(str, str)  # message id, new text
+    regenerateRequested = Signal(str)
+    versionRequested = Signal(str, int)  # message id, -1 previous / +1 next
+    deleteRequested = Signal(str)  # the transcript asks for confirmation first
+    continueRequested = Signal(str)
+    retryRequested = Signal(str)
+
+    def __init__(
+        self,
+        item: MessageItem,
+        chat: ChatViewModel,
+        parent: QWidget | None = None,
+        width_hint: int = 0,
+    ) -> None:
         super().__init__(parent)
         self._chat = chat
         self._item = item
-        self._reasoning_touched = False  # the person opened/closed it: stop auto-toggling
-        self.setObjectName("UserBubble" if item.is_user else "AssistantMessage")
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
-
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(14, 10, 14, 10) if item.is_user else layout.setContentsMargins(
-            2, 4, 2, 4
-        )
-        layout.setSpacing(6)
-
-        self.reasoning_toggle = QToolButton(self)
-        self.reasoning_toggle.setObjectName("ReasoningToggle")
-        self.reasoning_toggle.setCheckable(True)
-        self.reasoning_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.reasoning_toggle.clicked.connect(self._on_reasoning_clicked)
-        self.reasoning_body = RichText(self)
-        self.reasoning_body.setObjectName("ReasoningBody")
-        layout.addWidget(self.reasoning_toggle)
-        layout.addWidget(self.reasoning_body)
+        self._latest = False
+        self._hovered = False
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
         self.body = RichText(self)
         self.body.setObjectName("MessageBody")
         self.body.document().setDefaultStyleSheet(chat.document_css)
         self.body.linkActivated.connect(self._on_link)
-        layout.addWidget(self.body)
-
         self.notices = _label("MetaLabel", self)
         self.error_box = _label("ErrorBox", self)
-        layout.addWidget(self.notices)
-        layout.addWidget(self.error_box)
-
-        footer = QHBoxLayout()
-        footer.setSpacing(8)
         self.status = _label("StatusLabel", self)
-        self.meta = _label("MetaLabel", self)
-        self.copy_button = QToolButton(self)
-        self.copy_button.setText(self.tr("Copy"))
-        self.copy_button.setToolTip(self.tr("Copy this message as Markdown"))
-        self.copy_button.setAutoRaise(True)
-        self.copy_button.clicked.connect(self._copy_message)
-        footer.addWidget(self.status)
-        footer.addWidget(self.meta, 1)
-        footer.addWidget(self.copy_button)
-        layout.addLayout(footer)
-        self.update_item(item)
+        self.action_slot = ActionSlot(self)
 
-    def fit_bubble(self, column_width: int) -> None:
-        """Size a person's bubble to its text, at most 80% of the column."""
-        document = self.body.document().clone(self)
-        document.setTextWidth(-1)
-        margins = self.layout().contentsMargins()
-        natural = int(document.idealWidth() + 0.999) + margins.left() + margins.right() + 4
-        document.deleteLater()
-        width = max(120, min(natural, int(column_width * 0.8)))
-        self.setFixedWidth(width)
+    @property
+    def actions(self) -> MessageActions:
+        """The action row, built on first use (see `ActionSlot`)."""
+        row = self.action_slot.row
+        if row is None:
+            row = self.action_slot.ensure_row()
+            row.copyClicked.connect(self._copy_message)
+            row.editClicked.connect(self.begin_edit)
+            row.regenerateClicked.connect(lambda: self.regenerateRequested.emit(self._id))
+            row.versionClicked.connect(lambda step: self.versionRequested.emit(self._id, step))
+            row.continueClicked.connect(lambda: self.continueRequested.emit(self._id))
+            row.retryClicked.connect(lambda: self.retryRequested.emit(self._id))
+            row.deleteClicked.connect(lambda: self.deleteRequested.emit(self._id))
+            row.show_item(self._item)
+            previous: QWidget = self.body  # built late, so put it after the text for Tab
+            for button in row.buttons:
+                QWidget.setTabOrder(previous, button)
+                previous = button
+        return row
+
+    @property
+    def _id(self) -> str:
+        return self._item.id
 
     @property
     def item(self) -> MessageItem:
         return self._item
 
+    @property
+    def is_editing(self) -> bool:
+        return False
+
+    def begin_edit(self) -> None:
+        """Only the person's own messages can be edited (see `UserMessage`)."""
+
     def update_item(self, item: MessageItem) -> None:
         self._item = item
-        has_reasoning = bool(item.reasoning_html)
-        self.reasoning_toggle.setVisible(has_reasoning)
-        self.reasoning_toggle.setText(item.reasoning_label)
-        if has_reasoning and not self._reasoning_touched:
-            # Live reasoning streams open; it folds away once the answer starts.
-            self.reasoning_toggle.setChecked(item.reasoning_live)
-        expanded = has_reasoning and self.reasoning_toggle.isChecked()
-        self.reasoning_toggle.setArrowType(
-            Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow
-        )
-        self.reasoning_body.setVisible(expanded)
-        if expanded:
-            self.reasoning_body.set_html(item.reasoning_html)
-
-        self.body.setVisible(bool(item.html) or (item.streaming and not has_reasoning))
-        self.body.set_html(item.html or (self.tr("…") if item.streaming else ""))
         self.notices.setVisible(bool(item.notices))
         self.notices.setText("\n".join(item.notices))
         self.error_box.setVisible(bool(item.error))
         self.error_box.setText(item.error)
         self.status.setVisible(bool(item.status_label))
         self.status.setText(item.status_label)
-        self.meta.setVisible(bool(item.meta) and not item.streaming)
-        self.meta.setText(item.meta)
-        self.copy_button.setVisible(bool(item.markdown) and not item.streaming and not item.is_user)
+        if self.action_slot.row is not None:
+            self.action_slot.row.show_item(item)
+        self.refresh_actions()
 
-    def _on_reasoning_clicked(self) -> None:
-        self._reasoning_touched = True
-        self.update_item(self._item)
+    def measure(self, column_width: int) -> int:
+        """The height this message needs in a column `column_width` wide."""
+        self.fit_to(column_width)
+        height = self.heightForWidth(column_width)
+        return height if height > 0 else self.sizeHint().height()
+
+    def fit_to(self, column_width: int) -> None:
+        """Adjust inner widths to the column before measuring (bubbles override this)."""
+
+    # --- when the action row shows -------------------------------------------------
+
+    def set_latest(self, latest: bool) -> None:
+        if latest != self._latest:
+            self._latest = latest
+            self.refresh_actions()
+
+    def refresh_actions(self) -> None:
+        focus = QApplication.focusWidget()
+        focused = focus is not None and self.isAncestorOf(focus)
+        shown = self._latest or self._hovered or focused
+        if shown and has_actions(self._item) and not self.is_editing:
+            self.actions.show()
+        elif self.action_slot.row is not None:
+            self.action_slot.row.hide()
+
+    def enterEvent(self, event: QEnterEvent) -> None:
+        self._hovered = True
+        self.refresh_actions()
+        super().enterEvent(event)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self._hovered = False
+        self.refresh_actions()
+        super().leaveEvent(event)
 
     def _on_link(self, url: QUrl) -> None:
         self._chat.activate_link(url.toString(), self._item.markdown)
 
     def _copy_message(self) -> None:
         QGuiApplication.clipboard().setText(self._item.markdown)
+        self.actions.flash_copied()
+
+
+class AssistantMessage(MessageWidget):
+    """A full-width answer: reasoning (built when there is some), text, notices, footer."""
+
+    def __init__(
+        self,
+        item: MessageItem,
+        chat: ChatViewModel,
+        parent: QWidget | None = None,
+        width_hint: int = 0,
+    ) -> None:
+        """`width_hint`: the column width, so the text is laid out once, at that width."""
+        super().__init__(item, chat, parent)
+        self.setObjectName("AssistantMessage")
+        self._reasoning_touched = False  # the person opened/closed it: stop auto-toggling
+        self._reasoning: tuple[QToolButton, RichText] | None = None
+        self.meta = _label("MetaLabel", self)
+        # One line whatever shows beside it: the row appearing on hover must not re-wrap it.
+        self.meta.setWordWrap(False)
+        self.meta.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+
+        footer = QHBoxLayout()
+        footer.setContentsMargins(0, 0, 0, 0)
+        footer.setSpacing(8)
+        footer.addWidget(self.meta, 1)
+        footer.addWidget(self.action_slot)
+        layout = self._layout = QVBoxLayout(self)
+        layout.setContentsMargins(2, 4, 2, 4)
+        layout.setSpacing(6)
+        for widget in (self.body, self.notices, self.error_box, self.status):
+            layout.addWidget(widget)
+        layout.addLayout(footer)
+        self._wrap_width = width_hint - 4  # minus the side margins
+        self.body.set_wrap_width(self._wrap_width)
+        self.update_item(item)
+
+    @property
+    def reasoning_toggle(self) -> QToolButton:
+        return self._reasoning_parts()[0]
+
+    @property
+    def reasoning_body(self) -> RichText:
+        return self._reasoning_parts()[1]
+
+    def _reasoning_parts(self) -> tuple[QToolButton, RichText]:
+        if self._reasoning is None:
+            toggle = QToolButton(self)
+            toggle.setObjectName("ReasoningToggle")
+            toggle.setCheckable(True)
+            toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+            toggle.clicked.connect(self._on_reasoning_clicked)
+            toggle.hide()
+            body = RichText(self)
+            body.setObjectName("ReasoningBody")
+            body.set_wrap_width(self._wrap_width)
+            body.hide()
+            self._layout.insertWidget(0, toggle)
+            self._layout.insertWidget(1, body)
+            self._reasoning = (toggle, body)
+        return self._reasoning
+
+    def update_item(self, item: MessageItem) -> None:
+        has_reasoning = bool(item.reasoning_html)
+        if has_reasoning or self._reasoning is not None:
+            self._show_reasoning(item, has_reasoning)
+        self.body.setVisible(bool(item.html) or (item.streaming and not has_reasoning))
+        placeholder = self.tr("…") if item.streaming else ""
+        self.body.set_html(item.html or placeholder, growing=item.streaming)
+        self.meta.setVisible(bool(item.meta) and not item.streaming)
+        self.meta.setText(item.meta)
+        super().update_item(item)
+
+    def _show_reasoning(self, item: MessageItem, has_reasoning: bool) -> None:
+        toggle, body = self._reasoning_parts()
+        toggle.setVisible(has_reasoning)
+        toggle.setText(item.reasoning_label)
+        if has_reasoning and not self._reasoning_touched:
+            # Live reasoning streams open; it folds away once the answer starts.
+            toggle.setChecked(item.reasoning_live)
+        expanded = has_reasoning and toggle.isChecked()
+        toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        body.setVisible(expanded)
+        if expanded:
+            body.set_html(item.reasoning_html, growing=item.streaming)
+
+    def _on_reasoning_clicked(self) -> None:
+        self._reasoning_touched = True
+        self.update_item(self._item)

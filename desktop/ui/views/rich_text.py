@@ -1,15 +1,29 @@
-"""A read-only rich-text area that is exactly as tall as its content.
+"""A read-only rich-text area that is exactly as tall as its content at a given width.
 
-Messages are stacked in a scroll area, so each one must size itself to its text
-instead of scrolling on its own. Links are never followed by Qt: clicks are handed to
-the owner, which decides (only http/https/mailto reach the system browser).
+Messages are placed by the transcript, so each one reports its height for a width
+(`heightForWidth`) instead of scrolling on its own. The wrap width is set explicitly
+(QTextEdit would otherwise re-wrap at whatever width the widget has before it is placed,
+laying a long answer out twice). While an answer streams, only the
+changed end of the document is rewritten (`TailWriter`), so an update costs about the
+size of the last block, not of the whole answer. Links are never followed by Qt: clicks
+are handed to the owner, which decides (only http/https/mailto reach the system browser).
 """
 
 from __future__ import annotations
 
+import math
+
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QResizeEvent, QTextOption
-from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QWidget
+from PySide6.QtGui import QKeyEvent, QTextOption
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
+
+from desktop.ui.views.document_tail import TailWriter
+
+# Keys the transcript scrolls with; a message passes them on unless text is being selected.
+_TRANSCRIPT_KEYS = frozenset(
+    {Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End}
+)
+DEFAULT_WRAP_WIDTH = 600
 
 
 class RichText(QTextBrowser):
@@ -23,7 +37,11 @@ class RichText(QTextBrowser):
         self.setFrameShape(QFrame.Shape.NoFrame)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setLineWrapMode(QTextEdit.LineWrapMode.FixedPixelWidth)
+        self.setLineWrapColumnOrWidth(DEFAULT_WRAP_WIDTH)
+        policy = QSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        policy.setHeightForWidth(True)
+        self.setSizePolicy(policy)
         self.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.TextSelectableByKeyboard
@@ -31,35 +49,65 @@ class RichText(QTextBrowser):
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
         )
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
-        self.document().setDocumentMargin(2)
-        option = self.document().defaultTextOption()
+        document = self.document()
+        document.setUndoRedoEnabled(False)  # edits while streaming must not pile up history
+        document.setDocumentMargin(2)
+        option = document.defaultTextOption()
         option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.document().setDefaultTextOption(option)
-        self.document().documentLayout().documentSizeChanged.connect(self._fit)
+        document.setDefaultTextOption(option)
+        document.documentLayout().documentSizeChanged.connect(self._on_size_changed)
         self.anchorClicked.connect(self.linkActivated)
         self._html = ""
+        self._tail = TailWriter(document)
 
-    def set_html(self, html: str) -> None:
-        """Replace the content only when it changed (streaming sends many equal updates)."""
-        if html != self._html:
-            self._html = html
+    @property
+    def tail(self) -> TailWriter:
+        return self._tail
+
+    def set_html(self, html: str, *, growing: bool = False) -> None:
+        """Show `html`; `growing` (a streaming answer) rewrites only the changed end."""
+        if html == self._html:
+            return
+        self._html = html
+        if growing:
+            self._tail.set_html(html)
+        else:
+            self._tail.reset()
             self.setHtml(html)
-            self._fit()
+        self.updateGeometry()
 
     def loadResource(self, type: int, name: QUrl) -> object:
         """Never load anything referenced by content: no images, no files, no network."""
         return None
 
-    def _fit(self, *_: object) -> None:
-        height = int(self.document().size().height() + 0.999) + self.frameWidth() * 2
-        if height != self.height():
-            self.setFixedHeight(max(height, 1))
-            self.updateGeometry()
+    def hasHeightForWidth(self) -> bool:
+        return True
 
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self.document().setTextWidth(self.viewport().width())
-        self._fit()
+    def heightForWidth(self, width: int) -> int:
+        """The content height when `width` wide (lays the document out at that width)."""
+        frame = self.frameWidth() * 2
+        self.set_wrap_width(width - frame)
+        return max(1, math.ceil(self.document().size().height()) + frame)
+
+    def set_wrap_width(self, width: int) -> None:
+        """Wrap at `width` px; set it before the content when the width is known."""
+        if width > 0 and width != self.lineWrapColumnOrWidth():
+            self.setLineWrapColumnOrWidth(width)
 
     def sizeHint(self) -> QSize:
-        return QSize(super().sizeHint().width(), self.height())
+        height = math.ceil(self.document().size().height()) + self.frameWidth() * 2
+        return QSize(super().sizeHint().width(), max(1, height))
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(0, 0)
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Page keys scroll the transcript, not the (never scrolling) message."""
+        shift = event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+        if event.key() in _TRANSCRIPT_KEYS and not shift:
+            event.ignore()
+            return
+        super().keyPressEvent(event)
+
+    def _on_size_changed(self, *_: object) -> None:
+        self.updateGeometry()

@@ -1,0 +1,422 @@
+"""Timings and memory for the chat view, offscreen, through the real app objects.
+
+Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 5000]
+
+(a) Streaming a ~20 KB markdown answer at 1,000 tokens/s: one `MessageChanged` per 40 ms
+    (about 40 tokens, as the engine coalesces) goes through the real ChatViewModel and
+    main window; each update is then painted. Reported: the GUI thread's busy share and
+    the worst single update ("frame"), for Parley's path and for a naive baseline that
+    re-renders the whole markdown (render_markdown + setHtml) on every update.
+(b) Opening a conversation of N messages from a real database: the time from
+    `messagesReset` to the first paint of the transcript (and the whole open, including
+    the database and the view-model), then paging up through it.
+(c) RSS with that conversation open, beside a bare PySide6 window.
+
+Each measurement runs in a fresh process (this script with --phase), so RSS figures do
+not mix; the parent prints one table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("PYTHON_KEYRING_BACKEND", "keyring.backends.null.Keyring")
+
+FRAME_MS = 40  # the engine's coalescing interval
+TOKENS_PER_SECOND = 1_000
+ANSWER_CHARS = 20_000
+WINDOW = (1100, 720)
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as statm:
+        resident_pages = int(statm.read().split()[1])
+    return resident_pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def tokens(text: str) -> list[str]:
+    """Word-and-space pieces of about 4 characters, like a tokenizer's output."""
+    return re.findall(r"\s*\S{1,6}|\s+", text)
+
+
+def updates(text: str) -> list[str]:
+    """The text as the view sees it: one prefix per 40 ms at 1,000 tokens/s."""
+    pieces = tokens(text)
+    per_update = TOKENS_PER_SECOND * FRAME_MS // 1000
+    prefixes = []
+    for end in range(per_update, len(pieces) + per_update, per_update):
+        prefixes.append("".join(pieces[:end]))
+    return prefixes
+
+
+def write_settings(folder: Path) -> None:
+    settings = {
+        "version": 1,
+        "providers": [
+            {"id": "local", "name": "Local", "base_url": "http://127.0.0.1:9/v1", "models": ["m"]}
+        ],
+    }
+    (folder / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+
+
+def start_app(folder: Path) -> Any:
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.app import Parley
+    from desktop.core.paths import DataPaths
+    from desktop.storage.secrets import SecretStore
+
+    qapp = QApplication.instance() or QApplication([])
+    parley = Parley(qapp, DataPaths(folder), SecretStore())
+    parley.window.resize(*WINDOW)
+    parley.show()
+    settle(qapp)
+    return parley
+
+
+def settle(qapp: Any, seconds: float = 0.2) -> None:
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        qapp.processEvents()
+        time.sleep(0.005)
+
+
+def paced(frames: list[Callable[[], None]]) -> list[float]:
+    """Run one callable per 40 ms tick; returns each one's duration in ms."""
+    timings = []
+    next_tick = time.perf_counter()
+    for frame in frames:
+        start = time.perf_counter()
+        frame()
+        timings.append((time.perf_counter() - start) * 1000)
+        next_tick += FRAME_MS / 1000
+        time.sleep(max(0.0, next_tick - time.perf_counter()))
+    return timings
+
+
+def paced_with_idle(qapp: Any, frames: list[Callable[[], None]]) -> tuple[list[float], float]:
+    """Like `paced`, but the rest of each tick runs the event loop in slices, as the app's
+    loop would (idle work such as preparing rows beyond the viewport runs there).
+    Returns each frame's duration and the longest single idle slice, in ms."""
+    timings, worst_slice = [], 0.0
+    next_tick = time.perf_counter()
+    for frame in frames:
+        start = time.perf_counter()
+        frame()
+        timings.append((time.perf_counter() - start) * 1000)
+        next_tick += FRAME_MS / 1000
+        while time.perf_counter() < next_tick:
+            start = time.perf_counter()
+            qapp.processEvents()
+            worst_slice = max(worst_slice, (time.perf_counter() - start) * 1000)
+            time.sleep(0.001)
+    return timings, worst_slice
+
+
+def summary(timings: list[float]) -> dict[str, float]:
+    ordered = sorted(timings)
+    return {
+        "busy_pct": 100 * sum(timings) / (len(timings) * FRAME_MS),
+        "mean_ms": sum(timings) / len(timings),
+        "p95_ms": ordered[int(len(ordered) * 0.95)],
+        "worst_ms": ordered[-1],
+        "frames": len(timings),
+    }
+
+
+# --- phases (each in its own process) -------------------------------------------------
+
+
+def phase_stream(folder: Path) -> dict[str, Any]:
+    """The real path: engine event -> ChatViewModel -> Transcript -> paint."""
+    from PySide6.QtWidgets import QApplication
+    from render_bench import document
+
+    from desktop.core.events import MessageChanged
+    from desktop.core.models import Message, MessageStatus, ModelRef, Role, TextPart, new_id
+
+    write_settings(folder)
+    parley = start_app(folder)
+    qapp, chat = QApplication.instance(), parley.chat
+    conversation = chat.create_conversation("Streaming benchmark")
+    question = Message(new_id(), conversation.id, None, Role.USER, [TextPart("Explain it all")])
+    parley.repository.add_message(question)
+    parley.chat_vm.open_conversation(conversation.id)
+    settle(qapp)
+    answer_id = new_id()
+    model = ModelRef("local", "m")
+
+    def event(text: str, status: MessageStatus) -> Callable[[], None]:
+        message = Message(
+            answer_id, conversation.id, question.id, Role.ASSISTANT, [TextPart(text)], status, model
+        )
+
+        def frame() -> None:
+            chat.events.emit(MessageChanged(message))
+            qapp.processEvents()
+
+        return frame
+
+    text = document(ANSWER_CHARS)
+    frames = [event(prefix, MessageStatus.STREAMING) for prefix in updates(text)]
+    timings = paced(frames)
+    finish = paced([event(text, MessageStatus.COMPLETE)])[0]
+    transcript = parley.window.chat_view.transcript
+    body = transcript.message_widget(answer_id).body
+    check = _full_render_matches(body, text)
+    return {**summary(timings), "finish_ms": finish, "matches_full_render": check}
+
+
+def _full_render_matches(body: Any, text: str) -> bool:
+    from PySide6.QtGui import QTextDocument
+
+    from desktop.render import render_markdown
+
+    fresh = QTextDocument()
+    fresh.setDefaultStyleSheet(body.document().defaultStyleSheet())
+    fresh.setHtml(render_markdown(text))
+    return fresh.toHtml() == body.document().toHtml()
+
+
+def phase_baseline(folder: Path) -> dict[str, Any]:
+    """What a naive view does: render the whole markdown and setHtml on every update."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QApplication, QScrollArea, QTextBrowser
+    from render_bench import document
+
+    from desktop.render import document_css, render_markdown
+
+    qapp = QApplication.instance() or QApplication([])
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.resize(WINDOW[0] - 260, WINDOW[1] - 140)
+    browser = QTextBrowser()
+    browser.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    browser.document().setDefaultStyleSheet(document_css(False))
+    area.setWidget(browser)
+    area.show()
+    settle(qapp)
+
+    def frame_for(text: str) -> Callable[[], None]:
+        def frame() -> None:
+            browser.setHtml(render_markdown(text))
+            browser.setFixedHeight(int(browser.document().size().height()) + 4)
+            area.verticalScrollBar().setValue(area.verticalScrollBar().maximum())
+            qapp.processEvents()
+
+        return frame
+
+    timings = paced([frame_for(prefix) for prefix in updates(document(ANSWER_CHARS))])
+    return summary(timings)
+
+
+def phase_open(folder: Path, count: int) -> dict[str, Any]:
+    """Open a long conversation from the database, then page up through it."""
+    from PySide6.QtCore import QEvent, QObject, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.ui.views.transcript import Transcript
+
+    marks: dict[str, float] = {}
+    original_reset = Transcript.reset
+
+    def timed_reset(self: Transcript, items: list[Any]) -> None:
+        marks.setdefault("reset_start", time.perf_counter())
+        original_reset(self, items)
+
+    Transcript.reset = timed_reset  # type: ignore[method-assign]  # before it is connected
+    write_settings(folder)
+    conversation_id = build_conversation(folder, count)
+    parley = start_app(folder)
+    qapp = QApplication.instance()
+    transcript = parley.window.chat_view.transcript
+    rss_before = rss_mb()
+
+    def on_reset(_items: object) -> None:  # connected after the transcript: it has reset
+        marks.setdefault("reset_done", time.perf_counter())
+
+    class PaintWatch(QObject):
+        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint and "reset_done" in marks:
+                marks.setdefault("first_paint", time.perf_counter())
+            return False
+
+    parley.chat_vm.messagesReset.connect(on_reset)
+    watch = PaintWatch()
+    transcript.viewport().installEventFilter(watch)
+
+    start = time.perf_counter()
+    parley.chat_vm.open_conversation(conversation_id)
+    deadline = time.perf_counter() + 30
+    while "first_paint" not in marks and time.perf_counter() < deadline:
+        qapp.processEvents()
+    painted = time.perf_counter()
+    settle(qapp, 0.3)
+    widgets = live_widgets(transcript)
+    rss_open = rss_mb()
+
+    transcript.setFocus()
+    page_up = [lambda: (QTest.keyClick(transcript, Qt.Key.Key_PageUp), qapp.processEvents())]
+    paging_times, idle_worst = paced_with_idle(qapp, page_up * 60)
+    paging = summary(paging_times)
+    home = paced([lambda: (QTest.keyClick(transcript, Qt.Key.Key_Home), qapp.processEvents())])
+    settle(qapp, 0.3)
+    return {
+        "messages": len(transcript.message_ids()),
+        "open_total_ms": (painted - start) * 1000,
+        "before_reset_ms": (marks["reset_start"] - start) * 1000,
+        "reset_to_paint_ms": (painted - marks["reset_start"]) * 1000,
+        "widgets": widgets,
+        "widgets_after_paging": live_widgets(transcript),
+        "page_up_worst_ms": paging["worst_ms"],
+        "idle_slice_worst_ms": idle_worst,
+        "page_up_mean_ms": paging["mean_ms"],
+        "home_ms": home[0],
+        "rss_app_mb": rss_before,
+        "rss_open_mb": rss_open,
+    }
+
+
+def live_widgets(transcript: Any) -> int:
+    """Message widgets in use (ones discarded but not yet deleted are hidden)."""
+    from desktop.ui.views.message_widget import MessageWidget
+
+    return sum(w.isVisible() for w in transcript.viewport().findChildren(MessageWidget))
+
+
+def build_conversation(folder: Path, count: int) -> str:
+    """`count` messages (questions and markdown answers) written through the repository."""
+    from render_bench import document
+
+    from desktop.core.models import Message, ModelRef, Role, TextPart, Usage, new_id
+    from desktop.storage.database import Database
+    from desktop.storage.repository import ChatRepository
+
+    answers = [document(size) for size in (300, 900, 1_800, 3_500)]
+    database = Database.open(folder / "parley.db")
+    try:
+        repository = ChatRepository(database)
+        conversation = repository.create_conversation("A very long chat")
+        parent = None
+        for number in range(count):
+            if number % 2 == 0:
+                message = Message(
+                    new_id(), conversation.id, parent, Role.USER, [TextPart(f"Question {number}")]
+                )
+            else:
+                text = answers[number % len(answers)]
+                message = Message(
+                    new_id(),
+                    conversation.id,
+                    parent,
+                    Role.ASSISTANT,
+                    [TextPart(text)],
+                    model=ModelRef("local", "m"),
+                    usage=Usage(10, len(text) // 4),
+                )
+            parent = repository.add_message(message).id
+        return conversation.id
+    finally:
+        database.close()
+
+
+def phase_bare(_folder: Path) -> dict[str, Any]:
+    from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
+
+    qapp = QApplication.instance() or QApplication([])
+    window = QMainWindow()
+    window.setCentralWidget(QLabel("bare"))
+    window.resize(*WINDOW)
+    window.show()
+    settle(qapp)
+    return {"rss_mb": rss_mb()}
+
+
+PHASES: dict[str, Callable[..., dict[str, Any]]] = {
+    "stream": phase_stream,
+    "baseline": phase_baseline,
+    "bare": phase_bare,
+}
+
+
+def run_phase(name: str, count: int) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="parley-bench-") as folder:
+        if name == "open":
+            return phase_open(Path(folder), count)
+        return PHASES[name](Path(folder))
+
+
+def child(name: str, count: int) -> dict[str, Any]:
+    command = [sys.executable, __file__, "--phase", name, "--messages", str(count)]
+    result = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+    if result.returncode != 0:
+        raise SystemExit(f"phase {name} failed:\n{result.stderr}")
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--phase", choices=[*PHASES, "open"])
+    parser.add_argument("--messages", type=int, default=5_000)
+    args = parser.parse_args()
+    if args.phase:
+        print(json.dumps(run_phase(args.phase, args.messages)))
+        return
+
+    stream, baseline = child("stream", args.messages), child("baseline", args.messages)
+    opened, bare = child("open", args.messages), child("bare", args.messages)
+    print(
+        f"(a) streaming a {ANSWER_CHARS // 1000} KB answer at {TOKENS_PER_SECOND} tok/s, "
+        f"one update per {FRAME_MS} ms ({stream['frames']} updates)"
+    )
+    print(f"    {'':28} {'busy':>7} {'mean':>8} {'p95':>8} {'worst':>8}")
+    for label, row in (("Parley (view-model + view)", stream), ("naive full re-render", baseline)):
+        print(
+            f"    {label:28} {row['busy_pct']:6.1f}% {row['mean_ms']:6.2f}ms "
+            f"{row['p95_ms']:6.2f}ms {row['worst_ms']:6.2f}ms"
+        )
+    print(
+        f"    targets: busy <= 10%, worst frame <= 16 ms; final update (message complete) "
+        f"{stream['finish_ms']:.1f} ms; document equals a full render: "
+        f"{stream['matches_full_render']}"
+    )
+    print(f"(b) opening {opened['messages']} messages")
+    print(
+        f"    messagesReset -> first paint   {opened['reset_to_paint_ms']:7.1f} ms  (target <= 300)"
+    )
+    print(f"    database + view-model before   {opened['before_reset_ms']:7.1f} ms")
+    print(f"    whole open, click to paint     {opened['open_total_ms']:7.1f} ms")
+    print(
+        f"    message widgets alive          {opened['widgets']:7d}  "
+        f"(after paging up: {opened['widgets_after_paging']})"
+    )
+    print(
+        f"    Page Up x60: mean {opened['page_up_mean_ms']:.1f} ms, worst "
+        f"{opened['page_up_worst_ms']:.1f} ms; Home {opened['home_ms']:.1f} ms"
+    )
+    print("(c) memory (RSS)")
+    print(f"    bare PySide6 window            {bare['rss_mb']:7.1f} MB")
+    print(f"    Parley, no chat open           {opened['rss_app_mb']:7.1f} MB")
+    print(
+        f"    Parley, {opened['messages']} messages open   {opened['rss_open_mb']:7.1f} MB"
+        "  (target <= 250)"
+    )
+
+
+if __name__ == "__main__":
+    main()

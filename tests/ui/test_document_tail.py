@@ -1,0 +1,94 @@
+"""A streamed message document equals a full setHtml of the same HTML, after every update."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PySide6.QtGui import QTextDocument
+
+from desktop.render import StreamingRenderer, document_css, render_markdown
+from desktop.ui.views.document_tail import TailWriter, split_units
+from desktop.ui.views.rich_text import RichText
+from tests.render.corpus import MIXED, TRICKY, UNTERMINATED_FENCE, WITH_FOOTNOTE, random_documents
+
+# Shapes that exercised Qt's importer quirks: empty elements after tables, lists and rules,
+# an empty first element, a table whose last cell is empty, nested quotes and lists.
+EDGES = [
+    "1. First step\n\n   ```bash\n   pip install x\n   ```\n\n2. Second\n   > quoted\n   > - l\n",
+    "> - q1\n> - q2\n>\n> ```\n> code\n> ```\n\nAfter.\n\n***\n\n# H\n\n---\n---\n\n| x |\n|---|\n",
+    "#\n\n##\n\n-\n\n1.\n\n>\n\n```\n```\n\n~~~\n~~~\n\nend\n",
+    "| a | b |\n|---|:-:|\n| 1 | 2 |\nFoo\n- list after a table with an empty cell\n",
+    "---\n\n# Heading\npara\n\n- a\n-\n\ntext\n",
+    "Text with a footnote[^n].\n\n[^n]: the note\n\nMore.\n",
+]
+
+
+def full_document(html: str, css: str) -> QTextDocument:
+    document = QTextDocument()
+    document.setDefaultStyleSheet(css)
+    document.setHtml(html)
+    return document
+
+
+def stream(text: str, *, seed: int, max_step: int, dark: bool = False, check_every: bool = True):
+    """Feed growing prefixes through a TailWriter; compare with a fresh full render."""
+    css = document_css(dark)
+    document = QTextDocument()
+    document.setDefaultStyleSheet(css)
+    writer = TailWriter(document)
+    renderer = StreamingRenderer(dark=dark)
+    rng = random.Random(seed)
+    end = 0
+    while end < len(text):
+        end = min(len(text), end + rng.randint(1, max_step))
+        html = renderer.render(text[:end])
+        writer.set_html(html)
+        if check_every or end == len(text):
+            expected = full_document(html, css)
+            assert document.toHtml() == expected.toHtml(), text[:end]
+    return document, writer
+
+
+@pytest.mark.parametrize("text", [MIXED, UNTERMINATED_FENCE, WITH_FOOTNOTE, *TRICKY, *EDGES])
+def test_every_update_matches_a_full_render(qapp, text: str) -> None:
+    stream(text, seed=len(text), max_step=4)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_documents_match_after_every_update(qapp, seed: int) -> None:
+    for number, text in enumerate(
+        random_documents(seed=40 + seed, count=8, min_parts=2, max_parts=12)
+    ):
+        stream(text, seed=number, max_step=3 + 10 * (number % 3), dark=bool(seed % 2))
+
+
+def test_only_the_tail_is_reimported(qapp) -> None:
+    text = "".join(f"Paragraph {n} has some words in it.\n\n" for n in range(200))
+    document, writer = stream(text, seed=1, max_step=40, check_every=False)
+    updates = -(-len(text) // 20)  # at least this many updates happened (steps <= 40)
+    assert writer.reimported_units < 3 * updates  # not 200 units per update
+    assert document.blockCount() == full_document(render_markdown(text), "").blockCount()
+
+
+def test_units_are_top_level_elements_with_whitespace_in_front() -> None:
+    html = "<p>a</p>\n<ul>\n<li>b</li>\n</ul>\n<hr />\n<p>c</p>\n"
+    assert split_units(html) == ["<p>a</p>", "\n<ul>\n<li>b</li>\n</ul>\n<hr />", "\n<p>c</p>\n"]
+    assert "".join(split_units(render_markdown(MIXED))) == render_markdown(MIXED)
+
+
+def test_a_streamed_message_widget_equals_a_full_render_at_the_end(qapp) -> None:
+    """The RichText path the chat view uses: growing updates, then the final HTML."""
+    text = MIXED * 2
+    css = document_css(False)
+    view = RichText()
+    view.document().setDefaultStyleSheet(css)
+    renderer = StreamingRenderer()
+    for end in range(7, len(text) + 7, 7):
+        view.set_html(renderer.render(text[:end]), growing=True)
+    final = render_markdown(text)
+    view.set_html(final)  # the finished message: same HTML, so nothing is re-imported
+    expected = full_document(final, css)
+    assert view.document().toPlainText() == expected.toPlainText()
+    assert view.document().blockCount() == expected.blockCount()
+    assert view.document().toHtml() == expected.toHtml()
