@@ -40,6 +40,7 @@ class ChatViewModel(QObject):
     messageAdded = Signal(object)  # MessageItem
     messageUpdated = Signal(object)  # MessageItem
     errorOccurred = Signal(str)
+    focusMessage = Signal(str)  # scroll to this message (a search hit)
     generationFinished = Signal(str, str, str)  # conversation id, message id, status
 
     def __init__(
@@ -121,7 +122,8 @@ class ChatViewModel(QObject):
     # --- slots --------------------------------------------------------------------
 
     @Slot(str)
-    def open_conversation(self, conversation_id: str) -> None:
+    @Slot(str, str)
+    def open_conversation(self, conversation_id: str, focus_message_id: str = "") -> None:
         conversation = self._chat.conversation(conversation_id) if conversation_id else None
         if conversation is None:
             self.new_chat()
@@ -134,6 +136,8 @@ class ChatViewModel(QObject):
         self.messagesReset.emit([self._renderer.item(m) for m in path])
         self._set_busy(self._chat.is_generating(conversation.id))
         self._follow_model_of(path)
+        if focus_message_id in self._shown:
+            self.focusMessage.emit(focus_message_id)
 
     @Slot()
     def new_chat(self) -> None:
@@ -209,6 +213,18 @@ class ChatViewModel(QObject):
     @Slot(str)
     def retry(self, message_id: str) -> None:
         """Try a failed answer again (as a new version)."""
+
+    def last_message_id(self, role: Role) -> str:
+        """The newest message of `role` on screen ("" when there is none)."""
+        path = self._chat.active_path(self._conversation_id) if self._conversation_id else []
+        return next((m.id for m in reversed(path) if m.role is role), "")
+
+    @Slot()
+    def copy_last_answer(self) -> None:
+        path = self._chat.active_path(self._conversation_id) if self._conversation_id else []
+        answer = next((m for m in reversed(path) if m.role is Role.ASSISTANT and m.text), None)
+        if answer is not None:
+            QGuiApplication.clipboard().setText(answer.text)
 
     @Slot(str, str)
     def activate_link(self, url: str, markdown: str) -> None:
