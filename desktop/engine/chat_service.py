@@ -2,19 +2,23 @@
 
 It saves before it sends, runs at most one generation per conversation, and reports
 progress on an `EventBus` as typed events; view-models listen, nothing here knows Qt.
+
+Versions (edit, regenerate, retry, switch, delete, continue) never overwrite a node:
+edits and new answers are siblings, and the conversation's active leaf picks the branch
+shown and sent. The rules for each action live in `versions.py`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import EmptyMessageError
 from desktop.core.events import (
+    ActivePathChanged,
     ConversationsChanged,
     EngineEvent,
     GenerationStarted,
@@ -22,18 +26,11 @@ from desktop.core.events import (
 )
 from desktop.core.i18n import tr
 from desktop.core.limits import TITLE_MAX_CHARS
-from desktop.core.models import (
-    Conversation,
-    Message,
-    MessageStatus,
-    ModelRef,
-    Role,
-    TextPart,
-    new_id,
-)
-from desktop.engine.generation import Generation
+from desktop.core.models import ContextSnapshot, Conversation, Message, ModelRef
+from desktop.engine import versions
+from desktop.engine.generation import Generation, GenerationRunner
 from desktop.providers.base import ChatProvider
-from desktop.storage.errors import ConversationNotFound
+from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
@@ -71,8 +68,7 @@ class ChatService:
         self._providers = providers
         self._clock = clock
         self.events: EventBus[EngineEvent] = EventBus()
-        self._running: dict[str, asyncio.Task[None]] = {}
-        self._send_locks: dict[str, asyncio.Lock] = {}
+        self._runner = GenerationRunner()
 
     # --- queries ------------------------------------------------------------------
 
@@ -86,7 +82,7 @@ class ChatService:
         return self._repo.active_path(conversation_id)
 
     def is_generating(self, conversation_id: str) -> bool:
-        return conversation_id in self._running
+        return self._runner.is_running(conversation_id)
 
     # --- start-up -----------------------------------------------------------------
 
@@ -129,72 +125,170 @@ class ChatService:
         elif self._repo.get_conversation(conversation_id) is None:
             raise ConversationNotFound(conversation_id)
 
-        # Stopping the running generation awaits it; the lock keeps two sends that both
-        # waited from each starting a generation (one generation per conversation).
-        lock = self._send_locks.setdefault(conversation_id, asyncio.Lock())
-        async with lock:
+        async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
-            return self._start(conversation_id, text, model)
+            path = self._repo.active_path(conversation_id)
+            parent_id = path[-1].id if path else None
+            user = self._add_user(conversation_id, parent_id, text)
+            assistant = self._add_answer(conversation_id, user.id, model)
+            self._announce(conversation_id, [user, assistant])
+            self._generate(assistant, [*path, user])
+        return SendResult(conversation_id, user.id, assistant.id)
 
-    def _start(self, conversation_id: str, text: str, model: ModelRef) -> SendResult:
-        path = self._repo.active_path(conversation_id)
-        user = self._repo.add_message(
-            Message(
-                id=new_id(),
-                conversation_id=conversation_id,
-                parent_id=path[-1].id if path else None,
-                role=Role.USER,
-                parts=[TextPart(text)],
-            )
-        )
-        assistant = self._repo.add_message(
-            Message(
-                id=new_id(),
-                conversation_id=conversation_id,
-                parent_id=user.id,
-                role=Role.ASSISTANT,
-                status=MessageStatus.STREAMING,
-                model=model,
-            )
-        )
-        self.events.emit(MessageChanged(user))
-        self.events.emit(MessageChanged(assistant))
+    # --- versions -----------------------------------------------------------------
+
+    async def regenerate(self, message_id: str, model: ModelRef | None = None) -> SendResult:
+        """A new answer beside an answer (or under a user message); also "retry".
+
+        The old answer stays as a sibling version; the new one becomes the active leaf.
+        `model` None: the regenerated answer's model (a user message: its newest one's).
+        """
+        message = self._message(message_id)
+        parent = self._repo.get_message(message.parent_id) if message.parent_id else None
+        question = versions.answer_parent(message, parent)
+        conversation_id = message.conversation_id
+        if model is None:
+            model = versions.regenerate_model(message, self._answers_to(question))
+        async with self._runner.lock(conversation_id):
+            await self.stop(conversation_id)
+            history = self._repo.branch(question.id)
+            assistant = self._add_answer(conversation_id, question.id, model)
+            self._announce(conversation_id, [assistant], switched=True)
+            self._generate(assistant, history)
+        return SendResult(conversation_id, question.id, assistant.id)
+
+    async def edit(self, message_id: str, text: str, model: ModelRef) -> SendResult:
+        """Save `text` as a new version of a user message (a sibling) and answer it.
+
+        The original and everything that followed it stay, one "‹ ›" step away.
+        """
+        if not text.strip():
+            raise EmptyMessageError(tr("Type a message first."))
+        original = self._message(message_id)
+        versions.check_editable(original)
+        conversation_id = original.conversation_id
+        async with self._runner.lock(conversation_id):
+            await self.stop(conversation_id)
+            parent_id = original.parent_id
+            history = self._repo.branch(parent_id) if parent_id else []
+            user = self._add_user(conversation_id, parent_id, text, original)
+            assistant = self._add_answer(conversation_id, user.id, model)
+            self._announce(conversation_id, [user, assistant], switched=True)
+            self._generate(assistant, [*history, user])
+        return SendResult(conversation_id, user.id, assistant.id)
+
+    def switch_version(self, message_id: str, step: int) -> str | None:
+        """Show the previous (-1) or next (+1) sibling of a message; returns the new leaf.
+
+        The branch shown is the sibling's newest descendants (where the person last
+        was on it). Clamped at the ends: None when there is nowhere to go. Allowed while
+        an answer generates: it keeps going on its own branch, saved and announced as
+        usual, just not visible until the person switches back (stopping it would
+        throw away an answer the person did not ask to stop).
+        """
+        message = self._message(message_id)
+        conversation_id = message.conversation_id
+        children = self._repo.children_map(conversation_id)
+        target = versions.sibling_step(children.get(message.parent_id, []), message_id, step)
+        if target is None:
+            return None
+        leaf = self._repo.latest_leaf(conversation_id, target)
+        self._repo.set_active_leaf(conversation_id, leaf)
+        self.events.emit(ActivePathChanged(conversation_id))
+        return leaf
+
+    def version_info(self, conversation_id: str) -> dict[str, tuple[int, int]]:
+        """Per message id: (1-based position among its siblings, sibling count)."""
+        return versions.version_info(self._repo.children_map(conversation_id))
+
+    async def delete_message(self, message_id: str) -> None:
+        """Delete a message and its whole subtree (see `ChatRepository.delete_message`
+        for where the active leaf goes). A generation inside the subtree is stopped
+        first, so no task writes into deleted rows."""
+        conversation_id = self._message(message_id).conversation_id
+        async with self._runner.lock(conversation_id):
+            generating = self._runner.message_id(conversation_id)
+            if generating and message_id in {m.id for m in self._repo.branch(generating)}:
+                await self.stop(conversation_id)
+            self._repo.delete_message(message_id)
+        self.events.emit(ActivePathChanged(conversation_id))
         self.events.emit(ConversationsChanged(conversation_id))
 
+    async def continue_message(self, message_id: str) -> None:
+        """Carry on a stopped or interrupted answer, appending to the same message.
+
+        The earlier text stays the beginning of the answer whatever happens next
+        (success, error, another stop). Raises CannotContinueError otherwise.
+        """
+        versions.check_continuable(self._message(message_id))  # fail fast, stop nothing
+        conversation_id = self._message(message_id).conversation_id
+        async with self._runner.lock(conversation_id):
+            await self.stop(conversation_id)
+            message = self._message(message_id)  # as the stop left it
+            versions.check_continuable(message)
+            history = self._repo.branch(message_id)
+            reopened = versions.reopened(message)
+            self._repo.save_message(reopened)
+            self._repo.touch(conversation_id)
+            self._announce(conversation_id, [reopened])
+            self._generate(reopened, [*history[:-1], reopened], resume=True)
+
+    # --- generations --------------------------------------------------------------
+
+    async def stop(self, conversation_id: str) -> None:
+        """Cancel the running generation (if any) and wait until it has saved its state."""
+        await self._runner.stop(conversation_id)
+
+    async def shutdown(self) -> None:
+        """Stop every generation; each keeps what it received as `cancelled`."""
+        await self._runner.shutdown()
+
+    def _message(self, message_id: str) -> Message:
+        message = self._repo.get_message(message_id)
+        if message is None:
+            raise MessageNotFound(message_id)
+        return message
+
+    def _answers_to(self, message: Message) -> list[Message]:
+        return [
+            m for m in self._repo.messages(message.conversation_id) if m.parent_id == message.id
+        ]
+
+    def _add_user(
+        self, conversation_id: str, parent_id: str | None, text: str, edited: Message | None = None
+    ) -> Message:
+        """Save the person's message; an edit keeps the original's attachments."""
+        context = edited.context if edited is not None else ContextSnapshot()
+        return self._repo.add_message(
+            versions.user_message(conversation_id, parent_id, text, context)
+        )
+
+    def _add_answer(self, conversation_id: str, parent_id: str, model: ModelRef) -> Message:
+        """The `streaming` placeholder, saved before any network call; it becomes the leaf."""
+        return self._repo.add_message(versions.placeholder(conversation_id, parent_id, model))
+
+    def _announce(
+        self, conversation_id: str, changed: Sequence[Message], *, switched: bool = False
+    ) -> None:
+        # ActivePathChanged first: a view that rebuilds on it already finds the new
+        # nodes on the path, and their MessageChanged then only update them.
+        if switched:
+            self.events.emit(ActivePathChanged(conversation_id))
+        for message in changed:
+            self.events.emit(MessageChanged(message))
+        self.events.emit(ConversationsChanged(conversation_id))
+
+    def _generate(self, message: Message, history: Sequence[Message], resume: bool = False) -> None:
+        """Run the generation of `message` as the conversation's one named task."""
+        conversation_id = message.conversation_id
         generation = Generation(
             repository=self._repo,
             providers=self._providers,
             events=self.events,
-            message=assistant,
-            history=[*path, user],
+            message=message,
+            history=history,
             clock=self._clock,
+            resume=resume,
         )
-        task = asyncio.create_task(generation.run(), name=f"generation:{conversation_id}")
-        self._running[conversation_id] = task
-        task.add_done_callback(lambda t, cid=conversation_id: self._forget(cid, t))
-        self.events.emit(GenerationStarted(conversation_id, assistant.id))
-        return SendResult(conversation_id, user.id, assistant.id)
-
-    async def stop(self, conversation_id: str) -> None:
-        """Cancel the running generation (if any) and wait until it has saved its state."""
-        task = self._running.get(conversation_id)
-        if task is None or task.done():
-            return
-        task.cancel()
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # we ourselves are being cancelled, not just the generation
-
-    async def shutdown(self) -> None:
-        """Stop every generation; each keeps what it received as `cancelled`."""
-        for conversation_id in list(self._running):
-            await self.stop(conversation_id)
-
-    def _forget(self, conversation_id: str, task: asyncio.Task[None]) -> None:
-        if self._running.get(conversation_id) is task:
-            del self._running[conversation_id]
-        if not task.cancelled() and task.exception() is not None:
-            log.error("generation task failed", exc_info=task.exception())
+        self._runner.start(conversation_id, message.id, generation.run())
+        self.events.emit(GenerationStarted(conversation_id, message.id))

@@ -1,20 +1,31 @@
-"""One assistant answer being generated: stream, fold, coalesce, persist, finish once."""
+"""Generating answers: one answer (`Generation`: stream, fold, coalesce, persist, finish
+once) and the rule of at most one running generation per conversation (`GenerationRunner`).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError, ProviderError
 from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged
 from desktop.core.i18n import tr
 from desktop.core.limits import DB_WRITE_INTERVAL_S, UI_UPDATE_INTERVAL_S
-from desktop.core.models import ErrorPart, Message, MessageStatus, utc_now
-from desktop.engine.request_builder import build_request
+from desktop.core.models import (
+    ErrorPart,
+    Message,
+    MessageStatus,
+    Part,
+    TextPart,
+    Usage,
+    utc_now,
+)
+from desktop.engine.request_builder import build_continue_request, build_request
 from desktop.engine.stream_fold import Draft, close_open, fold
 from desktop.engine.throttle import Throttle
 from desktop.storage.repository import ChatRepository, MessageNotFound
@@ -32,6 +43,12 @@ class Generation:
     close open reasoning, stamp `finished_at`, persist, then announce. While streaming,
     the UI hears of changes at most every ~40 ms and the database is written at most
     about once a second, so a crash loses at most about a second of text.
+
+    With `resume=True` the message already holds the beginning of the answer (continue
+    after a stop or a crash): the draft starts from its parts, so every snapshot, save
+    and failure still carries the earlier text, and `history` ends with that partial
+    answer (the request adds a nudge to carry on). Otherwise `history` ends with the
+    person's message and the draft starts empty.
     """
 
     def __init__(
@@ -43,6 +60,7 @@ class Generation:
         message: Message,
         history: Sequence[Message],
         clock: Callable[[], float] | None = None,
+        resume: bool = False,
     ) -> None:
         if message.model is None:
             raise ValueError("an assistant message needs a model")
@@ -52,7 +70,8 @@ class Generation:
         self._message = message
         self._history = list(history)
         self._clock = clock
-        self._draft = Draft()
+        self._resume = resume
+        self._draft = seeded_draft(message.parts) if resume else Draft()
         self._started_at = 0.0
         self._finished = False
 
@@ -65,7 +84,8 @@ class Generation:
         assert model is not None
         try:
             provider = await self._providers.provider(model.provider_id)
-            request = build_request(self._history, model.model)
+            build = build_continue_request if self._resume else build_request
+            request = build(self._history, model.model)
             async for event in provider.stream(request):
                 self._draft = fold(self._draft, event, clock())
                 ui.touch()
@@ -98,14 +118,15 @@ class Generation:
     # --- snapshots ----------------------------------------------------------------
 
     def _snapshot(self, draft: Draft, status: MessageStatus) -> Message:
-        first_token_ms = None
-        if draft.first_token_at is not None:
+        # A continued answer keeps the latency of its first token, the original one.
+        first_token_ms = self._message.first_token_ms
+        if first_token_ms is None and draft.first_token_at is not None:
             first_token_ms = max(0, round((draft.first_token_at - self._started_at) * 1000))
         return replace(
             self._message,
             parts=draft.parts(),
             status=status,
-            usage=draft.usage,
+            usage=_add(self._message.usage, draft.usage) if self._resume else draft.usage,
             first_token_ms=first_token_ms,
         )
 
@@ -142,3 +163,78 @@ class Generation:
         )
         self._events.emit(MessageChanged(message))
         self._events.emit(GenerationFinished(message.conversation_id, message.id, status))
+
+
+class GenerationRunner:
+    """At most one generation per conversation, each a named task we keep a reference to.
+
+    Callers hold `lock(conversation_id)` while they stop the old generation and start
+    the next, so two actions that both waited for the stop cannot each start one.
+    """
+
+    def __init__(self) -> None:
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._message_ids: dict[str, str] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    def lock(self, conversation_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(conversation_id, asyncio.Lock())
+
+    def is_running(self, conversation_id: str) -> bool:
+        return conversation_id in self._tasks
+
+    def message_id(self, conversation_id: str) -> str | None:
+        """The message the conversation's running generation writes, if any."""
+        return self._message_ids.get(conversation_id)
+
+    def start(self, conversation_id: str, message_id: str, run: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(run, name=f"generation:{conversation_id}")
+        self._tasks[conversation_id] = task
+        self._message_ids[conversation_id] = message_id
+        task.add_done_callback(functools.partial(self._forget, conversation_id))
+
+    async def stop(self, conversation_id: str) -> None:
+        """Cancel the running generation (if any) and wait until it has saved its state."""
+        task = self._tasks.get(conversation_id)
+        if task is None or task.done():
+            return
+        task.cancel()
+        try:
+            await asyncio.shield(task)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is not None and current.cancelling():
+                raise  # we ourselves are being cancelled, not just the generation
+
+    async def shutdown(self) -> None:
+        for conversation_id in list(self._tasks):
+            await self.stop(conversation_id)
+
+    def _forget(self, conversation_id: str, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(conversation_id) is task:
+            del self._tasks[conversation_id]
+            del self._message_ids[conversation_id]
+        if not task.cancelled() and task.exception() is not None:
+            log.error("generation task failed", exc_info=task.exception())
+
+
+def seeded_draft(parts: Sequence[Part]) -> Draft:
+    """A draft that already holds `parts`, for continuing an answer.
+
+    A trailing text part stays open, so the continuation grows the same paragraph
+    (one text part, not two) and each new delta still costs O(1).
+    """
+    if parts and isinstance(parts[-1], TextPart) and parts[-1].text:
+        return Draft(closed=tuple(parts[:-1]), open_kind="text", open_chunks=(parts[-1].text, None))
+    return Draft(closed=tuple(parts))
+
+
+def _add(before: Usage | None, now: Usage | None) -> Usage | None:
+    """Tokens of the earlier attempt plus those of the continuation."""
+    if before is None or now is None:
+        return now or before
+    return Usage(
+        before.input_tokens + now.input_tokens,
+        before.output_tokens + now.output_tokens,
+        before.reasoning_tokens + now.reasoning_tokens,
+    )
