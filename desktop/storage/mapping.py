@@ -8,6 +8,9 @@ Row conventions:
 - `summary_covered_ids`: a JSON list of message ids.
 - model: the `provider_id` + `model` columns (both or neither); usage: the three token
   columns, all NULL when there is no usage.
+- `search_text`: the message's visible text (`Message.text`: text parts joined, no
+  reasoning or notices). It exists only for the full-text index (`search.py`); SQLite
+  triggers copy it into the index, so filling it here keeps every write path searchable.
 
 Forward compatibility: a part type this version does not know (written by a newer
 Parley, which may add part types without a schema change) or a malformed part is read
@@ -70,7 +73,9 @@ def to_epoch_ms(value: datetime) -> int:
 
 
 def from_epoch_ms(value: int) -> datetime:
-    return _EPOCH + timedelta(milliseconds=value)
+    # timedelta * int is exact and about twice as fast as timedelta(milliseconds=...),
+    # which matters when listing 10,000 conversations.
+    return _EPOCH + _MS * value
 
 
 def truncate_to_ms(value: datetime) -> datetime:
@@ -109,17 +114,30 @@ def part_to_json(part: Part) -> Any:
     raise TypeError(f"cannot store part of type {type(part).__name__}")
 
 
+class PartFormatError(ValueError):
+    """A part of a known type with a missing or mistyped field.
+
+    `field` names the offending key ("" for the part itself), so an importer can point
+    at `messages[3].parts[0].text` instead of rejecting the whole file vaguely.
+    """
+
+    def __init__(self, field: str, problem: str):
+        super().__init__(f"{field}: {problem}" if field else problem)
+        self.field = field
+        self.problem = problem
+
+
 def _str(data: Mapping[str, Any], key: str) -> str:
-    value = data[key]
+    value = data.get(key)
     if not isinstance(value, str):
-        raise TypeError(key)
+        raise PartFormatError(key, "must be a string")
     return value
 
 
 def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
     value = data.get(key)
     if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-        raise TypeError(key)
+        raise PartFormatError(key, "must be a whole number or null")
     return value
 
 
@@ -130,21 +148,34 @@ def _unknown(data: Any) -> UnknownPart:
     return UnknownPart(text=text, raw=_dumps(data))
 
 
-def part_from_json(data: Any) -> Part:
-    """Never raises: anything unrecognised becomes an `UnknownPart`."""
-    try:
-        kind = data["type"]
-        if kind == "text":
-            return TextPart(_str(data, "text"))
-        if kind == "reasoning":
-            return ReasoningPart(_str(data, "text"), _opt_int(data, "duration_ms"))
-        if kind == "notice":
-            return NoticePart(_str(data, "text"))
-        if kind == "error":
-            return ErrorPart(_str(data, "message"), _opt_int(data, "status_code"))
-    except (KeyError, TypeError, IndexError):
-        pass
+def decode_part(data: Any) -> Part:
+    """Strict decoding: raises `PartFormatError` for a malformed part.
+
+    A well-formed part of a type this version does not know is not an error: it is
+    kept as an `UnknownPart` (forward compatibility, see the module docstring).
+    """
+    if not isinstance(data, dict):
+        raise PartFormatError("", "must be an object")
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise PartFormatError("type", "must be a string")
+    if kind == "text":
+        return TextPart(_str(data, "text"))
+    if kind == "reasoning":
+        return ReasoningPart(_str(data, "text"), _opt_int(data, "duration_ms"))
+    if kind == "notice":
+        return NoticePart(_str(data, "text"))
+    if kind == "error":
+        return ErrorPart(_str(data, "message"), _opt_int(data, "status_code"))
     return _unknown(data)
+
+
+def part_from_json(data: Any) -> Part:
+    """Never raises: anything unrecognised or malformed becomes an `UnknownPart`."""
+    try:
+        return decode_part(data)
+    except PartFormatError:
+        return _unknown(data)
 
 
 def parts_to_json(parts: list[Part]) -> str:
@@ -255,6 +286,7 @@ def message_update_values(message: Message) -> dict[str, Any]:
         "first_token_ms": message.first_token_ms,
         "finished_at": _optional_ms(message.finished_at),
         "context": context_to_json(message.context),
+        "search_text": message.text,
     }
 
 

@@ -16,6 +16,7 @@ Safety rules (SPEC section 9: a migration failure never destroys data):
 
 from __future__ import annotations
 
+import json
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
@@ -81,7 +82,113 @@ def _v1_create_chat_tables(conn: Connection) -> None:
         conn.exec_driver_sql(statement)
 
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_v1_create_chat_tables,)
+# Version 2: full-text search. Why these choices is explained in `search.py`; in short:
+# trigram FTS5 tables (substring matching that works for CJK as well as spaced
+# languages) with external content (the text lives once, in the tables it came from),
+# kept in sync by triggers so no write path can forget the index. Triggers also fire
+# for rows removed by ON DELETE CASCADE (checked in tests/storage/test_search.py).
+_V2_DDL: Final = (
+    "CREATE INDEX ix_conversations_recent ON conversations (archived, updated_at)",
+    """
+    CREATE VIRTUAL TABLE messages_fts USING fts5(
+        search_text, content='messages', content_rowid='rowid',
+        tokenize='trigram case_sensitive 0'
+    )
+    """,
+    """
+    CREATE VIRTUAL TABLE conversations_fts USING fts5(
+        title, content='conversations', content_rowid='rowid',
+        tokenize='trigram case_sensitive 0'
+    )
+    """,
+    # External content: a 'delete' must repeat the exact text that was indexed, which
+    # is what old.* holds. WHEN clauses skip re-indexing when the text did not change
+    # (a streaming save rewrites status and usage far more often than the text).
+    """
+    CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_fts (rowid, search_text) VALUES (new.rowid, new.search_text);
+    END
+    """,
+    """
+    CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, search_text)
+        VALUES ('delete', old.rowid, old.search_text);
+    END
+    """,
+    """
+    CREATE TRIGGER messages_fts_update AFTER UPDATE OF search_text ON messages
+    WHEN old.search_text IS NOT new.search_text BEGIN
+        INSERT INTO messages_fts (messages_fts, rowid, search_text)
+        VALUES ('delete', old.rowid, old.search_text);
+        INSERT INTO messages_fts (rowid, search_text) VALUES (new.rowid, new.search_text);
+    END
+    """,
+    """
+    CREATE TRIGGER conversations_fts_insert AFTER INSERT ON conversations BEGIN
+        INSERT INTO conversations_fts (rowid, title) VALUES (new.rowid, new.title);
+    END
+    """,
+    """
+    CREATE TRIGGER conversations_fts_delete AFTER DELETE ON conversations BEGIN
+        INSERT INTO conversations_fts (conversations_fts, rowid, title)
+        VALUES ('delete', old.rowid, old.title);
+    END
+    """,
+    """
+    CREATE TRIGGER conversations_fts_update AFTER UPDATE OF title ON conversations
+    WHEN old.title IS NOT new.title BEGIN
+        INSERT INTO conversations_fts (conversations_fts, rowid, title)
+        VALUES ('delete', old.rowid, old.title);
+        INSERT INTO conversations_fts (rowid, title) VALUES (new.rowid, new.title);
+    END
+    """,
+)
+
+
+def _v2_visible_text(parts_json: str | None) -> str:
+    """Frozen copy of what `Message.text` meant at version 2: the text parts, joined.
+
+    Deliberately not `mapping`: this step must compute the same thing forever.
+    Unreadable JSON indexes as nothing rather than failing the upgrade.
+    """
+    try:
+        items = json.loads(parts_json or "[]")
+    except json.JSONDecodeError:
+        return ""
+    if not isinstance(items, list):
+        return ""
+    return "".join(
+        item["text"]
+        for item in items
+        if isinstance(item, dict)
+        and item.get("type") == "text"
+        and isinstance(item.get("text"), str)
+    )
+
+
+def _v2_full_text_search(conn: Connection) -> None:
+    conn.exec_driver_sql("ALTER TABLE messages ADD COLUMN search_text TEXT NOT NULL DEFAULT ''")
+    # Backfill before the triggers exist, then index everything in one 'rebuild' pass.
+    # Batches by rowid keep memory flat on a large history.
+    last = -(2**63)
+    while True:
+        rows = conn.exec_driver_sql(
+            "SELECT rowid, parts FROM messages WHERE rowid > ? ORDER BY rowid LIMIT 2000",
+            (last,),
+        ).all()
+        if not rows:
+            break
+        last = rows[-1][0]
+        updates = [(text, rowid) for rowid, parts in rows if (text := _v2_visible_text(parts))]
+        if updates:
+            conn.exec_driver_sql("UPDATE messages SET search_text = ? WHERE rowid = ?", updates)
+    for statement in _V2_DDL:
+        conn.exec_driver_sql(statement)
+    conn.exec_driver_sql("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')")
+    conn.exec_driver_sql("INSERT INTO conversations_fts (conversations_fts) VALUES ('rebuild')")
+
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (_v1_create_chat_tables, _v2_full_text_search)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 

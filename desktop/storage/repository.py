@@ -26,13 +26,11 @@ from desktop.storage import mapping
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.tables import conversations, messages
+from desktop.storage.tree import ChildrenMap, leaf_after_delete, newest_leaf, path_to, subtree
 
 _ROWID: ColumnClause[Any] = literal_column("messages.rowid")
 # Ids per statement: far below SQLite's bound-parameter limit (32766 since 3.32).
 _ID_BATCH = 500
-
-# Child ids per parent id (None: the roots), each list in creation order.
-ChildrenMap = dict[str | None, list[str]]
 
 
 def _created_order(query: Select[Any]) -> Select[Any]:
@@ -218,7 +216,7 @@ class ChatRepository:
             parents = {m.parent_id for m in nodes}
             leaves = [m for m in nodes if m.id not in parents]
             leaf = leaves[-1] if leaves else nodes[-1]
-        return _path_to(by_id, leaf)
+        return path_to(by_id, leaf)
 
     def branch(self, message_id: str) -> list[Message]:
         """Root ... `message_id`: the history a regenerate or continue of it starts from.
@@ -232,7 +230,7 @@ class ChatRepository:
         by_id = {m.id: m for m in nodes}
         if message_id not in by_id:
             raise MessageNotFound(message_id)
-        return _path_to(by_id, by_id[message_id])
+        return path_to(by_id, by_id[message_id])
 
     def children_map(self, conversation_id: str) -> ChildrenMap:
         """Child ids per parent id (None: the roots), each list in creation order.
@@ -252,7 +250,7 @@ class ChatRepository:
         with self._db.read() as conn:
             if _owner(conn, message_id) != conversation_id:
                 raise MessageNotFound(message_id)
-            return _newest_leaf(_children(conn, conversation_id), message_id)
+            return newest_leaf(_children(conn, conversation_id), message_id)
 
     def siblings(self, message_id: str) -> list[Message]:
         """Nodes sharing the message's parent (itself included), in creation order.
@@ -306,7 +304,7 @@ class ChatRepository:
             node = mapping.message_from_row(found)
             conversation = _conversation(conn, node.conversation_id)
             children = _children(conn, node.conversation_id)
-            doomed = _subtree(children, message_id)
+            doomed = subtree(children, message_id)
             # Detach first so no cascade has anything left to recurse into.
             for batch in _batches(doomed):
                 conn.execute(
@@ -318,7 +316,7 @@ class ChatRepository:
                 conn.execute(
                     update(conversations)
                     .where(conversations.c.id == node.conversation_id)
-                    .values(active_leaf_id=_leaf_after_delete(children, node))
+                    .values(active_leaf_id=leaf_after_delete(children, node))
                 )
         return node
 
@@ -366,48 +364,6 @@ def _children(conn: Connection, conversation_id: str) -> ChildrenMap:
     for message_id, parent_id in conn.execute(_created_order(query)):
         children.setdefault(parent_id, []).append(message_id)
     return children
-
-
-def _path_to(by_id: dict[str, Message], leaf: Message) -> list[Message]:
-    """Root ... leaf, stopping at a missing parent or a cycle (corrupt data)."""
-    path: list[Message] = []
-    seen: set[str] = set()
-    node: Message | None = leaf
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
-        path.append(node)
-        node = by_id.get(node.parent_id) if node.parent_id else None
-    path.reverse()
-    return path
-
-
-def _newest_leaf(children: ChildrenMap, message_id: str) -> str:
-    seen = {message_id}
-    while (kids := children.get(message_id)) and kids[-1] not in seen:
-        message_id = kids[-1]
-        seen.add(message_id)
-    return message_id
-
-
-def _subtree(children: ChildrenMap, message_id: str) -> set[str]:
-    found = {message_id}
-    stack = [message_id]
-    while stack:
-        for child in children.get(stack.pop(), ()):
-            if child not in found:
-                found.add(child)
-                stack.append(child)
-    return found
-
-
-def _leaf_after_delete(children: ChildrenMap, node: Message) -> str | None:
-    siblings = children.get(node.parent_id, [])
-    index = siblings.index(node.id)
-    if index > 0:
-        return _newest_leaf(children, siblings[index - 1])
-    if index + 1 < len(siblings):
-        return _newest_leaf(children, siblings[index + 1])
-    return node.parent_id
 
 
 def _batches(ids: set[str]) -> Iterator[Sequence[str]]:

@@ -7,6 +7,10 @@ A test checks that a fully migrated database matches these definitions.
 
 Times are integer epoch milliseconds (UTC), so ordering and comparisons happen in SQL
 without time-zone parsing. JSON columns are plain TEXT: `mapping.py` owns their format.
+
+The full-text index (two FTS5 virtual tables and the triggers that feed them, created by
+migration step 2) is not described here: SQLAlchemy has no model for virtual tables, and
+only `search.py` queries them, by the names below, in plain SQL.
 """
 
 from __future__ import annotations
@@ -41,6 +45,8 @@ conversations = Table(
     Column("summary_text", Text),
     Column("summary_covered_ids", Text),  # JSON list of message ids
     Column("workspace", Text),
+    # Search walks non-archived conversations newest first and stops at its limit.
+    Index("ix_conversations_recent", "archived", "updated_at"),
 )
 
 messages = Table(
@@ -67,6 +73,8 @@ messages = Table(
     Column("created_at", Integer, nullable=False),
     Column("finished_at", Integer),
     Column("context", Text, nullable=False, server_default=text("'{}'")),  # JSON object
+    # The visible text, for the full-text index only (see mapping.message_update_values).
+    Column("search_text", Text, nullable=False, server_default=text("''")),
     # The (conversation_id, created_at) index also serves every lookup by conversation_id
     # alone (it is the leading column), so no separate single-column index is kept.
     Index("ix_messages_conversation_created", "conversation_id", "created_at"),
@@ -76,3 +84,8 @@ messages = Table(
     # Start-up looks for rows a crash left `streaming`.
     Index("ix_messages_status", "status"),
 )
+
+# FTS5 tables (external content: they index `messages.search_text` and
+# `conversations.title` by rowid and store no copy of the text).
+MESSAGES_FTS = "messages_fts"
+CONVERSATIONS_FTS = "conversations_fts"

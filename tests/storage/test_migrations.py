@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 from pathlib import Path
 
@@ -13,8 +14,11 @@ from desktop.storage.database import Database
 from desktop.storage.errors import DatabaseTooNewError, MigrationError
 from desktop.storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from desktop.storage.repository import ChatRepository
+from desktop.storage.search import search, search_index_is_consistent
 from desktop.storage.sqlite_engine import create_sqlite_engine
 from desktop.storage.tables import metadata
+
+NEXT = SCHEMA_VERSION + 1  # the version a hypothetical next step would create
 
 
 def _version(path: Path) -> int:
@@ -147,18 +151,18 @@ def test_a_failing_migration_rolls_back_and_keeps_data_and_a_backup(db_path: Pat
 
     engine = create_sqlite_engine(db_path)
     try:
-        with pytest.raises(MigrationError, match="version 2 failed and was undone") as caught:
+        with pytest.raises(MigrationError, match=f"version {NEXT} failed and was undone") as caught:
             migrate(engine, migrations=(*MIGRATIONS, _create_then_fail))
     finally:
         engine.dispose()
 
     assert "disk on fire" in str(caught.value)
-    assert ".pre-v2.bak" in str(caught.value)
-    assert _version(db_path) == 1
+    assert f".pre-v{NEXT}.bak" in str(caught.value)
+    assert _version(db_path) == SCHEMA_VERSION
     assert "half_done" not in _tables(db_path)  # the DDL was rolled back too
     with Database.open(db_path) as db:
         assert ChatRepository(db).get_conversation(conversation.id) == conversation
-    assert _backups(db_path.parent) == [db_path.with_name("parley.db.pre-v2.bak")]
+    assert _backups(db_path.parent) == [db_path.with_name(f"parley.db.pre-v{NEXT}.bak")]
 
 
 def test_a_second_attempt_never_overwrites_an_earlier_backup(db_path: Path) -> None:
@@ -172,8 +176,8 @@ def test_a_second_attempt_never_overwrites_an_earlier_backup(db_path: Path) -> N
         finally:
             engine.dispose()
     assert [p.name for p in _backups(db_path.parent)] == [
-        "parley.db.pre-v2-2.bak",
-        "parley.db.pre-v2.bak",
+        f"parley.db.pre-v{NEXT}-2.bak",
+        f"parley.db.pre-v{NEXT}.bak",
     ]
 
 
@@ -200,11 +204,11 @@ def test_later_steps_run_in_order_and_bump_the_version(db_path: Path) -> None:
 
     engine = create_sqlite_engine(db_path)
     try:
-        assert migrate(engine, migrations=(*MIGRATIONS, add_column)) == 2
-        assert migrate(engine, migrations=(*MIGRATIONS, add_column)) == 2  # idempotent
+        assert migrate(engine, migrations=(*MIGRATIONS, add_column)) == NEXT
+        assert migrate(engine, migrations=(*MIGRATIONS, add_column)) == NEXT  # idempotent
     finally:
         engine.dispose()
-    assert _version(db_path) == 2
+    assert _version(db_path) == NEXT
     assert "color" in {c["name"] for c in _columns(db_path, "conversations")}
 
 
@@ -215,3 +219,54 @@ def _columns(path: Path, table: str) -> list[dict[str, object]]:
         return [{"name": r[1]} for r in rows]
     finally:
         conn.close()
+
+
+def test_a_v1_database_with_data_becomes_searchable_in_v2(db_path: Path) -> None:
+    """Step 2 backfills search_text from the stored parts and indexes titles too."""
+    engine = create_sqlite_engine(db_path)
+    try:
+        migrate(engine, migrations=MIGRATIONS[:1])
+        parts = [
+            {"type": "reasoning", "text": "hidden musing", "duration_ms": 5},
+            {"type": "text", "text": "Paris in "},
+            {"type": "text", "text": "spring, 你好世界"},
+            {"type": "image", "attachment_id": "from-the-future"},
+        ]
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO conversations (id, title, created_at, updated_at)"
+                " VALUES ('c1', 'Holiday plans', 1, 2)"
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO messages (id, conversation_id, role, parts, status, created_at)"
+                " VALUES ('m1', 'c1', 'user', ?, 'complete', 1), ('m2', 'c1', 'user', ?,"
+                " 'complete', 2), ('m3', 'c1', 'user', '{not json', 'complete', 3)",
+                (json.dumps(parts), json.dumps([{"type": "text", "text": "nothing"}])),
+            )
+    finally:
+        engine.dispose()
+    assert _version(db_path) == 1
+
+    with Database.open(db_path) as db:
+        assert [h.message_id for h in search(db, "spring")] == ["m1"]
+        assert [h.message_id for h in search(db, "世界")] == ["m1"]
+        assert [h.message_id for h in search(db, '"in spring"')] == ["m1"]  # parts joined
+        assert search(db, "musing") == []  # reasoning is not indexed
+        assert [(h.conversation_id, h.message_id) for h in search(db, "holiday")] == [("c1", None)]
+        assert search_index_is_consistent(db)
+        messages = ChatRepository(db).messages("c1")
+        assert [m.id for m in messages] == ["m1", "m2", "m3"]
+    assert _version(db_path) == SCHEMA_VERSION
+    assert _backups(db_path.parent) == [db_path.with_name(f"parley.db.pre-v{SCHEMA_VERSION}.bak")]
+
+
+def test_the_search_index_objects_exist_after_migrating(db: Database) -> None:
+    with db.read() as conn:
+        rows = conn.exec_driver_sql("SELECT type, name FROM sqlite_master").all()
+    names = {name for kind, name in rows if kind in ("table", "trigger")}
+    assert {"messages_fts", "conversations_fts"} <= names
+    assert {
+        f"{table}_fts_{event}"
+        for table in ("messages", "conversations")
+        for event in ("insert", "delete", "update")
+    } <= names

@@ -1,0 +1,145 @@
+"""Conversation export as Markdown: a readable document (the active branch, or every
+version of every message, labelled). Pure functions, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from desktop.core.i18n import tr
+from desktop.core.models import (
+    Conversation,
+    ErrorPart,
+    Message,
+    MessageStatus,
+    NoticePart,
+    ReasoningPart,
+    Role,
+    TextPart,
+)
+from desktop.engine.export import effective_leaf
+
+
+def _when(value: datetime) -> str:
+    return f"{value.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _quote(label: str, text: str) -> str:
+    lines = text.splitlines() or [""]
+    return "\n".join([f"> **{label}** {lines[0]}", *(f"> {line}" for line in lines[1:])])
+
+
+def _role(message: Message) -> str:
+    label = {Role.USER: tr("User"), Role.ASSISTANT: tr("Assistant"), Role.SYSTEM: tr("System")}
+    return label[message.role] + (f" ({message.model})" if message.model else "")
+
+
+def _status(status: MessageStatus) -> str | None:
+    return {
+        MessageStatus.STREAMING: tr("still being written when exported"),
+        MessageStatus.CANCELLED: tr("stopped"),
+        MessageStatus.INTERRUPTED: tr("interrupted"),
+        MessageStatus.ERROR: tr("failed"),
+        MessageStatus.AWAITING_APPROVAL: tr("waiting for approval"),
+    }.get(status)
+
+
+def _body(message: Message) -> list[str]:
+    blocks: list[str] = []
+    for part in message.parts:
+        if isinstance(part, ReasoningPart):
+            seconds = "" if part.duration_ms is None else f" ({part.duration_ms / 1000:.1f} s)"
+            summary = tr("Reasoning") + seconds
+            blocks.append(f"<details>\n<summary>{summary}</summary>\n\n{part.text}\n\n</details>")
+        elif isinstance(part, TextPart):
+            blocks.append(part.text)
+        elif isinstance(part, ErrorPart):
+            code = "" if part.status_code is None else f" ({part.status_code})"
+            blocks.append(_quote(tr("Error") + code + ":", part.message))
+        elif isinstance(part, NoticePart):  # UnknownPart included: its text explains
+            blocks.append(_quote(tr("Note:"), part.text))
+    return [block for block in blocks if block.strip()]
+
+
+def _tree_order(messages: Sequence[Message]) -> list[tuple[Message, int, int]]:
+    """Depth first, versions in creation order: (message, version k, of n)."""
+    ids = {m.id for m in messages}
+    children: dict[str | None, list[Message]] = {}
+    for message in messages:  # a parent outside the given set makes a root
+        parent = message.parent_id if message.parent_id in ids else None
+        children.setdefault(parent, []).append(message)
+    ordered: list[tuple[Message, int, int]] = []
+    seen: set[str] = set()
+    stack = [(m, k, len(children[None])) for k, m in enumerate(children.get(None, []), 1)]
+    stack.reverse()
+    while stack:
+        message, k, n = stack.pop()
+        if message.id in seen:
+            continue
+        seen.add(message.id)
+        ordered.append((message, k, n))
+        kids = children.get(message.id, [])
+        stack.extend(reversed([(m, i, len(kids)) for i, m in enumerate(kids, 1)]))
+    return ordered
+
+
+def to_markdown(
+    conversation: Conversation, messages: Sequence[Message], *, branch_only: bool
+) -> str:
+    """Title, then each message with its role and time; text as written, reasoning
+    folded in <details>, notices and errors quoted. With `branch_only=False` every
+    version is included, depth first, labelled "Version k of n"."""
+    count = len(messages)
+    lines = [
+        f"# {_one_line(conversation.title)}",
+        "",
+        "_"
+        + tr("Exported from Parley · started {when} · {count} messages").format(
+            when=_when(conversation.created_at), count=count
+        )
+        + "_",
+    ]
+    if branch_only:
+        entries = [(m, 1, 1) for m in messages]
+        current: set[str] = set()
+    else:
+        entries = _tree_order(messages)
+        current = _active_path(conversation, messages)
+        if any(n > 1 for _, _, n in entries):
+            lines += ["", "_" + tr("Every version of every message is included.") + "_"]
+    by_id = {m.id: m for m in messages}
+    for message, k, n in entries:
+        heading = [_role(message), _when(message.created_at)]
+        if n > 1:
+            version = tr("Version {k} of {n}").format(k=k, n=n)
+            heading.append(version + (" (" + tr("current") + ")" if message.id in current else ""))
+        status = _status(message.status)
+        if status:
+            heading.append(status)
+        lines += ["", "## " + " · ".join(heading)]
+        if n > 1 and k > 1:
+            parent = by_id.get(message.parent_id or "")
+            reply_to = _one_line(parent.text)[:60] if parent else ""
+            note = (
+                tr("Another version, replying to: “{text}”").format(text=reply_to)
+                if reply_to
+                else tr("Another version of the first message")
+            )
+            lines += ["", f"_{note}_"]
+        for block in _body(message):
+            lines += ["", block]
+    return "\n".join(lines) + "\n"
+
+
+def _active_path(conversation: Conversation, messages: Sequence[Message]) -> set[str]:
+    by_id = {m.id: m for m in messages}
+    path: set[str] = set()
+    node = by_id.get(effective_leaf(conversation, messages) or "")
+    while node is not None and node.id not in path:
+        path.add(node.id)
+        node = by_id.get(node.parent_id or "")
+    return path

@@ -1,0 +1,368 @@
+"""Full-text search over conversation titles and message text.
+
+The index (migration step 2) is two FTS5 tables with the `trigram` tokenizer, fed by
+SQLite triggers from `conversations.title` and `messages.search_text`.
+
+Why trigram. People search CJK text, which has no spaces: `unicode61` (word tokens)
+sees "你好世界" as one word, so "世界" would never match it. `trigram` indexes every
+three-character sequence, so any substring of three or more characters matches in any
+script, case-insensitively (Unicode case folding), across word boundaries ("board" in
+"Skateboard" too). What it cannot do, and what we do about it:
+- Fewer than three characters produce no trigram and match nothing, so 1-2 character
+  terms are matched with `LIKE '%term%'` instead: on the rows the other terms already
+  found, or, when every term is short, by walking conversations newest first and
+  stopping at `limit` hits (fast for common strings, a full scan for rare ones: about
+  50 ms at 100,000 messages). LIKE folds ASCII case only, which for 1-2 characters is
+  mostly CJK anyway. The alternative, a second `unicode61` index, would still not find
+  "世界" inside "你好世界" and would double the index size.
+- No accent folding: `remove_diacritics` needs SQLite 3.45 and we target 3.40, so
+  "CAFÉ" finds "café" but "cafe" does not. (Changing it later is a new migration step
+  that recreates the FTS tables.)
+- Size: the index takes about 2.7 bytes per indexed character (detail=full; measured
+  by benchmarks/search_bench.py). detail=none/column would be smaller but cannot match
+  a phrase longer than one trigram.
+
+Safety: the query is split into terms (whitespace, or "double quoted phrases"), and
+each term is passed to MATCH as a quoted FTS5 string with its double quotes doubled, so
+`"`, `*`, `AND`, `NEAR(` are just text; LIKE patterns escape `%`, `_` and `\\`. Only
+this module's fixed SQL fragments are ever concatenated, never the person's input.
+
+Snippets and highlights are cut in Python rather than with FTS5's snippet(): with
+trigram tokens its size limit counts trigrams (about one character each), and the LIKE
+path has no snippet() at all. Hits are few (`limit`), so this is cheap.
+
+Ordering (titles first, then messages; newest conversations first) is exact. A common
+term can match most of the history, and joining every match to its conversation to
+sort them costs tens of milliseconds at 100,000 messages, so for many matches the
+query walks conversations newest first (index `ix_conversations_recent`) and checks
+membership in the match set, stopping at `limit`; for few matches it starts from the
+index. A bounded count picks the plan.
+
+Index rows use the tables' rowids. VACUUM keeps rowids in the SQLite versions we
+support; should the index and the text ever disagree, `rebuild_search_index` fixes it
+and `search_index_is_consistent` tells.
+Never write `INSERT OR REPLACE` into messages or conversations: rows REPLACE deletes do
+not fire delete triggers (unless recursive_triggers is on) and would corrupt the index.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Final
+
+from sqlalchemy import Connection, text
+from sqlalchemy.exc import DatabaseError
+
+from desktop.storage.database import Database
+from desktop.storage.mapping import from_epoch_ms
+from desktop.storage.tables import CONVERSATIONS_FTS, MESSAGES_FTS
+
+MIN_TRIGRAM_TERM: Final = 3  # shorter terms have no trigram: matched with LIKE
+MAX_TERMS: Final = 8
+MAX_TERM_CHARS: Final = 200
+# Up to this many FTS matches, start from the index; beyond it, walk conversations.
+DIRECT_PLAN_MAX: Final = 2000
+
+SNIPPET_WORDS_BEFORE: Final = 4
+SNIPPET_WORDS_AFTER: Final = 8  # counting the rest of the word the match ends in
+SNIPPET_CHARS_BEFORE: Final = 30  # caps for text without spaces (CJK) or long words
+SNIPPET_CHARS_AFTER: Final = 60
+ELLIPSIS: Final = "…"
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One result. `message_id` is None for a title match.
+
+    `snippet` is plain text around the first match ("…" where cut); `highlights` are
+    (start, end) character ranges of the matches inside `snippet`, sorted, disjoint.
+    """
+
+    conversation_id: str
+    conversation_title: str
+    message_id: str | None
+    snippet: str
+    highlights: tuple[tuple[int, int], ...]
+    updated_at: datetime
+
+
+# --- query parsing ------------------------------------------------------------------
+
+_TERM = re.compile(r'"([^"]*)"|(\S+)')
+
+
+def parse_terms(query: str) -> tuple[str, ...]:
+    """Whitespace-separated terms; a "double quoted" run is one term (a phrase).
+
+    Case-insensitive duplicates are dropped; at most MAX_TERMS terms of at most
+    MAX_TERM_CHARS characters each, so a pasted page cannot make a slow query. NUL is
+    removed: SQLite's LIKE reads patterns as C strings, so one with NUL in it would
+    match anything.
+    """
+    terms: list[str] = []
+    seen: set[str] = set()
+    for match in _TERM.finditer(query.replace("\0", "")):
+        term = (match.group(1) if match.group(1) is not None else match.group(2)).strip()
+        term = term[:MAX_TERM_CHARS]
+        key = _fold(term)
+        if term and key not in seen:
+            seen.add(key)
+            terms.append(term)
+        if len(terms) == MAX_TERMS:
+            break
+    return tuple(terms)
+
+
+def fts_phrase(term: str) -> str:
+    """An FTS5 string literal: the whole term is one phrase, operators included."""
+    return '"' + term.replace('"', '""') + '"'
+
+
+def like_pattern(term: str) -> str:
+    """`%term%` for `LIKE ... ESCAPE '\\'`, with the wildcards in `term` escaped."""
+    escaped = term.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+@dataclass(frozen=True, slots=True)
+class _Plan:
+    """Bound parameters and the fixed SQL fragments that use them."""
+
+    match: str | None  # FTS5 expression over the long terms, or None
+    likes: tuple[str, ...]  # LIKE patterns for the short terms
+
+    @classmethod
+    def of(cls, terms: tuple[str, ...]) -> _Plan:
+        long = [t for t in terms if len(t) >= MIN_TRIGRAM_TERM]
+        short = [t for t in terms if len(t) < MIN_TRIGRAM_TERM]
+        match = " AND ".join(fts_phrase(t) for t in long) if long else None
+        return cls(match, tuple(like_pattern(t) for t in short))
+
+    def params(self, limit: int) -> dict[str, Any]:
+        params: dict[str, Any] = {"limit": limit}
+        if self.match is not None:
+            params["match"] = self.match
+        params.update({f"like{i}": pattern for i, pattern in enumerate(self.likes)})
+        return params
+
+    def like_sql(self, column: str) -> str:
+        return "".join(f" AND {column} LIKE :like{i} ESCAPE '\\'" for i in range(len(self.likes)))
+
+
+# --- search -------------------------------------------------------------------------
+
+
+def search(db: Database, query: str, limit: int = 50) -> list[SearchHit]:
+    """Titles first, then messages; newest conversations first; archived ones skipped.
+
+    Several hits in one conversation come in reading order. At most one hit per
+    message; every term must occur in the same title or message.
+    An empty or whitespace-only query returns [].
+    """
+    terms = parse_terms(query)
+    if not terms or limit <= 0:
+        return []
+    plan = _Plan.of(terms)
+    with db.read() as conn:
+        titles = _title_rows(conn, plan, limit)
+        messages = _message_rows(conn, plan, limit - len(titles)) if len(titles) < limit else []
+    hits = [_hit(row.id, row.title, None, row.title, row.updated_at, terms) for row in titles]
+    hits.extend(
+        _hit(row.conversation_id, row.title, row.id, row.search_text, row.updated_at, terms)
+        for row in messages
+    )
+    return hits
+
+
+def _hit(
+    conversation_id: str,
+    title: str,
+    message_id: str | None,
+    body: str,
+    updated_at_ms: int,
+    terms: tuple[str, ...],
+) -> SearchHit:
+    snippet, highlights = make_snippet(body, terms)
+    return SearchHit(
+        conversation_id=conversation_id,
+        conversation_title=title,
+        message_id=message_id,
+        snippet=snippet,
+        highlights=highlights,
+        updated_at=from_epoch_ms(updated_at_ms),
+    )
+
+
+def _title_rows(conn: Connection, plan: _Plan, limit: int) -> list[Any]:
+    # At most 10,000-ish conversations: checking each against the (materialised)
+    # match set in recency order is cheap and stops at `limit`.
+    in_match = (
+        f" AND c.rowid IN (SELECT rowid FROM {CONVERSATIONS_FTS}"
+        f" WHERE {CONVERSATIONS_FTS} MATCH :match)"
+        if plan.match is not None
+        else ""
+    )
+    sql = (
+        "SELECT c.id, c.title, c.updated_at FROM conversations AS c"
+        f" WHERE c.archived = 0{in_match}{plan.like_sql('c.title')}"
+        " ORDER BY c.updated_at DESC, c.rowid DESC LIMIT :limit"
+    )
+    return list(conn.execute(text(sql), plan.params(limit)))
+
+
+_MESSAGE_COLUMNS: Final = "m.id, m.conversation_id, m.search_text, c.title, c.updated_at"
+# Within a conversation, hits read top to bottom (also: walking the messages index
+# forwards is measurably faster than backwards).
+_MESSAGE_ORDER: Final = (
+    " ORDER BY c.updated_at DESC, c.rowid DESC, m.created_at, m.rowid LIMIT :limit"
+)
+
+
+def _message_rows(conn: Connection, plan: _Plan, limit: int) -> list[Any]:
+    likes = plan.like_sql("m.search_text")
+    if plan.match is not None and _few_matches(conn, plan.match):
+        # Few matches: start from the index, join each to its conversation, sort.
+        sql = (
+            f"SELECT {_MESSAGE_COLUMNS} FROM {MESSAGES_FTS}"
+            f" CROSS JOIN messages AS m ON m.rowid = {MESSAGES_FTS}.rowid"
+            " JOIN conversations AS c ON c.id = m.conversation_id"
+            f" WHERE {MESSAGES_FTS} MATCH :match AND c.archived = 0{likes}{_MESSAGE_ORDER}"
+        )
+    else:
+        # Many matches, or only short terms: walk conversations newest first (and their
+        # messages in order) and stop once `limit` rows qualify. For a rare 1-2
+        # character term this reads every message: a scan is all LIKE can do.
+        in_match = (
+            f" AND m.rowid IN (SELECT rowid FROM {MESSAGES_FTS} WHERE {MESSAGES_FTS} MATCH :match)"
+            if plan.match is not None
+            else ""
+        )
+        sql = (
+            f"SELECT {_MESSAGE_COLUMNS} FROM conversations AS c"
+            " CROSS JOIN messages AS m ON m.conversation_id = c.id"
+            f" WHERE c.archived = 0{in_match}{likes}{_MESSAGE_ORDER}"
+        )
+    return list(conn.execute(text(sql), plan.params(limit)))
+
+
+def _few_matches(conn: Connection, match: str) -> bool:
+    """Counting stops at DIRECT_PLAN_MAX + 1, so a common term costs no full count."""
+    count = conn.execute(
+        text(
+            f"SELECT count(*) FROM (SELECT 1 FROM {MESSAGES_FTS}"
+            f" WHERE {MESSAGES_FTS} MATCH :match LIMIT :cap)"
+        ),
+        {"match": match, "cap": DIRECT_PLAN_MAX + 1},
+    ).scalar_one()
+    return int(count) <= DIRECT_PLAN_MAX
+
+
+# --- snippets -----------------------------------------------------------------------
+
+_WORD_START = re.compile(r"(?<!\S)\S")
+_WORD_END = re.compile(r"\S(?!\S)")
+_SPACES = re.compile(r"\s+")
+
+
+def _fold(value: str) -> str:
+    """Lower-case with one character out for each character in, so indices line up.
+
+    The rare characters whose lower case is longer (e.g. "İ") are left as they are.
+    """
+    lowered = value.lower()
+    if len(lowered) == len(value):
+        return lowered
+    return "".join(c if len(low := c.lower()) != 1 else low for c in value)
+
+
+def _find_all(haystack: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
+    """Sorted, merged (start, end) ranges of every case-insensitive term occurrence."""
+    folded = _fold(haystack)
+    ranges: list[tuple[int, int]] = []
+    for term in terms:
+        needle = _fold(term)
+        start = folded.find(needle)
+        while start != -1:
+            ranges.append((start, start + len(needle)))
+            start = folded.find(needle, start + len(needle))
+    ranges.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in ranges:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _first_match(body: str, terms: tuple[str, ...]) -> tuple[int, int]:
+    folded = _fold(body)
+    found = [
+        (i, i + len(needle))
+        for needle in (_fold(t) for t in terms)
+        if (i := folded.find(needle)) != -1
+    ]
+    return min(found) if found else (0, 0)
+
+
+def _window(body: str, start: int, end: int) -> tuple[int, int]:
+    """About SNIPPET_WORDS_BEFORE words before the match and SNIPPET_WORDS_AFTER after,
+    cut at word boundaries; text without spaces within the caps is cut where they end."""
+    lo = max(0, start - SNIPPET_CHARS_BEFORE)
+    before = body[lo:start]
+    starts = [m.start() for m in _WORD_START.finditer(before)]
+    if starts and starts[0] == 0 and lo > 0 and not body[lo - 1].isspace():
+        starts.pop(0)  # the cap cut this word: it does not start there
+    left = lo if before.strip() else start  # no word start: cut mid-text, or none
+    if starts:
+        left = lo + starts[-SNIPPET_WORDS_BEFORE:][0]
+
+    hi = min(len(body), end + SNIPPET_CHARS_AFTER)
+    after = body[end:hi]
+    ends = [m.end() for m in _WORD_END.finditer(after)]
+    if ends and ends[-1] == len(after) and hi < len(body) and not body[hi].isspace():
+        ends.pop()  # the cap cut this word: it does not end there
+    right = hi if after.strip() else end
+    if ends:
+        right = end + ends[:SNIPPET_WORDS_AFTER][-1]
+    return left, right
+
+
+def make_snippet(body: str, terms: tuple[str, ...]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """Plain text around the first match, whitespace collapsed to single spaces, with
+    "…" where text was cut, and the ranges of every term occurrence inside it."""
+    start, end = _first_match(body, terms)
+    left, right = _window(body, start, end)
+    core = _SPACES.sub(" ", body[left:right]).strip()
+    prefix = ELLIPSIS if body[:left].strip() else ""
+    suffix = ELLIPSIS if body[right:].strip() else ""
+    snippet = prefix + core + suffix
+    offset = len(prefix)
+    highlights = tuple((s + offset, e + offset) for s, e in _find_all(core, terms))
+    return snippet, highlights
+
+
+# --- maintenance --------------------------------------------------------------------
+
+
+def search_index_is_consistent(db: Database) -> bool:
+    """FTS5's integrity check against the text tables (rank 1 = compare with content)."""
+    with db.write() as conn:
+        for table in (MESSAGES_FTS, CONVERSATIONS_FTS):
+            try:
+                conn.execute(
+                    text(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 1)")
+                )
+            except DatabaseError:  # SQLITE_CORRUPT_VTAB: the index disagrees
+                return False
+    return True
+
+
+def rebuild_search_index(db: Database) -> None:
+    """Re-index every title and message from the tables (a repair, never needed in
+    normal use: the triggers keep the index current)."""
+    with db.write() as conn:
+        for table in (MESSAGES_FTS, CONVERSATIONS_FTS):
+            conn.execute(text(f"INSERT INTO {table} ({table}) VALUES ('rebuild')"))
