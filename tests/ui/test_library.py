@@ -17,7 +17,12 @@ async def chat(driver, parley, text: str) -> str:
     parley.window.new_chat()
     assert parley.chat_vm.submit(text)
     conversation_id = parley.chat_vm.conversationId
-    await driver.until(lambda: not parley.chat.is_generating(conversation_id))
+
+    def answered() -> bool:
+        path = parley.chat.active_path(conversation_id)
+        return len(path) == 2 and path[-1].status.is_final
+
+    await driver.until(answered)
     return conversation_id
 
 

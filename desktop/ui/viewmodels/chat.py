@@ -20,7 +20,7 @@ from desktop.core.events import (
 )
 from desktop.core.models import Message, ModelRef, Role
 from desktop.core.settings import Settings
-from desktop.engine.chat_service import ChatService, SendResult, title_from
+from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
 from desktop.render.links import copy_index, is_safe_link
 from desktop.render.markdown import code_blocks
@@ -240,14 +240,16 @@ class ChatViewModel(QObject):
         return None
 
     def _run(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
+        """Start an engine operation; its refusals (ParleyError) are shown, not raised.
+
+        The new branch appears through `ActivePathChanged`, like any other switch.
+        """
+
         async def guarded() -> None:
             try:
-                result = await coro
+                await coro
             except ParleyError as error:
                 self.errorOccurred.emit(str(error))
-                return
-            if isinstance(result, SendResult) and result.conversation_id == self._conversation_id:
-                self.open_conversation(result.conversation_id)  # show the new branch
 
         self._tasks.start(guarded(), name)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
@@ -50,6 +49,7 @@ class MainWindow(QMainWindow):
         self._settings = settings
         self._log_folder = log_folder
         self._settings_dialog: SettingsDialog | None = None
+        self._export_target = ""  # a chat picked in the sidebar, else the open one
         self.setWindowTitle("Parley")
         self.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
         self.resize(1100, 720)
@@ -97,7 +97,9 @@ class MainWindow(QMainWindow):
         self._action(file_menu, self.tr("&Search Chats"), self.sidebar.focus_search, "Ctrl+K")
         file_menu.addSeparator()
         self.export_menu = file_menu.addMenu(self.tr("&Export Chat"))
-        self._fill_export_menu(self.export_menu, lambda: self._chat.conversationId)
+        self._fill_export_menu(self.export_menu)
+        self.export_menu.triggered.connect(self._on_export_chosen)
+        file_menu.aboutToShow.connect(self._update_export_menu)
         self._action(file_menu, self.tr("&Import Chat…"), self.import_chat)
         self._action(
             file_menu,
@@ -129,7 +131,8 @@ class MainWindow(QMainWindow):
 
     # --- export and import ----------------------------------------------------------
 
-    def _fill_export_menu(self, menu: QMenu, conversation_id: Callable[[], str]) -> None:
+    def _fill_export_menu(self, menu: QMenu) -> None:
+        """The four export choices; each action carries (markdown, branch_only) as data."""
         choices = (
             (self.tr("Markdown — this branch…"), True, True),
             (self.tr("Markdown — all versions…"), True, False),
@@ -137,17 +140,22 @@ class MainWindow(QMainWindow):
             (self.tr("Parley JSON — this branch…"), False, True),
         )
         for text, markdown, branch_only in choices:
-            menu.addAction(
-                text,
-                lambda m=markdown, b=branch_only: self.export_chat(conversation_id(), m, b),
-            )
-        menu.aboutToShow.connect(lambda: menu.setEnabled(bool(conversation_id())))
+            action = QAction(text, menu)
+            action.setData((markdown, branch_only))
+            menu.addAction(action)
+
+    def _on_export_chosen(self, action: QAction) -> None:
+        markdown, branch_only = action.data()
+        self.export_chat(self._export_target or self._chat.conversationId, markdown, branch_only)
+        self._export_target = ""
 
     def _export_menu_for(self, conversation_id: str) -> None:
-        menu = QMenu(self)
-        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self._fill_export_menu(menu, lambda: conversation_id)
-        menu.popup(QCursor.pos())
+        """Export from the sidebar's context menu: the same choices, for that chat."""
+        self._export_target = conversation_id
+        self.export_menu.popup(QCursor.pos())
+
+    def _update_export_menu(self) -> None:
+        self.export_menu.setEnabled(bool(self._chat.conversationId))
 
     def export_chat(self, conversation_id: str, markdown: bool, branch_only: bool) -> None:
         if not conversation_id:
