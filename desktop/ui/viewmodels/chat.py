@@ -133,6 +133,11 @@ class ChatViewModel(QObject):
         if conversation is None:
             self.new_chat()
             return
+        if focus_message_id:
+            try:
+                self._chat.reveal(focus_message_id)  # a hit on another version: show it
+            except ParleyError:
+                focus_message_id = ""  # deleted since the search ran
         self._set_conversation_id(conversation.id)
         self._set_title(conversation.title)
         path = self._chat.active_path(conversation.id)
