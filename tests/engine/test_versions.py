@@ -600,7 +600,7 @@ def test_reveal_shows_the_branch_holding_a_message(tmp_path, sse_server):
         await h.wait_finished()
         edited = await h.chat.edit(first.user_message_id, "edited question", MODEL)
         await h.wait_finished(2)
-        assert [m.text for m in h.repo.active_path(first.conversation_id)][0] == "edited question"
+        assert h.repo.active_path(first.conversation_id)[0].text == "edited question"
         h.chat.reveal(first.assistant_message_id)
         path = h.repo.active_path(first.conversation_id)
         assert [m.id for m in path] == [first.user_message_id, first.assistant_message_id]
