@@ -25,6 +25,7 @@ from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.core.models import Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths, resolve_data_dir
 from desktop.engine.chat_service import ChatService
+from desktop.engine.library import Library
 from desktop.engine.settings_service import SettingsService
 from desktop.storage.database import Database
 from desktop.storage.log_files import configure_logging
@@ -33,8 +34,10 @@ from desktop.storage.secrets import SecretRedactingFilter, SecretStore
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
+from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.main_window import MainWindow
 from desktop.ui.views.theme import ThemeController
 
@@ -92,9 +95,19 @@ class Parley:
         self.theme.set_font_size(appearance.font_size)
         self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks)
         self.chat_vm.set_dark(self.theme.dark)
-        self.conversations_vm = ConversationListModel(self.chat, self.tasks)
+        self.library = Library(self.database, self.repository, self.chat.events)
+        self.conversations_vm = ConversationListModel(self.chat, self.library, self.tasks)
+        self.search_vm = SearchModel(self.library)
+        self.transfer_vm = TransferViewModel(self.library, self.tasks)
         self.settings_vm = SettingsViewModel(self.settings, self.tasks)
-        self.window = MainWindow(self.chat_vm, self.conversations_vm, self.settings_vm, paths.logs)
+        self.window = MainWindow(
+            self.chat_vm,
+            self.conversations_vm,
+            self.search_vm,
+            self.transfer_vm,
+            self.settings_vm,
+            paths.logs,
+        )
         self.errors = ErrorReporter()
         self.errors.errorRaised.connect(self.window.show_error)
         self.settings_vm.themeChanged.connect(self.theme.apply)

@@ -197,6 +197,15 @@ class ChatService:
         self.events.emit(ActivePathChanged(conversation_id))
         return leaf
 
+    def reveal(self, message_id: str) -> None:
+        """Make the branch holding `message_id` the visible one (a search hit, say)."""
+        message = self._message(message_id)
+        if any(m.id == message_id for m in self._repo.active_path(message.conversation_id)):
+            return
+        leaf = self._repo.latest_leaf(message.conversation_id, message_id)
+        self._repo.set_active_leaf(message.conversation_id, leaf)
+        self.events.emit(ActivePathChanged(message.conversation_id))
+
     def version_info(self, conversation_id: str) -> dict[str, tuple[int, int]]:
         """Per message id: (1-based position among its siblings, sibling count)."""
         return versions.version_info(self._repo.children_map(conversation_id))

@@ -592,3 +592,20 @@ def test_version_info_and_sibling_steps():
     assert sibling_step(siblings, "a", -1) is None
     assert sibling_step(siblings, "a", +9) == "c"
     assert sibling_step(siblings, "x", +1) is None
+
+
+def test_reveal_shows_the_branch_holding_a_message(tmp_path, sse_server):
+    async def body(h: Harness) -> None:
+        first = await h.chat.send(None, "original question", MODEL)
+        await h.wait_finished()
+        edited = await h.chat.edit(first.user_message_id, "edited question", MODEL)
+        await h.wait_finished(2)
+        assert h.repo.active_path(first.conversation_id)[0].text == "edited question"
+        h.chat.reveal(first.assistant_message_id)
+        path = h.repo.active_path(first.conversation_id)
+        assert [m.id for m in path] == [first.user_message_id, first.assistant_message_id]
+        h.chat.reveal(first.user_message_id)  # already visible: nothing changes
+        assert h.repo.active_path(first.conversation_id) == path
+        assert edited.conversation_id == first.conversation_id
+
+    run(tmp_path, sse_server, body)

@@ -68,7 +68,7 @@ def test_typing_a_message_and_pressing_enter_streams_the_answer(driver, sse_serv
         assert not answer.reasoning_body.isVisible()  # folded away once the answer came
         assert "test-model" in answer.meta.text()
         # The sidebar lists the new conversation, titled after the first message.
-        assert parley.conversations_vm.rowCount() == 1
+        assert parley.conversations_vm.conversation_count() == 1
         assert parley.conversations_vm.title_of(parley.chat_vm.conversationId) == "Hello Parley"
         assert parley.window.chat_view.title.text() == "Hello Parley"
 
@@ -146,14 +146,15 @@ def test_a_second_instance_on_the_same_data_folder_shows_the_conversation(
     driver.run(send())
     second = driver.start(tmp_path)  # the first is still running: WAL lets both work
     model = second.conversations_vm
-    assert model.rowCount() == 1
-    assert model.data(model.index(0)) == "Remember this"
-    second.window.sidebar.list.clicked.emit(model.index(0))
+    assert model.conversation_count() == 1
+    assert model.data(model.index(0)) == "Today"  # the section header
+    assert model.data(model.index(1)) == "Remember this"
+    second.window.sidebar.list.clicked.emit(model.index(1))
     assert bodies(second) == ["Remember this", "Hello from the test server."]
 
     driver.close(first)
     third = driver.start(tmp_path)  # and after the first has quit
-    third.window.open_conversation(third.conversations_vm.id_at(0))
+    third.window.open_conversation(third.conversations_vm.id_at(1))
     assert bodies(third) == ["Remember this", "Hello from the test server."]
 
 
@@ -177,7 +178,7 @@ def test_an_answer_left_streaming_by_a_crash_reopens_as_interrupted(driver, sse_
     driver.run(send())
     # A new instance starts while the first is still "streaming": as after a crash.
     second = driver.start(tmp_path)
-    second.window.open_conversation(second.conversations_vm.id_at(0))
+    second.window.open_conversation(second.conversations_vm.id_at(1))
     answer = answer_widget(second)
     assert answer.body.toPlainText().strip() == "Kept across the crash"
     assert answer.status.text().startswith("Interrupted")

@@ -36,13 +36,15 @@ def test_new_chat_rename_and_newest_first(driver, sse_server, tmp_path):
         second = await send_and_wait(driver, parley, "Second topic")
 
         model = parley.conversations_vm
-        assert [model.id_at(0), model.id_at(1)] == [second, first]  # newest first
-        assert model.setData(model.index(1), "  Renamed topic  ")
+        assert model.data(model.index(0)) == "Today"
+        assert [model.id_at(1), model.id_at(2)] == [second, first]  # newest first
+        assert model.setData(model.index(2), "  Renamed topic  ")
         assert model.title_of(first) == "Renamed topic"
         parley.window.open_conversation(first)
         assert parley.window.chat_view.title.text() == "Renamed topic"
         assert parley.chat.active_path(first)[0].text == "First topic"
-        assert not model.setData(model.index(0), "   ")  # an empty title is refused
+        assert not model.setData(model.index(1), "   ")  # an empty title is refused
+        assert not model.setData(model.index(0), "A header")  # headers are not chats
 
     driver.run(body())
 
@@ -60,11 +62,11 @@ def test_delete_asks_first_and_removes_the_open_chat(driver, sse_server, tmp_pat
         assert "To be deleted" in box.text() and box.isVisible()
         click(box, "Cancel")
         await driver.until(lambda: not box.isVisible())
-        assert parley.conversations_vm.rowCount() == 1  # cancelled: nothing happened
+        assert parley.conversations_vm.conversation_count() == 1  # cancelled: nothing happened
 
         box = parley.window.sidebar.confirm_delete(conversation_id)
         click(box, "Delete")
-        await driver.until(lambda: parley.conversations_vm.rowCount() == 0)
+        await driver.until(lambda: parley.conversations_vm.conversation_count() == 0)
         assert parley.chat.conversation(conversation_id) is None
         assert parley.chat_vm.conversationId == ""  # the open chat was closed
         assert parley.window.chat_view.transcript.message_ids() == []

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
+    ActivePathChanged,
     ConversationsChanged,
     EngineEvent,
     GenerationFinished,
@@ -40,6 +43,7 @@ class ChatViewModel(QObject):
     messageAdded = Signal(object)  # MessageItem
     messageUpdated = Signal(object)  # MessageItem
     errorOccurred = Signal(str)
+    focusMessage = Signal(str)  # scroll to this message (a search hit)
     generationFinished = Signal(str, str, str)  # conversation id, message id, status
 
     def __init__(
@@ -59,6 +63,8 @@ class ChatViewModel(QObject):
         self._title = ""
         self._busy = False
         self._shown: set[str] = set()  # ids of the messages currently on screen
+        self._path: list[str] = []  # the active branch, root first
+        self._versions: dict[str, tuple[int, int]] = {}  # id -> (index, count) of siblings
         self._models: list[ModelRef] = []
         self._model_labels: list[str] = []
         self._selected = -1
@@ -121,19 +127,29 @@ class ChatViewModel(QObject):
     # --- slots --------------------------------------------------------------------
 
     @Slot(str)
-    def open_conversation(self, conversation_id: str) -> None:
+    @Slot(str, str)
+    def open_conversation(self, conversation_id: str, focus_message_id: str = "") -> None:
         conversation = self._chat.conversation(conversation_id) if conversation_id else None
         if conversation is None:
             self.new_chat()
             return
+        if focus_message_id:
+            try:
+                self._chat.reveal(focus_message_id)  # a hit on another version: show it
+            except ParleyError:
+                focus_message_id = ""  # deleted since the search ran
         self._set_conversation_id(conversation.id)
         self._set_title(conversation.title)
         path = self._chat.active_path(conversation.id)
         self._renderer.forget_all()
-        self._shown = {m.id for m in path}
-        self.messagesReset.emit([self._renderer.item(m) for m in path])
+        self._versions = self._chat.version_info(conversation.id)
+        self._path = [m.id for m in path]
+        self._shown = set(self._path)
+        self.messagesReset.emit([self._item(m) for m in path])
         self._set_busy(self._chat.is_generating(conversation.id))
         self._follow_model_of(path)
+        if focus_message_id in self._shown:
+            self.focusMessage.emit(focus_message_id)
 
     @Slot()
     def new_chat(self) -> None:
@@ -141,6 +157,8 @@ class ChatViewModel(QObject):
         self._set_title("")
         self._renderer.forget_all()
         self._shown = set()
+        self._path = []
+        self._versions = {}
         self.messagesReset.emit([])
         self._set_busy(False)
 
@@ -189,26 +207,68 @@ class ChatViewModel(QObject):
     @Slot(str, str)
     def edit_message(self, message_id: str, text: str) -> None:
         """Save `text` as a new version of a user message and answer it again."""
+        model = self._require_model()
+        if model is not None and text.strip():
+            self._run(self._chat.edit(message_id, text, model), "edit")
 
     @Slot(str)
     def regenerate(self, message_id: str) -> None:
-        """A new answer beside an assistant message; the old one stays as a version."""
+        """A new answer beside an assistant message (with the model picked now)."""
+        model = self._require_model()
+        if model is not None:
+            self._run(self._chat.regenerate(message_id, model), "regenerate")
 
     @Slot(str, int)
     def show_version(self, message_id: str, step: int) -> None:
         """Switch to the previous (-1) or next (+1) sibling version of a message."""
+        self._chat.switch_version(message_id, step)
 
     @Slot(str)
     def delete_message(self, message_id: str) -> None:
         """Remove a message and what followed it on its branch."""
+        self._run(self._chat.delete_message(message_id), "delete-message")
 
     @Slot(str)
     def continue_message(self, message_id: str) -> None:
         """Carry on a stopped or interrupted answer."""
+        self._run(self._chat.continue_message(message_id), "continue")
 
     @Slot(str)
     def retry(self, message_id: str) -> None:
-        """Try a failed answer again (as a new version)."""
+        """Try a failed answer again; the failed one stays as an earlier version."""
+        self.regenerate(message_id)
+
+    def _require_model(self) -> ModelRef | None:
+        if 0 <= self._selected < len(self._models):
+            return self._models[self._selected]
+        self.errorOccurred.emit(self.tr("Add a provider and choose a model first."))
+        return None
+
+    def _run(self, coro: Coroutine[Any, Any, Any], name: str) -> None:
+        """Start an engine operation; its refusals (ParleyError) are shown, not raised.
+
+        The new branch appears through `ActivePathChanged`, like any other switch.
+        """
+
+        async def guarded() -> None:
+            try:
+                await coro
+            except ParleyError as error:
+                self.errorOccurred.emit(str(error))
+
+        self._tasks.start(guarded(), name)
+
+    def last_message_id(self, role: Role) -> str:
+        """The newest message of `role` on screen ("" when there is none)."""
+        path = self._chat.active_path(self._conversation_id) if self._conversation_id else []
+        return next((m.id for m in reversed(path) if m.role is role), "")
+
+    @Slot()
+    def copy_last_answer(self) -> None:
+        path = self._chat.active_path(self._conversation_id) if self._conversation_id else []
+        answer = next((m for m in reversed(path) if m.role is Role.ASSISTANT and m.text), None)
+        if answer is not None:
+            QGuiApplication.clipboard().setText(answer.text)
 
     @Slot(str, str)
     def activate_link(self, url: str, markdown: str) -> None:
@@ -251,6 +311,8 @@ class ChatViewModel(QObject):
                     # per conversation), so the conversation is idle now.
                     self._set_busy(False)
                 self.generationFinished.emit(cid, mid, status.value)
+            case ActivePathChanged(conversation_id=cid) if cid == self._conversation_id:
+                self.open_conversation(cid)
             case ConversationsChanged(conversation_id=cid) if cid == self._conversation_id:
                 conversation = self._chat.conversation(cid) if cid else None
                 if conversation is None:
@@ -258,13 +320,20 @@ class ChatViewModel(QObject):
                 else:
                     self._set_title(conversation.title)
 
+    def _item(self, message: Message) -> MessageItem:
+        return self._renderer.item(message, self._versions.get(message.id, (1, 1)))
+
     def _show(self, message: Message) -> None:
-        item: MessageItem = self._renderer.item(message)
         if message.id in self._shown:
-            self.messageUpdated.emit(item)
-        else:
-            self._shown.add(message.id)
-            self.messageAdded.emit(item)
+            self.messageUpdated.emit(self._item(message))
+            return
+        tip = self._path[-1] if self._path else None
+        if message.parent_id != tip:
+            return  # another branch of this chat (e.g. a version switched away from)
+        self._versions = self._chat.version_info(message.conversation_id)
+        self._path.append(message.id)
+        self._shown.add(message.id)
+        self.messageAdded.emit(self._item(message))
 
     # --- models -------------------------------------------------------------------
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
@@ -13,12 +15,18 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("MessageItem", text)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MessageItem:
+    """One message as the transcript shows it.
+
+    `html_source` is the rendered HTML, or a function that renders it: a long chat opens
+    with thousands of items, and only the few the transcript lays out are ever rendered.
+    """
+
     id: str
     is_user: bool
     markdown: str  # the source, for "copy"
-    html: str
+    html_source: str | Callable[[], str]
     reasoning_html: str
     reasoning_label: str
     reasoning_live: bool  # still thinking: the section is open and streams
@@ -31,6 +39,11 @@ class MessageItem:
     version_count: int = 1
     can_continue: bool = False  # stopped or interrupted: the answer can be continued
     can_retry: bool = False  # failed: a new attempt can be made
+
+    @cached_property
+    def html(self) -> str:
+        source = self.html_source
+        return source if isinstance(source, str) else source()
 
 
 def reasoning_label(message: Message) -> str:

@@ -7,6 +7,8 @@ finished messages are rendered once and kept until the view is reset.
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
+from functools import partial
 
 from desktop.core.models import Message, MessageStatus, Role
 from desktop.render.guard import plain_text_html
@@ -52,14 +54,20 @@ class MessageRenderer:
         self._done[message.id] = (text, html)
         return html
 
-    def item(self, message: Message) -> MessageItem:
+    def item(self, message: Message, version: tuple[int, int] = (1, 1)) -> MessageItem:
         text = message.text
         reasoning = mi.reasoning_text(message)
+        streaming = message.status is MessageStatus.STREAMING
+        body: str | Callable[[], str] = ""
+        if text:
+            # A streaming answer is on screen: render now. Others only when laid out.
+            body = self._html(message, text) if streaming else partial(self._html, message, text)
+        answer = message.role is Role.ASSISTANT
         return MessageItem(
             id=message.id,
             is_user=message.role is Role.USER,
             markdown=text,
-            html=self._html(message, text) if text else "",
+            html_source=body,
             reasoning_html=plain_text_html(reasoning) if reasoning else "",
             reasoning_label=mi.reasoning_label(message),
             reasoning_live=mi.is_reasoning_live(message),
@@ -67,5 +75,10 @@ class MessageRenderer:
             error=mi.error_text(message),
             status_label=mi.status_label(message.status),
             meta=mi.meta_line(message) if message.role is Role.ASSISTANT else "",
-            streaming=message.status is MessageStatus.STREAMING,
+            streaming=streaming,
+            version_index=version[0],
+            version_count=version[1],
+            can_continue=answer
+            and message.status in (MessageStatus.CANCELLED, MessageStatus.INTERRUPTED),
+            can_retry=answer and message.status is MessageStatus.ERROR,
         )

@@ -8,20 +8,25 @@ from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
+    QCursor,
     QDesktopServices,
     QIcon,
     QKeySequence,
     QShowEvent,
 )
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QSplitter, QWidget
 
 from desktop import __version__
+from desktop.core.models import Role
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.chat_view import ChatView
 from desktop.ui.views.settings_dialog import SettingsDialog
+from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
 from desktop.ui.views.sidebar import Sidebar
 
 
@@ -32,21 +37,25 @@ class MainWindow(QMainWindow):
         self,
         chat: ChatViewModel,
         conversations: ConversationListModel,
+        search: SearchModel,
+        transfer: TransferViewModel,
         settings: SettingsViewModel,
         log_folder: Path,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._chat = chat
+        self._transfer = transfer
         self._settings = settings
         self._log_folder = log_folder
         self._settings_dialog: SettingsDialog | None = None
+        self._export_target = ""  # a chat picked in the sidebar, else the open one
         self.setWindowTitle("Parley")
         self.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
         self.resize(1100, 720)
         self.setMinimumSize(640, 420)
 
-        self.sidebar = Sidebar(conversations, self)
+        self.sidebar = Sidebar(conversations, search, self)
         self.chat_view = ChatView(chat, self)
         splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setHandleWidth(1)
@@ -64,6 +73,15 @@ class MainWindow(QMainWindow):
         self._restore_window_state()
 
         self.sidebar.conversationChosen.connect(self.open_conversation)
+        self.sidebar.searchHitChosen.connect(self.open_conversation_at)
+        self.sidebar.exportRequested.connect(self._export_menu_for)
+        transfer.failed.connect(self.show_error)
+        transfer.exported.connect(
+            lambda path: self.statusBar().showMessage(
+                self.tr("Exported to %1").replace("%1", path), 6000
+            )
+        )
+        transfer.imported.connect(self._on_imported)
         self.sidebar.newChatRequested.connect(self.new_chat)
         self.chat_view.setupRequested.connect(lambda: self.show_settings(new_provider=True))
         chat.conversationIdChanged.connect(self.sidebar.set_current)
@@ -76,6 +94,13 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         self._action(file_menu, self.tr("&New Chat"), self.new_chat, QKeySequence.StandardKey.New)
+        self._action(file_menu, self.tr("&Search Chats"), self.sidebar.focus_search, "Ctrl+K")
+        file_menu.addSeparator()
+        self.export_menu = file_menu.addMenu(self.tr("&Export Chat"))
+        self._fill_export_menu(self.export_menu)
+        self.export_menu.triggered.connect(self._on_export_chosen)
+        file_menu.aboutToShow.connect(self._update_export_menu)
+        self._action(file_menu, self.tr("&Import Chat…"), self.import_chat)
         self._action(
             file_menu,
             self.tr("&Settings…"),
@@ -84,7 +109,15 @@ class MainWindow(QMainWindow):
         ).setShortcuts([QKeySequence.StandardKey.Preferences, QKeySequence("Ctrl+,")])
         file_menu.addSeparator()
         self._action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        chat_menu = self.menuBar().addMenu(self.tr("&Chat"))
+        self._action(
+            chat_menu, self.tr("&Copy Last Answer"), self._chat.copy_last_answer, "Ctrl+Shift+C"
+        )
+        self.edit_last_action = self._action(
+            chat_menu, self.tr("&Edit Last Message"), self.edit_last_message, "Ctrl+Shift+E"
+        )
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
+        self._action(help_menu, self.tr("&Keyboard Shortcuts"), self.show_shortcuts, "F1")
         self._action(help_menu, self.tr("Open &Log Folder"), self.open_log_folder)
         self._action(help_menu, self.tr("&About Parley"), self.show_about)
 
@@ -96,11 +129,89 @@ class MainWindow(QMainWindow):
         menu.addAction(action)
         return action
 
+    # --- export and import ----------------------------------------------------------
+
+    def _fill_export_menu(self, menu: QMenu) -> None:
+        """The four export choices; each action carries (markdown, branch_only) as data."""
+        choices = (
+            (self.tr("Markdown — this branch…"), True, True),
+            (self.tr("Markdown — all versions…"), True, False),
+            (self.tr("Parley JSON — whole chat…"), False, False),
+            (self.tr("Parley JSON — this branch…"), False, True),
+        )
+        for text, markdown, branch_only in choices:
+            action = QAction(text, menu)
+            action.setData((markdown, branch_only))
+            menu.addAction(action)
+
+    def _on_export_chosen(self, action: QAction) -> None:
+        markdown, branch_only = action.data()
+        self.export_chat(self._export_target or self._chat.conversationId, markdown, branch_only)
+        self._export_target = ""
+
+    def _export_menu_for(self, conversation_id: str) -> None:
+        """Export from the sidebar's context menu: the same choices, for that chat."""
+        self._export_target = conversation_id
+        self.export_menu.popup(QCursor.pos())
+
+    def _update_export_menu(self) -> None:
+        self.export_menu.setEnabled(bool(self._chat.conversationId))
+
+    def export_chat(self, conversation_id: str, markdown: bool, branch_only: bool) -> None:
+        if not conversation_id:
+            return
+        title = self.sidebar_title(conversation_id) or "chat"
+        safe = "".join(c if c.isalnum() or c in " -_" else "_" for c in title).strip()[:60]
+        suffix = ".md" if markdown else ".json"
+        dialog = QFileDialog(self, self.tr("Export Chat"), str(Path.home() / f"{safe}{suffix}"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(
+            self.tr("Markdown (*.md)") if markdown else self.tr("Parley JSON (*.json)")
+        )
+        dialog.setDefaultSuffix(suffix[1:])
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(
+            lambda path: self._transfer.export_conversation(
+                conversation_id, path, markdown, branch_only
+            )
+        )
+        dialog.open()
+
+    def import_chat(self) -> None:
+        dialog = QFileDialog(self, self.tr("Import Chat"), str(Path.home()))
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilter(self.tr("Parley JSON (*.json)"))
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(self._transfer.import_file)
+        dialog.open()
+
+    def _on_imported(self, conversation_id: str, added: int, skipped: int) -> None:
+        self.open_conversation(conversation_id)
+        text = (
+            self.tr("Imported %1 messages.").replace("%1", str(added))
+            if added
+            else self.tr("This chat was already here; nothing new to import.")
+        )
+        self.statusBar().showMessage(text, 8000)
+
+    def sidebar_title(self, conversation_id: str) -> str:
+        return self.sidebar.title_of(conversation_id)
+
     # --- navigation ---------------------------------------------------------------
 
     def open_conversation(self, conversation_id: str) -> None:
         self._chat.open_conversation(conversation_id)
         self.chat_view.focus_composer()
+
+    def open_conversation_at(self, conversation_id: str, message_id: str) -> None:
+        """Open a chat scrolled to one message (a search hit)."""
+        self._chat.open_conversation(conversation_id, message_id)
+        self.chat_view.focus_composer()
+
+    def edit_last_message(self) -> None:
+        message_id = self._chat.last_message_id(Role.USER)
+        if message_id:
+            self.chat_view.transcript.start_edit(message_id)
 
     def new_chat(self) -> None:
         self._chat.new_chat()
@@ -129,6 +240,11 @@ class MainWindow(QMainWindow):
     def _on_settings_save_failed(self, message: str) -> None:
         if self._settings_dialog is None or not self._settings_dialog.isVisible():
             self.show_error(message)
+
+    def show_shortcuts(self) -> None:
+        dialog = ShortcutsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.open()
 
     def open_log_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._log_folder)))

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPoint, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPoint, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QListView,
     QMenu,
     QMessageBox,
@@ -18,15 +19,25 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.search import SearchModel
+from desktop.ui.views.sidebar_delegates import ConversationDelegate, SearchHitDelegate
 
 
 class Sidebar(QFrame):
     conversationChosen = Signal(str)
+    searchHitChosen = Signal(str, str)  # conversation id, message id ("" for a title hit)
     newChatRequested = Signal()
+    exportRequested = Signal(str)  # conversation id
 
-    def __init__(self, model: ConversationListModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        model: ConversationListModel,
+        search: SearchModel,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self._model = model
+        self._search = search
         self._current = ""
         self.setObjectName("Sidebar")
         self.setMinimumWidth(200)
@@ -39,14 +50,34 @@ class Sidebar(QFrame):
         self.new_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.new_button.clicked.connect(self.newChatRequested)
 
+        self.search_field = QLineEdit(self)
+        self.search_field.setObjectName("SearchField")
+        self.search_field.setPlaceholderText(self.tr("Search chats (Ctrl+K)"))
+        self.search_field.setClearButtonEnabled(True)
+        self.search_field.textChanged.connect(search.set_query)
+        self.search_field.returnPressed.connect(self._on_search_return)
+        self.search_field.installEventFilter(self)
+
+        self.results = QListView(self)
+        self.results.setObjectName("ConversationList")
+        self.results.setModel(search)
+        self.results.setItemDelegate(SearchHitDelegate(self.results))
+        self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.results.setWordWrap(True)
+        self.results.clicked.connect(self._on_hit_clicked)
+        self.results.activated.connect(self._on_hit_clicked)
+        self.no_results = QLabel(self.tr("No chats match."), self)
+        self.no_results.setObjectName("MetaLabel")
+        self.no_results.setAlignment(Qt.AlignmentFlag.AlignHCenter)
+
         self.list = QListView(self)
         self.list.setObjectName("ConversationList")
         self.list.setModel(model)
+        self.list.setItemDelegate(ConversationDelegate(self.list))
         self.list.setEditTriggers(
             QAbstractItemView.EditTrigger.EditKeyPressed
             | QAbstractItemView.EditTrigger.DoubleClicked
         )
-        self.list.setUniformItemSizes(True)
         self.list.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.list.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.list.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -67,9 +98,16 @@ class Sidebar(QFrame):
         layout.setSpacing(10)
         layout.addLayout(top)
         layout.addWidget(self.new_button)
+        layout.addWidget(self.search_field)
         layout.addWidget(self.list, 1)
+        layout.addWidget(self.results, 1)
+        layout.addWidget(self.no_results)
+        layout.addStretch(0)
 
         model.modelReset.connect(self._restore_selection)
+        search.queryChanged.connect(self._update_mode)
+        search.resultsChanged.connect(self._update_mode)
+        self._update_mode()
 
     def set_current(self, conversation_id: str) -> None:
         """Highlight the open conversation (none for a new, unsaved chat)."""
@@ -102,6 +140,42 @@ class Sidebar(QFrame):
         box.open()
         return box
 
+    def title_of(self, conversation_id: str) -> str:
+        return self._model.title_of(conversation_id)
+
+    def focus_search(self) -> None:
+        self.search_field.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.search_field.selectAll()
+
+    def _update_mode(self, *_: object) -> None:
+        searching = self._search.active
+        self.list.setVisible(not searching)
+        self.results.setVisible(searching)
+        self.no_results.setVisible(searching and self._search.rowCount() == 0)
+
+    def _on_search_return(self) -> None:
+        self._search.run()
+        if self._search.rowCount():
+            self._on_hit_clicked(self._search.index(0))
+
+    def _on_hit_clicked(self, index: QModelIndex) -> None:
+        hit = self._search.hit(index.row())
+        if hit is not None:
+            self.searchHitChosen.emit(hit.conversation_id, hit.message_id or "")
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Esc in the search field clears it; Down moves into the results."""
+        if watched is self.search_field and event.type() == QEvent.Type.KeyPress:
+            key = event.key()  # type: ignore[attr-defined]
+            if key == Qt.Key.Key_Escape and self.search_field.text():
+                self.search_field.clear()
+                return True
+            if key == Qt.Key.Key_Down and self._search.rowCount():
+                self.results.setFocus()
+                self.results.setCurrentIndex(self._search.index(0))
+                return True
+        return super().eventFilter(watched, event)
+
     def _on_clicked(self, index: QModelIndex) -> None:
         conversation_id = self._model.id_at(index.row())
         if conversation_id and conversation_id != self._current:
@@ -127,7 +201,13 @@ class Sidebar(QFrame):
         if not conversation_id:
             return
         menu = QMenu(self)
+        pinned = self._model.is_pinned(conversation_id)
+        menu.addAction(
+            self.tr("Unpin") if pinned else self.tr("Pin"),
+            lambda: self._model.set_pinned(conversation_id, not pinned),
+        )
         menu.addAction(self.tr("Rename"), lambda: self.rename(conversation_id))
+        menu.addAction(self.tr("Export…"), lambda: self.exportRequested.emit(conversation_id))
         menu.addSeparator()
         menu.addAction(self.tr("Delete…"), lambda: self.confirm_delete(conversation_id))
         menu.exec(self.list.viewport().mapToGlobal(pos))

@@ -1,0 +1,71 @@
+"""The conversation library: search, pinning, export and import.
+
+Everything here changes or reads conversations as a whole; it announces changes on the
+chat service's event bus so every window refreshes the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from desktop.core.dispatch import EventBus
+from desktop.core.errors import ParleyError
+from desktop.core.events import ConversationsChanged, EngineEvent
+from desktop.core.i18n import tr
+from desktop.core.models import Conversation, Message
+from desktop.engine.export import from_json, to_json
+from desktop.engine.export_markdown import to_markdown
+from desktop.storage.database import Database
+from desktop.storage.errors import ConversationNotFound
+from desktop.storage.repository import ChatRepository
+from desktop.storage.search import SearchHit, search
+from desktop.storage.transfer import ImportResult, import_conversation
+
+
+class Library:
+    def __init__(
+        self, database: Database, repository: ChatRepository, events: EventBus[EngineEvent]
+    ) -> None:
+        self._db = database
+        self._repo = repository
+        self._events = events
+
+    def search(self, query: str, limit: int = 50) -> list[SearchHit]:
+        return search(self._db, query, limit)
+
+    def set_pinned(self, conversation_id: str, pinned: bool) -> Conversation:
+        conversation = self._repo.set_pinned(conversation_id, pinned)
+        self._events.emit(ConversationsChanged(conversation_id))
+        return conversation
+
+    def export_markdown(self, conversation_id: str, *, branch_only: bool) -> str:
+        conversation, messages = self._load(conversation_id, branch_only)
+        return to_markdown(conversation, messages, branch_only=branch_only)
+
+    def export_json(self, conversation_id: str, *, branch_only: bool) -> str:
+        conversation, messages = self._load(conversation_id, branch_only)
+        return json.dumps(to_json(conversation, messages), ensure_ascii=False, indent=2) + "\n"
+
+    def import_json(self, text: str) -> ImportResult:
+        """Import a Parley JSON export; importing the same file again adds nothing."""
+        try:
+            data: Any = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ParleyError(
+                tr(
+                    "This is not a Parley JSON file (line {line}, column {column}: {problem})."
+                ).format(line=error.lineno, column=error.colno, problem=error.msg)
+            ) from None
+        conversation, messages = from_json(data)
+        result = import_conversation(self._db, conversation, messages)
+        self._events.emit(ConversationsChanged(result.conversation_id))
+        return result
+
+    def _load(self, conversation_id: str, branch_only: bool) -> tuple[Conversation, list[Message]]:
+        conversation = self._repo.get_conversation(conversation_id)
+        if conversation is None:
+            raise ConversationNotFound(conversation_id)
+        if branch_only:
+            return conversation, self._repo.active_path(conversation_id)
+        return conversation, self._repo.messages(conversation_id)

@@ -1,0 +1,160 @@
+"""Finding, pinning, exporting and importing conversations from the main window."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtTest import QTest
+
+from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
+from tests.ui.conftest import write_settings
+
+
+async def chat(driver, parley, text: str) -> str:
+    """Send `text` in a new chat and wait for the answer; returns the conversation id."""
+    parley.window.new_chat()
+    assert parley.chat_vm.submit(text)
+    conversation_id = parley.chat_vm.conversationId
+
+    def answered() -> bool:
+        path = parley.chat.active_path(conversation_id)
+        return len(path) == 2 and path[-1].status.is_final
+
+    await driver.until(answered)
+    return conversation_id
+
+
+def test_search_finds_message_text_and_opens_the_chat_at_it(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    sidebar = parley.window.sidebar
+    focused: list[str] = []
+    parley.chat_vm.focusMessage.connect(focused.append)
+
+    async def body() -> None:
+        first = await chat(driver, parley, "Where do penguins live?")
+        await chat(driver, parley, "Recipe for bread")
+        QTest.keyClick(parley.window, Qt.Key.Key_K, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClicks(sidebar.search_field, "penguins")
+        await driver.until(lambda: parley.search_vm.rowCount() > 0)
+        assert sidebar.results.isVisible() and not sidebar.list.isVisible()
+        hit = parley.search_vm.hit(0)
+        assert hit.conversation_id == first
+        start, end = hit.highlights[0]
+        assert hit.snippet[start:end].lower() == "penguins"
+        sidebar.results.clicked.emit(parley.search_vm.index(0))
+        assert parley.chat_vm.conversationId == first
+        if hit.message_id:
+            assert focused == [hit.message_id]
+        QTest.keyClick(sidebar.search_field, Qt.Key.Key_Escape)
+        assert sidebar.search_field.text() == "" and sidebar.list.isVisible()
+
+    driver.run(body())
+
+
+def test_nothing_found_is_said_plainly(driver, tmp_path):
+    parley = driver.start(tmp_path)
+    sidebar = parley.window.sidebar
+
+    async def body() -> None:
+        QTest.keyClicks(sidebar.search_field, 'zebra" OR NEAR(')  # FTS syntax is just text
+        await driver.until(lambda: sidebar.no_results.isVisible())
+
+    driver.run(body())
+
+
+def test_pinned_chats_come_first_in_their_own_section(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    model = parley.conversations_vm
+
+    async def body() -> None:
+        older = await chat(driver, parley, "Older chat")
+        await chat(driver, parley, "Newer chat")
+        model.set_pinned(older, True)
+        assert [model.data(model.index(r)) for r in range(model.rowCount())] == [
+            "Pinned",
+            "Older chat",
+            "Today",
+            "Newer chat",
+        ]
+        assert parley.chat.conversation(older).pinned  # saved
+
+    driver.run(body())
+
+
+def test_export_and_import_round_trip_without_duplicates(driver, sse_server, tmp_path):
+    write_settings(tmp_path / "a", sse_server.base_url)
+    source = driver.start(tmp_path / "a")
+    exported: list[str] = []
+    source.transfer_vm.exported.connect(exported.append)
+
+    async def export() -> str:
+        conversation_id = await chat(driver, source, "Keep this *safe*")
+        source.transfer_vm.export_conversation(conversation_id, str(tmp_path / "c.md"), True, True)
+        source.transfer_vm.export_conversation(
+            conversation_id, str(tmp_path / "c.json"), False, False
+        )
+        await driver.until(lambda: len(exported) == 2)
+        return conversation_id
+
+    conversation_id = driver.run(export())
+    markdown = (tmp_path / "c.md").read_text(encoding="utf-8")
+    assert "Keep this *safe*" in markdown and "Hello from the test server." in markdown
+    data = json.loads((tmp_path / "c.json").read_text(encoding="utf-8"))
+    assert data["conversation"]["id"] == conversation_id
+
+    target = driver.start(tmp_path / "b")
+    imported: list[tuple[str, int, int]] = []
+    target.transfer_vm.imported.connect(lambda *args: imported.append(args))
+
+    async def import_twice() -> None:
+        target.transfer_vm.import_file(str(tmp_path / "c.json"))
+        await driver.until(lambda: len(imported) == 1)
+        target.transfer_vm.import_file(str(tmp_path / "c.json"))
+        await driver.until(lambda: len(imported) == 2)
+
+    driver.run(import_twice())
+    assert imported[0] == (conversation_id, 2, 0)
+    assert imported[1] == (conversation_id, 0, 2)
+    assert target.conversations_vm.conversation_count() == 1
+    texts = [m.text for m in target.chat.active_path(conversation_id)]
+    assert texts == ["Keep this *safe*", "Hello from the test server."]
+    assert target.chat_vm.conversationId == conversation_id  # opened after import
+
+
+def test_a_broken_import_file_is_explained(driver, tmp_path):
+    parley = driver.start(tmp_path)
+    failures: list[str] = []
+    parley.transfer_vm.failed.connect(failures.append)
+    (tmp_path / "broken.json").write_text('{"format": "parley.conversation", ', encoding="utf-8")
+
+    async def body() -> None:
+        parley.transfer_vm.import_file(str(tmp_path / "broken.json"))
+        await driver.until(lambda: bool(failures))
+
+    driver.run(body())
+    assert "broken.json" in failures[0] and "line 1" in failures[0]
+    assert parley.conversations_vm.conversation_count() == 0
+
+
+def test_copy_last_answer_and_the_shortcuts_list(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+
+    async def body() -> None:
+        await chat(driver, parley, "Say hello")
+        QTest.keyClick(
+            parley.window,
+            Qt.Key.Key_C,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        )
+        assert QGuiApplication.clipboard().text() == "Hello from the test server."
+
+    driver.run(body())
+    parley.window.show_shortcuts()
+    dialog = parley.window.findChild(ShortcutsDialog)
+    keys = [dialog.table.item(r, 0).text() for r in range(dialog.table.rowCount())]
+    assert "Ctrl+K" in keys and "Ctrl+Shift+E" in keys
