@@ -8,6 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtTest import QTest
 
+from desktop.core.models import Role
 from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
 from tests.ui.conftest import write_settings
 
@@ -158,3 +159,46 @@ def test_copy_last_answer_and_the_shortcuts_list(driver, sse_server, tmp_path):
     dialog = parley.window.findChild(ShortcutsDialog)
     keys = [dialog.table.item(r, 0).text() for r in range(dialog.table.rowCount())]
     assert "Ctrl+K" in keys and "Ctrl+Shift+E" in keys
+
+
+def test_a_search_hit_deep_in_a_long_chat_is_scrolled_into_view(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    transcript = parley.window.chat_view.transcript
+
+    async def body() -> None:
+        first = await chat(driver, parley, "The needle is here")
+        for i in range(12):  # push the first message far above the bottom
+            assert parley.chat_vm.submit(f"Filler message number {i} " + "words " * 40)
+            await driver.until(lambda n=i: len(parley.chat.active_path(first)) == 4 + 2 * n)
+            await driver.until(lambda: parley.chat.active_path(first)[-1].status.is_final)
+        parley.window.new_chat()
+        hits = parley.library.search("needle")
+        hit = next(h for h in hits if h.message_id)
+        parley.window.open_conversation_at(first, hit.message_id)
+        await driver.until(lambda: transcript.message_widget(hit.message_id) is not None)
+        widget = transcript.message_widget(hit.message_id)
+        assert widget.isVisible()
+        top = widget.mapTo(transcript.viewport(), widget.rect().topLeft()).y()
+        assert 0 <= top < transcript.viewport().height()
+        assert not transcript.at_bottom
+
+    driver.run(body())
+
+
+def test_ctrl_shift_e_opens_the_last_message_for_editing(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    transcript = parley.window.chat_view.transcript
+
+    async def body() -> None:
+        await chat(driver, parley, "Fix my typo plz")
+        user_id = parley.chat_vm.last_message_id(Role.USER)
+        QTest.keyClick(
+            parley.window,
+            Qt.Key.Key_E,
+            Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+        )
+        assert transcript.message_widget(user_id).is_editing
+
+    driver.run(body())

@@ -90,6 +90,7 @@ class Transcript(QAbstractScrollArea):
         chat.messagesReset.connect(self.reset)
         chat.messageAdded.connect(self.add)
         chat.messageUpdated.connect(self.update_message)
+        chat.focusMessage.connect(self.scroll_to_message)
         app = cast(QApplication, QApplication.instance())
         app.focusChanged.connect(self._on_focus_changed)
 
@@ -148,6 +149,19 @@ class Transcript(QAbstractScrollArea):
     def scroll_to_bottom(self) -> None:
         self._stick = True
         self._refresh(None)
+
+    def scroll_to_message(self, message_id: str) -> None:
+        """Bring a message to the top of the view (a search hit, an edit)."""
+        if message_id in self._rows:
+            self._stick = False
+            self._refresh((message_id, PADDING))
+
+    def start_edit(self, message_id: str) -> None:
+        """Open a user message's inline editor, scrolling it into view first."""
+        self.scroll_to_message(message_id)
+        widget = self._widgets.get(message_id)
+        if widget is not None:
+            widget.begin_edit()
 
     def confirm_delete(self, message_id: str) -> QMessageBox:
         """Ask first, without blocking (no nested event loop under asyncio)."""
