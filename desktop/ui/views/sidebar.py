@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.viewmodels.search import SearchModel
+from desktop.ui.views.confirm import confirm_delete
 from desktop.ui.views.sidebar_delegates import ConversationDelegate, SearchHitDelegate
 
 
@@ -120,25 +121,14 @@ class Sidebar(QFrame):
             self.list.edit(self._model.index(row))
 
     def confirm_delete(self, conversation_id: str) -> QMessageBox:
-        """Ask first. Window-modal but not blocking: no nested event loop under asyncio."""
-        title = self._model.title_of(conversation_id)
-        box = QMessageBox(
-            QMessageBox.Icon.Warning,
+        return confirm_delete(
+            self,
             self.tr("Delete chat?"),
             self.tr("Delete “%1”? Its messages will be removed from this computer.").replace(
-                "%1", title
+                "%1", self._model.title_of(conversation_id)
             ),
-            QMessageBox.StandardButton.Cancel,
-            self,
+            lambda: self._model.delete(conversation_id),
         )
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.buttonClicked.connect(
-            lambda button: self._model.delete(conversation_id) if button is delete else None
-        )
-        box.open()
-        return box
 
     def title_of(self, conversation_id: str) -> str:
         return self._model.title_of(conversation_id)

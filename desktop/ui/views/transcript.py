@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.views.confirm import confirm_delete
 from desktop.ui.views.message_widget import AssistantMessage, MessageWidget
 from desktop.ui.views.row_geometry import RowGeometry, TextMetrics, estimate_height
 from desktop.ui.views.user_message import UserMessage
@@ -164,22 +165,12 @@ class Transcript(QAbstractScrollArea):
             widget.begin_edit()
 
     def confirm_delete(self, message_id: str) -> QMessageBox:
-        """Ask first, without blocking (no nested event loop under asyncio)."""
-        box = QMessageBox(
-            QMessageBox.Icon.Warning,
+        return confirm_delete(
+            self,
             self.tr("Delete message?"),
             self.tr("Delete this message and everything after it in this branch of the chat?"),
-            QMessageBox.StandardButton.Cancel,
-            self,
+            lambda: self._chat.delete_message(message_id),
         )
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        delete = box.addButton(self.tr("Delete"), QMessageBox.ButtonRole.DestructiveRole)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.buttonClicked.connect(
-            lambda button: self._chat.delete_message(message_id) if button is delete else None
-        )
-        box.open()
-        return box
 
     # --- keeping widgets, heights and the scroll position in step -------------------
 
