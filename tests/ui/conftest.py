@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import sys
 from collections.abc import Awaitable, Callable, Iterator
@@ -29,6 +30,9 @@ def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
         event_loop.run_until_complete(asyncio.sleep(0))  # let finalisers run
         event_loop.close()
         asyncio.set_event_loop(None)
+        # Collect the closed loop's Qt timers here, on the GUI thread, not later from
+        # whichever thread happens to trigger a collection.
+        gc.collect()
         sys.set_asyncgen_hooks(*hooks)
 
 

@@ -126,10 +126,12 @@ def test_rows_above_that_change_height_do_not_move_what_is_read(driver, tmp_path
         above = items[transcript.message_ids().index(reading) - 6]
         longer = PARAGRAPH * 20
         parley.chat_vm.messageUpdated.emit(
-            replace(above, markdown=longer, html=render_markdown(longer))
+            replace(above, markdown=longer, html_source=render_markdown(longer))
         )
         assert screen_top(transcript, reading) == top
-        parley.chat_vm.messageUpdated.emit(replace(above, markdown="short", html="<p>short</p>"))
+        parley.chat_vm.messageUpdated.emit(
+            replace(above, markdown="short", html_source="<p>short</p>")
+        )
         assert screen_top(transcript, reading) == top
 
     driver.run(body())

@@ -32,7 +32,7 @@ def message(
         id=message_id,
         is_user=user,
         markdown=text,
-        html=body,
+        html_source=body,
         reasoning_html="",
         reasoning_label="",
         reasoning_live=False,
@@ -53,7 +53,9 @@ def conversation(count: int, *, answer: str = PARAGRAPH * 3) -> list[MessageItem
         if number % 2 == 0:
             items.append(message(f"m{number}", user=True, text=f"Question {number}"))
         else:
-            items.append(replace(message(f"m{number}", text="x"), markdown=answer, html=rendered))
+            items.append(
+                replace(message(f"m{number}", text="x"), markdown=answer, html_source=rendered)
+            )
     return items
 
 

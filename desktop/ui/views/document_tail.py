@@ -76,7 +76,7 @@ def split_units(html: str) -> list[str]:
 class _ScratchDocument(QTextDocument):
     """Where a unit is parsed before it is copied; never loads anything it references."""
 
-    def loadResource(self, type: int, name: QUrl) -> object:
+    def loadResource(self, type: int, name: QUrl | str) -> object:
         return None
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
 
 from desktop.ui.viewmodels.message_item import MessageItem
@@ -75,7 +75,7 @@ class MessageActions(QWidget):
         for widget in (self.previous_button, self.version_label, *self.buttons[1:]):
             row.addWidget(widget)
 
-    def _button(self, text: str, tip: str, clicked: Signal | None) -> QToolButton:
+    def _button(self, text: str, tip: str, clicked: SignalInstance | None) -> QToolButton:
         button = QToolButton(self)
         button.setObjectName("MessageAction")
         button.setText(text)
@@ -128,8 +128,8 @@ class ActionSlot(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._row: MessageActions | None = None
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
+        self._layout = QHBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
         self.setSizePolicy(QSizePolicy.Policy.Maximum, QSizePolicy.Policy.Fixed)
         self.setFixedHeight(self._row_height())
 
@@ -141,8 +141,13 @@ class ActionSlot(QWidget):
         if self._row is None:
             self._row = MessageActions(self)
             self._row.hide()
-            self.layout().addWidget(self._row)
+            self._layout.addWidget(self._row)
         return self._row
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:  # the text size setting changed
+            self.setFixedHeight(self._row_height())
 
     def _row_height(self) -> int:
         key = self.font().key()

@@ -67,8 +67,12 @@ class MessageWidget(QFrame):
         self.action_slot = ActionSlot(self)
 
     @property
-    def actions(self) -> MessageActions:
-        """The action row, built on first use (see `ActionSlot`)."""
+    def actions(self) -> MessageActions:  # type: ignore[override]  # see the docstring
+        """The action row, built on first use (see `ActionSlot`).
+
+        This shadows `QWidget.actions()` for Python callers (Qt's own code is unaffected);
+        `action_row` is the same without the clash.
+        """
         row = self.action_slot.row
         if row is None:
             row = self.action_slot.ensure_row()
@@ -85,6 +89,10 @@ class MessageWidget(QFrame):
                 QWidget.setTabOrder(previous, button)
                 previous = button
         return row
+
+    @property
+    def action_row(self) -> MessageActions:
+        return self.actions
 
     @property
     def _id(self) -> str:
@@ -169,6 +177,7 @@ class AssistantMessage(MessageWidget):
         """`width_hint`: the column width, so the text is laid out once, at that width."""
         super().__init__(item, chat, parent)
         self.setObjectName("AssistantMessage")
+        self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)  # no background: see RichText
         self._reasoning_touched = False  # the person opened/closed it: stop auto-toggling
         self._reasoning: tuple[QToolButton, RichText] | None = None
         self.meta = _label("MetaLabel", self)

@@ -49,6 +49,9 @@ class RichText(QTextBrowser):
             | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
         )
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.DefaultContextMenu)
+        # Text sits at the top left and never scrolls: growing repaints only the new strip.
+        for widget in (self, self.viewport()):
+            widget.setAttribute(Qt.WidgetAttribute.WA_StaticContents)
         document = self.document()
         document.setUndoRedoEnabled(False)  # edits while streaming must not pile up history
         document.setDocumentMargin(2)
@@ -76,7 +79,7 @@ class RichText(QTextBrowser):
             self.setHtml(html)
         self.updateGeometry()
 
-    def loadResource(self, type: int, name: QUrl) -> object:
+    def loadResource(self, type: int, name: QUrl | str) -> object:
         """Never load anything referenced by content: no images, no files, no network."""
         return None
 

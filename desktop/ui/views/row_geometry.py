@@ -31,7 +31,8 @@ def estimate_height(item: MessageItem, column_width: int, metrics: TextMetrics) 
     text = item.markdown
     width = column_width * 0.8 if item.is_user else column_width
     per_line = max(8, int(width / max(1.0, metrics.char_width)))
-    lines = len(text) // per_line + text.count("\n") + 1
+    # Wrapped length plus half the line breaks: prose lines are long, code lines short.
+    lines = len(text) // per_line + text.count("\n") // 2 + 1
     extra = 0
     if not item.is_user:
         extra += (text.count("```") // 2) * 2 * metrics.line_height  # code block header

@@ -68,7 +68,7 @@ class UserMessage(MessageWidget):
         if self.is_editing:
             width = column_width
         else:
-            margins = self.bubble.layout().contentsMargins()
+            margins = self._inside.contentsMargins()
             natural = self._natural_width() + margins.left() + margins.right() + 4
             width = max(MIN_BUBBLE_WIDTH, min(natural, int(column_width * BUBBLE_SHARE)))
         if self.bubble.width() != width or self.bubble.minimumWidth() != width:
