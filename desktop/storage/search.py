@@ -1,26 +1,29 @@
 """Full-text search over conversation titles and message text.
 
-The index (migration step 2) is two FTS5 tables with the `trigram` tokenizer, fed by
-SQLite triggers from `conversations.title` and `messages.search_text`.
+Two indexes, both FTS5 tables fed by SQLite triggers from `conversations.title` and
+`messages.search_text`: the trigram index (migration step 2) answers terms of three or
+more characters, the short-query index (step 3, `short_index.py`) terms of one or two.
 
 Why trigram. People search CJK text, which has no spaces: `unicode61` (word tokens)
 sees "你好世界" as one word, so "世界" would never match it. `trigram` indexes every
 three-character sequence, so any substring of three or more characters matches in any
 script, case-insensitively (Unicode case folding), across word boundaries ("board" in
 "Skateboard" too). What it cannot do, and what we do about it:
-- Fewer than three characters produce no trigram and match nothing, so 1-2 character
-  terms are matched with `LIKE '%term%'` instead: on the rows the other terms already
-  found, or, when every term is short, by walking conversations newest first and
-  stopping at `limit` hits (fast for common strings, a full scan for rare ones: about
-  50 ms at 100,000 messages). LIKE folds ASCII case only, which for 1-2 characters is
-  mostly CJK anyway. The alternative, a second `unicode61` index, would still not find
-  "世界" inside "你好世界" and would double the index size.
+- Fewer than three characters produce no trigram and match nothing. A `LIKE` scan
+  instead cost about 50 ms per 100,000 messages for a rare string, growing with the
+  history, so short terms go to the short-query index: letters and digits match the
+  start of a word ("go" finds "Go" and "going", not "ago"; this is what typing the first
+  letters of a word means), CJK, kana, Hangul, punctuation and symbols match as
+  substrings ("世界" inside "你好世界", "%", "C#"). A rare one costs a few milliseconds,
+  a common one what a common trigram term costs (see the plans below). A term with a
+  control character is the one thing it cannot answer: `LIKE` scans for it.
 - No accent folding: `remove_diacritics` needs SQLite 3.45 and we target 3.40, so
-  "CAFÉ" finds "café" but "cafe" does not. (Changing it later is a new migration step
-  that recreates the FTS tables.)
-- Size: the index takes about 2.7 bytes per indexed character (detail=full; measured
-  by benchmarks/search_bench.py). detail=none/column would be smaller but cannot match
-  a phrase longer than one trigram.
+  "CAFÉ" finds "café" but "cafe" does not (the short-query index does the same).
+  (Changing it later is a new migration step that recreates the FTS tables.)
+- Size: the trigram index takes about 2.7 bytes per indexed character (detail=full;
+  measured by benchmarks/search_bench.py). detail=none/column would be smaller but
+  cannot match a phrase longer than one trigram. The short-query index adds about
+  0.5 bytes per character (detail=none: row ids only).
 
 Safety: the query is split into terms (whitespace, or "double quoted phrases"), and
 each term is passed to MATCH as a quoted FTS5 string with its double quotes doubled, so
@@ -28,18 +31,19 @@ each term is passed to MATCH as a quoted FTS5 string with its double quotes doub
 this module's fixed SQL fragments are ever concatenated, never the person's input.
 
 Snippets and highlights are cut in Python rather than with FTS5's snippet(): with
-trigram tokens its size limit counts trigrams (about one character each), and the LIKE
-path has no snippet() at all. Hits are few (`limit`), so this is cheap.
+trigram tokens its size limit counts trigrams (about one character each), and the
+short-query index keeps no positions. Hits are few (`limit`), so this is cheap. A short
+word term is highlighted only where a word starts, as it matched.
 
 Ordering (titles first, then messages; newest conversations first) is exact. A common
 term can match most of the history, and joining every match to its conversation to
 sort them costs tens of milliseconds at 100,000 messages, so for many matches the
 query walks conversations newest first (index `ix_conversations_recent`) and checks
-membership in the match set, stopping at `limit`; for few matches it starts from the
-index. A bounded count picks the plan.
+membership in the match sets, stopping at `limit`; for few matches it starts from the
+index with the fewest. Bounded counts pick the plan.
 
 Index rows use the tables' rowids. VACUUM keeps rowids in the SQLite versions we
-support; should the index and the text ever disagree, `rebuild_search_index` fixes it
+support; should an index and the text ever disagree, `rebuild_search_index` fixes it
 and `search_index_is_consistent` tells.
 Never write `INSERT OR REPLACE` into messages or conversations: rows REPLACE deletes do
 not fire delete triggers (unless recursive_triggers is on) and would corrupt the index.
@@ -48,18 +52,25 @@ not fire delete triggers (unless recursive_triggers is on) and would corrupt the
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import DatabaseError
 
+from desktop.storage import short_index
 from desktop.storage.database import Database
 from desktop.storage.mapping import from_epoch_ms
-from desktop.storage.tables import CONVERSATIONS_FTS, MESSAGES_FTS
+from desktop.storage.tables import (
+    CONVERSATIONS_FTS,
+    CONVERSATIONS_SHORT_FTS,
+    MESSAGES_FTS,
+    MESSAGES_SHORT_FTS,
+)
 
-MIN_TRIGRAM_TERM: Final = 3  # shorter terms have no trigram: matched with LIKE
+MIN_TRIGRAM_TERM: Final = 3  # shorter terms have no trigram: the short-query index
 MAX_TERMS: Final = 8
 MAX_TERM_CHARS: Final = 200
 # Up to this many FTS matches, start from the index; beyond it, walk conversations.
@@ -126,26 +137,68 @@ def like_pattern(term: str) -> str:
     return f"%{escaped}%"
 
 
+_Side = Literal["messages", "conversations"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """One full-text index: an FTS5 table over messages and one over titles."""
+
+    messages: str
+    conversations: str
+
+    def table(self, side: _Side) -> str:
+        return self.messages if side == "messages" else self.conversations
+
+
+_TRIGRAM: Final = _Index(MESSAGES_FTS, CONVERSATIONS_FTS)
+_SHORT: Final = _Index(MESSAGES_SHORT_FTS, CONVERSATIONS_SHORT_FTS)
+
+
+def _is_word_term(term: str) -> bool:
+    """Matched only at the start of a word (a short term of letters and digits)."""
+    return len(term) < MIN_TRIGRAM_TERM and short_index.is_word_query(term)
+
+
 @dataclass(frozen=True, slots=True)
 class _Plan:
     """Bound parameters and the fixed SQL fragments that use them."""
 
-    match: str | None  # FTS5 expression over the long terms, or None
-    likes: tuple[str, ...]  # LIKE patterns for the short terms
+    matches: tuple[tuple[_Index, str], ...]  # an FTS5 expression per index used
+    likes: tuple[str, ...]  # LIKE patterns for the terms no index can answer
 
     @classmethod
     def of(cls, terms: tuple[str, ...]) -> _Plan:
-        long = [t for t in terms if len(t) >= MIN_TRIGRAM_TERM]
-        short = [t for t in terms if len(t) < MIN_TRIGRAM_TERM]
-        match = " AND ".join(fts_phrase(t) for t in long) if long else None
-        return cls(match, tuple(like_pattern(t) for t in short))
+        long: list[str] = []
+        short: list[str] = []
+        likes: list[str] = []
+        for term in terms:
+            if len(term) >= MIN_TRIGRAM_TERM:
+                long.append(fts_phrase(term))
+            elif (token := short_index.query_token(term)) is None:
+                likes.append(like_pattern(term))
+            else:
+                short.append(fts_phrase(token) + ("*" if _is_word_term(term) else ""))
+        matches = tuple(
+            (index, " AND ".join(phrases))
+            for index, phrases in ((_TRIGRAM, long), (_SHORT, short))
+            if phrases
+        )
+        return cls(matches, tuple(likes))
 
     def params(self, limit: int) -> dict[str, Any]:
         params: dict[str, Any] = {"limit": limit}
-        if self.match is not None:
-            params["match"] = self.match
+        params.update({f"match{i}": match for i, (_, match) in enumerate(self.matches)})
         params.update({f"like{i}": pattern for i, pattern in enumerate(self.likes)})
         return params
+
+    def in_sql(self, rowid: str, side: _Side, skip: int = -1) -> str:
+        """`rowid` must be in each index's matches (but the one at position `skip`)."""
+        return "".join(
+            f" AND {rowid} IN (SELECT rowid FROM {table} WHERE {table} MATCH :match{i})"
+            for i, table in enumerate(index.table(side) for index, _ in self.matches)
+            if i != skip
+        )
 
     def like_sql(self, column: str) -> str:
         return "".join(f" AND {column} LIKE :like{i} ESCAPE '\\'" for i in range(len(self.likes)))
@@ -197,16 +250,11 @@ def _hit(
 
 def _title_rows(conn: Connection, plan: _Plan, limit: int) -> list[Any]:
     # At most 10,000-ish conversations: checking each against the (materialised)
-    # match set in recency order is cheap and stops at `limit`.
-    in_match = (
-        f" AND c.rowid IN (SELECT rowid FROM {CONVERSATIONS_FTS}"
-        f" WHERE {CONVERSATIONS_FTS} MATCH :match)"
-        if plan.match is not None
-        else ""
-    )
+    # match sets in recency order is cheap and stops at `limit`.
     sql = (
         "SELECT c.id, c.title, c.updated_at FROM conversations AS c"
-        f" WHERE c.archived = 0{in_match}{plan.like_sql('c.title')}"
+        f" WHERE c.archived = 0{plan.in_sql('c.rowid', 'conversations')}"
+        f"{plan.like_sql('c.title')}"
         " ORDER BY c.updated_at DESC, c.rowid DESC LIMIT :limit"
     )
     return list(conn.execute(text(sql), plan.params(limit)))
@@ -222,41 +270,47 @@ _MESSAGE_ORDER: Final = (
 
 def _message_rows(conn: Connection, plan: _Plan, limit: int) -> list[Any]:
     likes = plan.like_sql("m.search_text")
-    if plan.match is not None and _few_matches(conn, plan.match):
-        # Few matches: start from the index, join each to its conversation, sort.
+    start = _fewest_matches(conn, plan)
+    if start is not None:
+        # Few matches: start from that index, join each to its conversation, sort.
+        fts = plan.matches[start][0].messages
+        others = plan.in_sql("m.rowid", "messages", skip=start)
         sql = (
-            f"SELECT {_MESSAGE_COLUMNS} FROM {MESSAGES_FTS}"
-            f" CROSS JOIN messages AS m ON m.rowid = {MESSAGES_FTS}.rowid"
+            f"SELECT {_MESSAGE_COLUMNS} FROM {fts}"
+            f" CROSS JOIN messages AS m ON m.rowid = {fts}.rowid"
             " JOIN conversations AS c ON c.id = m.conversation_id"
-            f" WHERE {MESSAGES_FTS} MATCH :match AND c.archived = 0{likes}{_MESSAGE_ORDER}"
+            f" WHERE {fts} MATCH :match{start} AND c.archived = 0{others}{likes}"
+            f"{_MESSAGE_ORDER}"
         )
     else:
-        # Many matches, or only short terms: walk conversations newest first (and their
-        # messages in order) and stop once `limit` rows qualify. For a rare 1-2
-        # character term this reads every message: a scan is all LIKE can do.
-        in_match = (
-            f" AND m.rowid IN (SELECT rowid FROM {MESSAGES_FTS} WHERE {MESSAGES_FTS} MATCH :match)"
-            if plan.match is not None
-            else ""
-        )
+        # Many matches (or only terms no index answers): walk conversations newest
+        # first (and their messages in order) and stop once `limit` rows qualify.
         sql = (
             f"SELECT {_MESSAGE_COLUMNS} FROM conversations AS c"
             " CROSS JOIN messages AS m ON m.conversation_id = c.id"
-            f" WHERE c.archived = 0{in_match}{likes}{_MESSAGE_ORDER}"
+            f" WHERE c.archived = 0{plan.in_sql('m.rowid', 'messages')}{likes}"
+            f"{_MESSAGE_ORDER}"
         )
     return list(conn.execute(text(sql), plan.params(limit)))
 
 
-def _few_matches(conn: Connection, match: str) -> bool:
-    """Counting stops at DIRECT_PLAN_MAX + 1, so a common term costs no full count."""
-    count = conn.execute(
-        text(
-            f"SELECT count(*) FROM (SELECT 1 FROM {MESSAGES_FTS}"
-            f" WHERE {MESSAGES_FTS} MATCH :match LIMIT :cap)"
-        ),
-        {"match": match, "cap": DIRECT_PLAN_MAX + 1},
-    ).scalar_one()
-    return int(count) <= DIRECT_PLAN_MAX
+def _fewest_matches(conn: Connection, plan: _Plan) -> int | None:
+    """The position in `plan.matches` of the index with the fewest message matches, if
+    that is at most DIRECT_PLAN_MAX. Counting stops at DIRECT_PLAN_MAX + 1, so a common
+    term costs no full count."""
+    counts = []
+    for position, (index, match) in enumerate(plan.matches):
+        count = conn.execute(
+            text(
+                f"SELECT count(*) FROM (SELECT 1 FROM {index.messages}"
+                f" WHERE {index.messages} MATCH :match LIMIT :cap)"
+            ),
+            {"match": match, "cap": DIRECT_PLAN_MAX + 1},
+        ).scalar_one()
+        counts.append((int(count), position))
+    if not counts or min(counts)[0] > DIRECT_PLAN_MAX:
+        return None
+    return min(counts)[1]
 
 
 # --- snippets -----------------------------------------------------------------------
@@ -277,17 +331,35 @@ def _fold(value: str) -> str:
     return "".join(c if len(low := c.lower()) != 1 else low for c in value)
 
 
-def _find_all(haystack: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
-    """Sorted, merged (start, end) ranges of every case-insensitive term occurrence."""
-    folded = _fold(haystack)
-    ranges: list[tuple[int, int]] = []
-    for term in terms:
-        needle = _fold(term)
-        start = folded.find(needle)
-        while start != -1:
-            ranges.append((start, start + len(needle)))
-            start = folded.find(needle, start + len(needle))
-    ranges.sort()
+def _occurrences(folded: str, term: str) -> Iterator[tuple[int, int]]:
+    """Non-overlapping (start, end) ranges of `term` in `folded` (already folded), where
+    the index matched it: anywhere, or for a short word term at the start of a word."""
+    needle = _fold(term)
+    if not needle:
+        return
+    at_word_start = _is_word_term(term)
+    start = folded.find(needle)
+    while start != -1:
+        if at_word_start and not short_index.starts_word(folded, start):
+            start = folded.find(needle, start + 1)
+            continue
+        yield start, start + len(needle)
+        start = folded.find(needle, start + len(needle))
+
+
+def _find_all(haystack: str, terms: tuple[str, ...], before: str = "") -> list[tuple[int, int]]:
+    """Sorted, merged (start, end) ranges of every case-insensitive term occurrence.
+
+    `before` is the text just before `haystack` (a snippet cut from a longer text): it
+    decides whether the haystack starts at the start of a word.
+    """
+    folded = _fold(before + haystack)
+    ranges = sorted(
+        (start - len(before), end - len(before))
+        for term in terms
+        for start, end in _occurrences(folded, term)
+        if start >= len(before)
+    )
     merged: list[tuple[int, int]] = []
     for start, end in ranges:
         if merged and start <= merged[-1][1]:
@@ -299,11 +371,7 @@ def _find_all(haystack: str, terms: tuple[str, ...]) -> list[tuple[int, int]]:
 
 def _first_match(body: str, terms: tuple[str, ...]) -> tuple[int, int]:
     folded = _fold(body)
-    found = [
-        (i, i + len(needle))
-        for needle in (_fold(t) for t in terms)
-        if (i := folded.find(needle)) != -1
-    ]
+    found = [first for t in terms if (first := next(_occurrences(folded, t), None)) is not None]
     return min(found) if found else (0, 0)
 
 
@@ -340,17 +408,21 @@ def make_snippet(body: str, terms: tuple[str, ...]) -> tuple[str, tuple[tuple[in
     suffix = ELLIPSIS if body[right:].strip() else ""
     snippet = prefix + core + suffix
     offset = len(prefix)
-    highlights = tuple((s + offset, e + offset) for s, e in _find_all(core, terms))
+    first = left + len(body[left:right]) - len(body[left:right].lstrip())  # core[0]
+    before = body[first - 1] if first > 0 else ""  # does core start mid-word?
+    highlights = tuple((s + offset, e + offset) for s, e in _find_all(core, terms, before))
     return snippet, highlights
 
 
 # --- maintenance --------------------------------------------------------------------
 
+_ALL_TABLES: Final = (MESSAGES_FTS, CONVERSATIONS_FTS, MESSAGES_SHORT_FTS, CONVERSATIONS_SHORT_FTS)
+
 
 def search_index_is_consistent(db: Database) -> bool:
     """FTS5's integrity check against the text tables (rank 1 = compare with content)."""
     with db.write() as conn:
-        for table in (MESSAGES_FTS, CONVERSATIONS_FTS):
+        for table in _ALL_TABLES:
             try:
                 conn.execute(
                     text(f"INSERT INTO {table} ({table}, rank) VALUES ('integrity-check', 1)")
@@ -364,5 +436,5 @@ def rebuild_search_index(db: Database) -> None:
     """Re-index every title and message from the tables (a repair, never needed in
     normal use: the triggers keep the index current)."""
     with db.write() as conn:
-        for table in (MESSAGES_FTS, CONVERSATIONS_FTS):
+        for table in _ALL_TABLES:
             conn.execute(text(f"INSERT INTO {table} ({table}) VALUES ('rebuild')"))

@@ -26,6 +26,8 @@ from typing import Any
 
 from sqlalchemy import URL, Connection, Engine, create_engine, event
 
+from desktop.storage.short_index import register_sql_functions
+
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 5000
@@ -78,6 +80,8 @@ def _on_connect(dbapi_connection: Any, _connection_record: Any) -> None:
             cursor.execute(pragma)
     finally:
         cursor.close()
+    # The search index's triggers call it (migration step 3).
+    register_sql_functions(dbapi_connection)
 
 
 def _on_begin(conn: Connection) -> None:

@@ -8,9 +8,9 @@ A test checks that a fully migrated database matches these definitions.
 Times are integer epoch milliseconds (UTC), so ordering and comparisons happen in SQL
 without time-zone parsing. JSON columns are plain TEXT: `mapping.py` owns their format.
 
-The full-text index (two FTS5 virtual tables and the triggers that feed them, created by
-migration step 2) is not described here: SQLAlchemy has no model for virtual tables, and
-only `search.py` queries them, by the names below, in plain SQL.
+The full-text index (FTS5 virtual tables and the triggers that feed them, created by
+migration steps 2 and 3) is not described here: SQLAlchemy has no model for virtual
+tables, and only `search.py` queries them, by the names below, in plain SQL.
 """
 
 from __future__ import annotations
@@ -89,3 +89,7 @@ messages = Table(
 # `conversations.title` by rowid and store no copy of the text).
 MESSAGES_FTS = "messages_fts"
 CONVERSATIONS_FTS = "conversations_fts"
+# FTS5 tables for 1-2 character queries (migration step 3, `short_index.py`); their
+# external content is a view over the same columns.
+MESSAGES_SHORT_FTS = "messages_short_fts"
+CONVERSATIONS_SHORT_FTS = "conversations_short_fts"

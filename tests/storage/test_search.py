@@ -114,9 +114,7 @@ def test_accents_are_matched_exactly_but_case_insensitively(
     assert search(db, "cafe") == []
 
 
-def test_two_and_one_character_queries_use_the_substring_fallback(
-    repo: ChatRepository, db: Database
-) -> None:
+def test_two_and_one_character_queries_find_words(repo: ChatRepository, db: Database) -> None:
     chat = repo.create_conversation("Languages")
     go = _say(repo, chat.id, "I write Go every day")
     _say(repo, chat.id, "Rust and Zig", go)
@@ -445,3 +443,193 @@ def test_an_inconsistent_index_is_detected_and_rebuilt(repo: ChatRepository, db:
 
     assert search_index_is_consistent(db)
     assert _ids(search(db, "quokka")) == [message.id]
+
+
+# --- one and two characters (the short-query index) --------------------------------
+
+
+def test_short_latin_terms_match_the_start_of_words(repo: ChatRepository, db: Database) -> None:
+    chat = repo.create_conversation("Languages")
+    going = _say(repo, chat.id, "Going home; the cargo left a week ago")
+    go = _say(repo, chat.id, "I write Go (go!) every day", going)
+    _say(repo, chat.id, "Django and Cargo, nothing else", go)
+
+    assert _ids(search(db, "go")) == [going.id, go.id]
+    assert _marked(search(db, "go")[0]) == ["Go"]  # not the "go" in "cargo" or "ago"
+    assert _marked(search(db, "GO")[1]) == ["Go", "go"]
+    assert _ids(search(db, "G")) == [going.id, go.id]
+    assert search(db, "rg") == []  # inside "cargo" only
+    assert _ids(search(db, "wr")) == [go.id]
+
+
+def test_a_two_character_cjk_word_is_found_inside_a_sentence(
+    repo: ChatRepository, db: Database
+) -> None:
+    chat = repo.create_conversation("Schools")
+    school = _say(repo, chat.id, "我们的学校很大，有三个操场。")
+    korean = _say(repo, chat.id, "우리학교에서 만나요", school)
+    kana = _say(repo, chat.id, "東京のラーメンはおいしい", korean)
+    _say(repo, chat.id, "学习和学生", kana)  # 学 and 校, never 学校
+
+    for query, message in (("学校", school), ("학교", korean), ("ラー", kana), ("京の", kana)):
+        hits = search(db, query)
+        assert _ids(hits) == [message.id], query
+        assert _marked(hits[0]) == [query]
+    assert search(db, "校学") == []
+
+
+def test_one_character_queries(repo: ChatRepository, db: Database) -> None:
+    chat = repo.create_conversation("Pets")
+    cat = _say(repo, chat.id, "我的猫很可爱")
+    zebra = _say(repo, chat.id, "A zebra, then Zanzibar", cat)
+    _say(repo, chat.id, "lazy jazz", zebra)
+
+    assert _ids(search(db, "猫")) == [cat.id]
+    assert _ids(search(db, "z")) == [zebra.id]  # words starting with z, not "lazy"
+    assert _marked(search(db, "Z")[0]) == ["z", "Z"]
+    assert search(db, "狗") == []
+
+
+def test_punctuation_and_symbols_match_as_text(repo: ChatRepository, db: Database) -> None:
+    chat = repo.create_conversation("Symbols")
+    percent = _say(repo, chat.id, "Growth was 12% in C# code -> fine?")
+    emoji = _say(repo, chat.id, "Party 🎉 and ❤️ for all, (c) 2024", percent)
+    plain = _say(repo, chat.id, "no symbols here at all", emoji)
+
+    assert _ids(search(db, "%")) == [percent.id]
+    assert _ids(search(db, "c#")) == [percent.id]
+    assert _marked(search(db, "c#")[0]) == ["C#"]
+    assert _ids(search(db, "->")) == [percent.id]
+    assert _ids(search(db, "?")) == [percent.id]
+    assert _ids(search(db, "🎉")) == [emoji.id]
+    assert _ids(search(db, "❤️")) == [emoji.id]
+    assert _ids(search(db, "(c")) == [emoji.id]
+    assert _ids(search(db, "c)")) == [emoji.id]
+    assert search(db, "$") == [] and search(db, "#!") == []
+    # A symbol term with a word term: both must occur.
+    assert _ids(search(db, "% growth")) == [percent.id]
+    assert _ids(search(db, "no")) == [plain.id]
+
+
+def test_a_short_query_can_match_only_a_title(repo: ChatRepository, db: Database) -> None:
+    trip = repo.create_conversation("Go tips for 周末计划")
+    _say(repo, trip.id, "Pack light and leave early")
+    other = repo.create_conversation("Groceries")
+    _say(repo, other.id, "Buy apples")
+
+    for query, marked in (("go", ["Go"]), ("周末", ["周末"]), ("ti", ["ti"])):
+        hits = search(db, query)
+        assert [(h.conversation_id, h.message_id) for h in hits] == [(trip.id, None)], query
+        assert _marked(hits[0]) == marked
+    assert search(db, "ps") == []  # inside "tips" only
+
+
+def test_short_queries_list_newest_conversations_first_with_either_plan(
+    repo: ChatRepository, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chats = [repo.create_conversation(f"chat {n}") for n in range(4)]
+    expected = []
+    for chat in chats:
+        first = _say(repo, chat.id, "ok 好的 100%")
+        expected.append([first.id, _say(repo, chat.id, "ok again 好的 50%", first).id])
+    order = [i for pair in reversed(expected) for i in pair]
+
+    for query in ("ok", "好的", "%", "ok %", "again ok", "o"):
+        direct = search(db, query)
+        monkeypatch.setattr(search_module, "DIRECT_PLAN_MAX", 0)
+        walked = search(db, query)
+        monkeypatch.undo()
+        assert walked == direct, query
+        wanted = order if query not in ("again ok",) else order[1::2]
+        assert _ids(direct) == wanted, query
+
+
+def test_the_short_index_follows_edits_renames_and_deletes(
+    repo: ChatRepository, db: Database
+) -> None:
+    chat = repo.create_conversation("Draft 草稿")
+    question = _say(repo, chat.id, "question")
+    answer = _say(repo, chat.id, "partial 部分", question, status=MessageStatus.STREAMING)
+    assert _ids(search(db, "部分")) == [answer.id]
+
+    answer.parts = [TextPart("final 结果 with a % sign")]
+    answer.status = MessageStatus.COMPLETE
+    repo.save_message(answer)
+    assert search(db, "部分") == [] and search(db, "pa") == []
+    assert _ids(search(db, "结果")) == [answer.id]
+    assert _ids(search(db, "%")) == [answer.id]
+
+    repo.rename_conversation(chat.id, "Final 定稿")
+    assert search(db, "草稿") == [] and search(db, "dr") == []
+    assert [h.message_id for h in search(db, "定稿")] == [None]
+    assert search_index_is_consistent(db)
+
+    repo.delete_message(answer.id)
+    assert search(db, "结果") == [] and search(db, "%") == []
+    repo.delete_conversation(chat.id)
+    assert search(db, "定稿") == [] and search(db, "qu") == []
+    assert search_index_is_consistent(db)
+
+
+def test_damage_to_the_short_index_is_detected_and_rebuilt(
+    repo: ChatRepository, db: Database
+) -> None:
+    chat = repo.create_conversation("repairs")
+    message = _say(repo, chat.id, "鸭嘴兽 platypus")
+    with db.write() as conn:  # drop the message from the short-query index only
+        conn.execute(
+            text(
+                "INSERT INTO messages_short_fts (messages_short_fts, rowid, terms)"
+                " SELECT 'delete', rowid, terms FROM messages_short_fts_source"
+                " WHERE rowid = (SELECT rowid FROM messages WHERE id = :id)"
+            ),
+            {"id": message.id},
+        )
+    assert search(db, "鸭嘴") == []
+    assert _ids(search(db, "platypus")) == [message.id]  # the trigram index is intact
+    assert not search_index_is_consistent(db)
+
+    rebuild_search_index(db)
+
+    assert search_index_is_consistent(db)
+    assert _ids(search(db, "鸭嘴")) == [message.id]
+
+
+def test_a_term_the_short_index_cannot_hold_is_scanned_for(
+    repo: ChatRepository, db: Database
+) -> None:
+    chat = repo.create_conversation("Control")
+    odd = _say(repo, chat.id, "bell\x07here")
+    _say(repo, chat.id, "no bell", odd)
+    assert _ids(search(db, "\x07h")) == [odd.id]
+
+
+_MIXED_TEXTS = (
+    "Hello, World! snake_case e-mail (parens) [x] {y} a/b a.b 3.14 100% C# F# C++ ->",
+    "Ωmega Straße ЖУК жук naïve nai\u0308ve café ÉCOLE 12abc abc12",
+    "你好世界。东京の天气は？ 우리학교에서 만나요 カタカナ ﾊﾝｶｸ ＡＢＣ",
+    "emoji 🎉🎉 ❤️ 👍🏽 flags 🇫🇷 tabs\tand\nnewlines\u00a0nbsp \u200bzero-width",
+    "quotes «guillemets» “curly” ‘single’ — dashes – … ellipsis · dots ©®™ €£¥ ½ ² °C",
+)
+
+
+def test_the_short_index_agrees_with_the_definition_of_a_match(
+    repo: ChatRepository, db: Database
+) -> None:
+    """Every 1-2 character string of these texts: the index finds exactly the texts the
+    highlighter marks (a substring, or for letters and digits a word start)."""
+    chat = repo.create_conversation("mixed")
+    ids = {}
+    parent = None
+    for body in _MIXED_TEXTS:
+        parent = _say(repo, chat.id, body, parent)
+        ids[parent.id] = body
+    substrings = {
+        body[i : i + n] for body in _MIXED_TEXTS for n in (1, 2) for i in range(len(body))
+    }
+    queries = sorted(q for q in substrings if parse_terms(q) == (q,))  # one term, as typed
+    assert len(queries) > 250
+    for query in queries:
+        found = {h.message_id for h in search(db, query, limit=100) if h.message_id}
+        marked = {i for i, body in ids.items() if make_snippet(body, (query,))[1]}
+        assert found == marked, query

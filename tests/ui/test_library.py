@@ -202,3 +202,26 @@ def test_ctrl_shift_e_opens_the_last_message_for_editing(driver, sse_server, tmp
         assert transcript.message_widget(user_id).is_editing
 
     driver.run(body())
+
+
+def test_a_two_character_cjk_search_opens_the_chat_at_the_message(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    sidebar = parley.window.sidebar
+    focused: list[str] = []
+    parley.chat_vm.focusMessage.connect(focused.append)
+
+    async def body() -> None:
+        school = await chat(driver, parley, "我们的学校很大")
+        await chat(driver, parley, "Recipe for bread")
+        sidebar.search_field.setText("学校")  # as an input method commits it
+        await driver.until(lambda: parley.search_vm.rowCount() > 0)
+        rows = [parley.search_vm.hit(r) for r in range(parley.search_vm.rowCount())]
+        assert {hit.conversation_id for hit in rows} == {school}
+        row, hit = next((r, h) for r, h in enumerate(rows) if h.message_id)
+        assert [hit.snippet[a:b] for a, b in hit.highlights] == ["学校"]
+        sidebar.results.clicked.emit(parley.search_vm.index(row))
+        assert parley.chat_vm.conversationId == school
+        assert focused == [hit.message_id]
+
+    driver.run(body())
