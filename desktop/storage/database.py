@@ -8,7 +8,7 @@ beside the single writer, and writers queue on the busy timeout.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -33,17 +33,18 @@ class Database:
         self._path = path
 
     @classmethod
-    def open(cls, path: Path) -> Database:
+    def open(cls, path: Path, on_upgrade: Callable[[], object] | None = None) -> Database:
         """Open (creating if needed) and migrate the database at `path`.
 
         The folder must exist: creating it is the caller's decision (see DataPaths).
+        `on_upgrade` is called before an existing database's schema is upgraded.
         Raises `DatabaseTooNewError`, `MigrationError` or `StorageError`.
         """
         path = Path(path)
         ensure_not_newer(path)
         engine = create_sqlite_engine(path)
         try:
-            migrate(engine)
+            migrate(engine, on_upgrade=on_upgrade)
         except OperationalError as exc:
             engine.dispose()
             raise StorageError(f"Could not open the database {path}: {exc.orig}") from exc

@@ -188,7 +188,94 @@ def _v2_full_text_search(conn: Connection) -> None:
     conn.exec_driver_sql("INSERT INTO conversations_fts (conversations_fts) VALUES ('rebuild')")
 
 
-MIGRATIONS: Final[tuple[Migration, ...]] = (_v1_create_chat_tables, _v2_full_text_search)
+# Version 3: an index for 1-2 character queries, which trigrams cannot match (what it
+# holds and why: `short_index.py`). Its text is computed by the application function
+# parley_short_terms (registered on every connection by `sqlite_engine`), so its
+# external content is a view that applies the function: 'rebuild' and the integrity
+# check against the content work as they do for the v2 tables. Triggers feed it like
+# the v2 ones; deleting recomputes the old text's terms, which is why the function is
+# frozen.
+_V3_TOKENIZER: Final = "unicode61 remove_diacritics 0 categories 'L* N* M* P* S* Co Cf Cn'"
+_V3_DDL: Final = (
+    """
+    CREATE VIEW messages_short_fts_source AS
+    SELECT rowid AS rowid, parley_short_terms(search_text) AS terms FROM messages
+    """,
+    """
+    CREATE VIEW conversations_short_fts_source AS
+    SELECT rowid AS rowid, parley_short_terms(title) AS terms FROM conversations
+    """,
+    f"""
+    CREATE VIRTUAL TABLE messages_short_fts USING fts5(
+        terms, content='messages_short_fts_source', content_rowid='rowid',
+        tokenize="{_V3_TOKENIZER}", detail=none, prefix='1 2'
+    )
+    """,
+    f"""
+    CREATE VIRTUAL TABLE conversations_short_fts USING fts5(
+        terms, content='conversations_short_fts_source', content_rowid='rowid',
+        tokenize="{_V3_TOKENIZER}", detail=none, prefix='1 2'
+    )
+    """,
+    """
+    CREATE TRIGGER messages_short_fts_insert AFTER INSERT ON messages BEGIN
+        INSERT INTO messages_short_fts (rowid, terms)
+        VALUES (new.rowid, parley_short_terms(new.search_text));
+    END
+    """,
+    """
+    CREATE TRIGGER messages_short_fts_delete AFTER DELETE ON messages BEGIN
+        INSERT INTO messages_short_fts (messages_short_fts, rowid, terms)
+        VALUES ('delete', old.rowid, parley_short_terms(old.search_text));
+    END
+    """,
+    """
+    CREATE TRIGGER messages_short_fts_update AFTER UPDATE OF search_text ON messages
+    WHEN old.search_text IS NOT new.search_text BEGIN
+        INSERT INTO messages_short_fts (messages_short_fts, rowid, terms)
+        VALUES ('delete', old.rowid, parley_short_terms(old.search_text));
+        INSERT INTO messages_short_fts (rowid, terms)
+        VALUES (new.rowid, parley_short_terms(new.search_text));
+    END
+    """,
+    """
+    CREATE TRIGGER conversations_short_fts_insert AFTER INSERT ON conversations BEGIN
+        INSERT INTO conversations_short_fts (rowid, terms)
+        VALUES (new.rowid, parley_short_terms(new.title));
+    END
+    """,
+    """
+    CREATE TRIGGER conversations_short_fts_delete AFTER DELETE ON conversations BEGIN
+        INSERT INTO conversations_short_fts (conversations_short_fts, rowid, terms)
+        VALUES ('delete', old.rowid, parley_short_terms(old.title));
+    END
+    """,
+    """
+    CREATE TRIGGER conversations_short_fts_update AFTER UPDATE OF title ON conversations
+    WHEN old.title IS NOT new.title BEGIN
+        INSERT INTO conversations_short_fts (conversations_short_fts, rowid, terms)
+        VALUES ('delete', old.rowid, parley_short_terms(old.title));
+        INSERT INTO conversations_short_fts (rowid, terms)
+        VALUES (new.rowid, parley_short_terms(new.title));
+    END
+    """,
+)
+
+
+def _v3_short_query_index(conn: Connection) -> None:
+    for statement in _V3_DDL:
+        conn.exec_driver_sql(statement)
+    conn.exec_driver_sql("INSERT INTO messages_short_fts (messages_short_fts) VALUES ('rebuild')")
+    conn.exec_driver_sql(
+        "INSERT INTO conversations_short_fts (conversations_short_fts) VALUES ('rebuild')"
+    )
+
+
+MIGRATIONS: Final[tuple[Migration, ...]] = (
+    _v1_create_chat_tables,
+    _v2_full_text_search,
+    _v3_short_query_index,
+)
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
 
@@ -264,8 +351,15 @@ def backup_database(engine: Engine, version: int) -> Path:
     return target
 
 
-def migrate(engine: Engine, migrations: Sequence[Migration] = MIGRATIONS) -> int:
+def migrate(
+    engine: Engine,
+    migrations: Sequence[Migration] = MIGRATIONS,
+    on_upgrade: Callable[[], object] | None = None,
+) -> int:
     """Bring the database up to `len(migrations)`; returns that version.
+
+    `on_upgrade` is called once before an existing database is upgraded (which may take
+    seconds on a long history), so the app can say what it is doing.
 
     Raises `DatabaseTooNewError` (nothing changed) or `MigrationError` (the failing
     step rolled back; earlier steps stay applied and the backup is kept).
@@ -282,6 +376,8 @@ def migrate(engine: Engine, migrations: Sequence[Migration] = MIGRATIONS) -> int
 
     backup: Path | None = None
     if has_data:
+        if on_upgrade is not None:
+            on_upgrade()
         try:
             backup = backup_database(engine, target)
         except (OSError, sqlite3.Error) as exc:

@@ -263,10 +263,73 @@ def test_a_v1_database_with_data_becomes_searchable_in_v2(db_path: Path) -> None
 def test_the_search_index_objects_exist_after_migrating(db: Database) -> None:
     with db.read() as conn:
         rows = conn.exec_driver_sql("SELECT type, name FROM sqlite_master").all()
-    names = {name for kind, name in rows if kind in ("table", "trigger")}
+    names = {name for kind, name in rows if kind in ("table", "trigger", "view")}
     assert {"messages_fts", "conversations_fts"} <= names
+    assert {"messages_short_fts", "conversations_short_fts"} <= names
+    assert {"messages_short_fts_source", "conversations_short_fts_source"} <= names
     assert {
-        f"{table}_fts_{event}"
+        f"{table}_{index}_{event}"
         for table in ("messages", "conversations")
+        for index in ("fts", "short_fts")
         for event in ("insert", "delete", "update")
     } <= names
+
+
+def test_a_v2_database_with_data_gets_the_short_query_index_in_v3(db_path: Path) -> None:
+    """Step 3 indexes the titles and messages already there, and its triggers work."""
+    engine = create_sqlite_engine(db_path)
+    try:
+        migrate(engine, migrations=MIGRATIONS[:2])
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO conversations (id, title, created_at, updated_at)"
+                " VALUES ('c1', '周末 plans', 1, 2), ('c2', 'Other', 3, 4)"
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO messages"
+                " (id, conversation_id, role, parts, status, created_at, search_text)"
+                " VALUES ('m1', 'c1', 'user', '[]', 'complete', 1, 'Go to 学校 at 9%'),"
+                " ('m2', 'c2', 'user', '[]', 'complete', 2, 'nothing here')"
+            )
+    finally:
+        engine.dispose()
+    assert _version(db_path) == 2
+
+    with Database.open(db_path) as db:
+        assert [(h.conversation_id, h.message_id) for h in search(db, "周末")] == [("c1", None)]
+        assert [h.message_id for h in search(db, "学校")] == ["m1"]
+        assert [h.message_id for h in search(db, "go")] == ["m1"]
+        assert [h.message_id for h in search(db, "%")] == ["m1"]
+        assert [h.message_id for h in search(db, "no")] == ["m2"]
+        assert search_index_is_consistent(db)
+        ChatRepository(db).delete_conversation("c1")
+        assert search(db, "学校") == [] and search(db, "周末") == []
+        assert search_index_is_consistent(db)
+    assert _version(db_path) == 3
+    assert _backups(db_path.parent) == [db_path.with_name("parley.db.pre-v3.bak")]
+    assert _version(db_path.with_name("parley.db.pre-v3.bak")) == 2
+
+
+def test_the_app_hears_of_an_upgrade_only_when_one_runs_on_existing_data(db_path: Path) -> None:
+    calls: list[str] = []
+    with Database.open(db_path, on_upgrade=lambda: calls.append("new")):
+        pass
+    assert calls == []  # a new file: nothing to say
+    with Database.open(db_path, on_upgrade=lambda: calls.append("current")):
+        pass
+    assert calls == []
+
+    old = db_path.with_name("old.db")
+    engine = create_sqlite_engine(old)
+    try:
+        migrate(engine, migrations=MIGRATIONS[:1])
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO conversations (id, title, created_at, updated_at)"
+                " VALUES ('c1', 'Kept', 1, 2)"
+            )
+    finally:
+        engine.dispose()
+    with Database.open(old, on_upgrade=lambda: calls.append("upgrade")) as db:
+        assert ChatRepository(db).get_conversation("c1") is not None
+    assert calls == ["upgrade"]  # once, however many steps ran
