@@ -18,6 +18,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from desktop.render import StreamingRenderer, fallback_reason, render_markdown
+from desktop.render.autolinks import CORE_RULE, INLINE_RULE
+from desktop.render.markdown import parser
 
 _SECTION = """\
 ## Section {n}: handling input
@@ -101,10 +103,37 @@ def bench_hostile() -> None:
         "5 MB reply": "All work and no play. " * 240_000,
         "9,999 '- $$a' list items": "- $$a\n" * 9_999,
         "20,000 '*a **a' runs": "*a **a " * 20_000,
+        "'www.' x 35,000, one line": "www." * 35_000,
+        "'http://' x 20,000": "http://" * 20_000,
     }
     for label, text in cases.items():
         ms = median_ms(lambda text=text: render_markdown(text), repeat=3)
         print(f"  {label:<26} {ms:8.1f} ms   {path_of(text)}")
+
+
+def bench_autolinks() -> None:
+    """Bare URLs, www. and e-mail links; the baseline is the same parser without them."""
+    print("Bare links (render_markdown, median of 3): with autolinks / without (baseline)")
+    cases = {
+        "21 KB document": document(21_000),
+        "4,000 lines with a URL": "see https://example.com/a_b?x=1.\n" * 4_000,
+        "8,000 lines with www.": "www.example.com/x\n" * 8_000,
+        "6,000 e-mail addresses": "mail me@example.org now " * 6_000,
+        "'www.' x 35,000, one line": "www." * 35_000,
+        "'(www.' x 28,000": "(www." * 28_000,
+        "'http://' x 20,000": "http://" * 20_000,
+        "'a@' x 70,000": "a@" * 70_000,
+        "'http://x' + 140,000 ')'": "http://x" + ")" * 140_000,
+    }
+    md = parser()
+    for label, text in cases.items():
+        with_links = median_ms(lambda text=text: render_markdown(text), repeat=3)
+        md.disable([INLINE_RULE, CORE_RULE])
+        try:
+            without = median_ms(lambda text=text: render_markdown(text), repeat=3)
+        finally:
+            md.enable([INLINE_RULE, CORE_RULE])
+        print(f"  {label:<26} {with_links:8.1f} ms / {without:8.1f} ms   {path_of(text)}")
 
 
 def bench_streaming(deltas: int = 2_000) -> None:
@@ -140,6 +169,7 @@ def main() -> None:
     render_markdown(document(2_000))  # warm-up: imports pygments lexers and styles
     bench_documents()
     bench_hostile()
+    bench_autolinks()
     bench_streaming()
 
 

@@ -7,12 +7,17 @@ conversations of 10 messages each (short questions, longer answers, some CJK, so
 accented text, some code), then prints milliseconds for several queries through
 `search()` and, as a baseline in the same run, through a plain `LIKE '%q%'` scan over
 `messages.search_text` with the same filter, order and limit. Also times listing the
-10,000 conversations. Target: FTS search <= 50 ms.
+10,000 conversations, and what the sidebar pays when a send moves one of them to the
+top: the incremental update against a full reload, for the list model alone and with
+the sidebar on (an offscreen) screen until the event loop is idle again; the full
+reload is also timed with per-row sizes, as the sidebar laid rows out before.
+Target: FTS search <= 50 ms.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
@@ -24,15 +29,24 @@ from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from PySide6.QtWidgets import QApplication
 from sqlalchemy import insert, text
 
+from desktop.core.events import ConversationsChanged
 from desktop.core.models import Conversation, Message, MessageStatus, Role, TextPart
+from desktop.engine.chat_service import ChatService
+from desktop.engine.library import Library
 from desktop.storage import mapping
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.search import like_pattern, search
 from desktop.storage.tables import conversations, messages
+from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.search import SearchModel
+from desktop.ui.viewmodels.tasks import TaskGroup
+from desktop.ui.views.sidebar import Sidebar
 
 PER_CONVERSATION = 10
 REPEAT = 15
@@ -67,6 +81,7 @@ _CODE = (
     "Run `pip install --upgrade pip` and then `pytest -q`.",
 )
 RARE_WORD = "xylophone"  # planted in a handful of messages
+RARE_CJK = "鹦鹉"  # planted with it: a rare two-character CJK word
 # Titles come from their own words, so that common query words exercise the message
 # index rather than filling the 50 results with title hits.
 _TOPICS = (
@@ -115,7 +130,7 @@ def build(db: Database, total: int, rng: random.Random) -> None:
             is_user = k % 2 == 0
             body = _text(rng, rng.randint(1, 3) if is_user else rng.randint(3, 14))
             if rare_left and rng.random() < 0.0002:
-                body += f" A {RARE_WORD} solo."
+                body += f" A {RARE_WORD} solo. {RARE_CJK}学舌。"
                 rare_left -= 1
             mid = f"{cid}m{k}"
             message_rows.append(
@@ -150,11 +165,16 @@ def build(db: Database, total: int, rng: random.Random) -> None:
         conn.execute(insert(messages), message_rows)
 
 
-def _timed(fn: Callable[[], object]) -> tuple[float, float, int]:
+def _timed(
+    fn: Callable[[], object], setup: Callable[[], object] = lambda: None
+) -> tuple[float, float, int]:
+    """Median and p95 ms of `fn` (each run after an untimed `setup`), and its size."""
+    setup()
     fn()  # warm the page cache and the statement cache
     samples = []
     size = 0
     for _ in range(REPEAT):
+        setup()
         began = time.perf_counter()
         result = fn()
         samples.append((time.perf_counter() - began) * 1000)
@@ -209,6 +229,14 @@ def main() -> None:
                 ("CJK 2 chars", "世界"),
                 ("2 chars, common", "th"),
                 ("2 chars, rare", "qz"),
+                ("1 char, common", "a"),
+                ("1 char, rare", "x"),
+                ("CJK 1 char", "世"),
+                ("CJK 2, rare", RARE_CJK),
+                ("CJK 2, title", "周末"),
+                ("punctuation", "%"),
+                ("symbols", "C#"),
+                ("long + short", "error th"),
             ]
             print(
                 f"\n{'query':<18}{'text':<14}{'hits':>5}  {'search() ms':>15}  {'LIKE scan ms':>15}"
@@ -228,6 +256,66 @@ def main() -> None:
                 f"\nlist_conversations: {listed:,} conversations, "
                 f"median {list_median:.1f} ms, p95 {list_p95:.1f} ms"
             )
+            summaries_median, summaries_p95, listed = _timed(repo.list_conversation_summaries)
+            print(
+                f"list_conversation_summaries (the sidebar's full load): {listed:,}, "
+                f"median {summaries_median:.1f} ms, p95 {summaries_p95:.1f} ms"
+            )
+            _sidebar_figures(db, repo, rng)
+
+
+class _NoProviders:
+    async def provider(self, provider_id: str) -> object:
+        raise LookupError(provider_id)
+
+
+def _sidebar_figures(db: Database, repo: ChatRepository, rng: random.Random) -> None:
+    """One send's effect on the sidebar: the conversation moves to the top of the list."""
+    app = QApplication.instance() or QApplication([])
+    chat = ChatService(repo, _NoProviders())
+    library = Library(db, repo, chat.events)
+    model = ConversationListModel(chat, library, TaskGroup())
+    ids = [c.id for c in repo.list_conversations()]
+
+    touched = [""]
+
+    def send() -> None:  # untimed: what a send writes before it announces the change
+        touched[0] = rng.choice(ids[len(ids) // 2 :])
+        repo.touch(touched[0])
+
+    def announce() -> None:
+        chat.events.emit(ConversationsChanged(touched[0]))
+
+    print(f"\nsidebar, {model.conversation_count():,} conversations, after a send (ms):")
+    print(f"{'':<42}{'median':>8} {'p95':>7}")
+    rows = [("model: incremental update", announce), ("model: full reload", model.refresh)]
+    for label, fn in rows:
+        median, p95, _ = _timed(fn, send)
+        print(f"{label:<42}{median:>8.1f} {p95:>7.1f}")
+
+    sidebar = Sidebar(model, SearchModel(library))
+    sidebar.resize(280, 800)
+    sidebar.show()
+    app.processEvents()
+
+    def until_idle(fn: Callable[[], object]) -> Callable[[], None]:
+        def run() -> None:
+            fn()
+            app.processEvents()
+
+        return run
+
+    rows = [
+        ("with the sidebar: incremental update", until_idle(announce)),
+        ("with the sidebar: full reload", until_idle(model.refresh)),
+    ]
+    for label, fn in rows:
+        median, p95, _ = _timed(fn, send)
+        print(f"{label:<42}{median:>8.1f} {p95:>7.1f}")
+    sidebar.list.setUniformItemSizes(False)  # as before: every row asked for its size
+    median, p95, _ = _timed(until_idle(model.refresh), send)
+    print(f"{'with the sidebar: full reload, per-row sizes':<42}{median:>8.1f} {p95:>7.1f}")
+    sidebar.close()
 
 
 if __name__ == "__main__":

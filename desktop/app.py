@@ -28,10 +28,13 @@ from desktop.core.paths import DataPaths, resolve_data_dir
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.settings_service import SettingsService
+from desktop.render import render_markdown
+from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.database import Database
 from desktop.storage.log_files import configure_logging
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretRedactingFilter, SecretStore
+from desktop.ui.image_loader import ImageLoader
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
@@ -41,6 +44,7 @@ from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.main_window import MainWindow
 from desktop.ui.views.theme import ThemeController
+from desktop.ui.views.upgrade_notice import UpgradeNotice
 
 log = logging.getLogger("parley")
 
@@ -70,6 +74,12 @@ class ErrorReporter(QObject):
         )
 
 
+def _show_upgrade_notice(shown: list[UpgradeNotice]) -> None:
+    window = UpgradeNotice()
+    shown.append(window)
+    window.show_now()
+
+
 class Parley:
     """Everything one running Parley holds, built in dependency order."""
 
@@ -78,7 +88,13 @@ class Parley:
     ) -> None:
         paths.ensure()
         self.paths = paths
-        self.database = Database.open(paths.database)
+        notice: list[UpgradeNotice] = []
+        self.database = Database.open(
+            paths.database, on_upgrade=lambda: _show_upgrade_notice(notice)
+        )
+        for window in notice:
+            window.close()
+            window.deleteLater()
         self.repository = ChatRepository(self.database)
         self.secrets = secrets or SecretStore()
         self.http = httpx.AsyncClient(
@@ -94,7 +110,8 @@ class Parley:
         appearance = self.settings.settings.appearance
         self.theme = ThemeController(qapp, appearance.theme.value)
         self.theme.set_font_size(appearance.font_size)
-        self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks)
+        self.images = ImageLoader(self.tasks)
+        self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks, self.images)
         self.chat_vm.set_dark(self.theme.dark)
         self.library = Library(self.database, self.repository, self.chat.events)
         self.conversations_vm = ConversationListModel(self.chat, self.library, self.tasks)
@@ -130,6 +147,7 @@ class Parley:
         self._closed = True
         await self.chat.shutdown()
         await self.tasks.cancel_all()
+        await self.images.aclose()
         await self.http.aclose()
         self.database.close()
 
@@ -246,14 +264,26 @@ async def _run(
     closed = asyncio.Event()
     parley.window.closed.connect(closed.set)
     parley.show()
+    warming = asyncio.ensure_future(_warm_up_rendering())
     exit_code = 0
     if smoke:
         exit_code = await _smoke_test(qapp, parley)
         parley.window.close()
     await closed.wait()
+    warming.cancel()
     await parley.aclose()
     log.info("Parley stopped")
     return exit_code
+
+
+async def _warm_up_rendering() -> None:
+    """Import the Markdown parser and common lexers while the person reads the window,
+    one at a time between events, instead of during the first answer."""
+    await asyncio.sleep(0.5)
+    render_markdown("# Parley\n\n*ready*")
+    for language in COMMON_LANGUAGES:
+        await asyncio.sleep(0.05)
+        warm_up(language)
 
 
 async def _smoke_test(qapp: QApplication, parley: Parley) -> int:

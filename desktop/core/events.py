@@ -43,7 +43,11 @@ StreamEvent = TextDelta | ReasoningDelta | UsageReport | Finished
 
 @dataclass(frozen=True, slots=True)
 class ConversationsChanged:
-    """The list of conversations (titles, order, membership) changed."""
+    """The list of conversations (titles, order, membership) changed.
+
+    `conversation_id` names the one conversation that changed (a deleted one included),
+    so a list updates that row alone; None means many or unknown: reload them all.
+    """
 
     conversation_id: str | None = None
 

@@ -141,3 +141,20 @@ class Conversation:
     active_leaf_id: str | None = None
     summary: RollingSummary | None = None
     workspace: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ConversationSummary:
+    """What a list of conversations shows of one, and enough to place it in the list.
+
+    Lists are ordered pinned first, then newest `updated_at` first, then newest
+    `sequence` first: `sequence` grows with creation and breaks ties between
+    conversations updated in the same millisecond, exactly as storage orders them, so a
+    list can place one changed conversation without reloading the others.
+    """
+
+    id: str
+    title: str
+    updated_at: datetime
+    pinned: bool
+    sequence: int

@@ -46,6 +46,8 @@ class ProviderSettings:
 class AppearanceSettings:
     theme: Theme = Theme.SYSTEM
     font_size: int | None = None
+    # Fetching an image tells its server the person's address: off until they allow it.
+    load_remote_images: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +160,7 @@ def parse_settings(data: Any) -> Settings:
         seen.add(p.id)
 
     raw_app = _expect(data.get("appearance", {}), dict, "appearance", "an object")
-    _known_keys(raw_app, {"theme", "font_size"}, "appearance")
+    _known_keys(raw_app, {"theme", "font_size", "load_remote_images"}, "appearance")
     theme_value = _expect(raw_app.get("theme", "system"), str, "appearance.theme", "a string")
     try:
         theme = Theme(theme_value)
@@ -169,6 +171,12 @@ def parse_settings(data: Any) -> Settings:
         _expect(font_size, int, "appearance.font_size", "a whole number")
         if not 6 <= font_size <= 48:
             raise SettingsError("appearance.font_size", "must be between 6 and 48")
+    load_remote_images = _expect(
+        raw_app.get("load_remote_images", False),
+        bool,
+        "appearance.load_remote_images",
+        "true or false",
+    )
 
     last = data.get("last_model")
     last_model = None
@@ -179,7 +187,8 @@ def parse_settings(data: Any) -> Settings:
             _expect(last.get("provider"), str, "last_model.provider", "a string"),
             _expect(last.get("model"), str, "last_model.model", "a string"),
         )
-    return Settings(tuple(providers), AppearanceSettings(theme, font_size), last_model)
+    appearance = AppearanceSettings(theme, font_size, load_remote_images)
+    return Settings(tuple(providers), appearance, last_model)
 
 
 def dump_settings(settings: Settings) -> dict[str, Any]:
@@ -204,6 +213,7 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
                 if settings.appearance.font_size
                 else {}
             ),
+            **({"load_remote_images": True} if settings.appearance.load_remote_images else {}),
         },
     }
     if settings.last_model:

@@ -26,7 +26,13 @@ from desktop.core.events import (
 )
 from desktop.core.i18n import tr
 from desktop.core.limits import TITLE_MAX_CHARS
-from desktop.core.models import ContextSnapshot, Conversation, Message, ModelRef
+from desktop.core.models import (
+    ContextSnapshot,
+    Conversation,
+    ConversationSummary,
+    Message,
+    ModelRef,
+)
 from desktop.engine import versions
 from desktop.engine.generation import Generation, GenerationRunner
 from desktop.providers.base import ChatProvider
@@ -78,8 +84,30 @@ class ChatService:
     def conversation(self, conversation_id: str) -> Conversation | None:
         return self._repo.get_conversation(conversation_id)
 
+    def conversation_summaries(self) -> list[ConversationSummary]:
+        return self._repo.list_conversation_summaries()
+
+    def conversation_summary(self, conversation_id: str) -> ConversationSummary | None:
+        """None once the conversation is deleted (or archived): it left the list."""
+        return self._repo.conversation_summary(conversation_id)
+
     def active_path(self, conversation_id: str) -> list[Message]:
         return self._repo.active_path(conversation_id)
+
+    def active_branch_ids(
+        self, conversation_id: str
+    ) -> tuple[list[str], dict[str | None, list[str]]]:
+        """The ids of `active_path` and the children map, without decoding any message.
+
+        Showing a long chat starts here: the map gives each message its "‹ 2/3 ›"
+        (`versions.version_of`), and the messages are read in the order they are shown
+        (`messages_by_id`), the end of the chat first.
+        """
+        return self._repo.active_branch_ids(conversation_id)
+
+    def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
+        """These messages in this order; ones deleted in the meantime are left out."""
+        return self._repo.messages_by_id(message_ids)
 
     def is_generating(self, conversation_id: str) -> bool:
         return self._runner.is_running(conversation_id)

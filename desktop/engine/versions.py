@@ -77,6 +77,31 @@ def version_info(children: Mapping[str | None, Sequence[str]]) -> dict[str, tupl
     return info
 
 
+def version_groups(
+    children: Mapping[str | None, Sequence[str]], tip: str | None
+) -> dict[str | None, list[str]]:
+    """What labelling a branch needs of its children map: the parents with several
+    children (every other node is "1/1") and the tip's, under which new nodes arrive.
+
+    A long chat is mostly single children: this keeps a handful of lists, not one per
+    message, alive while it is shown.
+    """
+    groups = {parent: list(ids) for parent, ids in children.items() if len(ids) > 1}
+    groups.setdefault(tip, list(children.get(tip, ())))
+    return groups
+
+
+def version_of(
+    children: Mapping[str | None, Sequence[str]], message_id: str, parent_id: str | None
+) -> tuple[int, int]:
+    """One message's entry of `version_info`, looked up when needed; (1, 1) for a node
+    the map does not hold."""
+    siblings = children.get(parent_id, ())
+    if len(siblings) < 2 or message_id not in siblings:
+        return (1, 1)
+    return (siblings.index(message_id) + 1, len(siblings))
+
+
 def sibling_step(siblings: Sequence[str], message_id: str, step: int) -> str | None:
     """The sibling `step` places away, clamped to the ends; None when that is no move."""
     if message_id not in siblings:

@@ -2,10 +2,12 @@
 
 The view feeds `render_markdown()` (or a `StreamingRenderer` while a reply streams) into
 a QTextBrowser with `document_css()`, opens a clicked link only if `is_safe_link()`, and
-copies ``code_blocks(text)[copy_index(url)]`` when a "Copy" link is clicked.
+copies ``code_blocks(text)[copy_index(url)]`` when a "Copy" link is clicked. With remote
+images allowed it passes the images it has loaded, and fetches `pending_images(html)`.
 """
 
 from desktop.render.guard import fallback_reason, plain_text_html
+from desktop.render.images import is_web_image, pending_images
 from desktop.render.links import copy_href, copy_index, is_safe_link
 from desktop.render.markdown import code_blocks, render_markdown
 from desktop.render.streaming import StreamingRenderer
@@ -20,6 +22,8 @@ __all__ = [
     "document_html",
     "fallback_reason",
     "is_safe_link",
+    "is_web_image",
+    "pending_images",
     "plain_text_html",
     "render_markdown",
 ]

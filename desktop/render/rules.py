@@ -13,7 +13,7 @@ Per-render state (theme, the running copy-link index) travels in ``env["parley"]
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,8 +23,10 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from desktop.core.i18n import tr
+from desktop.render import autolinks
 from desktop.render.blocks import code_frame, quote_close, quote_open
 from desktop.render.highlight import highlight_code
+from desktop.render.images import PENDING_CLASS, is_web_image
 from desktop.render.links import is_safe_link
 from desktop.render.theme import Palette, palette
 
@@ -41,6 +43,8 @@ class RenderContext:
 
     dark: bool
     next_copy_index: int = 0
+    # None: remote images are off. Otherwise the web images already loaded (see `images`).
+    images: Collection[str] | None = None
 
     @property
     def colours(self) -> Palette:
@@ -61,6 +65,7 @@ def copy_source(token: Token) -> str:
 
 def install(md: MarkdownIt) -> None:
     md.core.ruler.push("parley_tasks", _mark_task_items)
+    autolinks.install(md)  # before parley_links, which checks every link's target
     md.core.ruler.push("parley_links", _mark_unsafe_links)
     for name, rule in _RENDER_RULES.items():
         md.add_render_rule(name, rule)
@@ -184,7 +189,11 @@ def _math_inline(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) ->
 
 
 def _image(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
-    """Never <img>: Qt would load local files (and the view remote ones) without asking."""
+    """A link to the image, or <img> for a web image the caller has loaded (see `images`).
+
+    Never <img> otherwise: Qt would read local files, and the view fetch remote ones,
+    without asking.
+    """
     token = tokens[idx]
     alt = self.renderInlineAsText(token.children or [], options, env) or tr("image")
     text = escapeHtml(f"🖼 {alt}")
@@ -193,7 +202,12 @@ def _image(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
         return text
     title = token.attrGet("title")
     title_attr = f' title="{escapeHtml(str(title))}"' if title else ""
-    return f'<a href="{escapeHtml(src)}"{title_attr}>{text}</a>'
+    images = _context(env).images
+    if images is None or not is_web_image(src):
+        return f'<a href="{escapeHtml(src)}"{title_attr}>{text}</a>'
+    if src in images:
+        return f'<img src="{escapeHtml(src)}" alt="{escapeHtml(alt)}"{title_attr} />'
+    return f'<a href="{escapeHtml(src)}" class="{PENDING_CLASS}"{title_attr}>{text}</a>'
 
 
 def _link_open(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:

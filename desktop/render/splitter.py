@@ -3,15 +3,17 @@
 markdown-it's block parser reports each top-level block's line range (``token.map``);
 the source of a block is those lines. The block parser walks the input one character
 at a time in Python (~0.7 ms per KB), so while a reply streams we parse only the tail:
-blocks that end more than `TAIL_LINES` lines before the end, and are not among the last
-two, are taken from the previous split.
+blocks that are not among the last two, and end more than `SHORT_TAIL_LINES` lines before
+the end (`TAIL_LINES` when a ``$$`` is in sight), are taken from the previous split.
 
 Why that matches a full parse: whether a top-level block ends where it does depends only
 on the lines just after it (a line that interrupts a paragraph, a table's delimiter row),
 on ``$$`` math up to ``MAX_MATH_BLOCK_LINES`` ahead, or, for a code fence, on whether it
 is ever closed; an unclosed fence runs to the end, so it is always the last block.
-`TAIL_LINES` covers all of these. A split from scratch is used whenever the new text is
-not the old text plus more.
+`TAIL_LINES` covers all of these; when no ``$$`` appears in that many last lines, no math
+block can open there, so the few lines of `SHORT_TAIL_LINES` are enough and a streamed
+reply re-parses about its last block instead of its last hundred lines. A split from
+scratch is used whenever the new text is not the old text plus more.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ from desktop.render.guard import MAX_MATH_BLOCK_LINES
 from desktop.render.markdown import is_cut_short, parser
 from desktop.render.rules import COPYABLE_TYPES
 
-TAIL_LINES = MAX_MATH_BLOCK_LINES + 3
+SHORT_TAIL_LINES = 3
+TAIL_LINES = MAX_MATH_BLOCK_LINES + SHORT_TAIL_LINES
 _KEEP_BACK_BLOCKS = 2
 
 
@@ -118,7 +121,14 @@ class BlockSplitter:
     def _stable_head(self, source: str) -> list[Block]:
         """The previous blocks that appending text cannot change."""
         last_line = source.count("\n")
-        keep = max(len(self._blocks) - _KEEP_BACK_BLOCKS, 0)
-        while keep and self._blocks[keep - 1].end_line > last_line - TAIL_LINES:
-            keep -= 1
+        keep = self._keep(last_line - TAIL_LINES)
+        if keep < len(self._blocks) and "$$" not in source[self._blocks[keep].start :]:
+            keep = self._keep(last_line - SHORT_TAIL_LINES)
         return self._blocks[:keep]
+
+    def _keep(self, boundary_line: int) -> int:
+        """How many leading blocks end at or before `boundary_line` (the last two never)."""
+        keep = max(len(self._blocks) - _KEEP_BACK_BLOCKS, 0)
+        while keep and self._blocks[keep - 1].end_line > boundary_line:
+            keep -= 1
+        return keep

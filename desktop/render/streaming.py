@@ -20,6 +20,8 @@ markdown-it closes it at the end of input.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from desktop.render.guard import fallback_reason, normalize_source, plain_text_html
 from desktop.render.markdown import render_fragment
 from desktop.render.splitter import BlockSplitter, CrossBlockReferences, CutShort
@@ -33,8 +35,9 @@ class StreamingRenderer:
     completed blocks are reused.
     """
 
-    def __init__(self, *, dark: bool = False) -> None:
+    def __init__(self, *, dark: bool = False, images: Collection[str] | None = None) -> None:
         self._dark = dark
+        self._images = images  # as for render_markdown; fixed: a new set needs a new renderer
         self._splitter = BlockSplitter()
         self._cache: dict[tuple[str, int], str] = {}
         self.block_renders = 0
@@ -56,7 +59,7 @@ class StreamingRenderer:
         return self._splitter.parsed_chars
 
     def render(self, text: str) -> str:
-        """The HTML for `text`; equal to ``render_markdown(text, dark=self.dark)``."""
+        """The HTML for `text`; equal to ``render_markdown(text, dark=..., images=...)``."""
         source = normalize_source(text)
         if fallback_reason(source):
             self._forget()
@@ -69,7 +72,7 @@ class StreamingRenderer:
         except CrossBlockReferences:
             self._forget()
             self.full_renders += 1
-            return render_fragment(source, dark=self._dark)
+            return render_fragment(source, dark=self._dark, images=self._images)
 
         cache: dict[tuple[str, int], str] = {}
         parts: list[str] = []
@@ -78,7 +81,9 @@ class StreamingRenderer:
             key = (block.source, copy_index)
             html = self._cache.get(key)
             if html is None:
-                html = render_fragment(block.source, dark=self._dark, first_copy_index=copy_index)
+                html = render_fragment(
+                    block.source, dark=self._dark, first_copy_index=copy_index, images=self._images
+                )
                 self.block_renders += 1
             cache[key] = html
             parts.append(html)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -31,6 +31,7 @@ from typing import Any
 from desktop.core.models import (
     ContextSnapshot,
     Conversation,
+    ConversationSummary,
     ErrorPart,
     Message,
     MessageStatus,
@@ -234,22 +235,19 @@ def usage_to_columns(usage: Usage | None) -> dict[str, int | None]:
 
 
 def usage_from_columns(row: RowLike) -> Usage | None:
-    values = (row["input_tokens"], row["output_tokens"], row["reasoning_tokens"])
-    if all(v is None for v in values):
+    return _usage(row["input_tokens"], row["output_tokens"], row["reasoning_tokens"])
+
+
+def _usage(input_tokens: int | None, output: int | None, reasoning: int | None) -> Usage | None:
+    if input_tokens is None and output is None and reasoning is None:
         return None
-    return Usage(*(v or 0 for v in values))
+    return Usage(input_tokens or 0, output or 0, reasoning or 0)
 
 
 def model_to_columns(model: ModelRef | None) -> dict[str, str | None]:
     if model is None:
         return {"provider_id": None, "model": None}
     return {"provider_id": model.provider_id, "model": model.model}
-
-
-def model_from_columns(row: RowLike) -> ModelRef | None:
-    if row["provider_id"] is None or row["model"] is None:
-        return None
-    return ModelRef(row["provider_id"], row["model"])
 
 
 def _status(value: str) -> MessageStatus:
@@ -291,20 +289,94 @@ def message_update_values(message: Message) -> dict[str, Any]:
 
 
 def message_from_row(row: RowLike) -> Message:
-    return Message(
-        id=row["id"],
-        conversation_id=row["conversation_id"],
-        parent_id=row["parent_id"],
-        role=Role(row["role"]),
-        parts=parts_from_json(row["parts"]),
-        status=_status(row["status"]),
-        model=model_from_columns(row),
-        usage=usage_from_columns(row),
-        first_token_ms=row["first_token_ms"],
-        created_at=from_epoch_ms(row["created_at"]),
-        finished_at=_optional_dt(row["finished_at"]),
-        context=context_from_json(row["context"]),
-    )
+    return MessageReader().read([row[name] for name in MESSAGE_COLUMNS])
+
+
+# What a message is read from, in the order `MessageReader.read` takes the values: every
+# column but `search_text`, a copy of the text that only the full-text index reads.
+MESSAGE_COLUMNS = (
+    "id",
+    "conversation_id",
+    "parent_id",
+    "role",
+    "parts",
+    "status",
+    "provider_id",
+    "model",
+    "input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "first_token_ms",
+    "created_at",
+    "finished_at",
+    "context",
+)
+
+_ROLES = {role.value: role for role in Role}
+_STATUSES = {status.value: status for status in MessageStatus}
+
+
+class MessageReader:
+    """Turns the rows of one query into messages; values are taken by position.
+
+    Opening a long chat reads thousands of rows at once, so the per-row cost is what
+    the person waits for: enum values are looked up in a dict, and what most rows share
+    (the context snapshot, usually empty, and the model) is decoded once per reader and
+    the same frozen object is given to every message that has it.
+    """
+
+    def __init__(self) -> None:
+        self._contexts: dict[str | None, ContextSnapshot] = {}
+        self._models: dict[tuple[str, str], ModelRef] = {}
+
+    def read(self, row: Sequence[Any]) -> Message:
+        """`row` holds the `MESSAGE_COLUMNS`, in that order."""
+        (
+            message_id,
+            conversation_id,
+            parent_id,
+            role,
+            parts,
+            status,
+            provider_id,
+            model,
+            input_tokens,
+            output_tokens,
+            reasoning_tokens,
+            first_token_ms,
+            created_at,
+            finished_at,
+            context,
+        ) = row
+        return Message(
+            id=message_id,
+            conversation_id=conversation_id,
+            parent_id=parent_id,
+            role=_ROLES.get(role) or Role(role),
+            parts=parts_from_json(parts),
+            status=_STATUSES.get(status) or _status(status),
+            model=self._model(provider_id, model),
+            usage=_usage(input_tokens, output_tokens, reasoning_tokens),
+            first_token_ms=first_token_ms,
+            created_at=from_epoch_ms(created_at),
+            finished_at=_optional_dt(finished_at),
+            context=self._context(context),
+        )
+
+    def _model(self, provider_id: str | None, model: str | None) -> ModelRef | None:
+        if provider_id is None or model is None:
+            return None
+        key = (provider_id, model)
+        found = self._models.get(key)
+        if found is None:
+            found = self._models[key] = ModelRef(provider_id, model)
+        return found
+
+    def _context(self, text: str | None) -> ContextSnapshot:
+        found = self._contexts.get(text)
+        if found is None:
+            found = self._contexts[text] = context_from_json(text)
+        return found
 
 
 # --- conversations ------------------------------------------------------------------
@@ -337,6 +409,15 @@ def _summary_from_columns(text: str | None, covered: str | None) -> RollingSumma
     if not isinstance(ids, list):
         ids = []
     return RollingSummary(text, tuple(str(i) for i in ids))
+
+
+def conversation_summary_from_row(row: Sequence[Any]) -> ConversationSummary:
+    """`row` holds id, title, updated_at, pinned and the table's rowid, in that order:
+    taken by position, which is cheaper than by name when listing 10,000 of them."""
+    conversation_id, title, updated_at, pinned, sequence = row
+    return ConversationSummary(
+        conversation_id, title, from_epoch_ms(updated_at), bool(pinned), sequence
+    )
 
 
 def conversation_from_row(row: RowLike) -> Conversation:

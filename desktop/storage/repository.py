@@ -18,17 +18,34 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Select, delete, insert, literal_column, select, update
+from sqlalchemy import Connection, Row, Select, delete, insert, literal_column, select, update
 from sqlalchemy.sql.expression import ColumnClause
 
-from desktop.core.models import Conversation, Message, MessageStatus, new_id, utc_now
+from desktop.core.models import (
+    Conversation,
+    ConversationSummary,
+    Message,
+    MessageStatus,
+    new_id,
+    utc_now,
+)
 from desktop.storage import mapping
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.tables import conversations, messages
-from desktop.storage.tree import ChildrenMap, leaf_after_delete, newest_leaf, path_to, subtree
+from desktop.storage.tree import (
+    ChildrenMap,
+    leaf_after_delete,
+    newest_childless,
+    newest_leaf,
+    path_ids,
+    subtree,
+)
 
 _ROWID: ColumnClause[Any] = literal_column("messages.rowid")
+_CONVERSATION_ROWID: ColumnClause[Any] = literal_column("conversations.rowid")
+# What messages are read from (`mapping.MESSAGE_COLUMNS`: no `search_text`), in order.
+_MESSAGE_COLUMNS = tuple(messages.c[name] for name in mapping.MESSAGE_COLUMNS)
 # Ids per statement: far below SQLite's bound-parameter limit (32766 since 3.32).
 _ID_BATCH = 500
 
@@ -81,6 +98,24 @@ class ChatRepository:
         with self._db.read() as conn:
             rows = conn.execute(query).mappings().all()
         return [mapping.conversation_from_row(r) for r in rows]
+
+    def list_conversation_summaries(self) -> list[ConversationSummary]:
+        """What `list_conversations` lists, in its order, with only what a list shows."""
+        query = _summaries().order_by(
+            conversations.c.pinned.desc(),
+            conversations.c.updated_at.desc(),
+            _CONVERSATION_ROWID.desc(),
+        )
+        with self._db.read() as conn:
+            rows = conn.execute(query).all()
+        return [mapping.conversation_summary_from_row(r) for r in rows]
+
+    def conversation_summary(self, conversation_id: str) -> ConversationSummary | None:
+        """One entry of `list_conversation_summaries`; None if deleted or archived."""
+        query = _summaries().where(conversations.c.id == conversation_id)
+        with self._db.read() as conn:
+            row = conn.execute(query).one_or_none()
+        return mapping.conversation_summary_from_row(row) if row else None
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         """Raises ValueError for a blank title, ConversationNotFound if it is gone.
@@ -204,19 +239,36 @@ class ChatRepository:
 
         If the active leaf is unset or dangling (its subtree was deleted), the newest
         leaf is used. A cycle (corrupt data) stops the walk instead of looping forever.
+        Only the rows on the path are decoded (other versions stay undecoded rows).
         """
         with self._db.read() as conn:
             conversation = _conversation(conn, conversation_id)
-            nodes = _messages(conn, conversation_id) if conversation else []
-        if not nodes:
-            return []
-        by_id = {m.id: m for m in nodes}
-        leaf = by_id.get(conversation.active_leaf_id or "") if conversation else None
-        if leaf is None:
-            parents = {m.parent_id for m in nodes}
-            leaves = [m for m in nodes if m.id not in parents]
-            leaf = leaves[-1] if leaves else nodes[-1]
-        return path_to(by_id, leaf)
+            rows = _node_rows(conn, conversation_id) if conversation else []
+        ids, _children_of, by_id = _active(conversation, rows)
+        return _decode(by_id, ids)
+
+    def active_branch_ids(self, conversation_id: str) -> tuple[list[str], ChildrenMap]:
+        """The ids of `active_path`, and `children_map`, from the two short columns.
+
+        What opening a long chat needs of all of it (where the branch goes, its
+        versions) before it decodes just the messages it shows (`messages_by_id`).
+        """
+        with self._db.read() as conn:
+            conversation = _conversation(conn, conversation_id)
+            rows = _id_rows(conn, conversation_id) if conversation else []
+        ids, children, _by_id = _active(conversation, rows)
+        return ids, children
+
+    def messages_by_id(self, ids: Sequence[str]) -> list[Message]:
+        """These messages, in the order given; ids no longer stored are left out."""
+        found: dict[str, Row[Any]] = {}
+        with self._db.read() as conn:
+            for start in range(0, len(ids), _ID_BATCH):
+                query = select(*_MESSAGE_COLUMNS).where(
+                    messages.c.id.in_(ids[start : start + _ID_BATCH])
+                )
+                found.update((row.id, row) for row in conn.execute(query))
+        return _decode(found, [message_id for message_id in ids if message_id in found])
 
     def branch(self, message_id: str) -> list[Message]:
         """Root ... `message_id`: the history a regenerate or continue of it starts from.
@@ -226,11 +278,11 @@ class ChatRepository:
         """
         with self._db.read() as conn:
             owner = _owner(conn, message_id)
-            nodes = _messages(conn, owner) if owner is not None else []
-        by_id = {m.id: m for m in nodes}
+            rows = _node_rows(conn, owner) if owner is not None else []
+        by_id, parents, _children_of = _index(rows)
         if message_id not in by_id:
             raise MessageNotFound(message_id)
-        return path_to(by_id, by_id[message_id])
+        return _decode(by_id, path_ids(parents, message_id))
 
     def children_map(self, conversation_id: str) -> ChildrenMap:
         """Child ids per parent id (None: the roots), each list in creation order.
@@ -334,6 +386,17 @@ class ChatRepository:
         return ids
 
 
+def _summaries() -> Select[Any]:
+    """The columns `mapping.conversation_summary_from_row` reads, in its order."""
+    return select(
+        conversations.c.id,
+        conversations.c.title,
+        conversations.c.updated_at,
+        conversations.c.pinned,
+        _CONVERSATION_ROWID.label("sequence"),
+    ).where(conversations.c.archived.is_(False))
+
+
 def _clean_title(title: str) -> str:
     clean = title.strip()
     if not clean:
@@ -356,12 +419,17 @@ def _owner(conn: Connection, message_id: str) -> str | None:
     return conn.execute(query).scalar_one_or_none()
 
 
-def _children(conn: Connection, conversation_id: str) -> ChildrenMap:
+def _id_rows(conn: Connection, conversation_id: str) -> Sequence[Row[Any]]:
+    """Each node's id and parent_id, in creation order."""
     query = select(messages.c.id, messages.c.parent_id).where(
         messages.c.conversation_id == conversation_id
     )
+    return conn.execute(_created_order(query)).all()
+
+
+def _children(conn: Connection, conversation_id: str) -> ChildrenMap:
     children: ChildrenMap = {}
-    for message_id, parent_id in conn.execute(_created_order(query)):
+    for message_id, parent_id in _id_rows(conn, conversation_id):
         children.setdefault(parent_id, []).append(message_id)
     return children
 
@@ -372,6 +440,46 @@ def _batches(ids: set[str]) -> Iterator[Sequence[str]]:
         yield ordered[start : start + _ID_BATCH]
 
 
+def _node_rows(conn: Connection, conversation_id: str) -> Sequence[Row[Any]]:
+    """The conversation's rows (`_MESSAGE_COLUMNS`), in creation order, undecoded."""
+    query = select(*_MESSAGE_COLUMNS).where(messages.c.conversation_id == conversation_id)
+    return conn.execute(_created_order(query)).all()
+
+
+def _index(
+    rows: Sequence[Row[Any]],
+) -> tuple[dict[str, Row[Any]], dict[str, str | None], ChildrenMap]:
+    """Rows by id, parent id by id, and child ids by parent id (in creation order)."""
+    by_id: dict[str, Row[Any]] = {}
+    parents: dict[str, str | None] = {}
+    children: ChildrenMap = {}
+    for row in rows:
+        message_id, parent_id = row.id, row.parent_id
+        by_id[message_id] = row
+        parents[message_id] = parent_id
+        children.setdefault(parent_id, []).append(message_id)
+    return by_id, parents, children
+
+
+def _active(
+    conversation: Conversation | None, rows: Sequence[Row[Any]]
+) -> tuple[list[str], ChildrenMap, dict[str, Row[Any]]]:
+    """The active path's ids (with `active_path`'s fallbacks), the children map and the
+    rows by id, from rows in creation order that have at least `id` and `parent_id`."""
+    by_id, parents, children = _index(rows)
+    if conversation is None or not rows:
+        return [], children, by_id
+    leaf = conversation.active_leaf_id
+    if leaf not in by_id:
+        leaf = newest_childless(children, list(by_id)) or rows[-1].id
+    return path_ids(parents, leaf), children, by_id
+
+
+def _decode(by_id: dict[str, Row[Any]], ids: list[str]) -> list[Message]:
+    reader = mapping.MessageReader()
+    return [reader.read(by_id[message_id]) for message_id in ids]
+
+
 def _messages(conn: Connection, conversation_id: str) -> list[Message]:
-    query = select(messages).where(messages.c.conversation_id == conversation_id)
-    return [mapping.message_from_row(r) for r in conn.execute(_created_order(query)).mappings()]
+    reader = mapping.MessageReader()
+    return [reader.read(row) for row in _node_rows(conn, conversation_id)]

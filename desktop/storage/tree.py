@@ -5,23 +5,32 @@ Pure functions: the repository loads ids once and asks these where a branch lead
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from desktop.core.models import Message
 
 # Child ids per parent id (None: the roots), each list in creation order.
 ChildrenMap = dict[str | None, list[str]]
 
 
-def path_to(by_id: dict[str, Message], leaf: Message) -> list[Message]:
-    """Root ... leaf, stopping at a missing parent or a cycle (corrupt data)."""
-    path: list[Message] = []
+def path_ids(parents: Mapping[str, str | None], leaf_id: str) -> list[str]:
+    """Root ... leaf, from each node's parent id; stops at a missing parent or a cycle
+    (corrupt data). Ids only: callers decode just the nodes on the path."""
+    path: list[str] = []
     seen: set[str] = set()
-    node: Message | None = leaf
-    while node is not None and node.id not in seen:
-        seen.add(node.id)
+    node: str | None = leaf_id
+    while node is not None and node in parents and node not in seen:
+        seen.add(node)
         path.append(node)
-        node = by_id.get(node.parent_id) if node.parent_id else None
+        node = parents[node]
     path.reverse()
     return path
+
+
+def newest_childless(children: ChildrenMap, ids_in_order: Sequence[str]) -> str | None:
+    """The most recently created node without children; None if every node has some
+    (only a cycle, i.e. corrupt data, does that)."""
+    return next((i for i in reversed(ids_in_order) if i not in children), None)
 
 
 def newest_leaf(children: ChildrenMap, message_id: str) -> str:

@@ -39,6 +39,15 @@ def test_an_empty_file_gives_defaults():
     assert parse_settings({}) == Settings()
 
 
+def test_remote_images_are_off_unless_allowed_and_round_trip():
+    assert Settings().appearance.load_remote_images is False
+    allowed = parse_settings({"appearance": {"load_remote_images": True}})
+    assert allowed.appearance.load_remote_images is True
+    assert dump_settings(allowed)["appearance"]["load_remote_images"] is True
+    assert parse_settings(dump_settings(allowed)) == allowed
+    assert "load_remote_images" not in dump_settings(Settings())["appearance"]
+
+
 @pytest.mark.parametrize(
     ("data", "field", "words"),
     [
@@ -57,6 +66,7 @@ def test_an_empty_file_gives_defaults():
         ({"providers": [{**LOCAL, "api_key": "sk-123"}]}, "providers[0].api_key", "unknown"),
         ({"appearance": {"theme": "neon"}}, "appearance.theme", "one of"),
         ({"appearance": {"font_size": 2}}, "appearance.font_size", "between"),
+        ({"appearance": {"load_remote_images": "yes"}}, "appearance.load_remote_images", "true"),
         ({"version": 99}, "version", "newer"),
         ({"providers": {}}, "providers", "list"),
         ([], "(top level)", "object"),

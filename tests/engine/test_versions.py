@@ -42,7 +42,9 @@ from desktop.engine.versions import (
     CannotContinueError,
     VersionError,
     sibling_step,
+    version_groups,
     version_info,
+    version_of,
 )
 from desktop.providers.base import RequestMessage
 from desktop.storage.errors import MessageNotFound
@@ -592,6 +594,30 @@ def test_version_info_and_sibling_steps():
     assert sibling_step(siblings, "a", -1) is None
     assert sibling_step(siblings, "a", +9) == "c"
     assert sibling_step(siblings, "x", +1) is None
+
+
+def test_one_version_is_looked_up_in_the_groups_that_label_a_branch():
+    children: dict[str | None, list[str]] = {
+        None: ["r1", "r2"],
+        "r1": ["a", "b", "c"],
+        "a": ["q2"],
+        "q2": ["a2"],
+    }
+    info = version_info(children)
+    groups = version_groups(children, tip="a2")
+    # Single children are left out (they are all 1/1), except under the tip, where
+    # the next message arrives.
+    assert groups == {None: ["r1", "r2"], "r1": ["a", "b", "c"], "a2": []}
+    for parent, ids in children.items():
+        for message_id in ids:
+            assert version_of(groups, message_id, parent) == info[message_id]
+    assert version_of(groups, "unknown", "r1") == (1, 1)
+    assert version_groups(children, tip="a") == {
+        None: ["r1", "r2"],
+        "r1": ["a", "b", "c"],
+        "a": ["q2"],  # the tip already has a child: a new one will be its 2/2
+    }
+    assert version_groups({}, tip=None) == {None: []}
 
 
 def test_reveal_shows_the_branch_holding_a_message(tmp_path, sse_server):

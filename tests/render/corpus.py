@@ -101,6 +101,7 @@ TRICKY = [
     "<div>\n*not html*\n</div>",
     "Title\n=====\ntext",
     "- [ ] a\n- [x] b\n\n1. [X] c",
+    "see https://example.com/a_b?x=1.\n(www.python.org) and `https://no.link` me@x.org",
 ]
 
 _FRAGMENTS = [
@@ -131,6 +132,7 @@ _FRAGMENTS = [
     "```\nunterminated",
     "$$\nunclosed math",
     "<http://auto.link> and <me@mail.org>",
+    "bare https://x.org/a_(b)_c. and www.x.org, or me@x.org!",
 ]
 
 

@@ -90,3 +90,15 @@ def test_copy_href_round_trip() -> None:
     assert copy_index("parley-copy:7") == 7
     for other in ("parley-copy:", "parley-copy:-1", "parley-copy:1x", "https://x", "parley-copy:١"):
         assert copy_index(other) is None
+
+
+def test_warming_up_loads_the_lexer_and_both_styles_ahead() -> None:
+    from desktop.render import highlight
+
+    highlight._lexer.cache_clear()
+    highlight._formatter.cache_clear()
+    highlight.warm_up("python")
+    assert highlight._lexer.cache_info().currsize == 1
+    assert highlight._formatter.cache_info().currsize == 2
+    highlight.highlight_code("print(1)", "python", dark=True)
+    assert highlight._lexer.cache_info().misses == 1  # the answer's fence found it loaded

@@ -59,6 +59,27 @@ def test_long_documents_reuse_the_parsed_head() -> None:
         assert renderer.parsed_chars < parsed_if_whole / 2
 
 
+def test_without_math_only_the_last_blocks_are_parsed_again() -> None:
+    paragraphs = [f"Paragraph {n} has a few words.\n\n" for n in range(400)]
+    renderer = StreamingRenderer()
+    for end in range(1, len(paragraphs) + 1):
+        renderer.render("".join(paragraphs[:end]))
+    # The last three blocks or so per render, not the last TAIL_LINES lines.
+    assert renderer.parsed_chars < 4 * sum(map(len, paragraphs))
+    assert renderer.render("".join(paragraphs)) == render_markdown("".join(paragraphs))
+
+
+def test_math_closed_far_below_its_opener_still_joins_the_blocks() -> None:
+    lines = ["Intro.", "", "$$"] + [f"# x_{n}" for n in range(TAIL_LINES - 10)] + ["$$", ""]
+    text = "\n".join(lines)
+    renderer = StreamingRenderer()
+    html = ""
+    for end in range(1, len(lines) + 1):
+        html = renderer.render("\n".join(lines[:end]))
+    assert html == render_markdown(text)
+    assert "<h1>" not in html  # the headings became math source
+
+
 def test_unterminated_fence_streams_as_an_open_code_block() -> None:
     renderer = StreamingRenderer()
     html = renderer.render("Intro.\n\n```python\ndef f(x):\n    ret")

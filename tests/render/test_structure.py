@@ -103,10 +103,3 @@ def test_empty_input() -> None:
 
 def test_windows_line_endings_render_like_unix_ones() -> None:
     assert render_markdown("a\r\n\r\n- b\r\n") == render_markdown("a\n\n- b\n")
-
-
-def test_bare_urls_stay_text() -> None:
-    # No linkify: it needs linkify-it-py, which Parley does not depend on.
-    html = render_markdown("see https://example.com and www.example.com")
-    assert "<a " not in html
-    assert "https://example.com" in html

@@ -165,3 +165,24 @@ def test_context_snapshot_round_trips_and_tolerates_junk() -> None:
     assert mapping.context_from_json(mapping.context_to_json(snapshot)) == snapshot
     assert mapping.context_from_json("[1, 2]") == ContextSnapshot()
     assert mapping.context_from_json(None) == ContextSnapshot()
+
+
+def test_a_reader_decodes_rows_by_position_and_shares_what_they_have_in_common() -> None:
+    first = _full_message()
+    second = Message(
+        id="m3",
+        conversation_id="c1",
+        parent_id="m2",
+        role=Role.USER,
+        parts=[TextPart("thanks")],
+        model=ModelRef("local", "llama3:8b"),
+        created_at=T0,
+        context=first.context,
+    )
+    reader = mapping.MessageReader()
+    rows = [mapping.message_to_row(m) for m in (first, second)]
+    read = [reader.read([row[name] for name in mapping.MESSAGE_COLUMNS]) for row in rows]
+    assert read == [first, second]
+    assert read[0].context is read[1].context  # decoded once, shared (it is frozen)
+    assert read[0].model is read[1].model
+    assert "search_text" not in mapping.MESSAGE_COLUMNS  # never needed to show a message

@@ -200,3 +200,39 @@ def test_set_pinned_puts_the_conversation_first_without_touching_updated_at(
     assert [c.id for c in repo.list_conversations()] == [newer.id, older.id]
     with pytest.raises(ConversationNotFound):
         repo.set_pinned("missing", True)
+
+
+@pytest.mark.parametrize("leaf", ["g1", "f2b", "f2", "f3"])
+def test_active_branch_ids_are_the_active_path_with_the_children_map(
+    repo: ChatRepository, leaf: str
+) -> None:
+    t = Tree(repo)
+    node = getattr(t, leaf)
+    repo.set_active_leaf(t.c, node.id)  # f2 is inside a branch: its child is not shown
+    ids, children = repo.active_branch_ids(t.c)
+    assert ids == [m.id for m in repo.branch(node.id)] == [m.id for m in repo.active_path(t.c)]
+    assert ids[-1] == node.id
+    assert children == repo.children_map(t.c)
+
+
+def test_active_branch_ids_of_an_empty_or_missing_conversation(repo: ChatRepository) -> None:
+    assert repo.active_branch_ids(repo.create_conversation("empty").id) == ([], {})
+    assert repo.active_branch_ids("missing") == ([], {})
+
+
+def test_messages_by_id_come_in_the_order_asked_without_the_missing_ones(
+    repo: ChatRepository,
+) -> None:
+    t = Tree(repo)
+    asked = [t.g2.id, "missing", t.q.id, t.f2b.id]
+    assert repo.messages_by_id(asked) == [t.g2, t.q, t.f2b]
+    assert repo.messages_by_id([]) == []
+
+
+def test_the_active_path_decodes_only_its_own_rows(repo: ChatRepository, db: Database) -> None:
+    t = Tree(repo)
+    repo.set_active_leaf(t.c, t.g1.id)
+    with db.write() as conn:  # a row on a hidden branch that this version cannot read
+        conn.exec_driver_sql("UPDATE messages SET role = 'oracle' WHERE id = ?", (t.g2.id,))
+    assert [m.text for m in repo.active_path(t.c)] == ["q", "a1", "f1", "g1"]
+    assert repo.active_branch_ids(t.c)[0] == [t.q.id, t.a1.id, t.f1.id, t.g1.id]

@@ -1,7 +1,7 @@
 from datetime import UTC, datetime, timedelta, timezone
 
 from desktop.core.models import Conversation
-from desktop.ui.viewmodels.conversations import sectioned
+from desktop.ui.viewmodels.conversation_rows import sectioned
 from desktop.ui.viewmodels.date_groups import DateGroup, date_group
 
 BERLIN_WINTER = timezone(timedelta(hours=1))

@@ -227,3 +227,42 @@ def test_an_empty_chat_has_no_rows_and_no_button(driver, tmp_path):
     parley.chat_vm.messagesReset.emit([])
     assert transcript.message_ids() == [] and live_ids(transcript) == []
     assert not transcript.jump_button.isVisible()
+
+
+def test_an_idle_chat_stops_laying_out_and_painting(driver, tmp_path):
+    # A short user bubble once re-wrapped between its width and Qt's default size hint
+    # width on every layout pass: an endless relayout at 100% CPU while nothing changed.
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QWidget
+
+    parley = start(driver, tmp_path)
+    transcript = parley.window.chat_view.transcript
+    items = [
+        message("q1", user=True, text="Hi"),
+        message("a1", text="A short answer."),
+        message("q2", user=True, text="Explain"),
+    ]
+    seen: list[QEvent.Type] = []
+    watched = (QEvent.Type.Paint, QEvent.Type.LayoutRequest)
+
+    class Counter(QObject):
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            # The transcript's own widgets only (the composer's cursor blinks).
+            inside = isinstance(obj, QWidget) and transcript.isAncestorOf(obj)
+            if event.type() in watched and inside:
+                seen.append(event.type())
+            return False
+
+    counter = Counter()
+
+    async def body() -> None:
+        parley.chat_vm.messagesReset.emit(items)
+        await asyncio.sleep(0.3)  # shown, measured, the margin prepared
+        driver.qapp.installEventFilter(counter)
+        try:
+            await asyncio.sleep(0.3)
+        finally:
+            driver.qapp.removeEventFilter(counter)
+        assert len(seen) < 5, seen[:10]
+
+    driver.run(body())

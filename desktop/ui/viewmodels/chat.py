@@ -6,8 +6,8 @@ import logging
 from collections.abc import Coroutine
 from typing import Any
 
-from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QGuiApplication
+from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage
 
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
@@ -18,18 +18,27 @@ from desktop.core.events import (
     GenerationStarted,
     MessageChanged,
 )
-from desktop.core.models import Message, ModelRef, Role
+from desktop.core.models import Message, MessageStatus, ModelRef, Role
 from desktop.core.settings import Settings
+from desktop.engine import versions
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
 from desktop.render.links import copy_index, is_safe_link
 from desktop.render.markdown import code_blocks
 from desktop.render.theme import document_css
+from desktop.ui.image_loader import ImageLoader
+from desktop.ui.viewmodels.collector import collector_paused
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.tasks import TaskGroup
+from desktop.ui.viewmodels.update_pacer import UpdatePacer
 
 log = logging.getLogger(__name__)
+
+# A chat opens at its end: this many of its newest messages are read before the first
+# paint, the older ones afterwards, this many per idle turn, above those shown.
+FIRST_MESSAGES = 100
+OLDER_STEP = 500
 
 
 class ChatViewModel(QObject):
@@ -40,6 +49,7 @@ class ChatViewModel(QObject):
     modelsChanged = Signal()
     selectedModelChanged = Signal(int)
     messagesReset = Signal(list)  # list[MessageItem]
+    messagesPrepended = Signal(list)  # list[MessageItem]: older ones of the open chat
     messageAdded = Signal(object)  # MessageItem
     messageUpdated = Signal(object)  # MessageItem
     errorOccurred = Signal(str)
@@ -51,20 +61,35 @@ class ChatViewModel(QObject):
         chat: ChatService,
         settings: SettingsService,
         tasks: TaskGroup,
+        images: ImageLoader | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self._chat = chat
         self._settings = settings
         self._tasks = tasks
-        self._renderer = MessageRenderer()
+        self._images = images
+        self._renderer = MessageRenderer(request_image=images.request if images else None)
+        if images is not None:
+            images.loaded.connect(self._on_image_loaded)
+            images.evicted.connect(self._renderer.image_evicted)
+        self._pacer = UpdatePacer(self._show_streamed, self)
         self._dark = False
         self._conversation_id = ""
         self._title = ""
         self._busy = False
         self._shown: set[str] = set()  # ids of the messages currently on screen
         self._path: list[str] = []  # the active branch, root first
-        self._versions: dict[str, tuple[int, int]] = {}  # id -> (index, count) of siblings
+        # Child ids per parent id, in creation order, where they label something (see
+        # versions.version_groups): each message's "‹ 2/3 ›" is read from it.
+        self._children: dict[str | None, list[str]] = {}
+        self._older: list[str] = []  # ids of the open chat's messages not read yet
+        self._oldest_read: str | None = None  # the first message the transcript has
+        self._older_timer = QTimer(self)
+        self._older_timer.setSingleShot(True)
+        self._older_timer.setInterval(0)
+        self._older_timer.timeout.connect(self._load_older)
+        self._following_model = False  # no answer's configured model found yet
         self._models: list[ModelRef] = []
         self._model_labels: list[str] = []
         self._selected = -1
@@ -138,16 +163,27 @@ class ChatViewModel(QObject):
                 self._chat.reveal(focus_message_id)  # a hit on another version: show it
             except ParleyError:
                 focus_message_id = ""  # deleted since the search ran
+        again = conversation.id == self._conversation_id
         self._set_conversation_id(conversation.id)
         self._set_title(conversation.title)
-        path = self._chat.active_path(conversation.id)
-        self._renderer.forget_all()
-        self._versions = self._chat.version_info(conversation.id)
-        self._path = [m.id for m in path]
-        self._shown = set(self._path)
-        self.messagesReset.emit([self._item(m) for m in path])
+        with collector_paused():  # thousands of rows, messages, items: see collector.py
+            path, children = self._chat.active_branch_ids(conversation.id)
+            self._children = versions.version_groups(children, path[-1] if path else None)
+            self._renderer.forget_all()
+            self._pacer.discard()
+            first = self._first_to_read(path, focus_message_id, again)
+            self._path = path
+            self._shown = set(path)
+            self._older = path[:first]
+            self._oldest_read = path[first] if first < len(path) else None
+            messages = self._chat.messages_by_id(path[first:])
+            items = [self._item(m) for m in messages]
+        self.messagesReset.emit(items)
         self._set_busy(self._chat.is_generating(conversation.id))
-        self._follow_model_of(path)
+        self._following_model = True
+        self._follow_model_of(messages)
+        if self._older:
+            self._older_timer.start()
         if focus_message_id in self._shown:
             self.focusMessage.emit(focus_message_id)
 
@@ -156,15 +192,20 @@ class ChatViewModel(QObject):
         self._set_conversation_id("")
         self._set_title("")
         self._renderer.forget_all()
+        self._pacer.discard()
         self._shown = set()
         self._path = []
-        self._versions = {}
+        self._children = {}
+        self._older = []
+        self._oldest_read = None
+        self._older_timer.stop()
         self.messagesReset.emit([])
         self._set_busy(False)
 
     @Slot(int)
     def select_model(self, index: int) -> None:
         if 0 <= index < len(self._models):
+            self._following_model = False  # the person's choice stands
             self._set_selected(index)
             self._settings.remember_model(self._models[index])
 
@@ -320,24 +361,72 @@ class ChatViewModel(QObject):
                 else:
                     self._set_title(conversation.title)
 
+    def _first_to_read(self, path: list[str], focus_message_id: str, again: bool) -> int:
+        """Where reading a branch starts before the first paint: at its newest messages,
+        or further back for a search hit; the older ones are read after it, step by step
+        (`_load_older`). A chat shown again (a version switched, the theme changed) is
+        read as far back as before, so what the person is looking at is still there."""
+        first = max(0, len(path) - FIRST_MESSAGES)
+        if focus_message_id in path:
+            first = min(first, path.index(focus_message_id))
+        if again:
+            oldest = self._oldest_read
+            first = min(first, path.index(oldest) if oldest in path else 0)
+        return first
+
+    def _load_older(self) -> None:
+        """The next older messages of the open chat, shown above the others; one step
+        per idle turn, so the person can read and scroll while a long chat is read."""
+        if not self._older:
+            return
+        step, self._older = self._older[-OLDER_STEP:], self._older[:-OLDER_STEP]
+        self._oldest_read = step[0]
+        with collector_paused():
+            messages = self._chat.messages_by_id(step)
+            items = [self._item(m) for m in messages]
+        self.messagesPrepended.emit(items)
+        self._follow_model_of(messages)
+        if self._older:
+            self._older_timer.start()
+
     def _item(self, message: Message) -> MessageItem:
-        return self._renderer.item(message, self._versions.get(message.id, (1, 1)))
+        version = versions.version_of(self._children, message.id, message.parent_id)
+        return self._renderer.item(message, version)
 
     def _show(self, message: Message) -> None:
         if message.id in self._shown:
-            self.messageUpdated.emit(self._item(message))
+            if message.status is MessageStatus.STREAMING:
+                self._pacer.submit(message)
+            else:
+                self._pacer.discard(message.id)
+                self.messageUpdated.emit(self._item(message))
             return
         tip = self._path[-1] if self._path else None
         if message.parent_id != tip:
             return  # another branch of this chat (e.g. a version switched away from)
-        self._versions = self._chat.version_info(message.conversation_id)
+        # A new node at the tip: the newest child of its parent (edits and new answers
+        # switch the path first, so they arrive through a fresh `open_conversation`).
+        siblings = self._children.setdefault(message.parent_id, [])
+        if message.id not in siblings:
+            siblings.append(message.id)
         self._path.append(message.id)
         self._shown.add(message.id)
         self.messageAdded.emit(self._item(message))
 
+    @property
+    def update_pacer(self) -> UpdatePacer:
+        """Paces streaming updates (benchmarks and tests read its counters)."""
+        return self._pacer
+
+    def _show_streamed(self, message: Message) -> None:
+        """A paced streaming update (see UpdatePacer), if its message is still on screen."""
+        if message.id in self._shown and message.conversation_id == self._conversation_id:
+            self.messageUpdated.emit(self._item(message))
+
     # --- models -------------------------------------------------------------------
 
     def _on_settings_changed(self, settings: Settings) -> None:
+        self._allow_remote_images(settings.appearance.load_remote_images)
         had_models = bool(self._models)
         current = self._models[self._selected] if 0 <= self._selected < len(self._models) else None
         self._models = settings.all_models()
@@ -352,9 +441,39 @@ class ChatViewModel(QObject):
         if had_models != bool(self._models):
             self.needsSetupChanged.emit(not self._models)
 
-    def _follow_model_of(self, path: list[Message]) -> None:
-        """Opening a chat selects the model its last answer came from, if still configured."""
-        for message in reversed(path):
+    # --- remote images --------------------------------------------------------------
+
+    def image(self, url: QUrl) -> QImage | None:
+        """A loaded image for the message views; None when it is not (or no longer) loaded."""
+        return self._images.image(url) if self._images is not None else None
+
+    def _allow_remote_images(self, enabled: bool) -> None:
+        """Images become links, or are requested, in what is on screen now."""
+        changed = self._renderer.set_remote_images(enabled and self._images is not None)
+        if changed and self._conversation_id:
+            self.open_conversation(self._conversation_id)
+
+    def _on_image_loaded(self, url: str) -> None:
+        """Show the image in the finished answers that link to it; a streaming answer
+        picks it up with its next update."""
+        for message in self._renderer.image_loaded(url):
+            if (
+                message.id in self._shown
+                and message.conversation_id == self._conversation_id
+                and message.status is not MessageStatus.STREAMING
+            ):
+                self.messageUpdated.emit(self._item(message))
+
+    def _follow_model_of(self, messages: list[Message]) -> None:
+        """Opening a chat selects the model its last answer came from, if still configured.
+
+        `messages` are the newest not looked at yet (the chat is read from its end): the
+        search goes on in older ones as they are read, until an answer's model is found.
+        """
+        if not self._following_model:
+            return
+        for message in reversed(messages):
             if message.role is Role.ASSISTANT and message.model in self._models:
+                self._following_model = False
                 self._set_selected(self._models.index(message.model))
                 return

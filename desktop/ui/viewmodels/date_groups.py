@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 from enum import IntEnum
+from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication
 
-from desktop.core.models import Conversation
+
+class Dated(Protocol):
+    """A conversation or its summary: all a section depends on."""
+
+    @property
+    def pinned(self) -> bool: ...
+
+    @property
+    def updated_at(self) -> datetime: ...
 
 
 class DateGroup(IntEnum):
@@ -29,7 +38,7 @@ class DateGroup(IntEnum):
         return labels[self]
 
 
-def date_group(conversation: Conversation, now: datetime) -> DateGroup:
+def date_group(conversation: Dated, now: datetime) -> DateGroup:
     """Which section a conversation belongs in; `now` is timezone-aware local time."""
     if conversation.pinned:
         return DateGroup.PINNED

@@ -56,7 +56,12 @@ def reasoning_label(message: Message) -> str:
     return _tr("Thought for %n s").replace("%n", str(seconds))
 
 
+_UNLABELLED = frozenset({MessageStatus.COMPLETE, MessageStatus.STREAMING, MessageStatus.ERROR})
+
+
 def status_label(status: MessageStatus) -> str:
+    if status in _UNLABELLED:
+        return ""  # most messages: no translation lookups for them
     return {
         MessageStatus.CANCELLED: _tr("Stopped"),
         MessageStatus.INTERRUPTED: _tr("Interrupted — Parley closed before the answer finished"),

@@ -2,16 +2,22 @@
 
 While an answer streams, only its last markdown block is re-rendered on each update;
 finished messages are rendered once and kept until the view is reset.
+
+With remote images allowed, the web images a rendered answer links to are requested
+(`request_image`); when one has loaded, `image_loaded` names the messages to show again,
+now with the image inline.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Callable
-from functools import partial
 
-from desktop.core.models import Message, MessageStatus, Role
+from markdown_it.common.utils import escapeHtml
+
+from desktop.core.models import Message, MessageStatus, Role, TextPart
 from desktop.render.guard import plain_text_html
+from desktop.render.images import pending_images
 from desktop.render.markdown import render_markdown
 from desktop.render.streaming import StreamingRenderer
 from desktop.ui.viewmodels import message_item as mi
@@ -23,11 +29,67 @@ def user_text_html(text: str) -> str:
     return f'<p style="white-space: pre-wrap; margin: 0">{html.escape(text)}</p>'
 
 
+class _Body:
+    """A message's HTML, rendered when first asked for. One small object per message
+    (a bound method in a `partial` is three): a long chat keeps thousands of these, and
+    every full pass of the garbage collector walks them all."""
+
+    __slots__ = ("_message", "_renderer", "_text")
+
+    def __init__(self, renderer: MessageRenderer, message: Message, text: str) -> None:
+        self._renderer = renderer
+        self._message = message
+        self._text = text
+
+    def __call__(self) -> str:
+        return self._renderer._html(self._message, self._text)
+
+
 class MessageRenderer:
-    def __init__(self, dark: bool = False) -> None:
+    def __init__(
+        self, dark: bool = False, request_image: Callable[[str], object] | None = None
+    ) -> None:
         self._dark = dark
         self._streaming: dict[str, StreamingRenderer] = {}
         self._done: dict[str, tuple[str, str]] = {}  # id -> (source, html)
+        self._request_image = request_image
+        self._remote_images = False
+        self._loaded: frozenset[str] = frozenset()  # image URLs loaded so far
+        self._waiting: dict[str, dict[str, Message]] = {}  # image URL -> messages linking it
+
+    @property
+    def _images(self) -> frozenset[str] | None:
+        """What the renderer is told about images (None: remote images are off)."""
+        return self._loaded if self._remote_images else None
+
+    def set_remote_images(self, enabled: bool) -> bool:
+        """Allow or stop inline web images; True when what is on screen must be redone."""
+        if enabled == self._remote_images:
+            return False
+        self._remote_images = enabled
+        self.forget_all()
+        return True
+
+    def image_loaded(self, url: str) -> list[Message]:
+        """Note that `url` has loaded; the messages showing its link, to be shown again."""
+        self._loaded |= {url}
+        waiting = self._waiting.pop(url, {})
+        for message_id in waiting:
+            self._done.pop(message_id, None)
+            if message_id in self._streaming:  # its cached blocks hold the link
+                self._streaming[message_id] = StreamingRenderer(
+                    dark=self._dark, images=self._images
+                )
+        return list(waiting.values()) if self._remote_images else []
+
+    def image_evicted(self, url: str) -> None:
+        """`url` is no longer cached: render it as a link again (it will be requested)."""
+        self._loaded -= {url}
+        shown = f'<img src="{escapeHtml(url)}"'
+        for message_id, (_text, rendered) in list(self._done.items()):
+            if shown in rendered:
+                del self._done[message_id]
+        self._streaming.clear()  # rebuilt on the next update, with the current images
 
     def set_dark(self, dark: bool) -> None:
         if dark != self._dark:
@@ -37,14 +99,25 @@ class MessageRenderer:
     def forget_all(self) -> None:
         self._streaming.clear()
         self._done.clear()
+        self._waiting.clear()
 
     def _html(self, message: Message, text: str) -> str:
+        rendered = self._rendered(message, text)
+        if self._remote_images and self._request_image is not None:
+            for url in pending_images(rendered):
+                self._waiting.setdefault(url, {})[message.id] = message
+                self._request_image(url)
+        return rendered
+
+    def _rendered(self, message: Message, text: str) -> str:
         if message.role is Role.USER:
             return user_text_html(text)
         if message.status is MessageStatus.STREAMING:
             renderer = self._streaming.get(message.id)
             if renderer is None:
-                renderer = self._streaming[message.id] = StreamingRenderer(dark=self._dark)
+                renderer = self._streaming[message.id] = StreamingRenderer(
+                    dark=self._dark, images=self._images
+                )
             return renderer.render(text)
         streamed = self._streaming.pop(message.id, None)
         cached = self._done.get(message.id)
@@ -52,18 +125,26 @@ class MessageRenderer:
             return cached[1]
         # The answer just completed: its streaming renderer has every block but the last
         # cached and gives exactly what a full render gives, at a fraction of the cost.
-        html = streamed.render(text) if streamed else render_markdown(text, dark=self._dark)
+        html = (
+            streamed.render(text)
+            if streamed
+            else render_markdown(text, dark=self._dark, images=self._images)
+        )
         self._done[message.id] = (text, html)
         return html
 
     def item(self, message: Message, version: tuple[int, int] = (1, 1)) -> MessageItem:
+        """Opening a long chat makes thousands of these, so the common case is kept cheap:
+        a message of text parts only (most of them) skips the look for the other kinds,
+        and the body is rendered only if the transcript lays the message out."""
         text = message.text
-        reasoning = mi.reasoning_text(message)
+        only_text = all(isinstance(p, TextPart) for p in message.parts)
+        reasoning = "" if only_text else mi.reasoning_text(message)
         streaming = message.status is MessageStatus.STREAMING
         body: str | Callable[[], str] = ""
         if text:
             # A streaming answer is on screen: render now. Others only when laid out.
-            body = self._html(message, text) if streaming else partial(self._html, message, text)
+            body = self._html(message, text) if streaming else _Body(self, message, text)
         answer = message.role is Role.ASSISTANT
         return MessageItem(
             id=message.id,
@@ -71,12 +152,12 @@ class MessageRenderer:
             markdown=text,
             html_source=body,
             reasoning_html=plain_text_html(reasoning) if reasoning else "",
-            reasoning_label=mi.reasoning_label(message),
-            reasoning_live=mi.is_reasoning_live(message),
-            notices=mi.notices(message),
-            error=mi.error_text(message),
+            reasoning_label="" if only_text else mi.reasoning_label(message),
+            reasoning_live=not only_text and mi.is_reasoning_live(message),
+            notices=() if only_text else mi.notices(message),
+            error="" if only_text else mi.error_text(message),
             status_label=mi.status_label(message.status),
-            meta=mi.meta_line(message) if message.role is Role.ASSISTANT else "",
+            meta=mi.meta_line(message) if answer else "",
             streaming=streaming,
             version_index=version[0],
             version_count=version[1],

@@ -1,4 +1,4 @@
-"""The settings panel's state: providers, keyring status, appearance."""
+"""The settings panel's state: providers, keyring status, appearance (and remote images)."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ def suggest_provider_id(name: str, taken: set[str]) -> str:
 class SettingsViewModel(QObject):
     providersChanged = Signal()
     themeChanged = Signal(str)
+    loadRemoteImagesChanged = Signal(bool)
     providerSaved = Signal(str)  # provider id
     saveFailed = Signal(str)
     modelsFetched = Signal(list)
@@ -181,6 +182,16 @@ class SettingsViewModel(QObject):
     def set_theme(self, theme: str) -> None:
         self._save_appearance(replace(self._service.settings.appearance, theme=Theme(theme)))
 
+    def _get_load_remote_images(self) -> bool:
+        return self._service.settings.appearance.load_remote_images
+
+    loadRemoteImages = Property(bool, _get_load_remote_images, notify=loadRemoteImagesChanged)
+
+    @Slot(bool)
+    def set_load_remote_images(self, enabled: bool) -> None:
+        appearance = self._service.settings.appearance
+        self._save_appearance(replace(appearance, load_remote_images=enabled))
+
     @property
     def font_size(self) -> int:
         """The text size in points; 0 means "as the system sets it"."""
@@ -205,3 +216,4 @@ class SettingsViewModel(QObject):
     def _on_settings_changed(self, settings: Settings) -> None:
         self.providersChanged.emit()
         self.themeChanged.emit(settings.appearance.theme.value)
+        self.loadRemoteImagesChanged.emit(settings.appearance.load_remote_images)

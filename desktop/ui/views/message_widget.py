@@ -59,6 +59,7 @@ class MessageWidget(QFrame):
 
         self.body = RichText(self)
         self.body.setObjectName("MessageBody")
+        self.body.set_image_source(chat.image)
         self.body.document().setDefaultStyleSheet(chat.document_css)
         self.body.linkActivated.connect(self._on_link)
         self.notices = _label("MetaLabel", self)

@@ -12,9 +12,10 @@ are handed to the owner, which decides (only http/https/mailto reach the system 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from PySide6.QtCore import QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QKeyEvent, QTextOption
+from PySide6.QtGui import QColor, QImage, QKeyEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
 
 from desktop.ui.views.document_tail import TailWriter
@@ -24,6 +25,9 @@ _TRANSCRIPT_KEYS = frozenset(
     {Qt.Key.Key_PageUp, Qt.Key.Key_PageDown, Qt.Key.Key_Home, Qt.Key.Key_End}
 )
 DEFAULT_WRAP_WIDTH = 600
+_IMAGE_RESOURCE = QTextDocument.ResourceType.ImageResource.value
+
+ImageSource = Callable[[QUrl], QImage | None]
 
 
 class RichText(QTextBrowser):
@@ -62,6 +66,7 @@ class RichText(QTextBrowser):
         self.anchorClicked.connect(self.linkActivated)
         self._html = ""
         self._tail = TailWriter(document)
+        self._image_source: ImageSource | None = None
 
     @property
     def tail(self) -> TailWriter:
@@ -79,9 +84,26 @@ class RichText(QTextBrowser):
             self.setHtml(html)
         self.updateGeometry()
 
+    def set_image_source(self, source: ImageSource) -> None:
+        """Where the images in the HTML come from (images already loaded, by URL)."""
+        self._image_source = source
+
     def loadResource(self, type: int, name: QUrl | str) -> object:
-        """Never load anything referenced by content: no images, no files, no network."""
-        return None
+        """Never load anything referenced by content: no files, no network.
+
+        An image comes only from the image source, scaled down to the wrap width; one it
+        does not have is a blank pixel, never None, with which Qt would try the URL as a
+        local file name.
+        """
+        if type != _IMAGE_RESOURCE:
+            return None
+        image = self._image_source(QUrl(name)) if self._image_source is not None else None
+        if image is None or image.isNull():
+            return _blank_image()
+        width = self.lineWrapColumnOrWidth() - math.ceil(self.document().documentMargin() * 2)
+        if image.width() > width > 0:
+            image = image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+        return image
 
     def hasHeightForWidth(self) -> bool:
         return True
@@ -96,10 +118,20 @@ class RichText(QTextBrowser):
         """Wrap at `width` px; set it before the content when the width is known."""
         if width > 0 and width != self.lineWrapColumnOrWidth():
             self.setLineWrapColumnOrWidth(width)
+            if "<img " in self._html:  # images were fitted to the old width: fit them again
+                self._tail.reset()
+                self.setHtml(self._html)
 
     def sizeHint(self) -> QSize:
-        height = math.ceil(self.document().size().height()) + self.frameWidth() * 2
-        return QSize(super().sizeHint().width(), max(1, height))
+        """The size at the current wrap width.
+
+        Qt's layouts ask `heightForWidth(sizeHint().width())`; any other width than the
+        wrap width would re-wrap the text there and back on every layout pass, an
+        endless relayout that keeps the GUI thread busy while nothing changes.
+        """
+        frame = self.frameWidth() * 2
+        height = math.ceil(self.document().size().height()) + frame
+        return QSize(self.lineWrapColumnOrWidth() + frame, max(1, height))
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, 0)
@@ -114,3 +146,9 @@ class RichText(QTextBrowser):
 
     def _on_size_changed(self, *_: object) -> None:
         self.updateGeometry()
+
+
+def _blank_image() -> QImage:
+    image = QImage(1, 1, QImage.Format.Format_ARGB32)
+    image.fill(QColor(0, 0, 0, 0))
+    return image

@@ -62,6 +62,10 @@ class RowGeometry:
     def append(self, height: int) -> None:
         self._heights.append(height)
 
+    def prepend(self, heights: list[int]) -> None:
+        self._heights[:0] = heights
+        self._valid = 0
+
     def height(self, row: int) -> int:
         return self._heights[row]
 

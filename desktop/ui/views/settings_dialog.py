@@ -1,9 +1,10 @@
-"""Settings: model providers (URL, key, models) and appearance."""
+"""Settings: model providers (URL, key, models) and appearance (theme, size, images)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -244,11 +245,23 @@ class AppearancePage(QWidget):
         self.font_size.setSuffix(self.tr(" pt"))
         self.font_size.setValue(vm.font_size or SYSTEM_SIZE)
         self.font_size.valueChanged.connect(self._on_font_size)
+        self.remote_images = QCheckBox(self.tr("Load remote images"), self)
+        self.remote_images.setObjectName("RemoteImages")
+        self.remote_images.setToolTip(
+            self.tr(
+                "Show images that answers link to (https only) inside the message. "
+                "Fetching an image tells its server your address; while off, images "
+                "are links."
+            )
+        )
+        self.remote_images.setChecked(vm.loadRemoteImages)
+        self.remote_images.toggled.connect(vm.set_load_remote_images)
         self._vm = vm
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         form.addRow(self.tr("Theme"), self.theme)
         form.addRow(self.tr("Text size"), self.font_size)
+        form.addRow(self.tr("Images"), self.remote_images)
 
     def _on_font_size(self, points: int) -> None:
         self._vm.set_font_size(0 if points == SYSTEM_SIZE else points)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.views.confirm import confirm_delete
+from desktop.ui.views.scroll_anchor import ScrollAnchor
 from desktop.ui.views.sidebar_delegates import ConversationDelegate, SearchHitDelegate
 
 
@@ -73,8 +74,11 @@ class Sidebar(QFrame):
 
         self.list = QListView(self)
         self.list.setObjectName("ConversationList")
-        self.list.setModel(model)
+        self.scroll_anchor = ScrollAnchor(self.list, model)  # also sets the model
         self.list.setItemDelegate(ConversationDelegate(self.list))
+        # Headers and chats are the same height, so laying out 10,000 rows after a
+        # change asks the delegate for one size instead of 10,000.
+        self.list.setUniformItemSizes(True)
         self.list.setEditTriggers(
             QAbstractItemView.EditTrigger.EditKeyPressed
             | QAbstractItemView.EditTrigger.DoubleClicked

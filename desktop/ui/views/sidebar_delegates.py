@@ -15,7 +15,11 @@ Index = QModelIndex | QPersistentModelIndex
 
 
 class ConversationDelegate(QStyledItemDelegate):
-    """Section headers as small muted captions; conversations as the style draws them."""
+    """Section headers as small muted captions; conversations as the style draws them.
+
+    A header is as tall as a chat row (see `sizeHint`); its caption sits low in it,
+    nearer the chats it heads.
+    """
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         if not index.data(ConversationListModel.HeaderRole):
@@ -34,9 +38,8 @@ class ConversationDelegate(QStyledItemDelegate):
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        """One height for headers and chats: the list relies on uniform item sizes."""
         size = super().sizeHint(option, index)
-        if index.data(ConversationListModel.HeaderRole):
-            return QSize(size.width(), size.height() + 6)
         return QSize(size.width(), size.height() + 10)
 
 

@@ -38,6 +38,7 @@ class Transcript(VirtualList):
         self.jump_button.hide()
 
         chat.messagesReset.connect(self.reset)
+        chat.messagesPrepended.connect(self.prepend)
         chat.messageAdded.connect(self.add)
         chat.messageUpdated.connect(self.update_message)
         chat.focusMessage.connect(self.scroll_to_message)

@@ -30,10 +30,25 @@ class Rows:
     def ids(self) -> list[str]:
         return [item.id for item in self.items]
 
-    def reset(self, items: list[MessageItem], width: int, metrics: TextMetrics) -> None:
+    def reset(
+        self, items: list[MessageItem], width: int, metrics: TextMetrics, *, estimate: bool = True
+    ) -> None:
+        """`estimate` False: heights stay 0 until `reestimate` (the width is not known)."""
         self.items = list(items)
         self._index = {item.id: row for row, item in enumerate(self.items)}
-        self.geometry.reset([estimate_height(item, width, metrics) for item in self.items])
+        if estimate:
+            self.geometry.reset([estimate_height(item, width, metrics) for item in self.items])
+        else:
+            self.geometry.reset([0] * len(self.items))
+
+    def prepend(
+        self, items: list[MessageItem], width: int, metrics: TextMetrics, *, estimate: bool = True
+    ) -> None:
+        """Rows above the first; `estimate` as in `reset`."""
+        self.items[:0] = items
+        self._index = {item.id: row for row, item in enumerate(self.items)}
+        heights = [estimate_height(item, width, metrics) if estimate else 0 for item in items]
+        self.geometry.prepend(heights)
 
     def append(self, item: MessageItem, width: int, metrics: TextMetrics) -> None:
         self._index[item.id] = len(self.items)

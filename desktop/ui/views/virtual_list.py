@@ -48,6 +48,7 @@ class VirtualList(QAbstractScrollArea):
         self._idle.setInterval(0)
         self._idle.timeout.connect(self._on_idle)
         self._stale = False  # font or style changed: measure everything again when idle
+        self._estimated = True  # False: rows reset while hidden have no heights yet
         # Opaque: a repaint stops here instead of repainting every ancestor behind it.
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -87,9 +88,20 @@ class VirtualList(QAbstractScrollArea):
         for widget in self._widgets.values():
             self._discard(widget)
         self._widgets.clear()
-        self._rows.reset(items, self._column(), self._metrics())
+        # Hidden (no chat shown yet), the width is unknown: estimate once it is shown.
+        self._estimated = self.isVisible()
+        self._rows.reset(items, self._column(), self._metrics(), estimate=self._estimated)
         self._stick = anchor is None or anchor[0] not in self._rows
         self._refresh(anchor)
+
+    def prepend(self, items: list[MessageItem]) -> None:
+        """Older rows above the first (a long chat is read from its end): what is on
+        screen stays where it is, and a view at the end stays at the end."""
+        items = [item for item in items if item.id not in self._rows]
+        if items:
+            anchor = self._anchor()
+            self._rows.prepend(items, self._column(), self._metrics(), estimate=self._estimated)
+            self._refresh(anchor)
 
     def add(self, item: MessageItem) -> None:
         if item.id in self._rows:
@@ -131,7 +143,13 @@ class VirtualList(QAbstractScrollArea):
         """Scroll (to the bottom, or keeping `anchor` in place), then give the rows near the
         viewport widgets and measure them; measuring changes heights, so repeat until
         nothing moves (usually once; a few times after a jump into unmeasured rows).
+
+        A hidden list waits: its size is not known yet (one never shown is 100 px wide,
+        so its widgets would be laid out and measured at that width, then again), and
+        `showEvent` refreshes it once it has its real size.
         """
+        if not self.isVisible():
+            return
         for _round in range(_SETTLE_ROUNDS):
             self._apply_scroll(anchor)
             self._sync_widgets()
@@ -169,6 +187,7 @@ class VirtualList(QAbstractScrollArea):
 
     def _reestimate(self) -> None:
         self._rows.reestimate(set(self._widgets), self._column(), self._metrics())
+        self._estimated = True
 
     def _prepare_margin(self) -> None:
         """One row of the margin per idle turn: scrolling into it then costs nothing."""
@@ -293,13 +312,15 @@ class VirtualList(QAbstractScrollArea):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        if not self._estimated:
+            self._reestimate()
         self._refresh(self._anchor())
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         anchor = self._anchor()
         super().resizeEvent(event)
         previous = self._column_width
-        if self._column() != previous:
+        if self._column() != previous or not self._estimated:
             self._reestimate()
         self._refresh(anchor)
 

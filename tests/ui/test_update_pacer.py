@@ -1,0 +1,87 @@
+"""Streaming updates are applied as often as the GUI thread can afford, the latest first."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import time
+
+from desktop.core.models import Message, MessageStatus, Role, TextPart
+from desktop.ui.viewmodels.update_pacer import (
+    MAX_INTERVAL_MS,
+    MIN_INTERVAL_MS,
+    UpdatePacer,
+    next_delay_ms,
+)
+
+
+def test_the_delay_keeps_the_busy_share_within_bounds() -> None:
+    assert next_delay_ms(1.0, 0.0) == MIN_INTERVAL_MS  # cheap: the engine's own pace
+    assert next_delay_ms(9.0, 0.0) == 100  # 9 ms of work, then 91 ms free
+    assert next_delay_ms(9.0, 30.0) == 70  # time already passed counts
+    assert next_delay_ms(500.0, 0.0) == MAX_INTERVAL_MS  # text keeps flowing
+    assert next_delay_ms(9.0, 1_000.0) == 0
+
+
+def _text(message: Message) -> str:
+    return "".join(p.text for p in message.parts if isinstance(p, TextPart))
+
+
+def _message(text: str, message_id: str = "a") -> Message:
+    return Message(message_id, "c", None, Role.ASSISTANT, [TextPart(text)], MessageStatus.STREAMING)
+
+
+def test_a_burst_is_coalesced_to_its_latest_state(driver) -> None:
+    shown: list[str] = []
+    pacer = UpdatePacer(lambda message: shown.append(_text(message)))
+
+    async def body() -> None:
+        for n in range(1, 51):
+            pacer.submit(_message("x" * n))
+        await asyncio.sleep(0.1)
+        assert shown == ["x" * 50]
+        assert (pacer.submitted, pacer.applied) == (50, 1)
+
+    driver.run(body())
+
+
+def test_costly_updates_are_spaced_out(driver) -> None:
+    applied_at: list[float] = []
+
+    def slow_apply(_message: Message) -> None:
+        applied_at.append(time.perf_counter())
+        busy_until = time.thread_time() + 0.012  # 12 ms of work: the next waits ~120 ms
+        while time.thread_time() < busy_until:
+            pass
+
+    pacer = UpdatePacer(slow_apply)
+
+    async def body() -> None:
+        for n in range(30):  # one update per 10 ms for 300 ms
+            pacer.submit(_message(str(n)))
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+
+    driver.run(body())
+    gaps = [b - a for a, b in itertools.pairwise(applied_at)]
+    assert 2 <= len(applied_at) <= 5
+    assert min(gaps) >= 0.1
+    assert pacer.last_cost_ms >= 12
+
+
+def test_discarded_updates_are_never_applied(driver) -> None:
+    shown: list[str] = []
+    pacer = UpdatePacer(lambda message: shown.append(message.id))
+
+    async def body() -> None:
+        pacer.submit(_message("old", "a"))
+        pacer.submit(_message("other", "b"))
+        pacer.discard("a")
+        await asyncio.sleep(0.1)
+        pacer.submit(_message("late", "c"))
+        pacer.discard()
+        await asyncio.sleep(0.1)
+
+    driver.run(body())
+    assert shown == ["b"]
+    assert not pacer.has_pending
