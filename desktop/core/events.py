@@ -24,6 +24,47 @@ class ReasoningDelta:
 
 
 @dataclass(frozen=True, slots=True)
+class ReasoningSignature:
+    """Opaque proof attached to the reasoning just streamed (Anthropic's thinking
+    signature, Gemini's thought signature, an OpenAI Responses reasoning item).
+
+    Some providers refuse a tool continuation unless the reasoning comes back with it
+    unchanged, so the engine stores it on the reasoning part and sends it back.
+    """
+
+    signature: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallDelta:
+    """A piece of a tool call the model is making.
+
+    Wires split a call across chunks: the first piece for an `index` usually carries the
+    id and name, later ones only more of the JSON `arguments` text. `index` is the
+    call's position within this model step; pieces with the same index belong together.
+    """
+
+    index: int
+    call_id: str | None = None
+    name: str | None = None
+    arguments: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Retrying:
+    """The request failed before any answer arrived and will be sent again.
+
+    `reason` is a short sentence for the person ("Rate limited"); `delay_s` is the wait
+    before the next try, `attempt` the number of the try about to start.
+    """
+
+    reason: str
+    delay_s: float
+    attempt: int
+    max_attempts: int
+
+
+@dataclass(frozen=True, slots=True)
 class UsageReport:
     usage: Usage
 
@@ -35,7 +76,15 @@ class Finished:
     reason: str | None = None
 
 
-StreamEvent = TextDelta | ReasoningDelta | UsageReport | Finished
+StreamEvent = (
+    TextDelta
+    | ReasoningDelta
+    | ReasoningSignature
+    | ToolCallDelta
+    | Retrying
+    | UsageReport
+    | Finished
+)
 
 
 # --- engine events ------------------------------------------------------------------

@@ -51,6 +51,24 @@ class ReasoningPart:
 
     text: str
     duration_ms: int | None = None
+    # Opaque proof from the provider, sent back with the reasoning on tool continuations.
+    signature: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallPart:
+    """A tool call the model made, and its result once there is one.
+
+    `arguments` is the JSON text exactly as the model wrote it (it may be invalid: the
+    model is told so instead of the call being dropped). `result` stays None until the
+    call ran; `is_error` marks a result that reports a failure or a refusal.
+    """
+
+    call_id: str
+    name: str
+    arguments: str = ""
+    result: str | None = None
+    is_error: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +86,7 @@ class ErrorPart:
     status_code: int | None = None
 
 
-Part = TextPart | ReasoningPart | NoticePart | ErrorPart
+Part = TextPart | ReasoningPart | ToolCallPart | NoticePart | ErrorPart
 
 
 @dataclass(frozen=True, slots=True)

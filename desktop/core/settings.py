@@ -7,6 +7,7 @@ JSON data into typed settings and back. API keys are never part of it.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -20,13 +21,41 @@ _PROVIDER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
 class ProviderKind(StrEnum):
+    """The wire protocol a provider speaks (not the vendor: many vendors speak OpenAI's)."""
+
     OPENAI_CHAT = "openai_chat"
+    OPENAI_RESPONSES = "openai_responses"
+    ANTHROPIC = "anthropic"
+    GEMINI = "gemini"
+    OLLAMA = "ollama"
+
+
+class ProxyMode(StrEnum):
+    SYSTEM = "system"  # the OS / environment proxy settings (the default)
+    NONE = "none"
+    CUSTOM = "custom"
 
 
 class Theme(StrEnum):
     SYSTEM = "system"
     LIGHT = "light"
     DARK = "dark"
+
+
+@dataclass(frozen=True, slots=True)
+class ModelOverride:
+    """The person's corrections to what Parley believes a model can do; None keeps
+    what the known-model table and the endpoint say."""
+
+    vision: bool | None = None
+    tools: bool | None = None
+    reasoning: bool | None = None
+    system_role: bool | None = None
+    context_length: int | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self == ModelOverride()
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +66,10 @@ class ProviderSettings:
     base_url: str = ""
     models: tuple[str, ...] = ()
     default_model: str | None = None
+    # Sent with every request, after Parley's own headers / body (so they win).
+    headers: Mapping[str, str] = field(default_factory=dict)
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+    model_overrides: Mapping[str, ModelOverride] = field(default_factory=dict)
 
     def model_refs(self) -> list[ModelRef]:
         return [ModelRef(self.id, m) for m in self.models]
@@ -51,10 +84,21 @@ class AppearanceSettings:
 
 
 @dataclass(frozen=True, slots=True)
+class NetworkSettings:
+    """How Parley reaches providers: the proxy, and extra trusted certificates."""
+
+    proxy_mode: ProxyMode = ProxyMode.SYSTEM
+    proxy_url: str = ""  # used when proxy_mode is CUSTOM
+    ca_bundle: str = ""  # a PEM file trusted in addition to the system's certificates
+
+
+@dataclass(frozen=True, slots=True)
 class Settings:
     providers: tuple[ProviderSettings, ...] = ()
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
     last_model: ModelRef | None = None
+    network: NetworkSettings = field(default_factory=NetworkSettings)
+    reasoning_effort: str = "medium"  # the composer's last choice (providers.base.ReasoningEffort)
 
     def provider(self, provider_id: str) -> ProviderSettings | None:
         return next((p for p in self.providers if p.id == provider_id), None)
@@ -110,7 +154,21 @@ def validate_base_url(url: str, where: str = "base_url") -> str:
 
 def parse_provider(data: Any, where: str) -> ProviderSettings:
     _expect(data, dict, where, "an object")
-    _known_keys(data, {"id", "name", "kind", "base_url", "models", "default_model"}, where)
+    _known_keys(
+        data,
+        {
+            "id",
+            "name",
+            "kind",
+            "base_url",
+            "models",
+            "default_model",
+            "headers",
+            "extra_body",
+            "model_overrides",
+        },
+        where,
+    )
     pid = _expect(data.get("id"), str, f"{where}.id", "a string")
     if not _PROVIDER_ID.match(pid):
         raise SettingsError(
@@ -141,13 +199,81 @@ def parse_provider(data: Any, where: str) -> ProviderSettings:
         _expect(default, str, f"{where}.default_model", "a string")
         if default not in models:
             raise SettingsError(f"{where}.default_model", f"{default!r} is not in models")
-    return ProviderSettings(pid, name, kind, base_url, tuple(models), default)
+    headers = _parse_headers(data.get("headers", {}), f"{where}.headers")
+    extra_body = _expect(data.get("extra_body", {}), dict, f"{where}.extra_body", "an object")
+    overrides_raw = _expect(
+        data.get("model_overrides", {}), dict, f"{where}.model_overrides", "an object"
+    )
+    overrides = {
+        model: _parse_override(raw, f"{where}.model_overrides.{model}")
+        for model, raw in overrides_raw.items()
+    }
+    return ProviderSettings(
+        pid, name, kind, base_url, tuple(models), default, headers, extra_body, overrides
+    )
+
+
+_HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP token
+
+
+def _parse_headers(data: Any, where: str) -> dict[str, str]:
+    _expect(data, dict, where, "an object of header names to values")
+    headers: dict[str, str] = {}
+    for name, value in data.items():
+        if not _HEADER_NAME.match(name):
+            raise SettingsError(f"{where}.{name}", "is not a valid HTTP header name")
+        _expect(value, str, f"{where}.{name}", "a string")
+        if "\n" in value or "\r" in value:
+            raise SettingsError(f"{where}.{name}", "must be on one line")
+        headers[name] = value
+    return headers
+
+
+def _parse_override(data: Any, where: str) -> ModelOverride:
+    _expect(data, dict, where, "an object")
+    flags = ("vision", "tools", "reasoning", "system_role")
+    _known_keys(data, {*flags, "context_length"}, where)
+    values: dict[str, Any] = {}
+    for flag in flags:
+        if data.get(flag) is not None:
+            values[flag] = _expect(data[flag], bool, f"{where}.{flag}", "true, false or null")
+    length = data.get("context_length")
+    if length is not None:
+        _expect(length, int, f"{where}.context_length", "a whole number")
+        if not 256 <= length <= 100_000_000:
+            raise SettingsError(f"{where}.context_length", "must be between 256 and 100000000")
+        values["context_length"] = length
+    return ModelOverride(**values)
+
+
+REASONING_EFFORTS = ("off", "low", "medium", "high", "max")
+
+
+def _parse_network(data: Any) -> NetworkSettings:
+    _expect(data, dict, "network", "an object")
+    _known_keys(data, {"proxy_mode", "proxy_url", "ca_bundle"}, "network")
+    mode_value = _expect(data.get("proxy_mode", "system"), str, "network.proxy_mode", "a string")
+    try:
+        mode = ProxyMode(mode_value)
+    except ValueError:
+        raise SettingsError("network.proxy_mode", "must be one of: system, none, custom") from None
+    proxy_url = _expect(data.get("proxy_url", ""), str, "network.proxy_url", "a string").strip()
+    if mode is ProxyMode.CUSTOM:
+        parts = urlsplit(proxy_url)
+        if parts.scheme not in ("http", "https") or not parts.netloc:
+            raise SettingsError("network.proxy_url", "must be a proxy URL such as http://host:3128")
+    ca_bundle = _expect(data.get("ca_bundle", ""), str, "network.ca_bundle", "a string").strip()
+    return NetworkSettings(mode, proxy_url, ca_bundle)
 
 
 def parse_settings(data: Any) -> Settings:
     """Turn decoded JSON into Settings, or raise SettingsError naming the field."""
     _expect(data, dict, "(top level)", "an object")
-    _known_keys(data, {"version", "providers", "appearance", "last_model"}, "")
+    _known_keys(
+        data,
+        {"version", "providers", "appearance", "last_model", "network", "reasoning_effort"},
+        "",
+    )
     version = _expect(data.get("version", SETTINGS_VERSION), int, "version", "a number")
     if version > SETTINGS_VERSION:
         raise SettingsError("version", f"{version} is newer than this Parley understands")
@@ -187,8 +313,12 @@ def parse_settings(data: Any) -> Settings:
             _expect(last.get("provider"), str, "last_model.provider", "a string"),
             _expect(last.get("model"), str, "last_model.model", "a string"),
         )
+    network = _parse_network(data.get("network", {}))
+    effort = _expect(data.get("reasoning_effort", "medium"), str, "reasoning_effort", "a string")
+    if effort not in REASONING_EFFORTS:
+        raise SettingsError("reasoning_effort", f"must be one of: {', '.join(REASONING_EFFORTS)}")
     appearance = AppearanceSettings(theme, font_size, load_remote_images)
-    return Settings(tuple(providers), appearance, last_model)
+    return Settings(tuple(providers), appearance, last_model, network, effort)
 
 
 def dump_settings(settings: Settings) -> dict[str, Any]:
@@ -203,6 +333,19 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
                 "base_url": p.base_url,
                 "models": list(p.models),
                 **({"default_model": p.default_model} if p.default_model else {}),
+                **({"headers": dict(p.headers)} if p.headers else {}),
+                **({"extra_body": dict(p.extra_body)} if p.extra_body else {}),
+                **(
+                    {
+                        "model_overrides": {
+                            model: _dump_override(o)
+                            for model, o in p.model_overrides.items()
+                            if not o.is_empty
+                        }
+                    }
+                    if any(not o.is_empty for o in p.model_overrides.values())
+                    else {}
+                ),
             }
             for p in settings.providers
         ],
@@ -216,9 +359,22 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
             **({"load_remote_images": True} if settings.appearance.load_remote_images else {}),
         },
     }
+    if settings.network != NetworkSettings():
+        data["network"] = {
+            "proxy_mode": settings.network.proxy_mode.value,
+            **({"proxy_url": settings.network.proxy_url} if settings.network.proxy_url else {}),
+            **({"ca_bundle": settings.network.ca_bundle} if settings.network.ca_bundle else {}),
+        }
+    if settings.reasoning_effort != "medium":
+        data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:
         data["last_model"] = {
             "provider": settings.last_model.provider_id,
             "model": settings.last_model.model,
         }
     return data
+
+
+def _dump_override(override: ModelOverride) -> dict[str, Any]:
+    fields = ("vision", "tools", "reasoning", "system_role", "context_length")
+    return {f: getattr(override, f) for f in fields if getattr(override, f) is not None}

@@ -6,29 +6,123 @@ Every wire protocol (one module each) implements `ChatProvider`. The engine buil
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Any, Protocol
 
 from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
 from desktop.core.models import Role, Usage
 
 
+class ReasoningEffort(StrEnum):
+    """How hard a reasoning model should think; each adapter maps or clamps it."""
+
+    OFF = "off"
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    MAX = "max"
+
+
+@dataclass(frozen=True, slots=True)
+class ImageInput:
+    """An image for a model with vision: raw bytes, encoded by each adapter its own way."""
+
+    mime: str  # image/png, image/jpeg, image/webp
+    data: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSpec:
+    """A tool the model may call: `parameters` is a JSON Schema object."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object"})
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """A call the model made in an earlier step; `arguments` is its JSON text."""
+
+    call_id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """What a call returned (or why it failed, `is_error`), for the next model step."""
+
+    call_id: str
+    name: str
+    content: str
+    is_error: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class RequestMessage:
+    """One turn as every wire needs it.
+
+    An assistant turn carries the tool calls it made and their results, as they are
+    stored (results live on the assistant message's tool parts); each adapter lays them
+    out its own way (OpenAI: `tool` messages; Anthropic and Gemini: a user turn of
+    results). `reasoning` and `reasoning_signature` go back where a protocol requires.
+    """
+
     role: Role
     text: str
-    reasoning: str | None = None  # sent back where a protocol requires it
+    reasoning: str | None = None
+    reasoning_signature: str | None = None
+    images: tuple[ImageInput, ...] = ()
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_results: tuple[ToolResult, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class ChatRequest:
+    """Everything a provider needs for one model step.
+
+    `system` is sent the provider's way (a system message, a top-level field); when the
+    model has no system role the engine has already moved it into the first user turn
+    (`with_system_as_user`). `extra_headers` and `extra_body` come from the person's
+    provider settings and are merged last, over whatever the adapter built.
+    """
+
     model: str
     messages: tuple[RequestMessage, ...]
+    system: str | None = None
     temperature: float | None = None
     top_p: float | None = None
     max_output_tokens: int | None = None
+    reasoning_effort: ReasoningEffort | None = None
+    tools: tuple[ToolSpec, ...] = ()
+    extra_headers: Mapping[str, str] = field(default_factory=dict)
+    extra_body: Mapping[str, Any] = field(default_factory=dict)
+
+
+def with_system_as_user(request: ChatRequest) -> ChatRequest:
+    """`system` moved into a leading user turn, for models without a system role."""
+    if not request.system:
+        return request
+    note = RequestMessage(role=Role.USER, text=request.system)
+    return replace(request, system=None, messages=(note, *request.messages))
+
+
+def merge_extra_body(body: dict[str, Any], extra: Mapping[str, Any]) -> dict[str, Any]:
+    """The person's extra JSON over the adapter's body: nested objects merge key by key,
+    anything else (including lists) is replaced, and a null removes the key."""
+    merged = dict(body)
+    for key, value in extra.items():
+        if value is None:
+            merged.pop(key, None)
+        elif isinstance(value, Mapping) and isinstance(merged.get(key), dict):
+            merged[key] = merge_extra_body(merged[key], value)
+        else:
+            merged[key] = value
+    return merged
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +161,7 @@ class Capabilities:
     supports_vision: bool = False
     supports_tools: bool = False
     supports_system_role: bool = True
-    reasoning_efforts: tuple[str, ...] = field(default_factory=tuple)
+    supports_reasoning: bool = False
     context_length: int | None = None
 
 

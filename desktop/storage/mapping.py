@@ -3,7 +3,8 @@
 Row conventions:
 - times: integer epoch milliseconds, UTC. Domain datetimes must be timezone-aware;
   reading gives UTC datetimes truncated to the millisecond.
-- `parts`: a JSON list of objects with a "type" key (text, reasoning, notice, error).
+- `parts`: a JSON list of objects with a "type" key (text, reasoning, tool_call, notice,
+  error).
 - `context`: a JSON object (attachment_ids, workspace_file, context_captured).
 - `summary_covered_ids`: a JSON list of message ids.
 - model: the `provider_id` + `model` columns (both or neither); usage: the three token
@@ -42,6 +43,7 @@ from desktop.core.models import (
     Role,
     RollingSummary,
     TextPart,
+    ToolCallPart,
     Usage,
 )
 
@@ -107,7 +109,17 @@ def part_to_json(part: Part) -> Any:
     if isinstance(part, TextPart):
         return {"type": "text", "text": part.text}
     if isinstance(part, ReasoningPart):
-        return {"type": "reasoning", "text": part.text, "duration_ms": part.duration_ms}
+        data = {"type": "reasoning", "text": part.text, "duration_ms": part.duration_ms}
+        return data if part.signature is None else {**data, "signature": part.signature}
+    if isinstance(part, ToolCallPart):
+        return {
+            "type": "tool_call",
+            "call_id": part.call_id,
+            "name": part.name,
+            "arguments": part.arguments,
+            "result": part.result,
+            "is_error": part.is_error,
+        }
     if isinstance(part, NoticePart):
         return {"type": "notice", "text": part.text}
     if isinstance(part, ErrorPart):
@@ -132,6 +144,13 @@ def _str(data: Mapping[str, Any], key: str) -> str:
     value = data.get(key)
     if not isinstance(value, str):
         raise PartFormatError(key, "must be a string")
+    return value
+
+
+def _opt_str(data: Mapping[str, Any], key: str) -> str | None:
+    value = data.get(key)
+    if value is not None and not isinstance(value, str):
+        raise PartFormatError(key, "must be a string or null")
     return value
 
 
@@ -163,7 +182,20 @@ def decode_part(data: Any) -> Part:
     if kind == "text":
         return TextPart(_str(data, "text"))
     if kind == "reasoning":
-        return ReasoningPart(_str(data, "text"), _opt_int(data, "duration_ms"))
+        return ReasoningPart(
+            _str(data, "text"), _opt_int(data, "duration_ms"), _opt_str(data, "signature")
+        )
+    if kind == "tool_call":
+        is_error = data.get("is_error", False)
+        if not isinstance(is_error, bool):
+            raise PartFormatError("is_error", "must be true or false")
+        return ToolCallPart(
+            _str(data, "call_id"),
+            _str(data, "name"),
+            _str(data, "arguments"),
+            _opt_str(data, "result"),
+            is_error,
+        )
     if kind == "notice":
         return NoticePart(_str(data, "text"))
     if kind == "error":

@@ -1,0 +1,119 @@
+"""Try a request again when it failed before any answer arrived, and say so.
+
+Connection failures, 408, 409, 429 and 5xx are worth another try; the wait doubles each
+time with some jitter (so many windows do not retry in step) and honours the server's
+`Retry-After` / `retry-after-ms`. A wait the server asks for beyond `max_wait_s` is not
+sat through: the error reaches the person at once, with the server's words. Before each
+wait a `Retrying` event goes out, so the message can show "Rate limited — retrying in
+4 s". A stream that already yielded something is never retried: the partial answer
+stays, and the person decides (Continue).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from dataclasses import dataclass
+from typing import TypeVar
+
+from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.events import Retrying, StreamEvent
+from desktop.providers.base import ChatProvider, ChatRequest, Completion, ProviderHTTPError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class RetryPolicy:
+    max_attempts: int = 3
+    base_delay_s: float = 1.0
+    max_delay_s: float = 20.0  # our own backoff never waits longer than this
+    max_wait_s: float = 60.0  # a server's Retry-After beyond this is not waited for
+    jitter: float = 0.2  # +-20 %
+
+    def delay(self, attempt: int, error: ProviderError, rng: Callable[[], float]) -> float | None:
+        """Seconds to wait before try `attempt + 1`, or None to give up now."""
+        if attempt >= self.max_attempts or not should_retry(error):
+            return None
+        asked = error.retry_after if isinstance(error, ProviderHTTPError) else None
+        if asked is not None:
+            return asked if asked <= self.max_wait_s else None
+        backoff = min(self.base_delay_s * 2 ** (attempt - 1), self.max_delay_s)
+        return backoff * (1 + self.jitter * (2 * rng() - 1))
+
+
+def should_retry(error: ProviderError) -> bool:
+    return error.retryable and not isinstance(error, StreamBrokenError)
+
+
+def retry_reason(error: ProviderError) -> str:
+    """A few words for the message status while waiting."""
+    status = error.status_code
+    if status == 429:
+        return "Rate limited"
+    if status == 408:
+        return "The server timed out"
+    if status == 409:
+        return "The server reported a conflict"
+    if status is not None and status >= 500:
+        return "The server had an error"
+    return "Could not reach the server"
+
+
+class RetryingProvider:
+    """Wraps any `ChatProvider` with the retry policy; the wrapped one never retries."""
+
+    def __init__(
+        self,
+        inner: ChatProvider,
+        policy: RetryPolicy | None = None,
+        *,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
+        self._inner = inner
+        self._policy = policy or RetryPolicy()
+        self._sleep = sleep
+        self._rng = rng
+
+    @property
+    def inner(self) -> ChatProvider:
+        return self._inner
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        attempt = 1
+        while True:
+            started = False
+            try:
+                async with aclosing(self._inner.stream(request)) as events:  # type: ignore[type-var]
+                    async for event in events:
+                        started = True
+                        yield event
+                return
+            except ProviderError as error:
+                delay = None if started else self._policy.delay(attempt, error, self._rng)
+                if delay is None:
+                    raise
+                attempt += 1
+                yield Retrying(retry_reason(error), delay, attempt, self._policy.max_attempts)
+                await self._sleep(delay)
+
+    async def complete(self, request: ChatRequest) -> Completion:
+        return await self._with_retries(lambda: self._inner.complete(request))
+
+    async def list_models(self) -> list[str]:
+        return await self._with_retries(self._inner.list_models)
+
+    async def _with_retries(self, call: Callable[[], Awaitable[T]]) -> T:
+        attempt = 1
+        while True:
+            try:
+                return await call()
+            except ProviderError as error:
+                delay = self._policy.delay(attempt, error, self._rng)
+                if delay is None:
+                    raise
+                attempt += 1
+                await self._sleep(delay)

@@ -1,0 +1,201 @@
+"""The HTTP path every adapter shares: timeouts, readable errors, capped error bodies, and
+reading SSE or NDJSON streams off the wire.
+
+Adapters differ in URLs, headers and JSON; they all fail the same ways (refused, timed
+out, an HTTP error with a JSON or HTML body, a stream cut short), so those are worded
+once here. Network failures after the stream started become `ConnectionLost`, which the
+adapter turns into `StreamBrokenError` unless the answer was already complete.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import AsyncGenerator, Mapping
+from typing import Any
+
+import httpx
+
+from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
+from desktop.providers.http_errors import (
+    display_url,
+    error_detail,
+    network_reason,
+    parse_retry_after,
+    status_error,
+    trim,
+)
+from desktop.providers.ndjson import NDJSONDecoder
+from desktop.providers.sse import ServerSentEvent, SSEDecoder
+
+logger = logging.getLogger(__name__)
+
+ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
+BROKEN = "The connection closed before the answer was complete"
+
+
+class ConnectionLost(StreamBrokenError):
+    """The network failed mid-stream (as opposed to the server sending bad data)."""
+
+
+def retry_after_seconds(headers: httpx.Headers) -> float | None:
+    """`retry-after-ms` (OpenAI, Anthropic) is more precise than `Retry-After`."""
+    precise = headers.get("retry-after-ms")
+    if precise:
+        try:
+            return max(0.0, float(precise) / 1000)
+        except ValueError:
+            pass
+    return parse_retry_after(headers.get("retry-after"))
+
+
+class HttpTransport:
+    """Requests to one provider endpoint over the application's shared httpx client.
+
+    The client is shared (one connection pool and proxy setting for the app), so
+    timeouts are passed per request: `connect_timeout` to reach the server and
+    `stall_timeout` as httpx's read timeout, i.e. the longest silence between two reads.
+    `secret` (the API key) is scrubbed from every error text.
+    """
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        *,
+        secret: str | None = None,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
+        stall_timeout: float = STALL_TIMEOUT_S,
+    ) -> None:
+        self._client = client
+        self._secret = (secret or "").strip() or None
+        self.connect_timeout = connect_timeout
+        self.stall_timeout = stall_timeout
+        self._timeout = httpx.Timeout(
+            connect=connect_timeout, read=stall_timeout, write=stall_timeout, pool=connect_timeout
+        )
+
+    @property
+    def has_secret(self) -> bool:
+        return self._secret is not None
+
+    def redact(self, text: str) -> str:
+        return text.replace(self._secret, "[redacted]") if self._secret else text
+
+    async def open(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: Mapping[str, str],
+        body: dict[str, Any] | None = None,
+        params: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """Send the request and return the streamed response once its status is OK.
+
+        Raises `ProviderError` (retryable for network failures) or `ProviderHTTPError`.
+        """
+        shown = display_url(url)
+        try:
+            request = self._client.build_request(
+                method, url, json=body, headers=dict(headers), params=params, timeout=self._timeout
+            )
+            response = await self._client.send(request, stream=True)
+        except httpx.ConnectTimeout as exc:
+            raise ProviderError(
+                f"Could not connect to {shown}: no answer within {self.connect_timeout:g} s",
+                retryable=True,
+            ) from exc
+        except httpx.ConnectError as exc:
+            raise ProviderError(
+                f"Could not connect to {shown}: {network_reason(exc)}", retryable=True
+            ) from exc
+        except httpx.TimeoutException as exc:
+            raise ProviderError(
+                f"{shown} accepted the request but sent nothing for {self.stall_timeout:g} s",
+                retryable=True,
+            ) from exc
+        except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
+            raise ProviderError(f"Not a usable server address: {shown} ({exc})") from exc
+        except httpx.HTTPError as exc:
+            raise ProviderError(
+                f"The request to {shown} failed: {network_reason(exc)}", retryable=True
+            ) from exc
+        if response.status_code < 400:
+            return response
+        try:
+            body_bytes = await self._read_capped(response)
+        finally:
+            await response.aclose()
+        detail = self.redact(error_detail(body_bytes, response.headers.get("content-type", "")))
+        error = status_error(
+            response.status_code,
+            detail,
+            retry_after=retry_after_seconds(response.headers),
+            has_key=self._secret is not None,
+        )
+        logger.warning("%s %s failed: %s", method, shown, error)
+        raise error
+
+    def refuse_web_page(self, response: httpx.Response, hint: str) -> None:
+        """A login page or a proxy's error page instead of an API answer."""
+        if response.headers.get("content-type", "").lower().startswith("text/html"):
+            raise ProviderError(
+                f"{display_url(str(response.url))} answered with a web page, not an API "
+                f"answer; {hint}"
+            )
+
+    async def _read_capped(self, response: httpx.Response) -> bytes:
+        """At most ERROR_BODY_MAX_BYTES of an error body; a failure to read it is no news."""
+        body = bytearray()
+        try:
+            async for chunk in response.aiter_bytes():
+                body += chunk
+                if len(body) >= ERROR_BODY_MAX_BYTES:
+                    break
+        except httpx.HTTPError:
+            pass
+        return bytes(body[:ERROR_BODY_MAX_BYTES])
+
+    async def read_json(self, response: httpx.Response) -> Any:
+        """The whole body as JSON; nothing was shown yet, so failures are ProviderErrors."""
+        try:
+            body = await response.aread()
+        except httpx.TimeoutException as exc:
+            raise ProviderError(
+                f"The server sent nothing for {self.stall_timeout:g} s", retryable=True
+            ) from exc
+        except httpx.HTTPError as exc:
+            raise ProviderError(BROKEN, retryable=True) from exc
+        try:
+            return json.loads(body)
+        except (json.JSONDecodeError, UnicodeDecodeError):
+            preview = self.redact(trim(body.decode("utf-8", errors="replace"), 120))
+            raise ProviderError(f"The server's answer was not valid JSON: {preview}") from None
+
+    async def _chunks(self, response: httpx.Response) -> AsyncGenerator[bytes, None]:
+        try:
+            async for chunk in response.aiter_bytes():
+                yield chunk
+        except httpx.TimeoutException as exc:
+            raise ConnectionLost(f"The server sent nothing for {self.stall_timeout:g} s") from exc
+        except httpx.HTTPError as exc:  # RemoteProtocolError, ReadError, DecodingError...
+            raise ConnectionLost(BROKEN) from exc
+
+    async def sse_events(self, response: httpx.Response) -> AsyncGenerator[ServerSentEvent, None]:
+        """SSE events off the wire; network failures raise `ConnectionLost`."""
+        decoder = SSEDecoder()
+        async for chunk in self._chunks(response):
+            for event in decoder.feed(chunk):
+                yield event
+        for event in decoder.close():
+            yield event
+
+    async def ndjson_lines(self, response: httpx.Response) -> AsyncGenerator[str, None]:
+        """Complete lines of a newline-delimited JSON stream (decoded, not yet parsed)."""
+        decoder = NDJSONDecoder()
+        async for chunk in self._chunks(response):
+            for line in decoder.feed(chunk):
+                yield line
+        for line in decoder.close():
+            yield line
