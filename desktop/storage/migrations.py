@@ -196,69 +196,47 @@ def _v2_full_text_search(conn: Connection) -> None:
 # the v2 ones; deleting recomputes the old text's terms, which is why the function is
 # frozen.
 _V3_TOKENIZER: Final = "unicode61 remove_diacritics 0 categories 'L* N* M* P* S* Co Cf Cn'"
+
+
+def _v3_short_index_ddl(table: str, column: str) -> tuple[str, ...]:
+    """The view, FTS5 table and triggers indexing `table.column` for short queries."""
+    index, terms = f"{table}_short_fts", f"parley_short_terms({{row}}.{column})"
+    return (
+        f"""
+        CREATE VIEW {index}_source AS
+        SELECT rowid AS rowid, parley_short_terms({column}) AS terms FROM {table}
+        """,
+        f"""
+        CREATE VIRTUAL TABLE {index} USING fts5(
+            terms, content='{index}_source', content_rowid='rowid',
+            tokenize="{_V3_TOKENIZER}", detail=none, prefix='1 2'
+        )
+        """,
+        f"""
+        CREATE TRIGGER {index}_insert AFTER INSERT ON {table} BEGIN
+            INSERT INTO {index} (rowid, terms) VALUES (new.rowid, {terms.format(row="new")});
+        END
+        """,
+        f"""
+        CREATE TRIGGER {index}_delete AFTER DELETE ON {table} BEGIN
+            INSERT INTO {index} ({index}, rowid, terms)
+            VALUES ('delete', old.rowid, {terms.format(row="old")});
+        END
+        """,
+        f"""
+        CREATE TRIGGER {index}_update AFTER UPDATE OF {column} ON {table}
+        WHEN old.{column} IS NOT new.{column} BEGIN
+            INSERT INTO {index} ({index}, rowid, terms)
+            VALUES ('delete', old.rowid, {terms.format(row="old")});
+            INSERT INTO {index} (rowid, terms) VALUES (new.rowid, {terms.format(row="new")});
+        END
+        """,
+    )
+
+
 _V3_DDL: Final = (
-    """
-    CREATE VIEW messages_short_fts_source AS
-    SELECT rowid AS rowid, parley_short_terms(search_text) AS terms FROM messages
-    """,
-    """
-    CREATE VIEW conversations_short_fts_source AS
-    SELECT rowid AS rowid, parley_short_terms(title) AS terms FROM conversations
-    """,
-    f"""
-    CREATE VIRTUAL TABLE messages_short_fts USING fts5(
-        terms, content='messages_short_fts_source', content_rowid='rowid',
-        tokenize="{_V3_TOKENIZER}", detail=none, prefix='1 2'
-    )
-    """,
-    f"""
-    CREATE VIRTUAL TABLE conversations_short_fts USING fts5(
-        terms, content='conversations_short_fts_source', content_rowid='rowid',
-        tokenize="{_V3_TOKENIZER}", detail=none, prefix='1 2'
-    )
-    """,
-    """
-    CREATE TRIGGER messages_short_fts_insert AFTER INSERT ON messages BEGIN
-        INSERT INTO messages_short_fts (rowid, terms)
-        VALUES (new.rowid, parley_short_terms(new.search_text));
-    END
-    """,
-    """
-    CREATE TRIGGER messages_short_fts_delete AFTER DELETE ON messages BEGIN
-        INSERT INTO messages_short_fts (messages_short_fts, rowid, terms)
-        VALUES ('delete', old.rowid, parley_short_terms(old.search_text));
-    END
-    """,
-    """
-    CREATE TRIGGER messages_short_fts_update AFTER UPDATE OF search_text ON messages
-    WHEN old.search_text IS NOT new.search_text BEGIN
-        INSERT INTO messages_short_fts (messages_short_fts, rowid, terms)
-        VALUES ('delete', old.rowid, parley_short_terms(old.search_text));
-        INSERT INTO messages_short_fts (rowid, terms)
-        VALUES (new.rowid, parley_short_terms(new.search_text));
-    END
-    """,
-    """
-    CREATE TRIGGER conversations_short_fts_insert AFTER INSERT ON conversations BEGIN
-        INSERT INTO conversations_short_fts (rowid, terms)
-        VALUES (new.rowid, parley_short_terms(new.title));
-    END
-    """,
-    """
-    CREATE TRIGGER conversations_short_fts_delete AFTER DELETE ON conversations BEGIN
-        INSERT INTO conversations_short_fts (conversations_short_fts, rowid, terms)
-        VALUES ('delete', old.rowid, parley_short_terms(old.title));
-    END
-    """,
-    """
-    CREATE TRIGGER conversations_short_fts_update AFTER UPDATE OF title ON conversations
-    WHEN old.title IS NOT new.title BEGIN
-        INSERT INTO conversations_short_fts (conversations_short_fts, rowid, terms)
-        VALUES ('delete', old.rowid, parley_short_terms(old.title));
-        INSERT INTO conversations_short_fts (rowid, terms)
-        VALUES (new.rowid, parley_short_terms(new.title));
-    END
-    """,
+    *_v3_short_index_ddl("messages", "search_text"),
+    *_v3_short_index_ddl("conversations", "title"),
 )
 
 
