@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Final
@@ -299,13 +300,19 @@ def _has_tables(conn: Connection) -> bool:
 
 
 def _free_backup_path(db_path: Path, version: int) -> Path:
-    """`<name>.pre-v{N}.bak`, or `-2`, `-3`... so an older backup is never overwritten."""
-    candidate = db_path.with_name(f"{db_path.name}.pre-v{version}.bak")
-    n = 2
-    while candidate.exists():
-        candidate = db_path.with_name(f"{db_path.name}.pre-v{version}-{n}.bak")
-        n += 1
-    return candidate
+    """`<name>.pre-v{N}.bak`, or `-2`, `-3`... so an older backup is never overwritten.
+
+    The name is claimed by creating the file exclusively: two Parleys starting at once
+    never write the same copy.
+    """
+    name, n = f"{db_path.name}.pre-v{version}.bak", 2
+    while True:
+        candidate = db_path.with_name(name)
+        try:
+            with candidate.open("x"):
+                return candidate
+        except FileExistsError:
+            name, n = f"{db_path.name}.pre-v{version}-{n}.bak", n + 1
 
 
 def backup_database(engine: Engine, version: int) -> Path:
@@ -356,13 +363,22 @@ def migrate(
     if has_data:
         if on_upgrade is not None:
             on_upgrade()
-        try:
-            backup = backup_database(engine, target)
-        except (OSError, sqlite3.Error) as exc:
-            raise MigrationError(
-                f"Could not back up {db_name} before upgrading it ({exc}); "
-                "the database was not changed."
-            ) from exc
+        deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+        while backup is None:
+            try:
+                backup = backup_database(engine, target)
+            except (OSError, sqlite3.Error) as exc:
+                # Another Parley starting at the same moment may be migrating this very
+                # file: wait for it, and stop if it got there.
+                if "locked" not in str(exc) or time.monotonic() > deadline:
+                    raise MigrationError(
+                        f"Could not back up {db_name} before upgrading it ({exc}); "
+                        "the database was not changed."
+                    ) from exc
+                time.sleep(0.05)
+                with read_transaction(engine) as conn:
+                    if _version(conn) >= target:
+                        return target
 
     for version in range(current + 1, target + 1):
         step = migrations[version - 1]
