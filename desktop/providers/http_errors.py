@@ -42,6 +42,7 @@ _STATUS_WORDS = {
     413: "The request is too large for the server",
     422: "The server could not process the request",
     429: "The server is rate limiting requests",
+    529: "The server is overloaded",  # Anthropic
 }
 
 
@@ -87,11 +88,117 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, (when - utc_now()).total_seconds())
 
 
+def body_retry_delay(body: bytes) -> float | None:
+    """The wait a Google API asks for in its error body (`google.rpc.RetryInfo`,
+    `"retryDelay": "37s"`): Gemini's 429s carry no `Retry-After` header."""
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+    error = data.get("error") if isinstance(data, dict) else None
+    details = error.get("details") if isinstance(error, dict) else None
+    for detail in details if isinstance(details, list) else ():
+        delay = detail.get("retryDelay") if isinstance(detail, dict) else None
+        if isinstance(delay, str) and (match := re.fullmatch(r"(\d+(?:\.\d+)?)s", delay)):
+            return float(match.group(1))
+    return None
+
+
+def error_code(body: bytes) -> str:
+    """The machine-readable kinds an error body names, lower-case and space-separated,
+    for matching: OpenAI's `error.code` / `error.type`, Anthropic's `error.type`,
+    Google's `error.status` and its details' `reason`."""
+    try:
+        data = json.loads(body)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return ""
+    error = data.get("error") if isinstance(data, dict) else None
+    if not isinstance(error, dict):
+        return ""
+    codes = [error.get(key) for key in ("code", "type", "status")]
+    details = error.get("details")
+    for detail in details if isinstance(details, list) else ():
+        codes.append(detail.get("reason") if isinstance(detail, dict) else None)
+    return " ".join(str(c).lower() for c in codes if isinstance(c, str | int) and c != "")
+
+
+# What went wrong, recognised from the status, the error's code and the server's words
+# (each vendor says it differently). Checked in this order; the first that fits wins.
+_WRONG_KEY = re.compile(
+    r"invalid_api_key|api_key_invalid|authentication_error|unauthenticated|"
+    r"api[ _-]?key (is )?(not valid|invalid|incorrect)|(invalid|incorrect) (x-)?api[ _-]?key|"
+    r"invalid authentication|invalid token",
+    re.IGNORECASE,
+)
+_QUOTA = re.compile(
+    r"insufficient_quota|quota|credit balance|insufficient (balance|credits?|funds)|"
+    r"out of credits?|payment required",
+    re.IGNORECASE,
+)
+_CONTEXT = re.compile(
+    r"context_length_exceeded|maximum context length|context (length|window|size)|"
+    r"prompt is too long|input is too long|reduce the length|maximum prompt length|"
+    r"exceeds? the maximum number of tokens|input token count .{0,40}exceeds|"
+    r"context.{0,20}overflow|too many input tokens",
+    re.IGNORECASE,
+)
+_MODEL = re.compile(
+    r"model_not_found|model.{0,80}(not found|does not exist|not exist|is not supported|"
+    r"is not available|unknown)|(unknown|invalid|no such) model|not a valid model",
+    re.IGNORECASE,
+)
+
+_KEY_WORDS = "The server refused the API key"
+_QUOTA_WORDS = (
+    "The account has run out of quota or credit; check the plan and billing with the provider"
+)
+_CONTEXT_WORDS = (
+    "The conversation is too long for this model's context window; "
+    "start a new chat or use a model with a larger context"
+)
+_MODEL_WORDS = (
+    "The server does not know this model; check its name, or fetch the model list in Settings"
+)
+
+
+def _diagnosis(status: int, code: str, detail: str) -> str | None:
+    """A sentence for the problems people can fix themselves, or None."""
+    text = f"{code} {detail}"
+    if status == 401 or (status in (400, 403) and _WRONG_KEY.search(text)):
+        return _KEY_WORDS
+    # A rate limit is not a spent quota, even when its words mention the plan.
+    spent = _QUOTA.search(text) and "rate_limit" not in code
+    if status == 402 or (status in (400, 403, 429) and spent):
+        return _QUOTA_WORDS
+    if status in (400, 413, 422) and _CONTEXT.search(text):
+        return _CONTEXT_WORDS
+    if status in (400, 404, 422) and _MODEL.search(text):
+        return _MODEL_WORDS
+    if status == 404 and "not_found" in text and "model" in text.lower():
+        return _MODEL_WORDS  # Anthropic: {"type": "not_found_error", "message": "model: x"}
+    return None
+
+
 def status_error(
-    status: int, detail: str, *, retry_after: float | None = None, has_key: bool = True
+    status: int,
+    detail: str,
+    *,
+    retry_after: float | None = None,
+    has_key: bool = True,
+    code: str = "",
 ) -> ProviderHTTPError:
+    """The error for an HTTP status, worded for the person, the server's `detail` last.
+
+    `code` is what `error_code` found in the body. A wrong key, an unknown model, a
+    conversation too long for the model and a spent quota are named as such: those
+    the person can fix. A spent quota is not worth retrying unless the server said
+    when to come back (Google words per-minute limits as quota, with a delay).
+    """
+    diagnosis = _diagnosis(status, code, detail)
     if status == 401 and not has_key:
         words = "The server requires an API key"
+    elif diagnosis is not None:
+        words = diagnosis
     elif status in _STATUS_WORDS:
         words = _STATUS_WORDS[status]
     elif status >= 500:
@@ -100,6 +207,8 @@ def status_error(
         words = "The request failed"
     message = f"{words} ({status}): {detail}" if detail else f"{words} ({status})"
     retryable = status in (408, 409, 429) or status >= 500
+    if diagnosis is _QUOTA_WORDS and ("insufficient_quota" in code or retry_after is None):
+        retryable = False
     return ProviderHTTPError(
         message, status_code=status, retryable=retryable, retry_after=retry_after
     )

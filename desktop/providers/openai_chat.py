@@ -1,8 +1,10 @@
 """OpenAI Chat Completions over httpx: OpenAI and every compatible server.
 
 DeepSeek, OpenRouter, Groq, LM Studio, vLLM and llama.cpp all speak this protocol with
-small variations (where reasoning text lives, whether usage arrives), which are absorbed
-here so that nothing outside `providers/` ever sees vendor JSON.
+small variations (where reasoning text lives, whether usage arrives, which parameters a
+model refuses), which are absorbed here so that nothing outside `providers/` ever sees
+vendor JSON. The server is recognised from the base URL (`openai_models.dialect_for`)
+where that changes the request.
 
 Translation lives in `openai_wire` and error wording in `http_errors`; this module owns
 the network calls and turns httpx failures into `ProviderError`s a person can read.
@@ -17,16 +19,17 @@ from typing import Any
 
 import httpx
 
-from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.errors import StreamBrokenError
 from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.base import ChatRequest, Completion, merge_extra_body
-from desktop.providers.http_errors import text_or_empty
+from desktop.providers.openai_models import dialect_for
 from desktop.providers.openai_wire import (
     StreamTranslator,
     build_body,
     completion_events,
     parse_completion,
+    parse_model_list,
 )
 from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
 
@@ -52,6 +55,7 @@ class OpenAIChatProvider:
         )
         self._base_url = base_url.rstrip("/")
         self._api_key = (api_key or "").strip() or None
+        self._dialect = dialect_for(self._base_url)
 
     @property
     def base_url(self) -> str:
@@ -62,8 +66,8 @@ class OpenAIChatProvider:
         try:
             content_type = response.headers.get("content-type", "").lower()
             if content_type.startswith("application/json"):
-                completion = parse_completion(await self._http.read_json(response), self._redact)
-                for event in completion_events(completion):
+                payload = await self._http.read_json(response)
+                for event in completion_events(payload, self._redact):
                     yield event
                 return
             self._http.refuse_web_page(response, _URL_HINT)
@@ -102,11 +106,7 @@ class OpenAIChatProvider:
             payload = await self._http.read_json(response)
         finally:
             await response.aclose()
-        items = payload.get("data") if isinstance(payload, dict) else payload
-        if not isinstance(items, list):
-            raise ProviderError("The server's model list was not in the expected format")
-        ids = (text_or_empty(item.get("id")) for item in items if isinstance(item, dict))
-        return sorted({model_id for model_id in ids if model_id})
+        return parse_model_list(payload)
 
     # --- HTTP plumbing ------------------------------------------------------------
 
@@ -121,7 +121,7 @@ class OpenAIChatProvider:
 
     async def _post(self, request: ChatRequest, *, stream: bool) -> httpx.Response:
         body: dict[str, Any] = merge_extra_body(
-            build_body(request, stream=stream), request.extra_body
+            build_body(request, stream=stream, dialect=self._dialect), request.extra_body
         )
         accept = "text/event-stream" if stream else "application/json"
         headers = {**self._headers(accept), **request.extra_headers}

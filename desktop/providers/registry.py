@@ -10,8 +10,13 @@ import httpx
 
 from desktop.core.errors import ProviderError
 from desktop.core.settings import ProviderKind, ProviderSettings
+from desktop.providers.anthropic import AnthropicProvider
 from desktop.providers.base import ChatProvider
+from desktop.providers.gemini import GeminiProvider
+from desktop.providers.ollama import OllamaProvider
 from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.openai_responses import OpenAIResponsesProvider
+from desktop.providers.retry import RetryingProvider, RetryPolicy
 
 
 def create_provider(
@@ -20,4 +25,24 @@ def create_provider(
     """A provider for `settings`, sharing the application's `client` (pool, proxy)."""
     if settings.kind == ProviderKind.OPENAI_CHAT:
         return OpenAIChatProvider(client, settings.base_url, api_key)
+    if settings.kind == ProviderKind.OPENAI_RESPONSES:
+        return OpenAIResponsesProvider(client, settings.base_url, api_key)
+    if settings.kind == ProviderKind.GEMINI:
+        return GeminiProvider(client, settings.base_url, api_key)
+    if settings.kind == ProviderKind.OLLAMA:
+        return OllamaProvider(client, settings.base_url, api_key)
+    if settings.kind == ProviderKind.ANTHROPIC:
+        return AnthropicProvider(client, settings.base_url, api_key)
     raise ProviderError(f"{settings.name}: unsupported provider kind '{settings.kind}'")
+
+
+def create_retrying_provider(
+    settings: ProviderSettings,
+    api_key: str | None,
+    client: httpx.AsyncClient,
+    policy: RetryPolicy | None = None,
+) -> RetryingProvider:
+    """`create_provider`, wrapped so that a request which failed before any answer is
+    tried again (rate limits, server errors, dropped connections): what generations use.
+    Probes such as "test connection" use the bare adapter, to report at once."""
+    return RetryingProvider(create_provider(settings, api_key, client), policy)

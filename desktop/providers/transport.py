@@ -19,7 +19,9 @@ import httpx
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.http_errors import (
+    body_retry_delay,
     display_url,
+    error_code,
     error_detail,
     network_reason,
     parse_retry_after,
@@ -128,11 +130,15 @@ class HttpTransport:
         finally:
             await response.aclose()
         detail = self.redact(error_detail(body_bytes, response.headers.get("content-type", "")))
+        retry_after = retry_after_seconds(response.headers)
+        if retry_after is None:
+            retry_after = body_retry_delay(body_bytes)
         error = status_error(
             response.status_code,
             detail,
-            retry_after=retry_after_seconds(response.headers),
+            retry_after=retry_after,
             has_key=self._secret is not None,
+            code=error_code(body_bytes),
         )
         logger.warning("%s %s failed: %s", method, shown, error)
         raise error

@@ -1,0 +1,166 @@
+"""Google Gemini over httpx: `streamGenerateContent?alt=sse`, `generateContent`, `models`.
+
+The key travels in the `x-goog-api-key` header, never in the URL, so it cannot end up in
+a proxy log or an error message. Translation lives in `gemini_wire`; this module owns the
+network calls and Gemini's ways of failing (a wrong key is a 400, not a 401).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import Any
+
+import httpx
+
+from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.events import StreamEvent
+from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
+from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, merge_extra_body
+from desktop.providers.gemini_wire import (
+    StreamTranslator,
+    api_root,
+    build_body,
+    model_path,
+    parse_completion,
+    parse_models_page,
+)
+from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
+
+logger = logging.getLogger(__name__)
+
+_URL_HINT = "check the base URL (https://generativelanguage.googleapis.com)"
+_MAX_MODEL_PAGES = 20  # the real list is one page; a looping token must not spin forever
+_WRONG_KEY_MARKERS = ("API key not valid", "API_KEY_INVALID", "API key expired")
+
+
+class GeminiProvider:
+    """`ChatProvider` for the Gemini API under `base_url` (with or without `/v1beta`)."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
+        stall_timeout: float = STALL_TIMEOUT_S,
+    ) -> None:
+        self._http = HttpTransport(
+            client, secret=api_key, connect_timeout=connect_timeout, stall_timeout=stall_timeout
+        )
+        self._root = api_root(base_url)
+        self._api_key = (api_key or "").strip() or None
+
+    @property
+    def base_url(self) -> str:
+        return self._root
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        response = await self._post(request, stream=True)
+        try:
+            translator = StreamTranslator(self._http.redact)
+            if response.headers.get("content-type", "").lower().startswith("application/json"):
+                # Without `alt=sse` (a proxy dropping the query) the answer is a JSON array.
+                payload = await self._http.read_json(response)
+                for item in payload if isinstance(payload, list) else [payload]:
+                    if not isinstance(item, dict):
+                        raise ProviderError("The server's answer was not in the expected format")
+                    for event in translator.feed_payload(item):
+                        yield event
+            else:
+                self._http.refuse_web_page(response, _URL_HINT)
+                try:
+                    async with aclosing(self._http.sse_events(response)) as sse_events:
+                        async for sse in sse_events:
+                            for event in translator.feed(sse):
+                                yield event
+                except ConnectionLost as exc:
+                    if translator.finish_reason is None:
+                        raise StreamBrokenError(str(exc)) from exc.__cause__
+                    logger.info("Stream ended early after finishReason: %s", exc)
+            if translator.finish_reason is None:
+                raise StreamBrokenError(BROKEN)
+            for event in translator.finish():
+                yield event
+        finally:
+            await response.aclose()
+
+    async def complete(self, request: ChatRequest) -> Completion:
+        response = await self._post(request, stream=False)
+        try:
+            return parse_completion(await self._http.read_json(response), self._http.redact)
+        finally:
+            await response.aclose()
+
+    async def list_models(self) -> list[str]:
+        ids: set[str] = set()
+        token: str | None = None
+        for _ in range(_MAX_MODEL_PAGES):
+            params = {"pageSize": "1000"} | ({"pageToken": token} if token else {})
+            response = await self._open(
+                "GET", f"{self._root}/models", headers=self._headers(), params=params
+            )
+            try:
+                page, token = parse_models_page(await self._http.read_json(response))
+            finally:
+                await response.aclose()
+            ids.update(page)
+            if not token:
+                break
+        return sorted(ids)
+
+    # --- HTTP plumbing ------------------------------------------------------------
+
+    def _headers(self, accept: str = "application/json") -> dict[str, str]:
+        headers = {"Accept": accept}
+        if self._api_key:
+            headers["x-goog-api-key"] = self._api_key
+        return headers
+
+    async def _post(self, request: ChatRequest, *, stream: bool) -> httpx.Response:
+        body: dict[str, Any] = merge_extra_body(build_body(request), request.extra_body)
+        method = "streamGenerateContent" if stream else "generateContent"
+        url = f"{self._root}/{model_path(request.model)}:{method}"
+        accept = "text/event-stream" if stream else "application/json"
+        headers = {**self._headers(accept), **request.extra_headers}
+        params = {"alt": "sse"} if stream else None
+        return await self._open("POST", url, headers=headers, body=body, params=params)
+
+    async def _open(
+        self,
+        method: str,
+        url: str,
+        *,
+        headers: dict[str, str],
+        body: dict[str, Any] | None = None,
+        params: dict[str, str] | None = None,
+    ) -> httpx.Response:
+        try:
+            return await self._http.open(method, url, headers=headers, body=body, params=params)
+        except ProviderHTTPError as error:
+            reworded = _reworded(error, has_key=self._api_key is not None)
+            if reworded is error:
+                raise
+            raise reworded from error
+
+
+def _reworded(error: ProviderHTTPError, *, has_key: bool) -> ProviderHTTPError:
+    """Gemini answers a wrong key with 400 INVALID_ARGUMENT and a missing one with 403:
+    say what the person has to fix, keeping the server's words."""
+    message = str(error)
+    status = error.status_code or 0
+    _, _, detail = message.partition(f"({status}): ")
+    if status == 400 and any(marker in message for marker in _WRONG_KEY_MARKERS):
+        words = "The server refused the API key"
+    elif status == 403 and not has_key:
+        words = "The server requires an API key"
+    else:
+        return error
+    return ProviderHTTPError(
+        f"{words} ({status}): {detail}" if detail else f"{words} ({status})",
+        status_code=status,
+        retryable=False,
+        retry_after=error.retry_after,
+    )

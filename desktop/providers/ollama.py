@@ -1,0 +1,125 @@
+"""Ollama over httpx: `/api/chat` (NDJSON stream) and `/api/tags`.
+
+Translation lives in `ollama_wire`; this module owns the network calls. Ollama usually
+runs on this computer with no key; a key, when set, goes as a bearer token (for Ollama's
+cloud or a server behind an authenticating proxy).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import Any
+
+import httpx
+
+from desktop.core.errors import StreamBrokenError
+from desktop.core.events import StreamEvent
+from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
+from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, merge_extra_body
+from desktop.providers.ollama_wire import (
+    StreamTranslator,
+    api_root,
+    build_body,
+    parse_completion,
+    parse_tags,
+)
+from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
+
+logger = logging.getLogger(__name__)
+
+_URL_HINT = "check the base URL (Ollama's is usually http://127.0.0.1:11434)"
+_NO_THINKING = "does not support thinking"
+
+
+class OllamaProvider:
+    """`ChatProvider` for an Ollama server at `base_url`."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
+        stall_timeout: float = STALL_TIMEOUT_S,
+    ) -> None:
+        self._http = HttpTransport(
+            client, secret=api_key, connect_timeout=connect_timeout, stall_timeout=stall_timeout
+        )
+        self._root = api_root(base_url)
+        self._api_key = (api_key or "").strip() or None
+
+    @property
+    def base_url(self) -> str:
+        return self._root
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        response = await self._post(request, stream=True)
+        try:
+            translator = StreamTranslator(self._http.redact)
+            if response.headers.get("content-type", "").lower().startswith("application/json"):
+                payload = await self._http.read_json(response)  # one whole answer
+                events = translator.feed_payload(payload) if isinstance(payload, dict) else []
+                for event in events:
+                    yield event
+            else:
+                self._http.refuse_web_page(response, _URL_HINT)
+                try:
+                    async with aclosing(self._http.ndjson_lines(response)) as lines:
+                        async for line in lines:
+                            for event in translator.feed(line):
+                                yield event
+                            if translator.done:
+                                break
+                except ConnectionLost as exc:
+                    raise StreamBrokenError(str(exc)) from exc.__cause__
+            if not translator.done:
+                raise StreamBrokenError(BROKEN)
+            for event in translator.finish():
+                yield event
+        finally:
+            await response.aclose()
+
+    async def complete(self, request: ChatRequest) -> Completion:
+        response = await self._post(request, stream=False)
+        try:
+            return parse_completion(await self._http.read_json(response), self._http.redact)
+        finally:
+            await response.aclose()
+
+    async def list_models(self) -> list[str]:
+        response = await self._http.open("GET", f"{self._root}/api/tags", headers=self._headers())
+        try:
+            return parse_tags(await self._http.read_json(response))
+        finally:
+            await response.aclose()
+
+    # --- HTTP plumbing ------------------------------------------------------------
+
+    def _headers(self, accept: str = "application/json") -> dict[str, str]:
+        headers = {"Accept": accept}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    async def _post(self, request: ChatRequest, *, stream: bool) -> httpx.Response:
+        body: dict[str, Any] = merge_extra_body(
+            build_body(request, stream=stream), request.extra_body
+        )
+        accept = "application/x-ndjson" if stream else "application/json"
+        headers = {**self._headers(accept), **request.extra_headers}
+        url = f"{self._root}/api/chat"
+        try:
+            return await self._http.open("POST", url, headers=headers, body=body)
+        except ProviderHTTPError as error:
+            # A reasoning effort chosen for every model reaches models that cannot think:
+            # Ollama refuses `think: true` for them, so ask again without it.
+            if error.status_code != 400 or _NO_THINKING not in str(error):
+                raise
+            if body.get("think") is not True:
+                raise
+            logger.info("%s cannot think; asking again without `think`", request.model)
+            body.pop("think")
+            return await self._http.open("POST", url, headers=headers, body=body)

@@ -1,0 +1,116 @@
+"""OpenAI Responses API over httpx (`POST {base}/responses`, models from `{base}/models`).
+
+The protocol OpenAI's newest models are built for: reasoning summaries stream, and a
+reasoning model's thinking survives tool calls as encrypted items sent back in `input`.
+Translation lives in `openai_responses_wire`; this module owns the network calls.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import aclosing
+from typing import Any
+
+import httpx
+
+from desktop.core.errors import StreamBrokenError
+from desktop.core.events import StreamEvent
+from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
+from desktop.providers.base import ChatRequest, Completion, merge_extra_body
+from desktop.providers.openai_responses_wire import (
+    ResponsesStreamTranslator,
+    build_body,
+    parse_response,
+    response_events,
+)
+from desktop.providers.openai_wire import parse_model_list
+from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
+
+logger = logging.getLogger(__name__)
+
+_URL_HINT = "check the base URL (for OpenAI it is https://api.openai.com/v1)"
+
+
+class OpenAIResponsesProvider:
+    """`ChatProvider` for `/responses` and `/models` under `base_url`."""
+
+    def __init__(
+        self,
+        client: httpx.AsyncClient,
+        base_url: str,
+        api_key: str | None = None,
+        *,
+        connect_timeout: float = CONNECT_TIMEOUT_S,
+        stall_timeout: float = STALL_TIMEOUT_S,
+    ) -> None:
+        self._http = HttpTransport(
+            client, secret=api_key, connect_timeout=connect_timeout, stall_timeout=stall_timeout
+        )
+        self._base_url = base_url.rstrip("/")
+        self._api_key = (api_key or "").strip() or None
+
+    @property
+    def base_url(self) -> str:
+        return self._base_url
+
+    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
+        response = await self._post(request, stream=True)
+        try:
+            content_type = response.headers.get("content-type", "").lower()
+            if content_type.startswith("application/json"):
+                payload = await self._http.read_json(response)
+                for event in response_events(payload, self._http.redact):
+                    yield event
+                return
+            self._http.refuse_web_page(response, _URL_HINT)
+            translator = ResponsesStreamTranslator(self._http.redact)
+            try:
+                async with aclosing(self._http.sse_events(response)) as sse_events:
+                    async for sse in sse_events:
+                        for event in translator.feed(sse):
+                            yield event
+                        if translator.terminal:
+                            break
+            except ConnectionLost as exc:
+                if not translator.terminal:
+                    raise StreamBrokenError(str(exc)) from exc.__cause__
+                logger.info("Stream ended early after response.completed: %s", exc)
+            if not translator.terminal:
+                raise StreamBrokenError(BROKEN)
+            for event in translator.finish():
+                yield event
+        finally:
+            await response.aclose()
+
+    async def complete(self, request: ChatRequest) -> Completion:
+        response = await self._post(request, stream=False)
+        try:
+            return parse_response(await self._http.read_json(response), self._http.redact)
+        finally:
+            await response.aclose()
+
+    async def list_models(self) -> list[str]:
+        response = await self._http.open(
+            "GET", self._base_url + "/models", headers=self._headers("application/json")
+        )
+        try:
+            return parse_model_list(await self._http.read_json(response))
+        finally:
+            await response.aclose()
+
+    def _headers(self, accept: str) -> dict[str, str]:
+        headers = {"Accept": accept}
+        if self._api_key:
+            headers["Authorization"] = f"Bearer {self._api_key}"
+        return headers
+
+    async def _post(self, request: ChatRequest, *, stream: bool) -> httpx.Response:
+        body: dict[str, Any] = merge_extra_body(
+            build_body(request, stream=stream), request.extra_body
+        )
+        accept = "text/event-stream" if stream else "application/json"
+        headers = {**self._headers(accept), **request.extra_headers}
+        return await self._http.open(
+            "POST", self._base_url + "/responses", headers=headers, body=body
+        )

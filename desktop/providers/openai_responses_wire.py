@@ -1,0 +1,475 @@
+"""OpenAI Responses API wire format (`POST /responses`): request bodies and translation.
+
+Pure functions and a stateful translator with no I/O, like `openai_wire`.
+
+Parley keeps the conversation itself, so requests are stateless (`store: false`) and
+carry the whole history as `input` items. A reasoning model's reasoning cannot be
+replayed as text: it comes back as an encrypted reasoning item
+(`include: ["reasoning.encrypted_content"]`), which the translator hands out as a
+`ReasoningSignature` and `build_body` puts back in `input` on tool continuations.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.events import (
+    Finished,
+    ReasoningDelta,
+    ReasoningSignature,
+    StreamEvent,
+    TextDelta,
+    ToolCallDelta,
+    UsageReport,
+)
+from desktop.core.models import Role, Usage
+from desktop.providers.base import ChatRequest, Completion, RequestMessage, ToolSpec
+from desktop.providers.http_errors import error_payload_message, text_or_empty, trim
+from desktop.providers.openai_models import family_for
+from desktop.providers.openai_wire import data_url, tool_result_text
+from desktop.providers.sse import ServerSentEvent
+
+Redactor = Callable[[str], str]
+
+# Error codes worth another try when they arrive before any answer did.
+_RETRYABLE_CODES = frozenset(
+    {"rate_limit_exceeded", "server_error", "server_is_overloaded", "slow_down", "timeout"}
+)
+_INCOMPLETE = {
+    "max_output_tokens": "it reached the output token limit (max_output_tokens)",
+    "content_filter": "the content filter stopped it",
+}
+
+# --- request ------------------------------------------------------------------------
+
+
+def _user_content(message: RequestMessage) -> list[dict[str, Any]]:
+    parts: list[dict[str, Any]] = []
+    if message.text or not message.images:
+        parts.append({"type": "input_text", "text": message.text})
+    parts += [
+        {"type": "input_image", "image_url": data_url(image), "detail": "auto"}
+        for image in message.images
+    ]
+    return parts
+
+
+def reasoning_items(signature: str | None) -> list[dict[str, Any]]:
+    """The reasoning items kept in a signature; anything unreadable is dropped (the
+    request still works without them, it only loses the model's earlier thinking)."""
+    if not signature:
+        return []
+    try:
+        data = json.loads(signature)
+    except json.JSONDecodeError:
+        return []
+    items = data if isinstance(data, list) else [data]
+    return [
+        item
+        for item in items
+        if isinstance(item, dict)
+        and item.get("type") == "reasoning"
+        and isinstance(item.get("encrypted_content"), str)
+    ]
+
+
+def _assistant_items(message: RequestMessage, *, with_reasoning: bool) -> list[dict[str, Any]]:
+    """Reasoning, text, the calls, then their outputs: the order the model produced them."""
+    items = reasoning_items(message.reasoning_signature) if with_reasoning else []
+    if message.text:
+        content = [{"type": "output_text", "text": message.text}]
+        items.append({"type": "message", "role": "assistant", "content": content})
+    items += [
+        {
+            "type": "function_call",
+            "call_id": call.call_id,
+            "name": call.name,
+            "arguments": call.arguments or "{}",
+        }
+        for call in message.tool_calls
+    ]
+    results = {result.call_id: result for result in message.tool_results}
+    items += [
+        {
+            "type": "function_call_output",
+            "call_id": call.call_id,
+            "output": tool_result_text(results.get(call.call_id)),
+        }
+        for call in message.tool_calls
+    ]
+    return items
+
+
+def build_input(request: ChatRequest, *, with_reasoning: bool) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    for message in request.messages:
+        if message.role is Role.ASSISTANT:
+            items += _assistant_items(message, with_reasoning=with_reasoning)
+        elif message.role is Role.USER:
+            items.append({"type": "message", "role": "user", "content": _user_content(message)})
+        else:
+            content = [{"type": "input_text", "text": message.text}]
+            items.append({"type": "message", "role": message.role.value, "content": content})
+    return items
+
+
+def _tool_json(tool: ToolSpec) -> dict[str, Any]:
+    # Responses tools are strict unless told otherwise, and strict mode refuses most
+    # hand-written and MCP schemas (every property required, no extra properties).
+    return {
+        "type": "function",
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.parameters,
+        "strict": False,
+    }
+
+
+def build_body(request: ChatRequest, *, stream: bool) -> dict[str, Any]:
+    """The JSON body. OpenAI's reasoning models get `reasoning` and the encrypted
+    reasoning items, and never temperature/top_p, which they refuse."""
+    family = family_for(request.model)
+    body: dict[str, Any] = {"model": request.model}
+    if request.system:
+        body["instructions"] = request.system
+    body["input"] = build_input(request, with_reasoning=family.fixed_sampling)
+    if request.tools:
+        body["tools"] = [_tool_json(tool) for tool in request.tools]
+    if not family.fixed_sampling:
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.top_p is not None:
+            body["top_p"] = request.top_p
+    if request.max_output_tokens is not None:
+        body["max_output_tokens"] = request.max_output_tokens
+    if family.efforts is not None:
+        reasoning: dict[str, Any] = {}
+        if effort := family.effort(request.reasoning_effort):
+            reasoning["effort"] = effort
+        reasoning["summary"] = "auto"
+        body["reasoning"] = reasoning
+    if family.fixed_sampling:
+        body["include"] = ["reasoning.encrypted_content"]
+    body["store"] = False
+    body["stream"] = stream
+    return body
+
+
+# --- response translation (pure) ---------------------------------------------------
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def parse_usage(raw: Any) -> Usage | None:
+    if not isinstance(raw, dict):
+        return None
+    details = raw.get("output_tokens_details")
+    return Usage(
+        input_tokens=_count(raw.get("input_tokens")),
+        output_tokens=_count(raw.get("output_tokens")),
+        reasoning_tokens=_count(details.get("reasoning_tokens"))
+        if isinstance(details, dict)
+        else 0,
+    )
+
+
+def _error(error: Any, prefix: str, redact: Redactor) -> ProviderError:
+    code = text_or_empty(error.get("code")) if isinstance(error, dict) else ""
+    message = redact(trim(error_payload_message(error)))
+    return ProviderError(f"{prefix}: {message}", retryable=code in _RETRYABLE_CODES)
+
+
+def _incomplete_error(response: dict[str, Any]) -> ProviderError:
+    details = response.get("incomplete_details")
+    reason = text_or_empty(details.get("reason")) if isinstance(details, dict) else ""
+    why = _INCOMPLETE.get(reason, f"the server stopped it ({reason or 'no reason given'})")
+    return ProviderError(f"The answer was cut short: {why}")
+
+
+def _kept_reasoning(item: dict[str, Any]) -> dict[str, Any] | None:
+    """What of a reasoning output item goes back in `input`; None if it cannot (without
+    encrypted content, a reasoning item of an unstored response is useless)."""
+    encrypted = item.get("encrypted_content")
+    if not isinstance(encrypted, str) or not encrypted:
+        return None
+    kept: dict[str, Any] = {"type": "reasoning"}
+    if isinstance(item.get("id"), str):
+        kept["id"] = item["id"]
+    summary = item.get("summary")
+    kept["summary"] = summary if isinstance(summary, list) else []
+    kept["encrypted_content"] = encrypted
+    return kept
+
+
+@dataclass(slots=True)
+class _Call:
+    index: int
+    arguments: str = ""
+    announced: bool = False
+
+
+class ResponsesStreamTranslator:
+    """Folds Responses SSE events into stream events.
+
+    Function calls get indexes 0, 1, ... in the order their items appear. Each
+    `ReasoningSignature` carries every reasoning item of the response so far (a JSON
+    list), so keeping the last one is enough to continue the conversation.
+    """
+
+    def __init__(self, redact: Redactor = lambda text: text) -> None:
+        self.terminal = False  # response.completed arrived
+        self.status: str | None = None
+        self.usage: Usage | None = None
+        self._redact = redact
+        self._calls: dict[str | int, _Call] = {}  # item id and output index -> call
+        self._call_count = 0
+        self._last_call: _Call | None = None
+        self._reasoning: list[dict[str, Any]] = []
+        self._summary_key: tuple[Any, Any] | None = None
+
+    def feed(self, sse: ServerSentEvent) -> list[StreamEvent]:
+        data = sse.data.strip()
+        if not data or data == "[DONE]":
+            return []
+        try:
+            payload = json.loads(data)
+        except json.JSONDecodeError:
+            preview = self._redact(trim(data, 120))
+            raise StreamBrokenError(
+                f"The server sent a malformed stream event (not JSON): {preview}"
+            ) from None
+        if not isinstance(payload, dict):
+            raise StreamBrokenError("The server sent a malformed stream event (not an object)")
+        kind = text_or_empty(payload.get("type")) or sse.event
+        handler = _HANDLERS.get(kind)
+        return handler(self, payload) if handler else []
+
+    def finish(self) -> list[StreamEvent]:
+        events: list[StreamEvent] = [UsageReport(self.usage)] if self.usage else []
+        events.append(Finished(self.status))
+        return events
+
+    # --- handlers -------------------------------------------------------------------
+
+    def _text(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        delta = text_or_empty(payload.get("delta"))
+        return [TextDelta(delta)] if delta else []
+
+    def _reasoning_text(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        delta = text_or_empty(payload.get("delta"))
+        if not delta:
+            return []
+        key = (payload.get("item_id"), payload.get("summary_index"))
+        if self._summary_key is not None and key != self._summary_key:
+            delta = "\n\n" + delta  # a new summary part is a new paragraph
+        self._summary_key = key
+        return [ReasoningDelta(delta)]
+
+    def _call(self, payload: dict[str, Any], item: dict[str, Any] | None = None) -> _Call:
+        keys = [
+            key
+            for key in (
+                (item or {}).get("id"),
+                payload.get("item_id"),
+                payload.get("output_index"),
+            )
+            if isinstance(key, str | int) and not isinstance(key, bool)
+        ]
+        call = next((self._calls[key] for key in keys if key in self._calls), None)
+        if call is None and not keys:
+            call = self._last_call  # a server that names neither item nor position
+        if call is None:
+            call = _Call(self._call_count)
+            self._call_count += 1
+        self._last_call = call
+        for key in keys:
+            self._calls[key] = call
+        return call
+
+    def _announce(self, call: _Call, item: dict[str, Any], arguments: str) -> list[StreamEvent]:
+        call_id = text_or_empty(item.get("call_id")) or None
+        name = text_or_empty(item.get("name")) or None
+        if call.announced or not (call_id or name):
+            return [ToolCallDelta(call.index, arguments=arguments)] if arguments else []
+        call.announced = True
+        return [ToolCallDelta(call.index, call_id, name, arguments)]
+
+    def _catch_up(self, call: _Call, full: str) -> str:
+        """The part of the complete arguments not streamed yet (servers that send only
+        the `.done` event, or drop a delta); nothing if what was streamed disagrees."""
+        if len(full) > len(call.arguments) and full.startswith(call.arguments):
+            rest = full[len(call.arguments) :]
+            call.arguments = full
+            return rest
+        return ""
+
+    def _item_added(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        item = payload.get("item")
+        if not isinstance(item, dict) or item.get("type") != "function_call":
+            return []
+        call = self._call(payload, item)
+        return self._announce(
+            call, item, self._catch_up(call, text_or_empty(item.get("arguments")))
+        )
+
+    def _arguments_delta(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        delta = text_or_empty(payload.get("delta"))
+        if not delta:
+            return []
+        call = self._call(payload)
+        call.arguments += delta
+        return [ToolCallDelta(call.index, arguments=delta)]
+
+    def _arguments_done(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        call = self._call(payload)
+        rest = self._catch_up(call, text_or_empty(payload.get("arguments")))
+        return [ToolCallDelta(call.index, arguments=rest)] if rest else []
+
+    def _item_done(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        item = payload.get("item")
+        if not isinstance(item, dict):
+            return []
+        if item.get("type") == "function_call":
+            call = self._call(payload, item)
+            return self._announce(
+                call, item, self._catch_up(call, text_or_empty(item.get("arguments")))
+            )
+        if item.get("type") == "reasoning" and (kept := _kept_reasoning(item)):
+            self._reasoning.append(kept)
+            return [ReasoningSignature(json.dumps(self._reasoning, separators=(",", ":")))]
+        return []
+
+    def _completed(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        response = payload.get("response")
+        response = response if isinstance(response, dict) else {}
+        self.usage = parse_usage(response.get("usage")) or self.usage
+        self.status = text_or_empty(response.get("status")) or "completed"
+        self.terminal = True
+        return []
+
+    def _failed(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        response = payload.get("response")
+        error = response.get("error") if isinstance(response, dict) else None
+        raise _error(error or "no reason given", "The model failed to answer", self._redact)
+
+    def _incomplete(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        response = payload.get("response")
+        raise _incomplete_error(response if isinstance(response, dict) else {})
+
+    def _error_event(self, payload: dict[str, Any]) -> list[StreamEvent]:
+        error = payload.get("error") if isinstance(payload.get("error"), dict) else payload
+        raise _error(error, "The server reported an error", self._redact)
+
+
+_Handler = Callable[[ResponsesStreamTranslator, dict[str, Any]], list[StreamEvent]]
+_HANDLERS: dict[str, _Handler] = {
+    "response.output_text.delta": ResponsesStreamTranslator._text,
+    "response.refusal.delta": ResponsesStreamTranslator._text,
+    "response.reasoning_summary_text.delta": ResponsesStreamTranslator._reasoning_text,
+    "response.reasoning_text.delta": ResponsesStreamTranslator._reasoning_text,
+    "response.output_item.added": ResponsesStreamTranslator._item_added,
+    "response.function_call_arguments.delta": ResponsesStreamTranslator._arguments_delta,
+    "response.function_call_arguments.done": ResponsesStreamTranslator._arguments_done,
+    "response.output_item.done": ResponsesStreamTranslator._item_done,
+    "response.completed": ResponsesStreamTranslator._completed,
+    "response.failed": ResponsesStreamTranslator._failed,
+    "response.incomplete": ResponsesStreamTranslator._incomplete,
+    "error": ResponsesStreamTranslator._error_event,
+}
+
+
+# --- whole (non-streamed) responses -------------------------------------------------
+
+
+def _checked_response(payload: Any, redact: Redactor) -> dict[str, Any]:
+    if not isinstance(payload, dict):
+        raise ProviderError("The server's answer was not a JSON object")
+    if payload.get("error") and payload.get("status") != "failed":
+        raise _error(payload["error"], "The server reported an error", redact)
+    if payload.get("status") == "failed":
+        raise _error(
+            payload.get("error") or "no reason given", "The model failed to answer", redact
+        )
+    return payload
+
+
+def _output_items(payload: dict[str, Any]) -> list[dict[str, Any]]:
+    output = payload.get("output")
+    return [item for item in output if isinstance(item, dict)] if isinstance(output, list) else []
+
+
+def _texts(parts: Any, kind: str) -> list[str]:
+    if not isinstance(parts, list):
+        return []
+    return [
+        text_or_empty(part.get("text"))
+        for part in parts
+        if isinstance(part, dict) and part.get("type") == kind
+    ]
+
+
+def parse_response(payload: Any, redact: Redactor = lambda text: text) -> Completion:
+    """A whole `response` object. An incomplete one still returns what it has, with
+    the reason as `finish_reason` (a title cut short is better than none)."""
+    response = _checked_response(payload, redact)
+    items = _output_items(response)
+    text = "".join(
+        piece
+        for item in items
+        if item.get("type") == "message"
+        for piece in _texts(item.get("content"), "output_text")
+    )
+    reasoning = "\n\n".join(
+        piece
+        for item in items
+        if item.get("type") == "reasoning"
+        for piece in _texts(item.get("summary"), "summary_text")
+        if piece
+    )
+    status = text_or_empty(response.get("status")) or None
+    details = response.get("incomplete_details")
+    if status == "incomplete" and isinstance(details, dict):
+        status = text_or_empty(details.get("reason")) or status
+    return Completion(
+        text=text,
+        reasoning=reasoning,
+        usage=parse_usage(response.get("usage")),
+        finish_reason=status,
+    )
+
+
+def response_events(payload: Any, redact: Redactor = lambda text: text) -> list[StreamEvent]:
+    """A whole response as stream events, for a server that answered `stream: true`
+    with one JSON object."""
+    response = _checked_response(payload, redact)
+    if response.get("status") == "incomplete":
+        raise _incomplete_error(response)
+    completion = parse_response(response, redact)
+    events: list[StreamEvent] = []
+    if completion.reasoning:
+        events.append(ReasoningDelta(completion.reasoning))
+    if completion.text:
+        events.append(TextDelta(completion.text))
+    kept = [k for item in _output_items(response) if (k := _kept_reasoning(item))]
+    if kept:
+        events.append(ReasoningSignature(json.dumps(kept, separators=(",", ":"))))
+    calls = [item for item in _output_items(response) if item.get("type") == "function_call"]
+    events += [
+        ToolCallDelta(
+            index,
+            text_or_empty(call.get("call_id")) or None,
+            text_or_empty(call.get("name")) or None,
+            text_or_empty(call.get("arguments")),
+        )
+        for index, call in enumerate(calls)
+    ]
+    if completion.usage:
+        events.append(UsageReport(completion.usage))
+    events.append(Finished(completion.finish_reason))
+    return events
