@@ -11,10 +11,10 @@ import gc
 import logging
 import sys
 import threading
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any
 
-import httpx
 import qasync
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
 from PySide6.QtGui import QIcon
@@ -22,11 +22,11 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop import __version__
 from desktop.core import i18n
-from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.core.models import Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths, resolve_data_dir
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
+from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import SettingsService
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
@@ -84,7 +84,12 @@ class Parley:
     """Everything one running Parley holds, built in dependency order."""
 
     def __init__(
-        self, qapp: QApplication, paths: DataPaths, secrets: SecretStore | None = None
+        self,
+        qapp: QApplication,
+        paths: DataPaths,
+        secrets: SecretStore | None = None,
+        *,
+        local_servers: Sequence[LocalServer] = DEFAULT_LOCAL_SERVERS,
     ) -> None:
         paths.ensure()
         self.paths = paths
@@ -97,12 +102,8 @@ class Parley:
             window.deleteLater()
         self.repository = ChatRepository(self.database)
         self.secrets = secrets or SecretStore()
-        self.http = httpx.AsyncClient(
-            timeout=httpx.Timeout(STALL_TIMEOUT_S, connect=CONNECT_TIMEOUT_S),
-            trust_env=True,  # the system proxy settings apply by default
-            headers={"User-Agent": f"Parley/{__version__}"},
-        )
-        self.settings = SettingsService(paths.settings, self.secrets, self.http)
+        # Owns the providers' httpx client (proxy, CA bundle), rebuilt on network changes.
+        self.settings = SettingsService(paths.settings, self.secrets)
         self.chat = ChatService(self.repository, self.settings)
         self.chat.recover()
 
@@ -117,7 +118,7 @@ class Parley:
         self.conversations_vm = ConversationListModel(self.chat, self.library, self.tasks)
         self.search_vm = SearchModel(self.library)
         self.transfer_vm = TransferViewModel(self.library, self.tasks)
-        self.settings_vm = SettingsViewModel(self.settings, self.tasks)
+        self.settings_vm = SettingsViewModel(self.settings, self.tasks, local_servers=local_servers)
         self.window = MainWindow(
             self.chat_vm,
             self.conversations_vm,
@@ -148,7 +149,7 @@ class Parley:
         await self.chat.shutdown()
         await self.tasks.cancel_all()
         await self.images.aclose()
-        await self.http.aclose()
+        await self.settings.aclose()
         self.database.close()
 
     def round_trip(self) -> None:

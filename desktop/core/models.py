@@ -97,6 +97,17 @@ class Usage:
 
 
 @dataclass(frozen=True, slots=True)
+class RetryWait:
+    """A request that failed before any answer and will be sent again: what the message
+    shows meanwhile ("Rate limited — retrying in 4 s"). Transient, never stored."""
+
+    reason: str
+    seconds_left: int
+    attempt: int  # the try about to start
+    max_attempts: int
+
+
+@dataclass(frozen=True, slots=True)
 class ModelRef:
     """Which provider and which of its models; the pair the model picker shows."""
 
@@ -130,6 +141,8 @@ class Message:
     created_at: datetime = field(default_factory=utc_now)
     finished_at: datetime | None = None
     context: ContextSnapshot = field(default_factory=ContextSnapshot)
+    # Set only on the live updates of a streaming answer; storage never reads or writes it.
+    retry: RetryWait | None = None
 
     @property
     def text(self) -> str:

@@ -35,6 +35,7 @@ from desktop.core.models import (
 )
 from desktop.engine import versions
 from desktop.engine.generation import Generation, GenerationRunner
+from desktop.engine.request_builder import RequestOptions
 from desktop.providers.base import ChatProvider
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository
@@ -43,7 +44,13 @@ log = logging.getLogger(__name__)
 
 
 class ProviderSource(Protocol):
+    """Where generations get their provider and what to send besides the history."""
+
     async def provider(self, provider_id: str) -> ChatProvider: ...
+
+    def request_options(self, model: ModelRef) -> RequestOptions:
+        """Capabilities, reasoning effort, the provider's extra headers and body."""
+        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +252,7 @@ class ChatService:
         conversation_id = self._message(message_id).conversation_id
         async with self._runner.lock(conversation_id):
             generating = self._runner.message_id(conversation_id)
-            if generating and message_id in {m.id for m in self._repo.branch(generating)}:
+            if generating and self._writes_under(generating, message_id):
                 await self.stop(conversation_id)
             self._repo.delete_message(message_id)
         self.events.emit(ActivePathChanged(conversation_id))
@@ -285,6 +292,15 @@ class ChatService:
         if message is None:
             raise MessageNotFound(message_id)
         return message
+
+    def _writes_under(self, generating: str, message_id: str) -> bool:
+        """Whether the generation writing `generating` writes inside `message_id`'s
+        subtree. A generation whose own message is already gone (its task only now
+        ending) is stopped too: it has nothing left to write into."""
+        try:
+            return message_id in {m.id for m in self._repo.branch(generating)}
+        except MessageNotFound:
+            return True
 
     def _answers_to(self, message: Message) -> list[Message]:
         return [

@@ -3,6 +3,7 @@ version of every message, labelled). Pure functions, no I/O."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
@@ -16,6 +17,7 @@ from desktop.core.models import (
     ReasoningPart,
     Role,
     TextPart,
+    ToolCallPart,
 )
 from desktop.engine.export import effective_leaf
 
@@ -31,6 +33,41 @@ def _one_line(text: str) -> str:
 def _quote(label: str, text: str) -> str:
     lines = text.splitlines() or [""]
     return "\n".join([f"> **{label}** {lines[0]}", *(f"> {line}" for line in lines[1:])])
+
+
+def _fenced(text: str, language: str = "") -> str:
+    """A code block whose fence no run of backticks in `text` can close early."""
+    run = longest = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language}\n{text}\n{fence}"
+
+
+def _arguments(text: str) -> tuple[str, str]:
+    """Arguments as the model wrote them, indented when they are valid JSON."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, ValueError):
+        return text, ""
+    if isinstance(value, dict | list) and value and len(text) > 80:
+        return json.dumps(value, ensure_ascii=False, indent=2), "json"
+    return text, "json"
+
+
+def _tool_call(part: ToolCallPart) -> str:
+    """The call, its arguments and its result (or that it did not run)."""
+    lines = [tr("**Tool call:** `{name}`").format(name=part.name or "?")]
+    if part.arguments.strip():
+        arguments, language = _arguments(part.arguments)
+        lines += ["", _fenced(arguments, language)]
+    if part.result is None:
+        lines += ["", "_" + tr("No result: the tool did not run.") + "_"]
+    else:
+        label = tr("**Error:**") if part.is_error else tr("**Result:**")
+        lines += ["", label, "", _fenced(part.result)]
+    return "\n".join(lines)
 
 
 def _role(message: Message) -> str:
@@ -57,6 +94,8 @@ def _body(message: Message) -> list[str]:
             blocks.append(f"<details>\n<summary>{summary}</summary>\n\n{part.text}\n\n</details>")
         elif isinstance(part, TextPart):
             blocks.append(part.text)
+        elif isinstance(part, ToolCallPart):
+            blocks.append(_tool_call(part))
         elif isinstance(part, ErrorPart):
             code = "" if part.status_code is None else f" ({part.status_code})"
             blocks.append(_quote(tr("Error") + code + ":", part.message))
@@ -91,8 +130,9 @@ def to_markdown(
     conversation: Conversation, messages: Sequence[Message], *, branch_only: bool
 ) -> str:
     """Title, then each message with its role and time; text as written, reasoning
-    folded in <details>, notices and errors quoted. With `branch_only=False` every
-    version is included, depth first, labelled "Version k of n"."""
+    folded in <details>, tool calls with their arguments and results in code blocks,
+    notices and errors quoted. With `branch_only=False` every version is included,
+    depth first, labelled "Version k of n"."""
     count = len(messages)
     lines = [
         f"# {_one_line(conversation.title)}",

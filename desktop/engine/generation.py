@@ -7,21 +7,25 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError, ProviderError
-from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged
+from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged, Retrying
 from desktop.core.i18n import tr
 from desktop.core.limits import DB_WRITE_INTERVAL_S, UI_UPDATE_INTERVAL_S
 from desktop.core.models import (
     ErrorPart,
     Message,
     MessageStatus,
+    NoticePart,
     Part,
+    RetryWait,
     TextPart,
+    ToolCallPart,
     Usage,
     utc_now,
 )
@@ -49,6 +53,9 @@ class Generation:
     and failure still carries the earlier text, and `history` ends with that partial
     answer (the request adds a nudge to carry on). Otherwise `history` ends with the
     person's message and the draft starts empty.
+
+    While the provider waits to try the request again, the message carries a
+    `RetryWait` (reason and seconds left, updated each second) on its live updates only.
     """
 
     def __init__(
@@ -71,12 +78,22 @@ class Generation:
         self._history = list(history)
         self._clock = clock
         self._resume = resume
-        self._draft = seeded_draft(message.parts) if resume else Draft()
+        prefix = f"call_{message.id[:12]}"
+        self._draft = (
+            seeded_draft(message.parts, prefix) if resume else Draft(call_id_prefix=prefix)
+        )
+        self._calls_before = len(self._draft.tool_calls())
         self._started_at = 0.0
         self._finished = False
+        self._now: Callable[[], float] = lambda: self._started_at
+        self._retry_deadline = 0.0
+        self._countdown: asyncio.Task[None] | None = None
+        self._tries = 1
+        self._offered_tools = False
 
     async def run(self) -> None:
         clock = self._clock or asyncio.get_running_loop().time
+        self._now = clock
         self._started_at = clock()
         ui = Throttle(UI_UPDATE_INTERVAL_S, self._publish)
         db = Throttle(DB_WRITE_INTERVAL_S, self._persist)
@@ -84,10 +101,17 @@ class Generation:
         assert model is not None
         try:
             provider = await self._providers.provider(model.provider_id)
+            options = self._providers.request_options(model)
             build = build_continue_request if self._resume else build_request
-            request = build(self._history, model.model)
+            request = build(self._history, model.model, options)
+            self._offered_tools = bool(request.tools)
             async for event in provider.stream(request):
                 self._draft = fold(self._draft, event, clock())
+                if isinstance(event, Retrying):
+                    self._waiting(event, clock())
+                    continue
+                if self._countdown is not None:
+                    self._stop_countdown()
                 ui.touch()
                 db.touch()
         except asyncio.CancelledError:
@@ -100,7 +124,9 @@ class Generation:
                 type(error).__name__,
                 error.status_code,
             )
-            self._finish(MessageStatus.ERROR, clock(), ErrorPart(str(error), error.status_code))
+            self._finish(
+                MessageStatus.ERROR, clock(), ErrorPart(self._failure(error), error.status_code)
+            )
         except ParleyError as error:
             self._finish(MessageStatus.ERROR, clock(), ErrorPart(str(error)))
         except Exception as error:
@@ -112,8 +138,43 @@ class Generation:
         else:
             self._finish(MessageStatus.COMPLETE, clock())
         finally:
+            self._stop_countdown()
             ui.cancel()
             db.cancel()
+
+    # --- retries ------------------------------------------------------------------
+
+    def _waiting(self, event: Retrying, now: float) -> None:
+        """The provider is about to wait and try again: say so at once, then each second."""
+        self._tries = event.attempt
+        self._retry_deadline = now + event.delay_s
+        self._publish()
+        self._stop_countdown()
+        self._countdown = asyncio.create_task(self._count_down(), name="retry-countdown")
+
+    async def _count_down(self) -> None:
+        while (left := self._retry_deadline - self._now()) > 0:
+            # Sleep until the whole number of seconds shown changes.
+            await asyncio.sleep(left - math.ceil(left) + 1 if left > 1 else left)
+            self._publish()
+
+    def _stop_countdown(self) -> None:
+        if self._countdown is not None:
+            self._countdown.cancel()
+            self._countdown = None
+
+    def _retry_wait(self, draft: Draft) -> RetryWait | None:
+        retrying = draft.retrying
+        if retrying is None:
+            return None
+        left = max(0, math.ceil(self._retry_deadline - self._now() - 1e-6))
+        return RetryWait(retrying.reason, left, retrying.attempt, retrying.max_attempts)
+
+    def _failure(self, error: ProviderError) -> str:
+        """The error as the person reads it; after retries, how many tries were made."""
+        if self._tries <= 1:
+            return str(error)
+        return tr("{error} (Parley tried {tries} times.)").format(error=error, tries=self._tries)
 
     # --- snapshots ----------------------------------------------------------------
 
@@ -128,6 +189,7 @@ class Generation:
             status=status,
             usage=_add(self._message.usage, draft.usage) if self._resume else draft.usage,
             first_token_ms=first_token_ms,
+            retry=self._retry_wait(draft) if status is MessageStatus.STREAMING else None,
         )
 
     def _publish(self) -> None:
@@ -145,6 +207,9 @@ class Generation:
         self._finished = True
         draft = close_open(self._draft, now)
         message = self._snapshot(draft, status)
+        notice = self._unrun_calls_notice(draft) if status is MessageStatus.COMPLETE else None
+        if notice is not None:
+            message.parts.append(notice)
         if error is not None:
             message.parts.append(error)
         message.finished_at = utc_now()
@@ -163,6 +228,22 @@ class Generation:
         )
         self._events.emit(MessageChanged(message))
         self._events.emit(GenerationFinished(message.conversation_id, message.id, status))
+
+    def _unrun_calls_notice(self, draft: Draft) -> NoticePart | None:
+        """An answer that ends asking for tools is complete (its calls are kept), but
+        nothing ran them: the person should know why nothing happened."""
+        if self._offered_tools:
+            return None  # running tools is the tool loop's business
+        calls = draft.tool_calls()[self._calls_before :]
+        if not calls:
+            return None
+        names = ", ".join(dict.fromkeys(call.name or "?" for call in calls))
+        return NoticePart(
+            tr(
+                "The model asked to use a tool ({names}), but no tools are available in "
+                "this conversation, so nothing was run."
+            ).format(names=names)
+        )
 
 
 class GenerationRunner:
@@ -218,15 +299,20 @@ class GenerationRunner:
             log.error("generation task failed", exc_info=task.exception())
 
 
-def seeded_draft(parts: Sequence[Part]) -> Draft:
+def seeded_draft(parts: Sequence[Part], call_id_prefix: str = "call") -> Draft:
     """A draft that already holds `parts`, for continuing an answer.
 
     A trailing text part stays open, so the continuation grows the same paragraph
-    (one text part, not two) and each new delta still costs O(1).
+    (one text part, not two) and each new delta still costs O(1). Calls already made
+    count, so an id made up for a new call does not repeat one of theirs.
     """
+    calls = sum(isinstance(p, ToolCallPart) for p in parts)
+    base = Draft(call_count=calls, call_id_prefix=call_id_prefix)
     if parts and isinstance(parts[-1], TextPart) and parts[-1].text:
-        return Draft(closed=tuple(parts[:-1]), open_kind="text", open_chunks=(parts[-1].text, None))
-    return Draft(closed=tuple(parts))
+        return replace(
+            base, closed=tuple(parts[:-1]), open_kind="text", open_chunks=(parts[-1].text, None)
+        )
+    return replace(base, closed=tuple(parts))
 
 
 def _add(before: Usage | None, now: Usage | None) -> Usage | None:

@@ -24,9 +24,19 @@ from desktop.core.models import (
     new_id,
 )
 
-# Answers that stopped early and can be carried on (`continue`), as opposed to failed
-# ones (`error`), which are tried again as a new version (`retry`).
+# Answers that stopped early and can be carried on (`continue`). A failed one (`error`)
+# is tried again as a new version (`retry`), and when it broke off after some text
+# arrived (a dropped connection, a stall) it can also be continued: see `can_continue`.
 CONTINUABLE = frozenset({MessageStatus.CANCELLED, MessageStatus.INTERRUPTED})
+
+
+def can_continue(message: Message) -> bool:
+    """A stopped or interrupted answer, or a failed one with text to carry on."""
+    if message.role is not Role.ASSISTANT:
+        return False
+    if message.status in CONTINUABLE:
+        return True
+    return message.status is MessageStatus.ERROR and bool(message.text.strip())
 
 
 class VersionError(ParleyError):
@@ -144,10 +154,11 @@ def check_continuable(message: Message) -> ModelRef:
     """The model to continue with; raises CannotContinueError with the reason."""
     if message.role is not Role.ASSISTANT:
         raise CannotContinueError(tr("Only an answer can be continued."))
-    if message.status not in CONTINUABLE:
+    if not can_continue(message):
         raise CannotContinueError(
             tr(
-                "Only a stopped or interrupted answer can be continued; this one is {status}."
+                "Only a stopped, interrupted or broken-off answer can be continued; "
+                "this one is {status}."
             ).format(status=message.status.value)
         )
     if message.model is None:

@@ -14,8 +14,10 @@ from desktop.core.errors import EmptyMessageError
 from desktop.core.events import GenerationFinished, MessageChanged
 from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
 from desktop.engine.chat_service import ChatService, title_from
+from desktop.engine.request_builder import RequestOptions
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
@@ -31,6 +33,8 @@ from tests.support.sse_server import (
 )
 
 MODEL = ModelRef("local", "test-model")
+# Real retries (three tries, doubling waits with jitter), in hundredths of a second.
+FAST_RETRIES = RetryPolicy(base_delay_s=0.01, max_delay_s=0.05)
 
 
 class CountingRepository(ChatRepository):
@@ -77,7 +81,9 @@ class Harness:
 
     async def __aenter__(self) -> Harness:
         self.http = httpx.AsyncClient()
-        self.settings = SettingsService(self.tmp_path / "settings.json", SecretStore(), self.http)
+        self.settings = SettingsService(
+            self.tmp_path / "settings.json", SecretStore(), self.http, retry_policy=FAST_RETRIES
+        )
         self.chat = ChatService(self.repo, self.settings)
         self.chat.events.subscribe(self.events.append)
         return self
@@ -328,7 +334,8 @@ def test_sends_racing_on_one_conversation_leave_a_single_generation(tmp_path, ss
 
 
 def test_a_500_shows_the_servers_words(tmp_path, sse_server):
-    sse_server.enqueue(error_response(500, "The model crashed", error_type="server_error"))
+    crash = error_response(500, "The model crashed", error_type="server_error")
+    sse_server.script(crash, crash, crash)  # every try fails
 
     async def body(h: Harness) -> None:
         result = await h.chat.send(None, "hi", MODEL)
@@ -349,6 +356,9 @@ class ShortStallProviders:
 
     async def provider(self, provider_id: str) -> OpenAIChatProvider:
         return OpenAIChatProvider(self._client, self._base_url, stall_timeout=0.5)
+
+    def request_options(self, model: ModelRef) -> RequestOptions:
+        return RequestOptions()
 
 
 def test_a_stalled_stream_keeps_the_text_and_says_the_server_went_silent(tmp_path, sse_server):

@@ -22,6 +22,7 @@ from desktop.core.models import (
     Role,
     RollingSummary,
     TextPart,
+    ToolCallPart,
     Usage,
 )
 from desktop.engine.export import (
@@ -374,3 +375,48 @@ def test_markdown_title_is_one_line_and_empty_parts_are_skipped() -> None:
     text = to_markdown(conversation, [empty], branch_only=False)
     assert text.splitlines()[0] == "# Multi line title"
     assert text.rstrip().endswith("## System · 2024-05-01 12:30 UTC")
+
+
+def _tool_answer() -> tuple[Conversation, list[Message]]:
+    conversation = Conversation(id="c", title="Tools", created_at=T0, updated_at=T0)
+    answer = Message(
+        id="a",
+        conversation_id="c",
+        parent_id=None,
+        role=Role.ASSISTANT,
+        parts=[
+            ReasoningPart("Need data.", 300, signature="sig-xyz"),
+            TextPart("Looking it up."),
+            ToolCallPart("call_1", "search", '{"q": "lisbon trams"}', result="Tram 28 ```x```"),
+            ToolCallPart("call_2", "fetch", "not json", result="404", is_error=True),
+            ToolCallPart("call_3", "get_time", ""),
+        ],
+        created_at=T0,
+    )
+    return conversation, [answer]
+
+
+def test_tool_calls_and_signatures_round_trip_through_json() -> None:
+    conversation, messages = _tool_answer()
+    data = json.loads(json.dumps(to_json(conversation, messages)))
+    assert data["messages"][0]["parts"][2] == {
+        "type": "tool_call",
+        "call_id": "call_1",
+        "name": "search",
+        "arguments": '{"q": "lisbon trams"}',
+        "result": "Tram 28 ```x```",
+        "is_error": False,
+    }
+    assert from_json(data)[1] == messages
+
+
+def test_markdown_shows_each_tool_call_with_its_arguments_and_result() -> None:
+    conversation, messages = _tool_answer()
+    text = to_markdown(conversation, messages, branch_only=True)
+    assert (
+        '**Tool call:** `search`\n\n```json\n{"q": "lisbon trams"}\n```\n\n'
+        "**Result:**\n\n````\nTram 28 ```x```\n````"  # a longer fence than the content's
+    ) in text
+    assert "**Tool call:** `fetch`\n\n```\nnot json\n```\n\n**Error:**\n\n```\n404\n```" in text
+    assert "**Tool call:** `get_time`\n\n_No result: the tool did not run._" in text
+    assert "sig-xyz" not in text  # an opaque token, not for people

@@ -1,5 +1,13 @@
-from desktop.core.events import Finished, ReasoningDelta, TextDelta, UsageReport
-from desktop.core.models import ReasoningPart, TextPart, Usage
+from desktop.core.events import (
+    Finished,
+    ReasoningDelta,
+    ReasoningSignature,
+    Retrying,
+    TextDelta,
+    ToolCallDelta,
+    UsageReport,
+)
+from desktop.core.models import ReasoningPart, TextPart, ToolCallPart, Usage
 from desktop.engine.stream_fold import Draft, close_open, fold
 
 
@@ -65,3 +73,135 @@ def test_many_small_deltas_stay_linear():
     for _ in range(200_000):
         draft = fold(draft, TextDelta("x"), 0.0)
     assert draft.parts() == [TextPart("x" * 200_000)]
+
+
+# --- tool calls -----------------------------------------------------------------------
+
+
+def test_tool_call_pieces_join_per_index_after_the_text_before_them():
+    draft = run(
+        [
+            TextDelta("Let me check."),
+            ToolCallDelta(0, "call_a", "get_weather", '{"ci'),
+            ToolCallDelta(0, arguments='ty": "Par'),
+            ToolCallDelta(0, arguments='is"}'),
+            ToolCallDelta(1, "call_b", "get_time", ""),
+            ToolCallDelta(1, arguments='{"tz": "CET"}'),
+            Finished("tool_calls"),
+        ]
+    )
+    assert draft.parts() == [
+        TextPart("Let me check."),
+        ToolCallPart("call_a", "get_weather", '{"city": "Paris"}'),
+        ToolCallPart("call_b", "get_time", '{"tz": "CET"}'),
+    ]
+    assert draft.finish_reason == "tool_calls"
+
+
+def test_an_open_call_shows_in_parts_while_it_streams():
+    draft = run([ToolCallDelta(0, "c1", "search", '{"q": "ca')])
+    assert draft.parts() == [ToolCallPart("c1", "search", '{"q": "ca')]
+    assert draft.has_content and draft.first_token_at == 0.0
+    draft = run([ToolCallDelta(0, "c1", "search")])
+    assert draft.parts() == [ToolCallPart("c1", "search", "")]
+    assert draft.has_content
+
+
+def test_interleaved_calls_stay_in_their_places():
+    draft = run(
+        [
+            ToolCallDelta(0, "a", "one", "{"),
+            ToolCallDelta(1, "b", "two", "["),
+            ToolCallDelta(0, arguments="}"),
+            ToolCallDelta(1, arguments="]"),
+        ]
+    )
+    assert draft.parts() == [ToolCallPart("a", "one", "{}"), ToolCallPart("b", "two", "[]")]
+
+
+def test_text_after_a_call_comes_after_it():
+    draft = run([ToolCallDelta(0, "a", "one", "{}"), TextDelta("done")])
+    assert draft.parts() == [ToolCallPart("a", "one", "{}"), TextPart("done")]
+
+
+def test_calls_without_ids_get_ids_unique_within_the_answer():
+    draft = Draft(call_id_prefix="call_m1")
+    for i, event in enumerate(
+        [
+            ToolCallDelta(0, None, "one", "{}"),
+            ToolCallDelta(1, None, "two", "{}"),
+            Finished("stop"),
+            # A later model step numbers its calls from 0 again: a new call, a new id.
+            ToolCallDelta(0, None, "three", "{}"),
+        ]
+    ):
+        draft = fold(draft, event, float(i))
+    assert [(c.call_id, c.name) for c in draft.tool_calls()] == [
+        ("call_m1_0", "one"),
+        ("call_m1_1", "two"),
+        ("call_m1_2", "three"),
+    ]
+
+
+def test_an_id_or_name_arriving_after_the_first_piece_is_kept():
+    draft = run([ToolCallDelta(0, arguments='{"a"'), ToolCallDelta(0, "late", "fn", ": 1}")])
+    assert draft.parts() == [ToolCallPart("late", "fn", '{"a": 1}')]
+
+
+# --- reasoning signatures -------------------------------------------------------------------
+
+
+def test_a_signature_attaches_to_the_open_reasoning():
+    draft = run(
+        [ReasoningDelta("Hmm."), ReasoningSignature("sig-1"), TextDelta("Hi")],
+        times=[0.0, 0.5, 1.0],
+    )
+    assert draft.parts() == [ReasoningPart("Hmm.", 1000, "sig-1"), TextPart("Hi")]
+
+
+def test_a_late_signature_attaches_to_the_latest_reasoning():
+    draft = run(
+        [
+            ReasoningDelta("first"),
+            TextDelta("a"),
+            ReasoningDelta("second"),
+            TextDelta("b"),
+            ReasoningSignature("sig-2"),
+        ]
+    )
+    reasoning = [p for p in draft.parts() if isinstance(p, ReasoningPart)]
+    assert [(p.text, p.signature) for p in reasoning] == [("first", None), ("second", "sig-2")]
+
+
+def test_a_signature_without_reasoning_is_kept_on_an_empty_reasoning_part():
+    draft = run([ToolCallDelta(0, None, "fn", '{"x"'), ReasoningSignature("g-sig")])
+    draft = fold(draft, ToolCallDelta(0, arguments=": 1}"), 9.0)
+    assert draft.parts() == [
+        ReasoningPart("", 0, "g-sig"),
+        ToolCallPart("call_0", "fn", '{"x": 1}'),
+    ]
+    assert draft.first_token_at == 0.0
+
+
+# --- retries -----------------------------------------------------------------------------------
+
+
+def test_retrying_is_a_status_not_content_and_the_next_event_clears_it():
+    wait = Retrying("Rate limited", 4.0, attempt=2, max_attempts=3)
+    draft = run([wait])
+    assert draft.retrying == wait
+    assert draft.first_token_at is None and not draft.has_content and draft.parts() == []
+    draft = fold(draft, TextDelta("Hello"), 5.0)
+    assert draft.retrying is None
+    assert draft.first_token_at == 5.0
+    assert draft.parts() == [TextPart("Hello")]
+
+
+def test_each_event_costs_the_same_however_many_calls_came_before():
+    # 100,000 argument pieces of one call, after 200 earlier calls.
+    draft = Draft()
+    for i in range(200):
+        draft = fold(draft, ToolCallDelta(i, f"c{i}", "f", "{}"), 0.0)
+    for _ in range(100_000):
+        draft = fold(draft, ToolCallDelta(200, "last", "f", "x"), 0.0)
+    assert draft.tool_calls()[-1].arguments == "x" * 100_000

@@ -8,7 +8,14 @@ from functools import cached_property
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
-from desktop.core.models import ErrorPart, Message, MessageStatus, NoticePart, ReasoningPart
+from desktop.core.models import (
+    ErrorPart,
+    Message,
+    MessageStatus,
+    NoticePart,
+    ReasoningPart,
+    RetryWait,
+)
 
 
 def _tr(text: str) -> str:
@@ -37,7 +44,7 @@ class MessageItem:
     streaming: bool
     version_index: int = 1  # 1-based position among the sibling versions
     version_count: int = 1
-    can_continue: bool = False  # stopped or interrupted: the answer can be continued
+    can_continue: bool = False  # stopped, interrupted or broken off: it can be continued
     can_retry: bool = False  # failed: a new attempt can be made
 
     @cached_property
@@ -47,7 +54,8 @@ class MessageItem:
 
 
 def reasoning_label(message: Message) -> str:
-    parts = [p for p in message.parts if isinstance(p, ReasoningPart)]
+    # An empty part only carries a provider's signature: nothing to show.
+    parts = [p for p in message.parts if isinstance(p, ReasoningPart) and p.text]
     if not parts:
         return ""
     if any(p.duration_ms is None for p in parts):
@@ -59,7 +67,22 @@ def reasoning_label(message: Message) -> str:
 _UNLABELLED = frozenset({MessageStatus.COMPLETE, MessageStatus.STREAMING, MessageStatus.ERROR})
 
 
-def status_label(status: MessageStatus) -> str:
+def retry_label(wait: RetryWait) -> str:
+    """E.g. "Rate limited — retrying in 4 s (try 2 of 3)"."""
+    if wait.seconds_left > 0:
+        text = _tr("%1 — retrying in %2 s (try %3 of %4)").replace("%2", str(wait.seconds_left))
+    else:
+        text = _tr("%1 — trying again (try %3 of %4)")
+    return (
+        text.replace("%3", str(wait.attempt))
+        .replace("%4", str(wait.max_attempts))
+        .replace("%1", wait.reason)
+    )
+
+
+def status_label(status: MessageStatus, retry: RetryWait | None = None) -> str:
+    if retry is not None:
+        return retry_label(retry)
     if status in _UNLABELLED:
         return ""  # most messages: no translation lookups for them
     return {
@@ -84,7 +107,7 @@ def meta_line(message: Message) -> str:
 
 
 def reasoning_text(message: Message) -> str:
-    return "\n\n".join(p.text for p in message.parts if isinstance(p, ReasoningPart))
+    return "\n\n".join(p.text for p in message.parts if isinstance(p, ReasoningPart) and p.text)
 
 
 def is_reasoning_live(message: Message) -> bool:

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from markdown_it.common.utils import escapeHtml
 
 from desktop.core.models import Message, MessageStatus, Role, TextPart
+from desktop.engine import versions
 from desktop.render.guard import plain_text_html
 from desktop.render.images import pending_images
 from desktop.render.markdown import render_markdown
@@ -156,12 +157,11 @@ class MessageRenderer:
             reasoning_live=not only_text and mi.is_reasoning_live(message),
             notices=() if only_text else mi.notices(message),
             error="" if only_text else mi.error_text(message),
-            status_label=mi.status_label(message.status),
+            status_label=mi.status_label(message.status, message.retry),
             meta=mi.meta_line(message) if answer else "",
             streaming=streaming,
             version_index=version[0],
             version_count=version[1],
-            can_continue=answer
-            and message.status in (MessageStatus.CANCELLED, MessageStatus.INTERRUPTED),
+            can_continue=answer and versions.can_continue(message),
             can_retry=answer and message.status is MessageStatus.ERROR,
         )
