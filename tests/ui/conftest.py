@@ -6,7 +6,7 @@ import asyncio
 import gc
 import json
 import sys
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +14,7 @@ import pytest
 
 from desktop.app import Parley, create_event_loop
 from desktop.core.paths import DataPaths
+from desktop.engine.local_servers import LocalServer
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
@@ -56,8 +57,10 @@ class AppDriver:
         self.apps: list[Parley] = []
         self._databases: list[Database] = []
 
-    def start(self, data_dir: Path) -> Parley:
-        parley = Parley(self.qapp, DataPaths(data_dir), SecretStore())
+    def start(self, data_dir: Path, *, local_servers: Sequence[LocalServer] = ()) -> Parley:
+        """A Parley on `data_dir`; it looks for local model servers only where told to,
+        so a server running on the test machine changes nothing."""
+        parley = Parley(self.qapp, DataPaths(data_dir), SecretStore(), local_servers=local_servers)
         parley.show()
         self.apps.append(parley)
         return parley

@@ -23,18 +23,21 @@ def test_a_newcomer_is_greeted_and_sets_up_a_provider(driver, sse_server, tmp_pa
     dialog = parley.window._settings_dialog
     assert dialog is not None and dialog.isVisible()
     page = dialog.providers
-    QTest.keyClicks(page.name, "My Server")
-    QTest.keyClicks(page.base_url, sse_server.base_url)
-    QTest.keyClicks(page.api_key, "sk-test-secret-123")
+    assert page.adding  # adding starts from the preset picker
+    QTest.mouseClick(page.picker.buttons["custom"], Qt.MouseButton.LeftButton)
+    form = page.form
+    QTest.keyClicks(form.name, "My Server")
+    QTest.keyClicks(form.base_url, sse_server.base_url)
+    QTest.keyClicks(form.api_key, "sk-test-secret-123")
 
     sse_server.enqueue(json_response(models_body(["llama3.2", "qwen2.5"])))
 
     async def body() -> None:
-        QTest.mouseClick(page.fetch_button, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: page.models.toPlainText() == "llama3.2\nqwen2.5")
+        QTest.mouseClick(form.fetch_button, Qt.MouseButton.LeftButton)
+        await driver.until(lambda: form.models.toPlainText() == "llama3.2\nqwen2.5")
         assert sse_server.requests[-1].path.endswith("/v1/models")
         assert sse_server.requests[-1].headers["authorization"] == "Bearer sk-test-secret-123"
-        page.default_model.setCurrentText("qwen2.5")
+        form.default_model.setCurrentText("qwen2.5")
         QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
         await driver.until(lambda: page.status.text() == "Saved.")
 
@@ -90,7 +93,7 @@ def test_without_a_keyring_settings_say_so_and_a_keyless_provider_still_works(
         parley.window.show_settings()
         page = parley.window._settings_dialog.providers
         assert page.keyring_note.isVisible() and "keyring" in page.keyring_note.text().lower()
-        assert not page.api_key.isEnabled()
+        assert not page.form.api_key.isEnabled()
 
         async def body() -> None:
             assert parley.chat_vm.submit("hello without a key")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Coroutine
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
@@ -19,7 +20,7 @@ from desktop.core.events import (
     MessageChanged,
 )
 from desktop.core.models import Message, MessageStatus, ModelRef, Role
-from desktop.core.settings import Settings
+from desktop.core.settings import REASONING_EFFORTS, Settings
 from desktop.engine import versions
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
@@ -48,6 +49,7 @@ class ChatViewModel(QObject):
     needsSetupChanged = Signal(bool)
     modelsChanged = Signal()
     selectedModelChanged = Signal(int)
+    reasoningChanged = Signal()  # the selected model's reasoning support, or the effort
     messagesReset = Signal(list)  # list[MessageItem]
     messagesPrepended = Signal(list)  # list[MessageItem]: older ones of the open chat
     messageAdded = Signal(object)  # MessageItem
@@ -148,6 +150,33 @@ class ChatViewModel(QObject):
         if index != self._selected:
             self._selected = index
             self.selectedModelChanged.emit(index)
+            self.reasoningChanged.emit()
+
+    def _get_reasoning_supported(self) -> bool:
+        """Whether the selected model reasons (and so takes an effort)."""
+        if not 0 <= self._selected < len(self._models):
+            return False
+        return self._settings.capabilities(self._models[self._selected]).supports_reasoning
+
+    reasoningSupported = Property(bool, _get_reasoning_supported, notify=reasoningChanged)
+
+    def _get_reasoning_effort(self) -> str:
+        return self._settings.settings.reasoning_effort
+
+    reasoningEffort = Property(str, _get_reasoning_effort, notify=reasoningChanged)
+
+    @Slot(str)
+    def set_reasoning_effort(self, effort: str) -> None:
+        """Off, low, medium, high or max: kept for every later message, and saved."""
+        settings = self._settings.settings
+        if effort not in REASONING_EFFORTS or effort == settings.reasoning_effort:
+            return
+        try:
+            self._settings.save(replace(settings, reasoning_effort=effort))
+        except (OSError, ParleyError) as error:
+            self.errorOccurred.emit(
+                self.tr("Could not save settings: %1").replace("%1", str(error))
+            )
 
     # --- slots --------------------------------------------------------------------
 
@@ -440,6 +469,7 @@ class ChatViewModel(QObject):
         self._set_selected(self._models.index(wanted) if wanted in self._models else -1)
         if had_models != bool(self._models):
             self.needsSetupChanged.emit(not self._models)
+        self.reasoningChanged.emit()  # an override or the effort may have changed
 
     # --- remote images --------------------------------------------------------------
 

@@ -1,31 +1,35 @@
-"""The settings panel's state: providers, keyring status, appearance (and remote images)."""
+"""The settings window's state: providers (from presets, tested, with headers, extra body
+and capability overrides), keyring status, appearance, network, local servers."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import Property, QObject, Signal, Slot
 
-from desktop.core.errors import ParleyError, SettingsError
+from desktop.core.errors import ParleyError
 from desktop.core.settings import (
     AppearanceSettings,
+    ProviderKind,
     ProviderSettings,
     Settings,
     Theme,
-    parse_provider,
 )
+from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import SettingsService
+from desktop.providers.base import Capabilities
+from desktop.providers.capabilities import capabilities_for
+from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
+from desktop.ui.viewmodels.local_servers import LocalServersModel
+from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
+from desktop.ui.viewmodels.provider_draft import (
+    DraftError,
+    ProviderDraft,
+    build_provider,
+    format_extra_body,
+)
 from desktop.ui.viewmodels.tasks import TaskGroup
-
-
-def suggest_provider_id(name: str, taken: set[str]) -> str:
-    """A readable id from the display name ("My Server" -> "my-server"), unique."""
-    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:32] or "provider"
-    candidate, n = base, 2
-    while candidate in taken:
-        candidate, n = f"{base}-{n}", n + 1
-    return candidate
 
 
 class SettingsViewModel(QObject):
@@ -37,12 +41,25 @@ class SettingsViewModel(QObject):
     modelsFetched = Signal(list)
     fetchFailed = Signal(str)
     fetchingChanged = Signal(bool)
+    connectionChecked = Signal(str, list)  # what worked (a sentence), the models listed
+    connectionFailed = Signal(str)
+    testingChanged = Signal(bool)
 
-    def __init__(self, service: SettingsService, tasks: TaskGroup, parent: QObject | None = None):
+    def __init__(
+        self,
+        service: SettingsService,
+        tasks: TaskGroup,
+        parent: QObject | None = None,
+        *,
+        local_servers: Sequence[LocalServer] = DEFAULT_LOCAL_SERVERS,
+    ):
         super().__init__(parent)
         self._service = service
         self._tasks = tasks
         self._fetching = False
+        self._testing = False
+        self.local_servers = LocalServersModel(service, tasks, local_servers, self)
+        self.network = NetworkSettingsModel(service, self)
         service.changed.subscribe(self._on_settings_changed)
 
     # --- read-only state ----------------------------------------------------------
@@ -53,6 +70,39 @@ class SettingsViewModel(QObject):
 
     def provider(self, provider_id: str) -> ProviderSettings | None:
         return self._service.settings.provider(provider_id)
+
+    @property
+    def presets(self) -> tuple[Preset, ...]:
+        return PRESETS
+
+    def draft_for(self, provider: ProviderSettings) -> ProviderDraft:
+        """The form's contents for a saved provider."""
+        return ProviderDraft(
+            provider_id=provider.id,
+            name=provider.name,
+            kind=provider.kind.value,
+            base_url=provider.base_url,
+            models=provider.models,
+            default_model=provider.default_model or "",
+            headers=tuple(provider.headers.items()),
+            extra_body=format_extra_body(provider.extra_body),
+            overrides=dict(provider.model_overrides),
+        )
+
+    def draft_for_preset(self, preset_id: str) -> ProviderDraft:
+        """A new provider's form, pre-filled from a preset."""
+        chosen = preset(preset_id)
+        custom = chosen.id == CUSTOM_ID
+        return ProviderDraft(
+            name="" if custom else chosen.name,
+            kind=chosen.kind.value,
+            base_url=chosen.base_url,
+            id_hint="" if custom else chosen.id,
+        )
+
+    def default_capabilities(self, kind: str, model: str) -> Capabilities:
+        """What Parley assumes of `model` without an override (shown as "Default (…)")."""
+        return capabilities_for(ProviderKind(kind), model)
 
     def _get_keyring_available(self) -> bool:
         return self._service.keyring_available
@@ -69,7 +119,7 @@ class SettingsViewModel(QObject):
         """Why the settings file could not be used at start-up, for a banner."""
         error = self._service.load_error
         if error is None:
-            return ""
+            return self._network_problem()
         text = self.tr("The settings file %1 is invalid: %2.").replace(
             "%1", str(self._service.path)
         )
@@ -79,6 +129,17 @@ class SettingsViewModel(QObject):
                 "%1", str(self._service.backup_path)
             )
         return text + " " + self.tr("Parley started with default settings.")
+
+    def _network_problem(self) -> str:
+        """A saved CA bundle that no longer works: Parley runs on the system's
+        certificates alone until it is fixed in Settings › Network."""
+        error = self._service.network_error
+        if error is None:
+            return ""
+        return self.tr(
+            "The network settings could not be applied: %1. Parley uses the system's "
+            "certificates only until this is fixed in Settings › Network."
+        ).replace("%1", error.problem)
 
     def _get_theme(self) -> str:
         return self._service.settings.appearance.theme.value
@@ -95,46 +156,29 @@ class SettingsViewModel(QObject):
 
     fetching = Property(bool, _get_fetching, notify=fetchingChanged)
 
-    # --- actions ------------------------------------------------------------------
+    def _get_testing(self) -> bool:
+        return self._testing
 
-    def build_provider(
-        self,
-        provider_id: str,
-        name: str,
-        base_url: str,
-        models: list[str],
-        default_model: str,
-    ) -> ProviderSettings:
+    def _set_testing(self, value: bool) -> None:
+        if value != self._testing:
+            self._testing = value
+            self.testingChanged.emit(value)
+
+    testing = Property(bool, _get_testing, notify=testingChanged)
+
+    # --- providers ----------------------------------------------------------------
+
+    def build_provider(self, draft: ProviderDraft) -> ProviderSettings:
         """Validate the form exactly as the settings file is validated."""
-        if not provider_id:
-            provider_id = suggest_provider_id(name, {p.id for p in self.providers})
-        data = {
-            "id": provider_id,
-            "name": name.strip() or provider_id,
-            "base_url": base_url,
-            "models": [m.strip() for m in models if m.strip()],
-        }
-        if default_model.strip():
-            data["default_model"] = default_model.strip()
-        return parse_provider(data, "provider")
+        return build_provider(draft, {p.id for p in self.providers})
 
-    @Slot(str, str, str, list, str, str)
-    def save_provider(
-        self,
-        provider_id: str,
-        name: str,
-        base_url: str,
-        models: list[str],
-        default_model: str,
-        api_key: str,
-    ) -> None:
-        """Save a provider; an empty `api_key` keeps the stored one."""
+    def save_provider(self, draft: ProviderDraft, api_key: str) -> None:
+        """Save a provider; an empty `api_key` keeps the stored one. Nothing is saved
+        while any field is invalid."""
         try:
-            provider = self.build_provider(provider_id, name, base_url, models, default_model)
-        except SettingsError as error:
-            self.saveFailed.emit(
-                error.problem if error.field.startswith("provider") else str(error)
-            )
+            provider = self.build_provider(draft)
+        except DraftError as error:
+            self.saveFailed.emit(str(error))
             return
         self._tasks.start(self._save(provider, api_key or None), "save-provider")
 
@@ -156,14 +200,15 @@ class SettingsViewModel(QObject):
         except (ParleyError, OSError) as error:
             self.saveFailed.emit(str(error))
 
-    @Slot(str, str, str)
-    def fetch_models(self, provider_id: str, base_url: str, api_key: str) -> None:
+    def _connection_only(self, draft: ProviderDraft) -> ProviderSettings:
+        """The draft's address, protocol, headers and body, whatever its model list says."""
+        return self.build_provider(replace(draft, models=(), default_model="", overrides={}))
+
+    def fetch_models(self, draft: ProviderDraft, api_key: str) -> None:
         try:
-            provider = parse_provider(
-                {"id": provider_id or "new", "name": "", "base_url": base_url}, "provider"
-            )
-        except SettingsError as error:
-            self.fetchFailed.emit(error.problem)
+            provider = self._connection_only(draft)
+        except DraftError as error:
+            self.fetchFailed.emit(str(error))
             return
         self._tasks.start(self._fetch(provider, api_key or None), "fetch-models")
 
@@ -177,6 +222,42 @@ class SettingsViewModel(QObject):
             self.modelsFetched.emit(models)
         finally:
             self._set_fetching(False)
+
+    def test_connection(self, draft: ProviderDraft, api_key: str) -> None:
+        """List the models, or (without a model list) ask the chosen model for one token;
+        the window stays usable meanwhile."""
+        try:
+            provider = self._connection_only(draft)
+        except DraftError as error:
+            self.connectionFailed.emit(str(error))
+            return
+        model = draft.default_model.strip() or next(
+            (m.strip() for m in draft.models if m.strip()), ""
+        )
+        self._tasks.start(self._test(provider, api_key or None, model), "test-connection")
+
+    async def _test(self, provider: ProviderSettings, api_key: str | None, model: str) -> None:
+        self._set_testing(True)
+        try:
+            check = await self._service.check_connection(provider, api_key, model)
+        except ParleyError as error:
+            self.connectionFailed.emit(str(error))
+        else:
+            if check.models is None:
+                text = self.tr("Connected: %1 answered.").replace("%1", check.model)
+            elif len(check.models) == 1:
+                text = self.tr("Connected: 1 model available.")
+            elif check.models:
+                text = self.tr("Connected: %1 models available.").replace(
+                    "%1", str(len(check.models))
+                )
+            else:
+                text = self.tr("Connected, but the server offers no models.")
+            self.connectionChecked.emit(text, list(check.models or ()))
+        finally:
+            self._set_testing(False)
+
+    # --- appearance ---------------------------------------------------------------
 
     @Slot(str)
     def set_theme(self, theme: str) -> None:
@@ -206,6 +287,8 @@ class SettingsViewModel(QObject):
         settings = self._service.settings
         if appearance != settings.appearance:
             self._save_settings(replace(settings, appearance=appearance))
+
+    # --- saving -------------------------------------------------------------------
 
     def _save_settings(self, settings: Settings) -> None:
         try:

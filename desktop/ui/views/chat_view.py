@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.chat import ChatViewModel
+from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.composer import Composer
 from desktop.ui.views.onboarding import Onboarding
 from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
@@ -21,7 +22,13 @@ from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
 class ChatView(QWidget):
     setupRequested = Signal()
 
-    def __init__(self, chat: ChatViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        chat: ChatViewModel,
+        parent: QWidget | None = None,
+        *,
+        local_servers: LocalServersModel | None = None,
+    ) -> None:
         super().__init__(parent)
         self._chat = chat
 
@@ -60,7 +67,7 @@ class ChatView(QWidget):
         self.composer.setMaximumWidth(MAX_TEXT_WIDTH + 24)
         page.addLayout(composer_row)
 
-        self.onboarding = Onboarding(self)
+        self.onboarding = Onboarding(local_servers, self)
         self.onboarding.setupRequested.connect(self.setupRequested)
         self.pages = QStackedWidget(self)
         self.pages.addWidget(self.onboarding)

@@ -87,6 +87,22 @@ class Composer(QFrame):
         self.model_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.model_picker.activated.connect(chat.select_model)
 
+        self.effort = QComboBox(self)
+        self.effort.setObjectName("ReasoningEffort")
+        self.effort.setToolTip(self.tr("How long the model may think before it answers"))
+        for value, label in (
+            ("off", self.tr("Reasoning off")),
+            ("low", self.tr("Reasoning low")),
+            ("medium", self.tr("Reasoning medium")),
+            ("high", self.tr("Reasoning high")),
+            ("max", self.tr("Reasoning max")),
+        ):
+            self.effort.addItem(label, value)
+        self.effort.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.effort.activated.connect(
+            lambda index: chat.set_reasoning_effort(self.effort.itemData(index))
+        )
+
         self.hint = QLabel(self.tr("Enter to send · Shift+Enter for a new line"), self)
         self.hint.setObjectName("ComposerHint")
 
@@ -102,6 +118,7 @@ class Composer(QFrame):
         row = QHBoxLayout()
         row.setSpacing(8)
         row.addWidget(self.model_picker)
+        row.addWidget(self.effort)
         row.addWidget(self.hint, 1)
         row.addWidget(self.stop_button)
         row.addWidget(self.send_button)
@@ -116,7 +133,9 @@ class Composer(QFrame):
         chat.modelsChanged.connect(self._reload_models)
         chat.selectedModelChanged.connect(self.model_picker.setCurrentIndex)
         chat.busyChanged.connect(self._update_buttons)
+        chat.reasoningChanged.connect(self._update_effort)
         self._reload_models()
+        self._update_effort()
         self._update_buttons()
 
     def submit(self) -> None:
@@ -147,6 +166,11 @@ class Composer(QFrame):
         self.model_picker.setCurrentIndex(self._chat.selectedModel)
         self.model_picker.blockSignals(False)
         self.model_picker.setVisible(bool(self._chat.modelLabels))
+
+    def _update_effort(self) -> None:
+        """Shown only for a model that reasons; it shows the saved choice."""
+        self.effort.setCurrentIndex(max(0, self.effort.findData(self._chat.reasoningEffort)))
+        self.effort.setVisible(self._chat.reasoningSupported)
 
     def _update_buttons(self, *_: object) -> None:
         busy = self._chat.busy

@@ -56,7 +56,7 @@ class MainWindow(QMainWindow):
         self.setMinimumSize(640, 420)
 
         self.sidebar = Sidebar(conversations, search, self)
-        self.chat_view = ChatView(chat, self)
+        self.chat_view = ChatView(chat, self, local_servers=settings.local_servers)
         splitter = self.splitter = QSplitter(Qt.Orientation.Horizontal, self)
         splitter.setHandleWidth(1)
         splitter.setChildrenCollapsible(False)
@@ -221,6 +221,7 @@ class MainWindow(QMainWindow):
         if self._settings_dialog is None:
             self._settings_dialog = SettingsDialog(self._settings, self)
         if new_provider is True:
+            self._settings_dialog.tabs.setCurrentWidget(self._settings_dialog.providers)
             self._settings_dialog.providers.start_new()
         self._settings_dialog.show()
         self._settings_dialog.raise_()

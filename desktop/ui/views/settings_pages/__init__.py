@@ -1,0 +1,1 @@
+"""The pages and parts of the settings window, one module each."""

@@ -1,0 +1,46 @@
+"""Appearance: theme, text size, and whether remote images load inside answers."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QSpinBox, QWidget
+
+from desktop.ui.viewmodels.settings import SettingsViewModel
+
+SYSTEM_SIZE = 5  # below the smallest allowed size (6 pt): stands for the system's size
+
+
+class AppearancePage(QWidget):
+    def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.theme = QComboBox(self)
+        self.theme.addItem(self.tr("Follow the system"), "system")
+        self.theme.addItem(self.tr("Light"), "light")
+        self.theme.addItem(self.tr("Dark"), "dark")
+        self.theme.setCurrentIndex(max(0, self.theme.findData(vm.theme)))
+        self.theme.currentIndexChanged.connect(lambda _: vm.set_theme(self.theme.currentData()))
+        self.font_size = QSpinBox(self)
+        self.font_size.setRange(SYSTEM_SIZE, 48)  # the minimum reads "System"
+        self.font_size.setSpecialValueText(self.tr("System"))
+        self.font_size.setSuffix(self.tr(" pt"))
+        self.font_size.setValue(vm.font_size or SYSTEM_SIZE)
+        self.font_size.valueChanged.connect(self._on_font_size)
+        self.remote_images = QCheckBox(self.tr("Load remote images"), self)
+        self.remote_images.setObjectName("RemoteImages")
+        self.remote_images.setToolTip(
+            self.tr(
+                "Show images that answers link to (https only) inside the message. "
+                "Fetching an image tells its server your address; while off, images "
+                "are links."
+            )
+        )
+        self.remote_images.setChecked(vm.loadRemoteImages)
+        self.remote_images.toggled.connect(vm.set_load_remote_images)
+        self._vm = vm
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        form.addRow(self.tr("Theme"), self.theme)
+        form.addRow(self.tr("Text size"), self.font_size)
+        form.addRow(self.tr("Images"), self.remote_images)
+
+    def _on_font_size(self, points: int) -> None:
+        self._vm.set_font_size(0 if points == SYSTEM_SIZE else points)

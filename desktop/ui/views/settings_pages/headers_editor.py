@@ -1,0 +1,90 @@
+"""Custom HTTP headers as a two-column table (name, value), sent with every request."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+ROW_LIMIT_VISIBLE = 4  # rows shown before the table scrolls
+
+
+class HeadersEditor(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = QTableWidget(0, 2, self)
+        self.table.setObjectName("HeadersTable")
+        self.table.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Value")])
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header.resizeSection(0, 180)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        triggers = QAbstractItemView.EditTrigger
+        self.table.setEditTriggers(
+            triggers.DoubleClicked
+            | triggers.SelectedClicked
+            | triggers.EditKeyPressed
+            | triggers.AnyKeyPressed
+        )
+        self.add_button = QPushButton(self.tr("Add header"), self)
+        self.add_button.clicked.connect(self.add_row)
+        self.remove_button = QPushButton(self.tr("Remove header"), self)
+        self.remove_button.clicked.connect(self._remove_row)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.add_button)
+        buttons.addWidget(self.remove_button)
+        buttons.addStretch(1)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.table)
+        layout.addLayout(buttons)
+        self._fit()
+
+    def set_headers(self, headers: tuple[tuple[str, str], ...]) -> None:
+        self.table.setRowCount(0)
+        for name, value in headers:
+            self._append(name, value)
+        self._fit()
+
+    def headers(self) -> tuple[tuple[str, str], ...]:
+        rows = []
+        for row in range(self.table.rowCount()):
+            name, value = self.table.item(row, 0), self.table.item(row, 1)
+            rows.append((name.text() if name else "", value.text() if value else ""))
+        return tuple(rows)
+
+    def add_row(self) -> None:
+        self._append("", "")
+        self._fit()
+        row = self.table.rowCount() - 1
+        self.table.setCurrentCell(row, 0)
+        self.table.editItem(self.table.item(row, 0))
+
+    def _append(self, name: str, value: str) -> None:
+        row = self.table.rowCount()
+        self.table.insertRow(row)
+        self.table.setItem(row, 0, QTableWidgetItem(name))
+        self.table.setItem(row, 1, QTableWidgetItem(value))
+
+    def _remove_row(self) -> None:
+        row = self.table.currentRow()
+        if row >= 0:
+            self.table.removeRow(row)
+            self._fit()
+
+    def _fit(self) -> None:
+        """As tall as its rows (up to a few), so an empty table takes little room."""
+        rows = min(max(self.table.rowCount(), 1), ROW_LIMIT_VISIBLE)
+        height = self.table.horizontalHeader().sizeHint().height()
+        height += rows * self.table.verticalHeader().defaultSectionSize()
+        self.table.setFixedHeight(height + 2 * self.table.frameWidth())
+        self.remove_button.setEnabled(self.table.rowCount() > 0)

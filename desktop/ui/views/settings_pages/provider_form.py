@@ -1,0 +1,262 @@
+"""One provider's fields: connection, models, and the advanced parts (custom headers,
+extra JSON body, per-model capabilities). It holds what is typed; the page validates
+and saves it through the view-model."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.core.settings import ProviderKind
+from desktop.providers.base import Capabilities
+from desktop.ui.viewmodels.provider_draft import ProviderDraft
+from desktop.ui.views.settings_pages.headers_editor import HeadersEditor
+from desktop.ui.views.settings_pages.overrides_editor import OverridesEditor
+
+
+def _section(title: str, parent: QWidget) -> QLabel:
+    label = QLabel(title, parent)
+    label.setObjectName("SettingsSection")
+    return label
+
+
+class ProviderForm(QScrollArea):
+    def __init__(
+        self, defaults: Callable[[str, str], Capabilities], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("ProviderForm")
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self._provider_id = ""
+        self._id_hint = ""
+        self._key_usable = True
+        body = QWidget(self)
+        body.setObjectName("ProviderFormBody")
+
+        self.name = QLineEdit(body)
+        self.name.setPlaceholderText(self.tr("e.g. Local server"))
+        self.kind = QComboBox(body)
+        self.kind.setObjectName("ProviderKind")
+        kind_labels = {
+            ProviderKind.OPENAI_CHAT: self.tr("OpenAI Chat Completions (and compatible)"),
+            ProviderKind.OPENAI_RESPONSES: self.tr("OpenAI Responses"),
+            ProviderKind.ANTHROPIC: self.tr("Anthropic Messages"),
+            ProviderKind.GEMINI: self.tr("Google Gemini"),
+            ProviderKind.OLLAMA: self.tr("Ollama"),
+        }
+        for kind in ProviderKind:
+            self.kind.addItem(kind_labels.get(kind, kind.value), kind.value)
+        self.kind_hint = QLabel(body)
+        self.kind_hint.setObjectName("FormHint")
+        self.kind_hint.hide()
+        self.base_url = QLineEdit(body)
+        self.base_url.setPlaceholderText("https://api.example.com/v1")
+        self.api_key = QLineEdit(body)
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.key_link = QLabel(body)
+        self.key_link.setObjectName("FormHint")
+        self.key_link.setOpenExternalLinks(True)
+        self.key_link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
+        self.key_link.hide()
+        self.test_button = QPushButton(self.tr("Test connection"), body)
+        self.test_button.setToolTip(
+            self.tr("List the server's models (or ask the model for one token) with these settings")
+        )
+        self.connection_status = QLabel(body)
+        self.connection_status.setObjectName("ConnectionStatus")
+        self.connection_status.setWordWrap(True)
+        self.connection_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        self.models = QPlainTextEdit(body)
+        self.models.setObjectName("ModelsEdit")
+        self.models.setPlaceholderText(self.tr("One model id per line, or fetch them"))
+        self.models.setFixedHeight(110)
+        self.models.textChanged.connect(self._on_models_edited)
+        self.fetch_button = QPushButton(self.tr("Fetch models"), body)
+        self.fetch_button.setToolTip(self.tr("Ask the server which models it offers"))
+        self.default_model = QComboBox(body)
+        self.default_model.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.default_model.setMinimumWidth(220)
+
+        self.headers = HeadersEditor(body)
+        self.extra_body = QPlainTextEdit(body)
+        self.extra_body.setObjectName("ExtraBodyEdit")
+        self.extra_body.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.extra_body.setPlaceholderText('{"top_k": 40}')
+        self.extra_body.setFixedHeight(90)
+        self.extra_body.setTabChangesFocus(True)
+        self.overrides = OverridesEditor(lambda model: defaults(self.kind_value(), model), body)
+        self.kind.currentIndexChanged.connect(lambda _: self.overrides.refresh_defaults())
+
+        key_column = QVBoxLayout()
+        key_column.setSpacing(2)
+        key_column.addWidget(self.api_key)
+        key_column.addWidget(self.key_link)
+        test_row = QHBoxLayout()
+        test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
+        test_row.addWidget(self.connection_status, 1)
+        models_row = QHBoxLayout()
+        models_row.addWidget(self.models, 1)
+        models_row.addWidget(self.fetch_button, 0, Qt.AlignmentFlag.AlignTop)
+        body_hint = QLabel(
+            self.tr("Merged over every request Parley sends; null removes a field."), body
+        )
+        body_hint.setObjectName("FormHint")
+        body_column = QVBoxLayout()
+        body_column.setSpacing(2)
+        body_column.addWidget(self.extra_body)
+        body_column.addWidget(body_hint)
+
+        form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        form.addRow(_section(self.tr("Connection"), body))
+        form.addRow(self.tr("Name"), self.name)
+        kind_column = QVBoxLayout()
+        kind_column.setSpacing(2)
+        kind_column.addWidget(self.kind, 0, Qt.AlignmentFlag.AlignLeft)
+        kind_column.addWidget(self.kind_hint)
+        form.addRow(self.tr("Protocol"), kind_column)
+        form.addRow(self.tr("Base URL"), self.base_url)
+        form.addRow(self.tr("API key"), key_column)
+        form.addRow("", test_row)
+        form.addRow(_section(self.tr("Models"), body))
+        form.addRow(self.tr("Models"), models_row)
+        form.addRow(self.tr("Default model"), self.default_model)
+        form.addRow(_section(self.tr("Requests"), body))
+        form.addRow(self.tr("Custom headers"), self.headers)
+        form.addRow(self.tr("Extra JSON body"), body_column)
+        form.addRow(_section(self.tr("Model capabilities"), body))
+        capabilities_hint = QLabel(
+            self.tr(
+                "What Parley assumes each model can do. Change it when a model can do more "
+                "or less than its family usually can."
+            ),
+            body,
+        )
+        capabilities_hint.setObjectName("FormHint")
+        capabilities_hint.setWordWrap(True)
+        form.addRow(capabilities_hint)
+        self.overrides.add_rows(form)
+        layout = QVBoxLayout(body)
+        layout.setContentsMargins(0, 0, 12, 0)
+        layout.addLayout(form)
+        layout.addStretch(1)
+        self.setWidget(body)
+
+    # --- contents -------------------------------------------------------------------
+
+    def load(
+        self,
+        draft: ProviderDraft,
+        *,
+        needs_key: bool = False,
+        key_url: str = "",
+        other_kinds: tuple[str, ...] = (),
+    ) -> None:
+        """Show `draft`; the rest describes the preset it came from, if any."""
+        self._provider_id = draft.provider_id
+        self._id_hint = draft.id_hint
+        self.name.setText(draft.name)
+        self.kind.setCurrentIndex(max(0, self.kind.findData(draft.kind)))
+        others = [self.kind.itemText(self.kind.findData(k)) for k in other_kinds]
+        self.kind_hint.setText(
+            self.tr("This service also speaks: %1").replace("%1", ", ".join(others))
+        )
+        self.kind_hint.setVisible(bool(others))
+        self.base_url.setText(draft.base_url)
+        self.api_key.clear()
+        self.set_key_hint(saved=bool(draft.provider_id), needs_key=needs_key, key_url=key_url)
+        self.models.blockSignals(True)
+        self.models.setPlainText("\n".join(draft.models))
+        self.models.blockSignals(False)
+        self._reload_default_choices()
+        self.default_model.setCurrentText(draft.default_model)
+        self.headers.set_headers(draft.headers)
+        self.extra_body.setPlainText(draft.extra_body)
+        self.overrides.set_overrides(dict(draft.overrides), self.model_ids())
+        self.connection_status.clear()
+        self.verticalScrollBar().setValue(0)
+
+    def draft(self) -> ProviderDraft:
+        return ProviderDraft(
+            provider_id=self._provider_id,
+            name=self.name.text(),
+            kind=self.kind_value(),
+            base_url=self.base_url.text(),
+            models=tuple(self.model_ids()),
+            default_model=self.default_model.currentText(),
+            headers=self.headers.headers(),
+            extra_body=self.extra_body.toPlainText(),
+            overrides=self.overrides.overrides(),
+            id_hint=self._id_hint,
+        )
+
+    @property
+    def provider_id(self) -> str:
+        return self._provider_id
+
+    def saved_as(self, provider_id: str) -> None:
+        self._provider_id = provider_id
+        self.api_key.clear()
+        self.set_key_hint(saved=True)
+
+    def kind_value(self) -> str:
+        return str(self.kind.currentData())
+
+    def model_ids(self) -> list[str]:
+        return [line.strip() for line in self.models.toPlainText().splitlines() if line.strip()]
+
+    def set_models(self, models: list[str]) -> None:
+        default = self.default_model.currentText()
+        self.models.setPlainText("\n".join(models))
+        if default in models:
+            self.default_model.setCurrentText(default)
+
+    def disable_key(self, reason: str) -> None:
+        """No keyring: keys cannot be stored, the page's note says why."""
+        self._key_usable = False
+        self.api_key.setEnabled(False)
+        self.api_key.setPlaceholderText(reason)
+
+    def set_key_hint(self, *, saved: bool, needs_key: bool = False, key_url: str = "") -> None:
+        if not self._key_usable:
+            return
+        if saved:
+            hint = self.tr("Saved in the keyring — leave empty to keep it")
+        elif needs_key:
+            hint = self.tr("Required for this service")
+        else:
+            hint = self.tr("Not needed for most local servers")
+        self.api_key.setPlaceholderText(hint)
+        link = self.tr('<a href="%1">Get an API key</a>').replace("%1", key_url)
+        self.key_link.setText(link if key_url else "")
+        self.key_link.setVisible(bool(key_url))
+
+    # --- models -----------------------------------------------------------------------
+
+    def _on_models_edited(self) -> None:
+        self._reload_default_choices()
+        self.overrides.set_models(self.model_ids())
+
+    def _reload_default_choices(self) -> None:
+        current = self.default_model.currentText()
+        self.default_model.clear()
+        self.default_model.addItems(self.model_ids())
+        if current in self.model_ids():
+            self.default_model.setCurrentText(current)
