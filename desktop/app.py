@@ -27,7 +27,7 @@ from desktop.core.paths import DataPaths, resolve_data_dir
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
-from desktop.engine.settings_service import SettingsService
+from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.database import Database
@@ -90,6 +90,7 @@ class Parley:
         secrets: SecretStore | None = None,
         *,
         local_servers: Sequence[LocalServer] = DEFAULT_LOCAL_SERVERS,
+        model_info_max_age: float | None = MODEL_INFO_MAX_AGE_S,
     ) -> None:
         paths.ensure()
         self.paths = paths
@@ -103,7 +104,10 @@ class Parley:
         self.repository = ChatRepository(self.database)
         self.secrets = secrets or SecretStore()
         # Owns the providers' httpx client (proxy, CA bundle), rebuilt on network changes.
-        self.settings = SettingsService(paths.settings, self.secrets)
+        # Endpoints are asked about their models at most every `model_info_max_age` s.
+        self.settings = SettingsService(
+            paths.settings, self.secrets, model_info_max_age=model_info_max_age
+        )
         self.chat = ChatService(self.repository, self.settings)
         self.chat.recover()
 

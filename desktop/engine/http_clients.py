@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import replace
 from typing import TypeVar
@@ -20,7 +20,7 @@ import httpx
 from desktop.core.errors import SettingsError
 from desktop.core.events import StreamEvent
 from desktop.core.settings import NetworkSettings
-from desktop.providers.base import ChatProvider, ChatRequest, Completion
+from desktop.providers.base import ChatProvider, ChatRequest, Completion, ReportedCapabilities
 from desktop.providers.http_client import make_client
 
 log = logging.getLogger(__name__)
@@ -139,6 +139,9 @@ class _LeasedProvider:
 
     async def list_models(self) -> list[str]:
         return await self._leased(self._inner.list_models)
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        return await self._leased(lambda: self._inner.describe_models(models))
 
     async def _leased(self, call: Callable[[], Awaitable[T]]) -> T:
         self._owner._acquire(self._client)

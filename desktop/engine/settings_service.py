@@ -1,29 +1,50 @@
-"""Settings as the app sees them: the file, the keyring, and who to tell of changes."""
+"""Settings as the app sees them: the file, the keyring, and who to tell of changes.
+
+Also what endpoints say about their models (`model_info.json`), which sits between the
+known-model table and the person's overrides when deciding what a model can do.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 import httpx
 
 from desktop.core.dispatch import EventBus
-from desktop.core.errors import SettingsError
+from desktop.core.errors import ProviderError, SettingsError
 from desktop.core.models import ModelRef
-from desktop.core.settings import REASONING_EFFORTS, ProviderSettings, Settings
+from desktop.core.settings import REASONING_EFFORTS, ProviderKind, ProviderSettings, Settings
 from desktop.engine.connection_check import ConnectionCheck, check_connection
 from desktop.engine.http_clients import HttpClients
 from desktop.engine.request_builder import RequestOptions
-from desktop.providers.base import Capabilities, ChatProvider, ReasoningEffort
+from desktop.providers.base import (
+    Capabilities,
+    ChatProvider,
+    ReasoningEffort,
+    ReportedCapabilities,
+)
 from desktop.providers.capabilities import UNKNOWN, capabilities_for
 from desktop.providers.registry import create_provider, create_retrying_provider
 from desktop.providers.retry import RetryPolicy
+from desktop.storage.model_info_cache import (
+    FILE_NAME,
+    EndpointReport,
+    ModelInfoCache,
+    endpoint_key,
+)
 from desktop.storage.secrets import SecretStore
 from desktop.storage.settings_file import load_settings, save_settings
 
 log = logging.getLogger(__name__)
+
+MODEL_INFO_MAX_AGE_S = 24 * 3600.0  # ask an endpoint about its models at most daily
+DESCRIBE_BUDGET_S = 10.0  # a model list waits this long for the models' details
 
 
 class SettingsService:
@@ -36,6 +57,12 @@ class SettingsService:
     settings and rebuilt when they change (`HttpClients`); pass `client` to use a
     fixed one instead (it is then the caller's to close). Generations get providers
     that retry per `retry_policy`.
+
+    What an endpoint says about its models is asked whenever its model list is
+    (fetching models, test connection, a local server added) and kept in
+    `model_info.json` beside the settings. With `model_info_max_age` set (the app sets a
+    day), an endpoint whose answer is older is asked again in the background the next
+    time one of its models' capabilities is looked at; it is never waited for.
     """
 
     def __init__(
@@ -45,6 +72,8 @@ class SettingsService:
         client: httpx.AsyncClient | None = None,
         *,
         retry_policy: RetryPolicy | None = None,
+        model_info_max_age: float | None = None,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self._path = path
         self._secrets = secrets
@@ -56,6 +85,14 @@ class SettingsService:
         self._fixed_client = client
         self._clients = None if client is not None else HttpClients(self._settings.network)
         self._retry_policy = retry_policy
+        self._model_info = ModelInfoCache(path.with_name(FILE_NAME))
+        self._model_info_max_age = model_info_max_age
+        self._clock = clock
+        self._asked: dict[str, float] = {}  # endpoint -> last time asked in this run
+        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._closed = False
+        # An endpoint's key (`endpoint_key`) once what it says about its models changed.
+        self.model_info_changed: EventBus[str] = EventBus()
 
     @property
     def _client(self) -> httpx.AsyncClient:
@@ -72,7 +109,13 @@ class SettingsService:
         return self._clients.error if self._clients is not None else None
 
     async def aclose(self) -> None:
-        """At quit, after generations stopped: close the clients this service made."""
+        """At quit, after generations stopped: stop asking endpoints about their models
+        and close the clients this service made."""
+        self._closed = True
+        refreshing = list(self._refreshing.values())
+        for task in refreshing:
+            task.cancel()
+        await asyncio.gather(*refreshing, return_exceptions=True)
         if self._clients is not None:
             await self._clients.aclose()
 
@@ -134,12 +177,28 @@ class SettingsService:
         return provider if self._clients is None else self._clients.lease(provider, client)
 
     def capabilities(self, ref: ModelRef) -> Capabilities:
-        """What `ref`'s model can do: the known-model table and the person's override."""
+        """What `ref`'s model can do: the known-model table, what the endpoint said, and
+        the person's override. Asks the endpoint again, in the background, when its
+        answer is too old."""
         settings = self._settings.provider(ref.provider_id)
         if settings is None:
             return UNKNOWN
+        self._refresh_if_stale(settings)
+        reported = self.reported(settings.kind, settings.base_url, ref.model)
         override = settings.model_overrides.get(ref.model)
-        return capabilities_for(settings.kind, ref.model, override=override)
+        return capabilities_for(settings.kind, ref.model, reported=reported, override=override)
+
+    def default_capabilities(self, kind: ProviderKind, base_url: str, model: str) -> Capabilities:
+        """What a model can do before the person's override: the table and the endpoint."""
+        reported = self.reported(kind, base_url, model)
+        return capabilities_for(kind, model, reported=reported)
+
+    def reported(
+        self, kind: ProviderKind, base_url: str, model: str
+    ) -> ReportedCapabilities | None:
+        """What the endpoint at `base_url` said about `model`, if it was asked."""
+        report = self._model_info.get(kind.value, base_url)
+        return report.models.get(model) if report is not None else None
 
     def request_options(self, model: ModelRef) -> RequestOptions:
         """What a request to `model` carries besides the conversation."""
@@ -153,9 +212,11 @@ class SettingsService:
         )
 
     async def fetch_models(self, provider: ProviderSettings, api_key: str | None) -> list[str]:
-        """Ask an endpoint for its models, using the typed key or the stored one."""
+        """Ask an endpoint for its models, using the typed key or the stored one, and
+        what it says about them; models that cannot chat (embedding models) are left out."""
         key = api_key if api_key else await self.api_key(provider.id)
-        return await self._probe(provider, key).list_models()
+        adapter = self._probe(provider, key)
+        return await self._described(provider, adapter, await adapter.list_models())
 
     async def check_connection(
         self, provider: ProviderSettings, api_key: str | None, model: str = ""
@@ -163,10 +224,83 @@ class SettingsService:
         """Test connection for a provider as edited (typed key, else the stored one)."""
         key = api_key if api_key else await self.api_key(provider.id)
         adapter = self._probe(provider, key)
-        return await check_connection(adapter, provider, model)
+        check = await check_connection(adapter, provider, model)
+        if check.models is None:
+            return check
+        return replace(check, models=tuple(await self._described(provider, adapter, check.models)))
+
+    async def refresh_model_info(self, provider_id: str) -> None:
+        """Ask a configured provider's endpoint about its models now (a local server just
+        added); a failure is only logged."""
+        settings = self._settings.provider(provider_id)
+        if settings is None:
+            return
+        adapter = self._probe(settings, await self.api_key(provider_id))
+        await self._describe(settings, adapter, settings.models)
+
+    # --- what endpoints say about their models --------------------------------------
+
+    async def _described(
+        self, provider: ProviderSettings, adapter: ChatProvider, models: Sequence[str]
+    ) -> list[str]:
+        """`models` less those the endpoint says cannot chat, after keeping its answer."""
+        reports = await self._describe(provider, adapter, models)
+        if not reports:
+            return list(models)
+        return [model for model in models if reports.get(model, _NOT_STATED).chat is not False]
+
+    async def _describe(
+        self, provider: ProviderSettings, adapter: ChatProvider, models: Sequence[str]
+    ) -> dict[str, ReportedCapabilities] | None:
+        """Ask, keep and announce the endpoint's answer; None when it could not be had
+        (logged: the known-model table still speaks for every model)."""
+        key = endpoint_key(provider.kind.value, provider.base_url)
+        self._asked[key] = self._clock()
+        if not models:
+            return None
+        try:
+            reports = await asyncio.wait_for(adapter.describe_models(models), DESCRIBE_BUDGET_S)
+        except (ProviderError, TimeoutError) as error:
+            log.info("%s said nothing about its models: %s", provider.base_url, error)
+            return None
+        report = EndpointReport(self._clock(), reports)
+        self._model_info.put(provider.kind.value, provider.base_url, report)
+        self.model_info_changed.emit(key)
+        return reports
+
+    def _refresh_if_stale(self, settings: ProviderSettings) -> None:
+        """Start asking the endpoint again if its answer is older than the maximum age
+        (and it was not already asked that recently in this run, even in vain)."""
+        if self._model_info_max_age is None or self._closed or not settings.models:
+            return
+        key = endpoint_key(settings.kind.value, settings.base_url)
+        report = self._model_info.get(settings.kind.value, settings.base_url)
+        last = max(report.fetched_at if report else -math.inf, self._asked.get(key, -math.inf))
+        if key in self._refreshing or self._clock() - last < self._model_info_max_age:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # not on the event loop: the next look from the app will ask
+        self._asked[key] = self._clock()
+        task = loop.create_task(self._refresh(settings), name=f"model-info {key}")
+        self._refreshing[key] = task
+        task.add_done_callback(lambda _task: self._refreshing.pop(key, None))
+
+    async def _refresh(self, settings: ProviderSettings) -> None:
+        try:
+            adapter = self._probe(settings, await self.api_key(settings.id))
+            await self._describe(settings, adapter, settings.models)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a background refresh must never reach the person
+            log.exception("Asking %s about its models failed", settings.base_url)
 
     def _probe(self, settings: ProviderSettings, key: str | None) -> ChatProvider:
         """The bare adapter (no retries: a check reports at once), holding its client."""
         client = self._client
         adapter = create_provider(settings, key, client)
         return adapter if self._clients is None else self._clients.lease(adapter, client)
+
+
+_NOT_STATED = ReportedCapabilities()

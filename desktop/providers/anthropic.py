@@ -11,14 +11,13 @@ Translation lives in `anthropic_wire`; this module owns the network calls.
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import aclosing
 from typing import Any
 
 import httpx
 
-from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.anthropic_wire import (
@@ -28,11 +27,14 @@ from desktop.providers.anthropic_wire import (
     message_events,
     parse_completion,
 )
-from desktop.providers.base import ChatRequest, Completion, merge_extra_body
+from desktop.providers.base import (
+    ChatRequest,
+    Completion,
+    ReportedCapabilities,
+    merge_extra_body,
+)
 from desktop.providers.http_errors import text_or_empty
-from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
-
-logger = logging.getLogger(__name__)
+from desktop.providers.transport import HttpTransport
 
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 MODEL_PAGE_SIZE = 1000  # the most /v1/models returns per page
@@ -83,33 +85,17 @@ class AnthropicProvider:
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         response = await self._post(request, stream=True)
-        try:
-            content_type = response.headers.get("content-type", "").lower()
-            if content_type.startswith("application/json"):
-                payload = await self._http.read_json(response)
-                for event in message_events(payload, self._http.redact):
-                    yield event
-                return
-            self._http.refuse_web_page(response, _URL_HINT)
-            translator = StreamTranslator(self._http.redact)
-            try:
-                async with aclosing(self._http.sse_events(response)) as sse_events:
-                    async for sse in sse_events:
-                        for event in translator.feed(sse):
-                            yield event
-                        if translator.done:
-                            break
-            except ConnectionLost as exc:
-                if not translator.complete:
-                    raise StreamBrokenError(str(exc)) from exc.__cause__
-                # The answer was whole; only `message_stop` went missing.
-                logger.info("Stream ended early after the stop reason: %s", exc)
-            if not translator.complete:
-                raise StreamBrokenError(BROKEN)
-            for event in translator.finish():
+        reader = StreamTranslator(self._http.redact)
+        events = self._http.translate(
+            response,
+            reader,
+            framing="sse",
+            whole_answer=lambda payload: message_events(payload, self._http.redact),
+            hint=_URL_HINT,
+        )
+        async with aclosing(events) as stream:
+            async for event in stream:
                 yield event
-        finally:
-            await response.aclose()
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
@@ -137,6 +123,10 @@ class AnthropicProvider:
                 break
             after = following
         return sorted(ids)
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        """Anthropic's model list states nothing about capabilities: the table speaks."""
+        return {}
 
     # --- HTTP plumbing ------------------------------------------------------------
 

@@ -428,6 +428,10 @@ class StreamTranslator:
         self._reasoning_text = False  # some reasoning text went out already
 
     @property
+    def ended(self) -> bool:
+        return self.done
+
+    @property
     def complete(self) -> bool:
         """The answer is whole: a stop reason came, or the message ended."""
         return self.done or self.stop_reason is not None

@@ -6,7 +6,7 @@ Every wire protocol (one module each) implements `ChatProvider`. The engine buil
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
@@ -165,6 +165,28 @@ class Capabilities:
     context_length: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class ReportedCapabilities:
+    """What an endpoint itself says about one of its models; None where it says nothing.
+
+    Kept apart from `Capabilities` because "not stated" must not read as "no": Ollama
+    states vision but not the system role, OpenRouter states tools but not reasoning
+    for some models, and each unstated field keeps what the known-model table says.
+    `chat` is False for a model that cannot answer at all (an embedding model).
+    """
+
+    vision: bool | None = None
+    tools: bool | None = None
+    reasoning: bool | None = None
+    system_role: bool | None = None
+    context_length: int | None = None
+    chat: bool | None = None
+
+    @property
+    def is_empty(self) -> bool:
+        return self == ReportedCapabilities()
+
+
 class ChatProvider(Protocol):
     def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         """Yield events until the answer is complete.
@@ -181,4 +203,13 @@ class ChatProvider(Protocol):
 
     async def list_models(self) -> list[str]:
         """Model ids the endpoint offers, sorted."""
+        ...
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        """What the endpoint says about `models` (only those it says something about).
+
+        Endpoints whose model list carries nothing about capabilities return an empty
+        dict without asking anything. Raises `ProviderError` when the endpoint cannot be
+        asked; an answer about one model that cannot be read just leaves that model out.
+        """
         ...

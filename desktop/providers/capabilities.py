@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 
 from desktop.core.settings import ModelOverride, ProviderKind
-from desktop.providers.base import Capabilities
+from desktop.providers.base import Capabilities, ReportedCapabilities
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,20 +163,27 @@ def capabilities_for(
     kind: ProviderKind,
     model: str,
     *,
-    reported: Capabilities | None = None,
+    reported: ReportedCapabilities | None = None,
     override: ModelOverride | None = None,
 ) -> Capabilities:
-    """The flags for `model` on a provider of `kind`: table, then endpoint, then person."""
-    caps = reported if reported is not None else known_capabilities(model, kind)
-    if override is None:
-        return caps
+    """The flags for `model` on a provider of `kind`: the table, then what the endpoint
+    stated, then the person's override, field by field (a field nobody stated keeps the
+    table's value)."""
+    caps = known_capabilities(model, kind)
+    for layer in (reported, override):
+        if layer is not None:
+            caps = _layered(caps, layer)
+    return caps
+
+
+def _layered(caps: Capabilities, layer: ReportedCapabilities | ModelOverride) -> Capabilities:
     return replace(
         caps,
-        supports_vision=_pick(override.vision, caps.supports_vision),
-        supports_tools=_pick(override.tools, caps.supports_tools),
-        supports_reasoning=_pick(override.reasoning, caps.supports_reasoning),
-        supports_system_role=_pick(override.system_role, caps.supports_system_role),
-        context_length=override.context_length or caps.context_length,
+        supports_vision=_pick(layer.vision, caps.supports_vision),
+        supports_tools=_pick(layer.tools, caps.supports_tools),
+        supports_reasoning=_pick(layer.reasoning, caps.supports_reasoning),
+        supports_system_role=_pick(layer.system_role, caps.supports_system_role),
+        context_length=layer.context_length or caps.context_length,
     )
 
 

@@ -7,28 +7,31 @@ network calls and Gemini's ways of failing (a wrong key is a 400, not a 401).
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import Any
 
 import httpx
 
-from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
-from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, merge_extra_body
+from desktop.providers.base import (
+    ChatRequest,
+    Completion,
+    ProviderHTTPError,
+    ReportedCapabilities,
+    merge_extra_body,
+)
 from desktop.providers.gemini_wire import (
     StreamTranslator,
     api_root,
     build_body,
     model_path,
     parse_completion,
+    parse_model_reports,
     parse_models_page,
 )
-from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
-
-logger = logging.getLogger(__name__)
+from desktop.providers.transport import HttpTransport
 
 _URL_HINT = "check the base URL (https://generativelanguage.googleapis.com)"
 _MAX_MODEL_PAGES = 20  # the real list is one page; a looping token must not spin forever
@@ -52,6 +55,8 @@ class GeminiProvider:
         )
         self._root = api_root(base_url)
         self._api_key = (api_key or "").strip() or None
+        # What the last model list said about each model, for `describe_models`.
+        self._reports: dict[str, ReportedCapabilities] | None = None
 
     @property
     def base_url(self) -> str:
@@ -59,33 +64,13 @@ class GeminiProvider:
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         response = await self._post(request, stream=True)
-        try:
-            translator = StreamTranslator(self._http.redact)
-            if response.headers.get("content-type", "").lower().startswith("application/json"):
-                # Without `alt=sse` (a proxy dropping the query) the answer is a JSON array.
-                payload = await self._http.read_json(response)
-                for item in payload if isinstance(payload, list) else [payload]:
-                    if not isinstance(item, dict):
-                        raise ProviderError("The server's answer was not in the expected format")
-                    for event in translator.feed_payload(item):
-                        yield event
-            else:
-                self._http.refuse_web_page(response, _URL_HINT)
-                try:
-                    async with aclosing(self._http.sse_events(response)) as sse_events:
-                        async for sse in sse_events:
-                            for event in translator.feed(sse):
-                                yield event
-                except ConnectionLost as exc:
-                    if translator.finish_reason is None:
-                        raise StreamBrokenError(str(exc)) from exc.__cause__
-                    logger.info("Stream ended early after finishReason: %s", exc)
-            if translator.finish_reason is None:
-                raise StreamBrokenError(BROKEN)
-            for event in translator.finish():
+        reader = StreamTranslator(self._http.redact)
+        events = self._http.translate(
+            response, reader, framing="sse", whole_answer=reader.whole, hint=_URL_HINT
+        )
+        async with aclosing(events) as stream:
+            async for event in stream:
                 yield event
-        finally:
-            await response.aclose()
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
@@ -96,6 +81,7 @@ class GeminiProvider:
 
     async def list_models(self) -> list[str]:
         ids: set[str] = set()
+        reports: dict[str, ReportedCapabilities] = {}
         token: str | None = None
         for _ in range(_MAX_MODEL_PAGES):
             params = {"pageSize": "1000"} | ({"pageToken": token} if token else {})
@@ -103,13 +89,23 @@ class GeminiProvider:
                 "GET", f"{self._root}/models", headers=self._headers(), params=params
             )
             try:
-                page, token = parse_models_page(await self._http.read_json(response))
+                payload = await self._http.read_json(response)
             finally:
                 await response.aclose()
+            page, token = parse_models_page(payload)
             ids.update(page)
+            reports.update(parse_model_reports(payload))
             if not token:
                 break
+        self._reports = reports
         return sorted(ids)
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        """From the model list (read again only if this provider has not read it yet)."""
+        if self._reports is None:
+            await self.list_models()
+        reports = self._reports or {}
+        return {model: reports[model] for model in models if model in reports}
 
     # --- HTTP plumbing ------------------------------------------------------------
 

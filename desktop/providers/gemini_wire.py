@@ -52,11 +52,12 @@ from desktop.providers.base import (
     ChatRequest,
     Completion,
     ReasoningEffort,
+    ReportedCapabilities,
     RequestMessage,
     ToolCall,
     ToolSpec,
 )
-from desktop.providers.http_errors import text_or_empty, trim
+from desktop.providers.http_errors import BROKEN, text_or_empty, trim
 from desktop.providers.sse import ServerSentEvent
 
 Redactor = Callable[[str], str]
@@ -483,6 +484,25 @@ class StreamTranslator:
         self._text_signature: str | None = None
         self._finish_message = ""
 
+    @property
+    def ended(self) -> bool:
+        return False  # the finish reason may come before the last usage: read to the end
+
+    @property
+    def complete(self) -> bool:
+        return self.finish_reason is not None
+
+    def whole(self, payload: Any) -> list[StreamEvent]:
+        """A whole answer as JSON: a list of responses (a proxy dropped `alt=sse`)."""
+        events: list[StreamEvent] = []
+        for item in payload if isinstance(payload, list) else [payload]:
+            if not isinstance(item, dict):
+                raise ProviderError("The server's answer was not in the expected format")
+            events += self.feed_payload(item)
+        if not self.complete:
+            raise StreamBrokenError(BROKEN)
+        return events + self.finish()
+
     def feed(self, sse: ServerSentEvent) -> list[StreamEvent]:
         data = sse.data.strip()
         if not data:
@@ -605,3 +625,24 @@ def parse_models_page(payload: Any) -> tuple[list[str], str | None]:
         if name:
             ids.append(name.removeprefix("models/"))
     return ids, text_or_empty(payload.get("nextPageToken")) or None
+
+
+def parse_model_reports(payload: Any) -> dict[str, ReportedCapabilities]:
+    """What one page of `GET /models` says about each model: `inputTokenLimit` is the
+    context window and `thinking` whether the model reasons. Vision and tools are not
+    stated (every current Gemini model has both; the table says so)."""
+    items = payload.get("models") if isinstance(payload, dict) else None
+    reports: dict[str, ReportedCapabilities] = {}
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        name = text_or_empty(item.get("name")).removeprefix("models/")
+        limit = item.get("inputTokenLimit")
+        thinking = item.get("thinking")
+        report = ReportedCapabilities(
+            reasoning=thinking if isinstance(thinking, bool) else None,
+            context_length=limit if isinstance(limit, int) and limit > 0 else None,
+        )
+        if name and not report.is_empty:
+            reports[name] = report
+    return reports

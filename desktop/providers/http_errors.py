@@ -16,6 +16,8 @@ from urllib.parse import urlsplit, urlunsplit
 from desktop.core.models import utc_now
 from desktop.providers.base import ProviderHTTPError
 
+BROKEN = "The connection closed before the answer was complete"
+
 DETAIL_MAX_CHARS = 500  # server error text shown to the person
 
 

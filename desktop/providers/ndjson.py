@@ -26,7 +26,7 @@ class NDJSONDecoder:
             return []
         *complete, rest = self._buffer.split(b"\n")
         self._buffer = bytearray(rest)
-        return [line for line in (_decode(raw) for raw in complete) if line]
+        return [line for line in (_decode(bytes(raw)) for raw in complete) if line]
 
     def close(self) -> list[str]:
         """The last line when the stream did not end with a newline."""

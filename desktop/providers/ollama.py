@@ -1,4 +1,4 @@
-"""Ollama over httpx: `/api/chat` (NDJSON stream) and `/api/tags`.
+"""Ollama over httpx: `/api/chat` (NDJSON stream), `/api/tags` and `/api/show`.
 
 Translation lives in `ollama_wire`; this module owns the network calls. Ollama usually
 runs on this computer with no key; a key, when set, goes as a bearer token (for Ollama's
@@ -7,30 +7,39 @@ cloud or a server behind an authenticating proxy).
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import Any
 
 import httpx
 
-from desktop.core.errors import StreamBrokenError
+from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
-from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, merge_extra_body
+from desktop.providers.base import (
+    ChatRequest,
+    Completion,
+    ProviderHTTPError,
+    ReportedCapabilities,
+    merge_extra_body,
+)
 from desktop.providers.ollama_wire import (
     StreamTranslator,
     api_root,
     build_body,
     parse_completion,
+    parse_show,
     parse_tags,
 )
-from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
+from desktop.providers.transport import HttpTransport
 
 logger = logging.getLogger(__name__)
 
 _URL_HINT = "check the base URL (Ollama's is usually http://127.0.0.1:11434)"
 _NO_THINKING = "does not support thinking"
+_SHOW_CONCURRENCY = 4  # a local server reads each model's file header: a few at a time
 
 
 class OllamaProvider:
@@ -57,30 +66,13 @@ class OllamaProvider:
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         response = await self._post(request, stream=True)
-        try:
-            translator = StreamTranslator(self._http.redact)
-            if response.headers.get("content-type", "").lower().startswith("application/json"):
-                payload = await self._http.read_json(response)  # one whole answer
-                events = translator.feed_payload(payload) if isinstance(payload, dict) else []
-                for event in events:
-                    yield event
-            else:
-                self._http.refuse_web_page(response, _URL_HINT)
-                try:
-                    async with aclosing(self._http.ndjson_lines(response)) as lines:
-                        async for line in lines:
-                            for event in translator.feed(line):
-                                yield event
-                            if translator.done:
-                                break
-                except ConnectionLost as exc:
-                    raise StreamBrokenError(str(exc)) from exc.__cause__
-            if not translator.done:
-                raise StreamBrokenError(BROKEN)
-            for event in translator.finish():
+        reader = StreamTranslator(self._http.redact)
+        events = self._http.translate(
+            response, reader, framing="ndjson", whole_answer=reader.whole, hint=_URL_HINT
+        )
+        async with aclosing(events) as stream:
+            async for event in stream:
                 yield event
-        finally:
-            await response.aclose()
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
@@ -93,6 +85,37 @@ class OllamaProvider:
         response = await self._http.open("GET", f"{self._root}/api/tags", headers=self._headers())
         try:
             return parse_tags(await self._http.read_json(response))
+        finally:
+            await response.aclose()
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        """`/api/show` for each model, a few at a time; a model the server cannot show
+        is left out, and only when none could be shown is the first failure raised."""
+        gate = asyncio.Semaphore(_SHOW_CONCURRENCY)
+        failures: list[ProviderError] = []
+
+        async def show(model: str) -> tuple[str, ReportedCapabilities] | None:
+            async with gate:
+                try:
+                    return model, await self._show(model)
+                except ProviderError as error:
+                    logger.info("No details for %s: %s", model, error)
+                    failures.append(error)
+                    return None
+
+        shown = await asyncio.gather(*(show(model) for model in dict.fromkeys(models)))
+        reports = {model: report for model, report in filter(None, shown)}
+        if failures and not reports:
+            raise failures[0]
+        return {model: report for model, report in reports.items() if not report.is_empty}
+
+    async def _show(self, model: str) -> ReportedCapabilities:
+        url = f"{self._root}/api/show"
+        response = await self._http.open(
+            "POST", url, headers=self._headers(), body={"model": model}
+        )
+        try:
+            return parse_show(await self._http.read_json(response))
         finally:
             await response.aclose()
 

@@ -25,8 +25,14 @@ from desktop.core.events import (
     UsageReport,
 )
 from desktop.core.models import Role, Usage
-from desktop.providers.base import ChatRequest, Completion, ReasoningEffort, RequestMessage
-from desktop.providers.http_errors import error_payload_message, text_or_empty, trim
+from desktop.providers.base import (
+    ChatRequest,
+    Completion,
+    ReasoningEffort,
+    ReportedCapabilities,
+    RequestMessage,
+)
+from desktop.providers.http_errors import BROKEN, error_payload_message, text_or_empty, trim
 
 Redactor = Callable[[str], str]
 
@@ -169,6 +175,21 @@ class StreamTranslator:
         self._calls = 0
         self._received = False
 
+    @property
+    def ended(self) -> bool:
+        return self.done
+
+    @property
+    def complete(self) -> bool:
+        return self.done
+
+    def whole(self, payload: Any) -> list[StreamEvent]:
+        """A whole answer as one JSON object (`stream` ignored by the server)."""
+        events = self.feed_payload(payload) if isinstance(payload, dict) else []
+        if not self.complete:
+            raise StreamBrokenError(BROKEN)
+        return events + self.finish()
+
     def feed(self, line: str) -> list[StreamEvent]:
         try:
             payload = json.loads(line)
@@ -183,10 +204,10 @@ class StreamTranslator:
 
     def feed_payload(self, payload: dict[str, Any]) -> list[StreamEvent]:
         if payload.get("error"):
-            message = self._redact(trim(error_payload_message(payload["error"])))
+            reason = self._redact(trim(error_payload_message(payload["error"])))
             if self._received:
-                raise StreamBrokenError(f"Ollama reported an error mid-answer: {message}")
-            raise ProviderError(f"Ollama reported an error: {message}")
+                raise StreamBrokenError(f"Ollama reported an error mid-answer: {reason}")
+            raise ProviderError(f"Ollama reported an error: {reason}")
         events: list[StreamEvent] = []
         message = payload.get("message")
         if isinstance(message, dict):
@@ -254,3 +275,42 @@ def parse_tags(payload: Any) -> list[str]:
         raise ProviderError("The server's model list was not in the expected format")
     names = (text_or_empty(item.get("name")) for item in items if isinstance(item, dict))
     return sorted({name for name in names if name})
+
+
+def parse_show(payload: Any) -> ReportedCapabilities:
+    """What `POST /api/show` says about one model.
+
+    `capabilities` (Ollama 0.6.4 and later) lists what the model's template and weights
+    allow: "completion" (it can answer; embedding models lack it), "vision", "tools",
+    "thinking", "insert". `model_info` holds the model's own context window under
+    `<architecture>.context_length`. An older server without the list states nothing
+    but the window.
+    """
+    if not isinstance(payload, dict):
+        return ReportedCapabilities()
+    info = payload.get("model_info")
+    context = None
+    if isinstance(info, dict):
+        context = next(
+            (
+                value
+                for key, value in info.items()
+                if key.endswith(".context_length") and _is_count(value)
+            ),
+            None,
+        )
+    listed = payload.get("capabilities")
+    if not isinstance(listed, list):
+        return ReportedCapabilities(context_length=context)
+    names = {name for name in listed if isinstance(name, str)}
+    return ReportedCapabilities(
+        vision="vision" in names,
+        tools="tools" in names,
+        reasoning="thinking" in names,
+        context_length=context,
+        chat="completion" in names,
+    )
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0

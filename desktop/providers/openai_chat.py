@@ -12,28 +12,25 @@ the network calls and turns httpx failures into `ProviderError`s a person can re
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import Any
 
 import httpx
 
-from desktop.core.errors import StreamBrokenError
 from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
-from desktop.providers.base import ChatRequest, Completion, merge_extra_body
-from desktop.providers.openai_models import dialect_for
+from desktop.providers.base import ChatRequest, Completion, ReportedCapabilities, merge_extra_body
+from desktop.providers.openai_models import Dialect, dialect_for
 from desktop.providers.openai_wire import (
     StreamTranslator,
     build_body,
     completion_events,
     parse_completion,
     parse_model_list,
+    parse_model_reports,
 )
-from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
-
-logger = logging.getLogger(__name__)
+from desktop.providers.transport import HttpTransport
 
 _URL_HINT = "check the base URL (it usually ends in /v1)"
 
@@ -56,6 +53,8 @@ class OpenAIChatProvider:
         self._base_url = base_url.rstrip("/")
         self._api_key = (api_key or "").strip() or None
         self._dialect = dialect_for(self._base_url)
+        # What the last model list said about each model, for `describe_models`.
+        self._reports: dict[str, ReportedCapabilities] | None = None
 
     @property
     def base_url(self) -> str:
@@ -63,33 +62,17 @@ class OpenAIChatProvider:
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         response = await self._post(request, stream=True)
-        try:
-            content_type = response.headers.get("content-type", "").lower()
-            if content_type.startswith("application/json"):
-                payload = await self._http.read_json(response)
-                for event in completion_events(payload, self._redact):
-                    yield event
-                return
-            self._http.refuse_web_page(response, _URL_HINT)
-            translator = StreamTranslator(self._redact)
-            try:
-                async with aclosing(self._http.sse_events(response)) as sse_events:
-                    async for sse in sse_events:
-                        for event in translator.feed(sse):
-                            yield event
-                        if translator.done:
-                            break
-            except ConnectionLost as exc:
-                if translator.finish_reason is None:
-                    raise StreamBrokenError(str(exc)) from exc.__cause__
-                # The answer was complete; only the usage chunk or `[DONE]` went missing.
-                logger.info("Stream ended early after finish_reason: %s", exc)
-            if not translator.done and translator.finish_reason is None:
-                raise StreamBrokenError(BROKEN)
-            for event in translator.finish():
+        reader = StreamTranslator(self._redact)
+        events = self._http.translate(
+            response,
+            reader,
+            framing="sse",
+            whole_answer=lambda payload: completion_events(payload, self._redact),
+            hint=_URL_HINT,
+        )
+        async with aclosing(events) as stream:
+            async for event in stream:
                 yield event
-        finally:
-            await response.aclose()
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
@@ -106,7 +89,19 @@ class OpenAIChatProvider:
             payload = await self._http.read_json(response)
         finally:
             await response.aclose()
-        return parse_model_list(payload)
+        models = parse_model_list(payload)
+        self._reports = parse_model_reports(payload)
+        return models
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        """From the model list, read again only if this provider has not read it yet,
+        and never for OpenAI itself, whose list states nothing but the ids."""
+        if self._reports is None:
+            if self._dialect is Dialect.OPENAI:
+                return {}
+            await self.list_models()
+        reports = self._reports or {}
+        return {model: reports[model] for model in models if model in reports}
 
     # --- HTTP plumbing ------------------------------------------------------------
 

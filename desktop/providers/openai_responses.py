@@ -7,17 +7,20 @@ Translation lives in `openai_responses_wire`; this module owns the network calls
 
 from __future__ import annotations
 
-import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from contextlib import aclosing
 from typing import Any
 
 import httpx
 
-from desktop.core.errors import StreamBrokenError
 from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
-from desktop.providers.base import ChatRequest, Completion, merge_extra_body
+from desktop.providers.base import (
+    ChatRequest,
+    Completion,
+    ReportedCapabilities,
+    merge_extra_body,
+)
 from desktop.providers.openai_responses_wire import (
     ResponsesStreamTranslator,
     build_body,
@@ -25,9 +28,7 @@ from desktop.providers.openai_responses_wire import (
     response_events,
 )
 from desktop.providers.openai_wire import parse_model_list
-from desktop.providers.transport import BROKEN, ConnectionLost, HttpTransport
-
-logger = logging.getLogger(__name__)
+from desktop.providers.transport import HttpTransport
 
 _URL_HINT = "check the base URL (for OpenAI it is https://api.openai.com/v1)"
 
@@ -56,32 +57,17 @@ class OpenAIResponsesProvider:
 
     async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         response = await self._post(request, stream=True)
-        try:
-            content_type = response.headers.get("content-type", "").lower()
-            if content_type.startswith("application/json"):
-                payload = await self._http.read_json(response)
-                for event in response_events(payload, self._http.redact):
-                    yield event
-                return
-            self._http.refuse_web_page(response, _URL_HINT)
-            translator = ResponsesStreamTranslator(self._http.redact)
-            try:
-                async with aclosing(self._http.sse_events(response)) as sse_events:
-                    async for sse in sse_events:
-                        for event in translator.feed(sse):
-                            yield event
-                        if translator.terminal:
-                            break
-            except ConnectionLost as exc:
-                if not translator.terminal:
-                    raise StreamBrokenError(str(exc)) from exc.__cause__
-                logger.info("Stream ended early after response.completed: %s", exc)
-            if not translator.terminal:
-                raise StreamBrokenError(BROKEN)
-            for event in translator.finish():
+        reader = ResponsesStreamTranslator(self._http.redact)
+        events = self._http.translate(
+            response,
+            reader,
+            framing="sse",
+            whole_answer=lambda payload: response_events(payload, self._http.redact),
+            hint=_URL_HINT,
+        )
+        async with aclosing(events) as stream:
+            async for event in stream:
                 yield event
-        finally:
-            await response.aclose()
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
@@ -98,6 +84,10 @@ class OpenAIResponsesProvider:
             return parse_model_list(await self._http.read_json(response))
         finally:
             await response.aclose()
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        """OpenAI's model list states nothing but the ids: the table speaks for them."""
+        return {}
 
     def _headers(self, accept: str) -> dict[str, str]:
         headers = {"Accept": accept}

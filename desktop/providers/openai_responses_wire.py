@@ -233,6 +233,14 @@ class ResponsesStreamTranslator:
         self._reasoning: list[dict[str, Any]] = []
         self._summary_key: tuple[Any, Any] | None = None
 
+    @property
+    def ended(self) -> bool:
+        return self.terminal
+
+    @property
+    def complete(self) -> bool:
+        return self.terminal
+
     def feed(self, sse: ServerSentEvent) -> list[StreamEvent]:
         data = sse.data.strip()
         if not data or data == "[DONE]":

@@ -26,6 +26,7 @@ from desktop.providers.base import (
     ChatRequest,
     Completion,
     ImageInput,
+    ReportedCapabilities,
     RequestMessage,
     ToolResult,
     ToolSpec,
@@ -248,6 +249,16 @@ class StreamTranslator:
         self._redact = redact
         self._tool_calls = _ToolCallSlots()
 
+    @property
+    def ended(self) -> bool:
+        """Nothing more will come: stop reading."""
+        return self.done
+
+    @property
+    def complete(self) -> bool:
+        """The answer is whole (a lost usage chunk or `[DONE]` after it is harmless)."""
+        return self.done or self.finish_reason is not None
+
     def feed(self, sse: ServerSentEvent) -> list[StreamEvent]:
         data = sse.data.strip()
         if data == "[DONE]":
@@ -336,3 +347,67 @@ def parse_model_list(payload: Any) -> list[str]:
         raise ProviderError("The server's model list was not in the expected format")
     ids = (text_or_empty(item.get("id")) for item in items if isinstance(item, dict))
     return sorted({model_id for model_id in ids if model_id})
+
+
+# Where OpenAI-compatible servers put a model's context window in `/models` items:
+# OpenRouter, LM Studio's native API, vLLM, Groq.
+_CONTEXT_KEYS = ("context_length", "max_context_length", "max_model_len", "context_window")
+_REASONING_PARAMETERS = {"reasoning", "include_reasoning", "reasoning_effort"}
+
+
+def parse_model_reports(payload: Any) -> dict[str, ReportedCapabilities]:
+    """What a `/models` answer says about each model, by the fields servers add to
+    OpenAI's bare items (OpenAI's own items have none, so this finds nothing there).
+
+    OpenRouter: `context_length`, `architecture.input_modalities` ("image": vision) and
+    `supported_parameters` ("tools"; "reasoning" / "include_reasoning").
+    LM Studio (`/api/v0/models`): `type` ("vlm": vision, "embeddings": not a chat
+    model), `max_context_length`, `capabilities` ("tool_use").
+    vLLM: `max_model_len`. Groq: `context_window`.
+    """
+    items = payload.get("data") if isinstance(payload, dict) else payload
+    reports: dict[str, ReportedCapabilities] = {}
+    for item in items if isinstance(items, list) else []:
+        if isinstance(item, dict) and (model_id := text_or_empty(item.get("id"))):
+            report = _model_report(item)
+            if not report.is_empty:
+                reports[model_id] = report
+    return reports
+
+
+def _model_report(item: dict[str, Any]) -> ReportedCapabilities:
+    context = next((v for k in _CONTEXT_KEYS if _is_count(v := item.get(k))), None)
+    vision: bool | None = None
+    tools: bool | None = None
+    reasoning: bool | None = None
+    chat: bool | None = None
+    architecture = item.get("architecture")
+    if isinstance(architecture, dict):
+        inputs = _strings(architecture.get("input_modalities"))
+        outputs = _strings(architecture.get("output_modalities"))
+        vision = "image" in inputs if inputs is not None else None
+        chat = "text" in outputs if outputs else None
+    parameters = _strings(item.get("supported_parameters"))
+    if parameters is not None:
+        tools = "tools" in parameters
+        reasoning = not _REASONING_PARAMETERS.isdisjoint(parameters)
+    kind = text_or_empty(item.get("type"))
+    if kind in ("llm", "vlm"):
+        vision = kind == "vlm"
+    elif kind in ("embeddings", "embedding"):
+        chat = False
+    abilities = _strings(item.get("capabilities"))
+    if abilities is not None and kind:
+        tools = "tool_use" in abilities
+    return ReportedCapabilities(
+        vision=vision, tools=tools, reasoning=reasoning, context_length=context, chat=chat
+    )
+
+
+def _strings(value: Any) -> set[str] | None:
+    """The strings of a JSON list, or None when the field is not a list (not stated)."""
+    return {v for v in value if isinstance(v, str)} if isinstance(value, list) else None
+
+
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0

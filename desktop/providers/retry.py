@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TypeVar
 
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import Retrying, StreamEvent
-from desktop.providers.base import ChatProvider, ChatRequest, Completion, ProviderHTTPError
+from desktop.providers.base import (
+    ChatProvider,
+    ChatRequest,
+    Completion,
+    ProviderHTTPError,
+    ReportedCapabilities,
+)
 
 T = TypeVar("T")
 
@@ -105,6 +111,9 @@ class RetryingProvider:
 
     async def list_models(self) -> list[str]:
         return await self._with_retries(self._inner.list_models)
+
+    async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
+        return await self._with_retries(lambda: self._inner.describe_models(models))
 
     async def _with_retries(self, call: Callable[[], Awaitable[T]]) -> T:
         attempt = 1

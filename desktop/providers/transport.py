@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncGenerator, Mapping
-from typing import Any
+from collections.abc import AsyncGenerator, Callable, Mapping
+from contextlib import aclosing
+from typing import Any, Literal, Protocol, TypeVar
 
 import httpx
 
 from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.events import StreamEvent
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.http_errors import (
+    BROKEN,
     body_retry_delay,
     display_url,
     error_code,
@@ -33,12 +36,31 @@ from desktop.providers.sse import ServerSentEvent, SSEDecoder
 
 logger = logging.getLogger(__name__)
 
+Frame = TypeVar("Frame", contravariant=True)
+
 ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
-BROKEN = "The connection closed before the answer was complete"
 
 
 class ConnectionLost(StreamBrokenError):
     """The network failed mid-stream (as opposed to the server sending bad data)."""
+
+
+class StreamReader(Protocol[Frame]):
+    """A wire's pure translator from frames (SSE events, NDJSON lines) to stream events."""
+
+    @property
+    def ended(self) -> bool:
+        """The wire said nothing more will come: stop reading."""
+        ...
+
+    @property
+    def complete(self) -> bool:
+        """The whole answer arrived: a connection lost after this loses nothing."""
+        ...
+
+    def feed(self, frame: Frame) -> list[StreamEvent]: ...
+
+    def finish(self) -> list[StreamEvent]: ...
 
 
 def retry_after_seconds(headers: httpx.Headers) -> float | None:
@@ -196,6 +218,47 @@ class HttpTransport:
                 yield event
         for event in decoder.close():
             yield event
+
+    async def translate(
+        self,
+        response: httpx.Response,
+        reader: StreamReader[Any],
+        *,
+        framing: Literal["sse", "ndjson"],
+        whole_answer: Callable[[Any], list[StreamEvent]],
+        hint: str,
+    ) -> AsyncGenerator[StreamEvent, None]:
+        """The events of a streamed answer, then closes `response`.
+
+        A server may answer a streamed request with one JSON document (`whole_answer`
+        reads it) or with a web page (refused with `hint`). A stream that stops before
+        the answer is complete raises StreamBrokenError: what arrived stays with the
+        caller, and it is never retried behind the person's back.
+        """
+        try:
+            if response.headers.get("content-type", "").lower().startswith("application/json"):
+                for event in whole_answer(await self.read_json(response)):
+                    yield event
+                return
+            self.refuse_web_page(response, hint)
+            frames = self.sse_events(response) if framing == "sse" else self.ndjson_lines(response)
+            try:
+                async with aclosing(frames) as items:
+                    async for item in items:
+                        for event in reader.feed(item):
+                            yield event
+                        if reader.ended:
+                            break
+            except ConnectionLost as exc:
+                if not reader.complete:
+                    raise StreamBrokenError(str(exc)) from exc.__cause__
+                logger.info("The stream ended early after a complete answer: %s", exc)
+            if not reader.complete:
+                raise StreamBrokenError(BROKEN)
+            for event in reader.finish():
+                yield event
+        finally:
+            await response.aclose()
 
     async def ndjson_lines(self, response: httpx.Response) -> AsyncGenerator[str, None]:
         """Complete lines of a newline-delimited JSON stream (decoded, not yet parsed)."""

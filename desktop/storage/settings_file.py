@@ -77,6 +77,11 @@ def save_settings(path: Path, settings: Settings) -> None:
     API keys are not part of `Settings`, so they cannot end up here.
     """
     text = json.dumps(dump_settings(settings), indent=2, ensure_ascii=False) + "\n"
+    write_text_atomically(path, text)
+
+
+def write_text_atomically(path: Path, text: str) -> None:
+    """Replace `path` with `text` so that a crash leaves the old file or the new one."""
     fd, tmp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     tmp = Path(tmp_name)
     try:

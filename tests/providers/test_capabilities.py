@@ -7,7 +7,7 @@ import re
 import pytest
 
 from desktop.core.settings import ModelOverride, ProviderKind
-from desktop.providers.base import Capabilities
+from desktop.providers.base import Capabilities, ReportedCapabilities
 from desktop.providers.capabilities import (
     KNOWN_FAMILIES,
     UNKNOWN,
@@ -141,13 +141,30 @@ def test_an_unknown_model_is_text_only_unless_the_endpoint_serves_one_vendor():
     assert flags(capabilities_for(ProviderKind.GEMINI, "learnlm-2.0")) == {V, T, R}
 
 
-def test_what_the_endpoint_reports_beats_the_table_and_the_person_beats_both():
-    reported = Capabilities(supports_tools=True, context_length=4096)
-    assert capabilities_for(ProviderKind.OLLAMA, "gpt-4o", reported=reported) == reported
-    override = ModelOverride(vision=True, tools=False, context_length=8192)
-    caps = capabilities_for(ProviderKind.OLLAMA, "gpt-4o", reported=reported, override=override)
-    assert flags(caps) == {V}
+def test_what_the_endpoint_states_beats_the_table_field_by_field():
+    # llama3.1 in the table: tools, no vision, no reasoning, 131 072 tokens.
+    reported = ReportedCapabilities(vision=True, context_length=8192)
+    caps = capabilities_for(ProviderKind.OLLAMA, "llama3.1", reported=reported)
+    assert flags(caps) == {V, T}  # vision stated; tools not stated, so the table's
     assert caps.context_length == 8192
+    # A stated "no" wins over the table's "yes".
+    denied = ReportedCapabilities(tools=False, reasoning=False)
+    assert flags(capabilities_for(ProviderKind.OPENAI_CHAT, "o3", reported=denied)) == {V}
+    # Saying nothing changes nothing.
+    nothing = capabilities_for(ProviderKind.OLLAMA, "llama3.1", reported=ReportedCapabilities())
+    assert nothing == known_capabilities("llama3.1")
+
+
+def test_the_person_beats_the_endpoint_and_the_table_field_by_field():
+    reported = ReportedCapabilities(vision=True, tools=False, context_length=4096)
+    override = ModelOverride(tools=True, system_role=False)
+    caps = capabilities_for(ProviderKind.OLLAMA, "llama3.1", reported=reported, override=override)
+    assert flags(caps) == {V, T, S}  # vision: endpoint; tools, system: the person
+    assert caps.context_length == 4096  # the endpoint's, as the person left it alone
+    longer = ModelOverride(vision=False, context_length=16_384)
+    caps = capabilities_for(ProviderKind.OLLAMA, "llama3.1", reported=reported, override=longer)
+    assert flags(caps) == set()
+    assert caps.context_length == 16_384
     # None keeps what was known.
     keep = capabilities_for(ProviderKind.OPENAI_CHAT, "o1-mini", override=ModelOverride())
     assert keep == known_capabilities("o1-mini")

@@ -26,7 +26,7 @@ import contextlib
 import json
 import threading
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Literal
@@ -263,6 +263,7 @@ class SSEServer:
         self._server: asyncio.Server | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._startup_error: BaseException | None = None
+        self._router: Callable[[RecordedRequest], Sequence[Step] | None] | None = None
 
     @property
     def url(self) -> str:
@@ -286,6 +287,12 @@ class SSEServer:
         """Queue several responses, one per coming request, in order."""
         for response in responses:
             self.enqueue(response)
+
+    def route(self, responder: Callable[[RecordedRequest], Sequence[Step] | None]) -> None:
+        """Answer by the request itself, for concurrent requests whose order is not
+        fixed: `responder(request)` gives the steps, or None to use the queue."""
+        with self._lock:
+            self._router = responder
 
     @property
     def pending(self) -> int:
@@ -368,7 +375,11 @@ class SSEServer:
                 return
             with self._lock:
                 self._requests.append(request)
-                steps = self._queue.popleft() if self._queue else _default_response(request)
+                routed = self._router(request) if self._router is not None else None
+                if routed is not None:
+                    steps = list(routed)
+                else:
+                    steps = self._queue.popleft() if self._queue else _default_response(request)
                 self._lock.notify_all()
             gone = asyncio.Event()
             watcher = asyncio.create_task(_watch_eof(reader, request, gone))

@@ -59,8 +59,15 @@ class AppDriver:
 
     def start(self, data_dir: Path, *, local_servers: Sequence[LocalServer] = ()) -> Parley:
         """A Parley on `data_dir`; it looks for local model servers only where told to,
-        so a server running on the test machine changes nothing."""
-        parley = Parley(self.qapp, DataPaths(data_dir), SecretStore(), local_servers=local_servers)
+        so a server running on the test machine changes nothing, and never asks a test
+        server about its models on its own (that request would take a scripted answer)."""
+        parley = Parley(
+            self.qapp,
+            DataPaths(data_dir),
+            SecretStore(),
+            local_servers=local_servers,
+            model_info_max_age=None,
+        )
         parley.show()
         self.apps.append(parley)
         return parley

@@ -301,3 +301,30 @@ def test_removing_a_model_drops_its_override(driver, sse_server, tmp_path):
 
     driver.run(body())
     assert "model_overrides" not in saved(tmp_path)["providers"][0]
+
+
+def test_the_default_shown_for_a_model_includes_what_the_endpoint_says(
+    driver, sse_server, tmp_path
+):
+    write_settings(tmp_path, sse_server.base_url, models=("test-model",))
+    page = open_providers(driver, tmp_path)
+    editor = page.form.overrides
+    assert editor.flags["vision"].itemText(0) == "Default (off)"  # the table's guess
+    assert editor.context.specialValueText() == "Default"
+    # An OpenRouter-style list: this model reads images and has a 65,536-token window.
+    item = {
+        "id": "test-model",
+        "context_length": 65536,
+        "architecture": {"input_modalities": ["text", "image"], "output_modalities": ["text"]},
+    }
+    sse_server.enqueue(json_response({"data": [item]}))
+
+    async def body() -> None:
+        click(page.form.fetch_button)
+        await driver.until(lambda: page.status.text() == "1 model(s) found. Save to use them.")
+
+    driver.run(body())
+    assert editor.model.currentText() == "test-model"
+    assert editor.flags["vision"].itemText(0) == "Default (on)"
+    assert editor.context.specialValueText() == "Default (65,536)"
+    assert editor.flags["vision"].currentIndex() == 0  # still no override of the person's

@@ -116,3 +116,4 @@ class LocalServersModel(QObject):
             self.addFailed.emit(str(error))
         else:
             self.added.emit(provider.id)
+            await self._service.refresh_model_info(provider.id)

@@ -19,7 +19,6 @@ from desktop.core.settings import (
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.base import Capabilities
-from desktop.providers.capabilities import capabilities_for
 from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
@@ -100,9 +99,10 @@ class SettingsViewModel(QObject):
             id_hint="" if custom else chosen.id,
         )
 
-    def default_capabilities(self, kind: str, model: str) -> Capabilities:
-        """What Parley assumes of `model` without an override (shown as "Default (…)")."""
-        return capabilities_for(ProviderKind(kind), model)
+    def default_capabilities(self, kind: str, model: str, base_url: str = "") -> Capabilities:
+        """What Parley assumes of `model` without an override (shown as "Default (…)"):
+        the known-model table and what the endpoint at `base_url` said, if asked."""
+        return self._service.default_capabilities(ProviderKind(kind), base_url, model)
 
     def _get_keyring_available(self) -> bool:
         return self._service.keyring_available

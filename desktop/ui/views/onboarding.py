@@ -31,8 +31,9 @@ class Onboarding(QWidget):
         text = QLabel(
             self.tr(
                 "Connect a model provider to start chatting: a local server such as "
-                "Ollama, LM Studio or llama.cpp, or any OpenAI-compatible service with "
-                "an API key. Keys are kept in your system keyring."
+                "Ollama, LM Studio or llama.cpp, or a service such as OpenAI, Anthropic, "
+                "Google Gemini, DeepSeek or OpenRouter with an API key. Keys are kept in "
+                "your system keyring."
             ),
             self,
         )

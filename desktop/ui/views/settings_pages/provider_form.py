@@ -37,7 +37,7 @@ def _section(title: str, parent: QWidget) -> QLabel:
 
 class ProviderForm(QScrollArea):
     def __init__(
-        self, defaults: Callable[[str, str], Capabilities], parent: QWidget | None = None
+        self, defaults: Callable[[str, str, str], Capabilities], parent: QWidget | None = None
     ) -> None:
         super().__init__(parent)
         self.setObjectName("ProviderForm")
@@ -101,8 +101,12 @@ class ProviderForm(QScrollArea):
         self.extra_body.setPlaceholderText('{"top_k": 40}')
         self.extra_body.setFixedHeight(90)
         self.extra_body.setTabChangesFocus(True)
-        self.overrides = OverridesEditor(lambda model: defaults(self.kind_value(), model), body)
+        self.overrides = OverridesEditor(
+            lambda model: defaults(self.kind_value(), model, self.base_url.text()), body
+        )
         self.kind.currentIndexChanged.connect(lambda _: self.overrides.refresh_defaults())
+        # What an endpoint said about its models belongs to its address.
+        self.base_url.editingFinished.connect(self.overrides.refresh_defaults)
 
         key_column = QVBoxLayout()
         key_column.setSpacing(2)
