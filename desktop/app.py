@@ -116,6 +116,7 @@ class Parley:
         self.theme = ThemeController(qapp, appearance.theme.value)
         self.theme.set_font_size(appearance.font_size)
         self.images = ImageLoader(self.tasks)
+        self.images.use_network(self.settings.settings.network)
         self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks, self.images)
         self.chat_vm.set_dark(self.theme.dark)
         self.library = Library(self.database, self.repository, self.chat.events)
@@ -137,6 +138,7 @@ class Parley:
         self.settings.changed.subscribe(
             lambda settings: self.theme.set_font_size(settings.appearance.font_size)
         )
+        self.settings.changed.subscribe(lambda settings: self.images.use_network(settings.network))
         self.theme.darkChanged.connect(self.chat_vm.set_dark)
 
         self._closed = False

@@ -28,6 +28,9 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, Qt, QTimer, 
 from PySide6.QtGui import QImage, QImageReader
 
 from desktop import __version__
+from desktop.core.errors import SettingsError
+from desktop.core.settings import NetworkSettings, ProxyMode
+from desktop.providers.http_client import ssl_context
 from desktop.render.images import is_web_image
 from desktop.ui.viewmodels.tasks import TaskGroup
 
@@ -111,6 +114,7 @@ class ImageLoader(QObject):
         self.requests_made = 0  # HTTP requests sent, redirects included (tests read it)
         self._tasks = tasks
         self._client: httpx.AsyncClient | None = None
+        self._network = NetworkSettings()
         self._slots = asyncio.Semaphore(MAX_PARALLEL)
         self._images: OrderedDict[str, QImage] = OrderedDict()
         self._cached_bytes = 0
@@ -151,6 +155,15 @@ class ImageLoader(QObject):
         if image is not None:
             self._images.move_to_end(key)
         return image
+
+    def use_network(self, network: NetworkSettings) -> None:
+        """Follow the proxy and CA settings; the next request builds a client with them."""
+        if network == self._network:
+            return
+        self._network = network
+        if self._client is not None:
+            old, self._client = self._client, None
+            self._tasks.start(old.aclose(), "close-image-client")
 
     async def aclose(self) -> None:
         if self._client is not None:
@@ -209,10 +222,17 @@ class ImageLoader(QObject):
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
+            network = self._network
+            try:
+                verify = ssl_context(network.ca_bundle)
+            except SettingsError:  # reported by the provider settings; images just try
+                verify = True
             self._client = httpx.AsyncClient(
                 timeout=httpx.Timeout(self.timeout, connect=CONNECT_TIMEOUT_S),
                 follow_redirects=False,  # each hop is checked in `_fetch`
-                trust_env=True,
+                trust_env=network.proxy_mode is ProxyMode.SYSTEM,
+                proxy=network.proxy_url if network.proxy_mode is ProxyMode.CUSTOM else None,
+                verify=verify,
                 headers={
                     "User-Agent": f"Parley/{__version__}",
                     "Accept": "image/png,image/jpeg,image/gif,image/webp,image/bmp",

@@ -211,3 +211,21 @@ def test_decoding_rejects_what_is_not_a_plain_image():
     for data in (b"", b"GIF89a", svg, b"%PDF-1.4"):
         with pytest.raises(ImageRejected):
             decode_image(data)
+
+
+def test_images_go_through_the_proxy_the_network_settings_name(harness, loop):
+    from desktop.core.settings import NetworkSettings, ProxyMode
+    from tests.engine.test_http_clients import RecordingProxy
+
+    h = harness(allowed_schemes=WEB)
+
+    async def via_proxy() -> list[str]:
+        async with RecordingProxy() as proxy:
+            h.loader.use_network(NetworkSettings(ProxyMode.CUSTOM, proxy.url))
+            h.loader.request("http://images.example/photo.png")
+            await h._settle()
+            return proxy.lines
+
+    lines = loop.run_until_complete(via_proxy())
+    assert lines == ["GET http://images.example/photo.png HTTP/1.1"]
+    assert h.loaded == []  # the proxy's answer is no image: the link stays
