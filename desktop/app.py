@@ -28,6 +28,7 @@ from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
+from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.database import Database
@@ -108,7 +109,8 @@ class Parley:
         self.settings = SettingsService(
             paths.settings, self.secrets, model_info_max_age=model_info_max_age
         )
-        self.chat = ChatService(self.repository, self.settings)
+        self.tools = ToolService(paths, self.settings, search=conversation_search(self.database))
+        self.chat = ChatService(self.repository, self.settings, tools=self.tools)
         self.chat.recover()
 
         self.tasks = TaskGroup()
@@ -119,11 +121,14 @@ class Parley:
         self.images.use_network(self.settings.settings.network)
         self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks, self.images)
         self.chat_vm.set_dark(self.theme.dark)
+        self.chat_vm.outputs.data_root = paths.root
         self.library = Library(self.database, self.repository, self.chat.events)
         self.conversations_vm = ConversationListModel(self.chat, self.library, self.tasks)
         self.search_vm = SearchModel(self.library)
         self.transfer_vm = TransferViewModel(self.library, self.tasks)
-        self.settings_vm = SettingsViewModel(self.settings, self.tasks, local_servers=local_servers)
+        self.settings_vm = SettingsViewModel(
+            self.settings, self.tasks, local_servers=local_servers, tools=self.tools
+        )
         self.window = MainWindow(
             self.chat_vm,
             self.conversations_vm,

@@ -130,10 +130,20 @@ class GenerationFinished:
     status: MessageStatus
 
 
+@dataclass(frozen=True, slots=True)
+class ApprovalsChanged:
+    """Tool calls of a message wait for the person, or no longer do (decided, Stop, a
+    new send). Listeners read the open requests from the chat service again."""
+
+    conversation_id: str
+    message_id: str
+
+
 EngineEvent = (
     ConversationsChanged
     | MessageChanged
     | ActivePathChanged
     | GenerationStarted
     | GenerationFinished
+    | ApprovalsChanged
 )

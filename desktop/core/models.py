@@ -55,13 +55,48 @@ class ReasoningPart:
     signature: str | None = None
 
 
+class CallState(StrEnum):
+    """Where a tool call stands. Only `PENDING` waits for the person; nothing in that
+    state is ever run, and every other state is final except `RUNNING`."""
+
+    PENDING = "pending"
+    RUNNING = "running"
+    DONE = "done"
+    ERROR = "error"  # it ran and failed, or it was refused (disabled, bad arguments)
+    DENIED = "denied"
+    ANSWERED = "answered"  # the person's text stands in for the result
+    INTERRUPTED = "interrupted"  # never ran: the run ended while it was pending
+    CANCELLED = "cancelled"  # Stop arrived while it was running
+
+
+class Decision(StrEnum):
+    AUTO = "auto"  # the tool's policy allows it
+    APPROVED_ONCE = "approved_once"
+    ALWAYS_ALLOWED = "always_allowed"
+    DENIED = "denied"
+    ANSWERED = "answered"
+    DISABLED = "disabled"  # the tool's policy is off
+    INTERRUPTED = "interrupted"
+
+
+class DecidedBy(StrEnum):
+    POLICY = "policy"
+    PERSON = "person"
+    RECOVERY = "recovery"  # Parley closed it: Stop, a new send, or a restart
+
+
 @dataclass(frozen=True, slots=True)
 class ToolCallPart:
-    """A tool call the model made, and its result once there is one.
+    """A tool call the model made, its result once there is one, and its record.
 
     `arguments` is the JSON text exactly as the model wrote it (it may be invalid: the
     model is told so instead of the call being dropped). `result` stays None until the
     call ran; `is_error` marks a result that reports a failure or a refusal.
+
+    The record (`state` onwards) is what the tool card shows; `state` None means the
+    tool loop never handled the call (no tools were offered, or an older Parley).
+    `result` of a large output is a preview; `output_path` (relative to the data
+    folder) holds the whole text, `result_size` its size in bytes.
     """
 
     call_id: str
@@ -69,6 +104,13 @@ class ToolCallPart:
     arguments: str = ""
     result: str | None = None
     is_error: bool = False
+    state: CallState | None = None
+    decision: Decision | None = None
+    decided_by: DecidedBy | None = None
+    duration_ms: int | None = None
+    result_size: int | None = None
+    output_path: str | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

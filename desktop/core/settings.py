@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from desktop.core.errors import SettingsError
 from desktop.core.models import ModelRef
+from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
 
 SETTINGS_VERSION = 1
 _PROVIDER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -92,6 +93,45 @@ class NetworkSettings:
     ca_bundle: str = ""  # a PEM file trusted in addition to the system's certificates
 
 
+_TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_HASH = re.compile(r"^[0-9a-f]{64}$")
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSettings:
+    """The person's say over tools: a policy per tool name (tools not listed follow
+    their risk: reading is auto, writing and shell ask) and "always allow" grants, each
+    bound to the hash of the definition the person allowed."""
+
+    policies: Mapping[str, ToolPolicy] = field(default_factory=dict)
+    always_allow: Mapping[str, str] = field(default_factory=dict)  # tool name -> hash
+
+    def policy(self, tool: ToolDefinition) -> ToolPolicy:
+        """What happens when the model calls `tool`. "Off" wins over a grant; a grant
+        counts only for the very definition it was given for."""
+        chosen = self.policies.get(tool.name)
+        if chosen is ToolPolicy.OFF:
+            return ToolPolicy.OFF
+        if self.always_allow.get(tool.name) == tool.definition_hash:
+            return ToolPolicy.AUTO
+        return chosen or default_policy(tool.risk)
+
+    def granted(self, tool: ToolDefinition) -> ToolSettings:
+        """With an "always allow" for this exact definition (replacing an older one)."""
+        grants = {**self.always_allow, tool.name: tool.definition_hash}
+        return replace(self, always_allow=grants)
+
+    def without_stale_grants(self, tools: list[ToolDefinition]) -> ToolSettings:
+        """Grants for these tools whose definition changed are dropped."""
+        current = {t.name: t.definition_hash for t in tools}
+        grants = {
+            name: digest
+            for name, digest in self.always_allow.items()
+            if current.get(name, digest) == digest
+        }
+        return self if grants == dict(self.always_allow) else replace(self, always_allow=grants)
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     providers: tuple[ProviderSettings, ...] = ()
@@ -99,6 +139,7 @@ class Settings:
     last_model: ModelRef | None = None
     network: NetworkSettings = field(default_factory=NetworkSettings)
     reasoning_effort: str = "medium"  # the composer's last choice (providers.base.ReasoningEffort)
+    tools: ToolSettings = field(default_factory=ToolSettings)
 
     def provider(self, provider_id: str) -> ProviderSettings | None:
         return next((p for p in self.providers if p.id == provider_id), None)
@@ -266,12 +307,46 @@ def _parse_network(data: Any) -> NetworkSettings:
     return NetworkSettings(mode, proxy_url, ca_bundle)
 
 
+def _parse_tools(data: Any) -> ToolSettings:
+    _expect(data, dict, "tools", "an object")
+    _known_keys(data, {"policies", "always_allow"}, "tools")
+    raw_policies = _expect(data.get("policies", {}), dict, "tools.policies", "an object")
+    policies: dict[str, ToolPolicy] = {}
+    for name, value in raw_policies.items():
+        where = f"tools.policies.{name}"
+        if not _TOOL_NAME.match(name):
+            raise SettingsError(where, "is not a tool name")
+        _expect(value, str, where, "a string")
+        try:
+            policies[name] = ToolPolicy(value)
+        except ValueError:
+            raise SettingsError(where, "must be one of: auto, ask, off") from None
+    raw_grants = _expect(data.get("always_allow", {}), dict, "tools.always_allow", "an object")
+    grants: dict[str, str] = {}
+    for name, digest in raw_grants.items():
+        where = f"tools.always_allow.{name}"
+        if not _TOOL_NAME.match(name):
+            raise SettingsError(where, "is not a tool name")
+        if not isinstance(digest, str) or not _HASH.match(digest):
+            raise SettingsError(where, "must be the tool definition's sha256 hash")
+        grants[name] = digest
+    return ToolSettings(policies, grants)
+
+
 def parse_settings(data: Any) -> Settings:
     """Turn decoded JSON into Settings, or raise SettingsError naming the field."""
     _expect(data, dict, "(top level)", "an object")
     _known_keys(
         data,
-        {"version", "providers", "appearance", "last_model", "network", "reasoning_effort"},
+        {
+            "version",
+            "providers",
+            "appearance",
+            "last_model",
+            "network",
+            "reasoning_effort",
+            "tools",
+        },
         "",
     )
     version = _expect(data.get("version", SETTINGS_VERSION), int, "version", "a number")
@@ -318,7 +393,8 @@ def parse_settings(data: Any) -> Settings:
     if effort not in REASONING_EFFORTS:
         raise SettingsError("reasoning_effort", f"must be one of: {', '.join(REASONING_EFFORTS)}")
     appearance = AppearanceSettings(theme, font_size, load_remote_images)
-    return Settings(tuple(providers), appearance, last_model, network, effort)
+    tools = _parse_tools(data.get("tools", {}))
+    return Settings(tuple(providers), appearance, last_model, network, effort, tools)
 
 
 def dump_settings(settings: Settings) -> dict[str, Any]:
@@ -364,6 +440,19 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
             "proxy_mode": settings.network.proxy_mode.value,
             **({"proxy_url": settings.network.proxy_url} if settings.network.proxy_url else {}),
             **({"ca_bundle": settings.network.ca_bundle} if settings.network.ca_bundle else {}),
+        }
+    if settings.tools != ToolSettings():
+        data["tools"] = {
+            **(
+                {"policies": {n: p.value for n, p in settings.tools.policies.items()}}
+                if settings.tools.policies
+                else {}
+            ),
+            **(
+                {"always_allow": dict(settings.tools.always_allow)}
+                if settings.tools.always_allow
+                else {}
+            ),
         }
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import EmptyMessageError
 from desktop.core.events import (
     ActivePathChanged,
+    ApprovalsChanged,
     ConversationsChanged,
     EngineEvent,
     GenerationStarted,
@@ -27,15 +28,22 @@ from desktop.core.events import (
 from desktop.core.i18n import tr
 from desktop.core.limits import TITLE_MAX_CHARS
 from desktop.core.models import (
+    CallState,
     ContextSnapshot,
     Conversation,
     ConversationSummary,
     Message,
+    MessageStatus,
     ModelRef,
+    ToolCallPart,
+    utc_now,
 )
 from desktop.engine import versions
 from desktop.engine.generation import Generation, GenerationRunner
 from desktop.engine.request_builder import RequestOptions
+from desktop.engine.tools.approval import ApprovalRequest, PendingCall
+from desktop.engine.tools.calls import interrupted, lost, pending_call
+from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.providers.base import ChatProvider
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository
@@ -76,12 +84,20 @@ class ChatService:
         providers: ProviderSource,
         *,
         clock: Callable[[], float] | None = None,
+        tools: ToolService | None = None,
+        max_tool_steps: int = MAX_TOOL_STEPS,
     ) -> None:
         self._repo = repository
         self._providers = providers
         self._clock = clock
+        self._tools = tools
+        self._max_tool_steps = max_tool_steps
         self.events: EventBus[EngineEvent] = EventBus()
         self._runner = GenerationRunner()
+        # Open approval requests by message id; `_restored` ones have no task awaiting
+        # them (they came back after a restart) until the person has decided.
+        self._approvals: dict[str, ApprovalRequest] = {}
+        self._restored: set[str] = set()
 
     # --- queries ------------------------------------------------------------------
 
@@ -119,13 +135,110 @@ class ChatService:
     def is_generating(self, conversation_id: str) -> bool:
         return self._runner.is_running(conversation_id)
 
+    # --- approvals ----------------------------------------------------------------
+
+    def pending_approvals(self) -> list[ApprovalRequest]:
+        """Every open approval request, oldest first (restored ones included)."""
+        return [r for r in self._approvals.values() if r.is_open]
+
+    def approval(self, conversation_id: str) -> ApprovalRequest | None:
+        return next(
+            (r for r in self.pending_approvals() if r.conversation_id == conversation_id), None
+        )
+
+    def _open_approval(
+        self, conversation_id: str, message_id: str, calls: list[PendingCall]
+    ) -> ApprovalRequest:
+        request = ApprovalRequest(conversation_id, message_id, calls, self._approval_changed)
+        self._approvals[message_id] = request
+        self.events.emit(ApprovalsChanged(conversation_id, message_id))
+        return request
+
+    def _approval_changed(self, request: ApprovalRequest) -> None:
+        message_id = request.message_id
+        if not request.is_open:
+            if self._approvals.get(message_id) is request:
+                del self._approvals[message_id]
+            self._restored.discard(message_id)
+        elif message_id in self._restored and request.is_settled():
+            self._restored.discard(message_id)
+            self._resume_after_restart(request)
+        self.events.emit(ApprovalsChanged(request.conversation_id, message_id))
+
+    def _resume_after_restart(self, request: ApprovalRequest) -> None:
+        """Every call of a restored request is decided: go on where the answer paused."""
+        message = self._repo.get_message(request.message_id)
+        if message is None or self._runner.is_running(message.conversation_id):
+            request.close()
+            return
+        history = self._repo.branch(message.id)
+        self._generate(message, history, resume=True, approval=request)
+
+    def _close_restored(self, conversation_id: str) -> None:
+        """A new send (or Stop) in a conversation whose restored calls still wait: they
+        are resolved as interrupted, never run, and the answer ends `interrupted`."""
+        for message_id in list(self._restored):
+            request = self._approvals.get(message_id)
+            if request is None or request.conversation_id != conversation_id:
+                continue
+            request.close()
+            message = self._repo.get_message(message_id)
+            if message is not None and message.status is MessageStatus.AWAITING_APPROVAL:
+                self._interrupt_pending(message)
+
+    def _interrupt_pending(self, message: Message) -> None:
+        parts = [
+            interrupted(p) if isinstance(p, ToolCallPart) and p.state is CallState.PENDING else p
+            for p in message.parts
+        ]
+        closed = replace(
+            message, parts=parts, status=MessageStatus.INTERRUPTED, finished_at=utc_now()
+        )
+        self._repo.save_message(closed)
+        self.events.emit(MessageChanged(closed))
+
+    def _settle_calls_of(self, message_id: str) -> None:
+        """Calls a crash left pending or running end interrupted: never run later, and
+        never shown as still running."""
+        message = self._repo.get_message(message_id)
+        if message is None:
+            return
+        open_states = (CallState.PENDING, CallState.RUNNING)
+        parts = [
+            (interrupted(p) if p.state is CallState.PENDING else lost(p))
+            if isinstance(p, ToolCallPart) and p.state in open_states
+            else p
+            for p in message.parts
+        ]
+        if parts != message.parts:
+            self._repo.save_message(replace(message, parts=parts))
+
     # --- start-up -----------------------------------------------------------------
 
     def recover(self) -> list[str]:
-        """Answers a crash left `streaming` become `interrupted` (text kept)."""
+        """Answers a crash left `streaming` become `interrupted` (text kept); answers
+        paused for approval keep waiting, their requests open again (nothing runs until
+        the person decides). Returns the ids of the interrupted answers."""
         ids = self._repo.interrupt_streaming()
         if ids:
             log.info("marked %d interrupted message(s) after an unclean exit", len(ids))
+        for message_id in ids:
+            self._settle_calls_of(message_id)
+        for message in self._repo.awaiting_approval():
+            if message.id in self._approvals:
+                continue
+            calls = [
+                p
+                for p in message.parts
+                if isinstance(p, ToolCallPart) and p.state is CallState.PENDING
+            ]
+            if not calls or self._tools is None:
+                self._interrupt_pending(message)
+                ids.append(message.id)
+                continue
+            pending = [pending_call(c, self._tools) for c in calls]
+            self._restored.add(message.id)
+            self._open_approval(message.conversation_id, message.id, pending)
         return ids
 
     # --- conversations ------------------------------------------------------------
@@ -137,6 +250,13 @@ class ChatService:
 
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         conversation = self._repo.rename_conversation(conversation_id, title)
+        self.events.emit(ConversationsChanged(conversation_id))
+        return conversation
+
+    def set_workspace(self, conversation_id: str, folder: str | None) -> Conversation:
+        """The folder the workspace tools of this conversation work in (None: none).
+        The next model step offers them; a running step keeps what it was offered."""
+        conversation = self._repo.set_workspace(conversation_id, folder)
         self.events.emit(ConversationsChanged(conversation_id))
         return conversation
 
@@ -280,11 +400,17 @@ class ChatService:
     # --- generations --------------------------------------------------------------
 
     async def stop(self, conversation_id: str) -> None:
-        """Cancel the running generation (if any) and wait until it has saved its state."""
+        """Cancel the running generation (if any) and wait until it has saved its state.
+
+        Tool calls waiting for approval end as interrupted: they never run."""
         await self._runner.stop(conversation_id)
+        self._close_restored(conversation_id)
 
     async def shutdown(self) -> None:
-        """Stop every generation; each keeps what it received as `cancelled`."""
+        """Stop every generation; each keeps what it received as `cancelled`. Answers
+        waiting for approval stay waiting: the next start asks again."""
+        for request in list(self._approvals.values()):
+            request.suspend()
         await self._runner.shutdown()
 
     def _message(self, message_id: str) -> Message:
@@ -331,7 +457,13 @@ class ChatService:
             self.events.emit(MessageChanged(message))
         self.events.emit(ConversationsChanged(conversation_id))
 
-    def _generate(self, message: Message, history: Sequence[Message], resume: bool = False) -> None:
+    def _generate(
+        self,
+        message: Message,
+        history: Sequence[Message],
+        resume: bool = False,
+        approval: ApprovalRequest | None = None,
+    ) -> None:
         """Run the generation of `message` as the conversation's one named task."""
         conversation_id = message.conversation_id
         generation = Generation(
@@ -342,6 +474,11 @@ class ChatService:
             history=history,
             clock=self._clock,
             resume=resume,
+            tools=self._tools,
+            conversation=self._repo.get_conversation(conversation_id),
+            open_approval=self._open_approval,
+            approval=approval,
+            max_steps=self._max_tool_steps,
         )
         self._runner.start(conversation_id, message.id, generation.run())
         self.events.emit(GenerationStarted(conversation_id, message.id))

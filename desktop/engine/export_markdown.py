@@ -56,12 +56,34 @@ def _arguments(text: str) -> tuple[str, str]:
     return text, "json"
 
 
+def _call_record(part: ToolCallPart) -> str:
+    """One line of what happened to the call: state, who decided, time, size, file."""
+    facts: list[str] = []
+    if part.state is not None:
+        facts.append(tr("state: {state}").format(state=part.state.value))
+    if part.decision is not None:
+        who = f" ({part.decided_by.value})" if part.decided_by is not None else ""
+        facts.append(tr("decision: {decision}").format(decision=part.decision.value) + who)
+    if part.duration_ms is not None:
+        facts.append(tr("{ms} ms").format(ms=part.duration_ms))
+    if part.result_size is not None:
+        facts.append(tr("{size} bytes").format(size=part.result_size))
+    if part.output_path:
+        facts.append(tr("full output: {path}").format(path=part.output_path))
+    if part.error:
+        facts.append(tr("error: {error}").format(error=part.error))
+    return " · ".join(facts)
+
+
 def _tool_call(part: ToolCallPart) -> str:
     """The call, its arguments and its result (or that it did not run)."""
     lines = [tr("**Tool call:** `{name}`").format(name=part.name or "?")]
     if part.arguments.strip():
         arguments, language = _arguments(part.arguments)
         lines += ["", _fenced(arguments, language)]
+    record = _call_record(part)
+    if record:
+        lines += ["", "_" + record + "_"]
     if part.result is None:
         lines += ["", "_" + tr("No result: the tool did not run.") + "_"]
     else:

@@ -18,6 +18,8 @@ from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged,
 from desktop.core.i18n import tr
 from desktop.core.limits import DB_WRITE_INTERVAL_S, UI_UPDATE_INTERVAL_S
 from desktop.core.models import (
+    CallState,
+    Conversation,
     ErrorPart,
     Message,
     MessageStatus,
@@ -29,15 +31,33 @@ from desktop.core.models import (
     Usage,
     utc_now,
 )
-from desktop.engine.request_builder import build_continue_request, build_request
+from desktop.engine.request_builder import (
+    RequestOptions,
+    build_continue_request,
+    build_request,
+    build_tool_request,
+)
 from desktop.engine.stream_fold import Draft, close_open, fold
 from desktop.engine.throttle import Throttle
+from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
+from desktop.engine.tools.calls import cancelled, interrupted, unrun
+from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
+from desktop.engine.tools.registry import Toolbox
+from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.storage.repository import ChatRepository, MessageNotFound
 
 if TYPE_CHECKING:
     from desktop.engine.chat_service import ProviderSource
 
 log = logging.getLogger(__name__)
+
+# Read by the model, not the person: English, like every instruction to a model.
+NO_TOOLS_NOTE = (
+    "Tools are not available with this model: you cannot call tools, run code, read "
+    "files or search; do not pretend to."
+)
+
+OpenApproval = Callable[[str, str, list[PendingCall]], ApprovalRequest]
 
 
 class Generation:
@@ -56,6 +76,12 @@ class Generation:
 
     While the provider waits to try the request again, the message carries a
     `RetryWait` (reason and seconds left, updated each second) on its live updates only.
+
+    With `tools`, a step ending in tool calls goes through the approval gate
+    (`tools/gate.py`): pending calls pause the answer as `awaiting_approval` until the
+    `ApprovalRequest` opened by `open_approval` is settled, allowed calls run, and the
+    next step is requested, at most `max_steps` model steps in all. `approval` is a
+    request restored after a restart: the run starts by applying its answers.
     """
 
     def __init__(
@@ -68,6 +94,11 @@ class Generation:
         history: Sequence[Message],
         clock: Callable[[], float] | None = None,
         resume: bool = False,
+        tools: ToolService | None = None,
+        conversation: Conversation | None = None,
+        open_approval: OpenApproval | None = None,
+        approval: ApprovalRequest | None = None,
+        max_steps: int = MAX_TOOL_STEPS,
     ) -> None:
         if message.model is None:
             raise ValueError("an assistant message needs a model")
@@ -90,6 +121,15 @@ class Generation:
         self._countdown: asyncio.Task[None] | None = None
         self._tries = 1
         self._offered_tools = False
+        self._tools = tools
+        self._conversation = conversation
+        self._open_approval = open_approval
+        self._restored = approval
+        self._request: ApprovalRequest | None = None
+        self._max_steps = max(1, max_steps)
+        self._status = MessageStatus.STREAMING
+        self._notices: list[NoticePart] = []
+        self._earlier_steps: Usage | None = None  # tokens of this run's finished steps
 
     async def run(self) -> None:
         clock = self._clock or asyncio.get_running_loop().time
@@ -102,21 +142,49 @@ class Generation:
         try:
             provider = await self._providers.provider(model.provider_id)
             options = self._providers.request_options(model)
-            build = build_continue_request if self._resume else build_request
-            request = build(self._history, model.model, options)
-            self._offered_tools = bool(request.tools)
-            async for event in provider.stream(request):
-                self._draft = fold(self._draft, event, clock())
-                if isinstance(event, Retrying):
-                    self._waiting(event, clock())
-                    continue
-                if self._countdown is not None:
-                    self._stop_countdown()
-                ui.touch()
-                db.touch()
-        except asyncio.CancelledError:
+            toolbox = self._toolbox(options)
+            options = self._with_tools(options, toolbox)
+            if self._restored is not None and toolbox is not None:
+                await self._settle_restored(self._restored, toolbox)
+                build = build_tool_request
+            else:
+                build = build_continue_request if self._resume else build_request
+            for step in range(1, self._max_steps + 1):
+                path = self._with_answer() if build is build_tool_request else self._history
+                request = build(path, model.model, options)
+                self._offered_tools = self._offered_tools or bool(request.tools)
+                async for event in provider.stream(request):
+                    self._draft = fold(self._draft, event, clock())
+                    if isinstance(event, Retrying):
+                        self._waiting(event, clock())
+                        continue
+                    if self._countdown is not None:
+                        self._stop_countdown()
+                    ui.touch()
+                    db.touch()
+                calls = self._new_calls(clock())
+                if not calls or toolbox is None:
+                    break
+                if step == self._max_steps:
+                    self._step_limit(calls)
+                    break
+                self._earlier_steps = _add(self._earlier_steps, self._draft.usage)
+                self._draft = replace(self._draft, usage=None)
+                await settle_calls(
+                    calls, self._tools_service(), toolbox, self._save_calls, self._ask
+                )
+                build = build_tool_request
+        except (asyncio.CancelledError, ApprovalClosed) as stopped:
+            if self._request is not None and self._request.suspended:
+                # Parley is quitting while the person has not decided: the answer stays
+                # `awaiting_approval` on disk and is asked about again at the next start.
+                if isinstance(stopped, asyncio.CancelledError):
+                    raise
+                return
+            self._stop_calls()
             self._finish(MessageStatus.CANCELLED, clock())
-            raise
+            if isinstance(stopped, asyncio.CancelledError):
+                raise
         except ProviderError as error:
             log.warning(
                 "generation %s failed: %s (status %s)",
@@ -141,6 +209,103 @@ class Generation:
             self._stop_countdown()
             ui.cancel()
             db.cancel()
+            if self._request is not None:
+                self._request.close()
+
+    # --- tools --------------------------------------------------------------------
+
+    def _tools_service(self) -> ToolService:
+        assert self._tools is not None
+        return self._tools
+
+    def _toolbox(self, options: RequestOptions) -> Toolbox | None:
+        if self._tools is None or not options.capabilities.supports_tools:
+            return None
+        return self._tools.toolbox(self._conversation)
+
+    def _with_tools(self, options: RequestOptions, toolbox: Toolbox | None) -> RequestOptions:
+        """Tool definitions for a model that can call them; for one that cannot, a
+        one-line note so it does not pretend."""
+        if toolbox is not None:
+            return replace(options, tools=toolbox.specs())
+        if self._tools is None:
+            return options
+        system = f"{options.system}\n\n{NO_TOOLS_NOTE}" if options.system else NO_TOOLS_NOTE
+        return replace(options, system=system)
+
+    def _with_answer(self) -> list[Message]:
+        """The history, with the answer so far (calls and results) as its last turn."""
+        base = [m for m in self._history if m.id != self._message.id]
+        return [*base, self._snapshot(self._draft, MessageStatus.STREAMING)]
+
+    def _new_calls(self, now: float) -> list[ToolCallPart]:
+        """The calls of the step just streamed: closed, not yet handled."""
+        self._draft = close_open(self._draft, now)
+        calls = self._draft.tool_calls()[self._calls_before :]
+        return [c for c in calls if c.state is None and c.result is None]
+
+    def _save_calls(self, calls: Sequence[ToolCallPart]) -> None:
+        """Write changed calls into the answer, and tell listeners and the database now:
+        a call's state must be on disk before anything waits on it."""
+        changed = {c.call_id: c for c in calls}
+        closed = tuple(
+            changed.get(p.call_id, p) if isinstance(p, ToolCallPart) else p
+            for p in self._draft.closed
+        )
+        self._draft = replace(self._draft, closed=closed)
+        self._persist()
+        self._publish()
+
+    async def _ask(self, pending: list[PendingCall]) -> dict[str, Answer]:
+        """Pause as `awaiting_approval` until the person has decided every call."""
+        assert self._open_approval is not None
+        self._status = MessageStatus.AWAITING_APPROVAL
+        self._persist()
+        self._publish()
+        request = self._open_approval(self._message.conversation_id, self._message.id, pending)
+        self._request = request
+        answers = await request.settled()
+        self._request = None
+        self._status = MessageStatus.STREAMING
+        return answers
+
+    async def _settle_restored(self, request: ApprovalRequest, toolbox: Toolbox) -> None:
+        """Go on after a restart: the person's answers to the calls left pending."""
+        self._request = request
+        answers = await request.settled()
+        self._request = None
+        calls = self._draft.tool_calls()
+        decided = apply_answers(calls, answers, self._tools_service())
+        self._save_calls(decided)
+        await run_allowed(decided, self._tools_service(), toolbox, self._save_calls)
+
+    def _stop_calls(self) -> None:
+        """The run is ending early: pending calls were never run, running ones stopped."""
+        if self._request is not None:
+            self._request.close()  # a late answer is refused from here on
+        self._draft = close_open(self._draft, self._now())
+        changed = [
+            interrupted(c) if c.state is CallState.PENDING else cancelled(c)
+            for c in self._draft.tool_calls()
+            if c.state in (CallState.PENDING, CallState.RUNNING)
+        ]
+        if changed:
+            closed = {c.call_id: c for c in changed}
+            self._draft = replace(
+                self._draft,
+                closed=tuple(
+                    closed.get(p.call_id, p) if isinstance(p, ToolCallPart) else p
+                    for p in self._draft.closed
+                ),
+            )
+
+    def _step_limit(self, calls: list[ToolCallPart]) -> None:
+        text = tr(
+            "Parley stopped this answer after {steps} model steps; its last tool calls "
+            "were not run."
+        ).format(steps=self._max_steps)
+        self._save_calls([unrun(c, "The step limit of this answer was reached.") for c in calls])
+        self._notices.append(NoticePart(text))
 
     # --- retries ------------------------------------------------------------------
 
@@ -187,17 +352,23 @@ class Generation:
             self._message,
             parts=draft.parts(),
             status=status,
-            usage=_add(self._message.usage, draft.usage) if self._resume else draft.usage,
+            usage=self._usage(draft),
             first_token_ms=first_token_ms,
             retry=self._retry_wait(draft) if status is MessageStatus.STREAMING else None,
         )
 
+    def _usage(self, draft: Draft) -> Usage | None:
+        """Tokens of every model step of this answer (and of the earlier attempt when
+        continuing): each step reports only its own."""
+        usage = _add(self._earlier_steps, draft.usage)
+        return _add(self._message.usage, usage) if self._resume else usage
+
     def _publish(self) -> None:
-        self._events.emit(MessageChanged(self._snapshot(self._draft, MessageStatus.STREAMING)))
+        self._events.emit(MessageChanged(self._snapshot(self._draft, self._status)))
 
     def _persist(self) -> None:
         try:
-            self._repo.save_message(self._snapshot(self._draft, MessageStatus.STREAMING))
+            self._repo.save_message(self._snapshot(self._draft, self._status))
         except MessageNotFound:
             log.warning("message %s vanished while streaming", self._message.id)
 
@@ -210,6 +381,7 @@ class Generation:
         notice = self._unrun_calls_notice(draft) if status is MessageStatus.COMPLETE else None
         if notice is not None:
             message.parts.append(notice)
+        message.parts.extend(self._notices)
         if error is not None:
             message.parts.append(error)
         message.finished_at = utc_now()

@@ -9,10 +9,10 @@ for the adapter to merge last.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from desktop.core.models import Message, ReasoningPart, Role, ToolCallPart
+from desktop.core.models import Message, Part, ReasoningPart, Role, ToolCallPart
 from desktop.providers.base import (
     Capabilities,
     ChatRequest,
@@ -95,9 +95,28 @@ def request_message(message: Message) -> RequestMessage | None:
     )
 
 
+def _steps(message: Message) -> list[Message]:
+    """An answer that used tools over several model steps, one message per step.
+
+    A step is what the model wrote before its calls, then the calls; text or reasoning
+    after a call starts the next step. Sent as separate turns, each step's calls are
+    followed by their results, where the model put them."""
+    if message.role is not Role.ASSISTANT:
+        return [message]
+    steps: list[list[Part]] = [[]]
+    for part in message.parts:
+        after_call = steps[-1] and isinstance(steps[-1][-1], ToolCallPart)
+        if after_call and not isinstance(part, ToolCallPart):
+            steps.append([])
+        steps[-1].append(part)
+    if len(steps) == 1:
+        return [message]
+    return [replace(message, parts=parts) for parts in steps]
+
+
 def history_messages(path: Sequence[Message]) -> tuple[RequestMessage, ...]:
     """The branch as the model should see it."""
-    messages = (request_message(message) for message in path)
+    messages = (request_message(step) for message in path for step in _steps(message))
     return tuple(m for m in messages if m is not None)
 
 
@@ -142,3 +161,13 @@ def build_continue_request(
         return build_request(path[:-1], model, options)
     nudge = RequestMessage(role=Role.USER, text=CONTINUE_PROMPT)
     return _request((*history_messages(path), nudge), model, options or RequestOptions())
+
+
+def build_tool_request(
+    path: Sequence[Message], model: str, options: RequestOptions | None = None
+) -> ChatRequest:
+    """The next model step of an answer that called tools: the branch up to and
+    including that answer so far, its calls followed by their results."""
+    if not path or path[-1].role is not Role.ASSISTANT:
+        raise ValueError("a tool step request must end with the answer that called tools")
+    return _request(history_messages(path), model, options or RequestOptions())

@@ -27,12 +27,15 @@ import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from desktop.core.models import (
+    CallState,
     ContextSnapshot,
     Conversation,
     ConversationSummary,
+    DecidedBy,
+    Decision,
     ErrorPart,
     Message,
     MessageStatus,
@@ -119,12 +122,28 @@ def part_to_json(part: Part) -> Any:
             "arguments": part.arguments,
             "result": part.result,
             "is_error": part.is_error,
+            **_call_record(part),
         }
     if isinstance(part, NoticePart):
         return {"type": "notice", "text": part.text}
     if isinstance(part, ErrorPart):
         return {"type": "error", "message": part.message, "status_code": part.status_code}
     raise TypeError(f"cannot store part of type {type(part).__name__}")
+
+
+def _call_record(part: ToolCallPart) -> dict[str, Any]:
+    """The call's record, only the fields it has: a call the tool loop never handled
+    is stored exactly as before the loop existed."""
+    record = {
+        "state": part.state,
+        "decision": part.decision,
+        "decided_by": part.decided_by,
+        "duration_ms": part.duration_ms,
+        "result_size": part.result_size,
+        "output_path": part.output_path,
+        "error": part.error,
+    }
+    return {key: value for key, value in record.items() if value is not None}
 
 
 class PartFormatError(ValueError):
@@ -161,6 +180,19 @@ def _opt_int(data: Mapping[str, Any], key: str) -> int | None:
     return value
 
 
+_E = TypeVar("_E", CallState, Decision, DecidedBy)
+
+
+def _opt_enum(data: Mapping[str, Any], key: str, kind: type[_E]) -> _E | None:
+    value = _opt_str(data, key)
+    if value is None:
+        return None
+    try:
+        return kind(value)
+    except ValueError:
+        raise PartFormatError(key, f"unknown value {value!r}") from None
+
+
 def _unknown(data: Any) -> UnknownPart:
     kind = data.get("type") if isinstance(data, dict) else None
     label = f" ({kind})" if isinstance(kind, str) else ""
@@ -195,6 +227,13 @@ def decode_part(data: Any) -> Part:
             _str(data, "arguments"),
             _opt_str(data, "result"),
             is_error,
+            state=_opt_enum(data, "state", CallState),
+            decision=_opt_enum(data, "decision", Decision),
+            decided_by=_opt_enum(data, "decided_by", DecidedBy),
+            duration_ms=_opt_int(data, "duration_ms"),
+            result_size=_opt_int(data, "result_size"),
+            output_path=_opt_str(data, "output_path"),
+            error=_opt_str(data, "error"),
         )
     if kind == "notice":
         return NoticePart(_str(data, "text"))

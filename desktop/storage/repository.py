@@ -153,6 +153,21 @@ class ChatRepository:
         assert changed is not None
         return changed
 
+    def set_workspace(self, conversation_id: str, folder: str | None) -> Conversation:
+        """Bind the conversation to a workspace folder (None: unbind); raises
+        ConversationNotFound."""
+        with self._db.write() as conn:
+            result = conn.execute(
+                update(conversations)
+                .where(conversations.c.id == conversation_id)
+                .values(workspace=folder)
+            )
+            if result.rowcount == 0:
+                raise ConversationNotFound(conversation_id)
+            changed = _conversation(conn, conversation_id)
+        assert changed is not None
+        return changed
+
     def delete_conversation(self, conversation_id: str) -> None:
         """Deletes the conversation and (by cascade) all its messages. Idempotent.
 
@@ -371,6 +386,13 @@ class ChatRepository:
                     .values(active_leaf_id=leaf_after_delete(children, node))
                 )
         return node
+
+    def awaiting_approval(self) -> list[Message]:
+        """Answers paused for the person's approval of tool calls (kept across restarts)."""
+        waiting = messages.c.status == MessageStatus.AWAITING_APPROVAL.value
+        with self._db.read() as conn:
+            rows = conn.execute(select(*_MESSAGE_COLUMNS).where(waiting)).mappings().all()
+        return [mapping.message_from_row(row) for row in rows]
 
     def interrupt_streaming(self) -> list[str]:
         """At start-up: rows a crash left `streaming` become `interrupted`; returns ids."""

@@ -18,6 +18,7 @@ from desktop.engine.request_builder import (
     RequestOptions,
     build_continue_request,
     build_request,
+    build_tool_request,
 )
 from desktop.providers.base import (
     Capabilities,
@@ -149,3 +150,28 @@ def test_a_continue_request_carries_the_options_too():
     request = build_continue_request([user("Q"), partial], "m", options)
     assert request.reasoning_effort is ReasoningEffort.LOW
     assert [m.role for m in request.messages] == [Role.USER, Role.ASSISTANT, Role.USER]
+
+
+def test_an_answer_of_several_tool_steps_goes_back_one_turn_per_step():
+    answer = node(
+        Role.ASSISTANT,
+        TextPart("Checking."),
+        ToolCallPart("c1", "current_time", "{}", "noon"),
+        TextPart("Now the weather."),
+        ToolCallPart("c2", "get_weather", '{"city":"Oslo"}', "rain"),
+    )
+    request = build_tool_request([user("Time and weather?"), answer], "m")
+    assert request.messages[1:] == (
+        RequestMessage(
+            Role.ASSISTANT,
+            "Checking.",
+            tool_calls=(ToolCall("c1", "current_time", "{}"),),
+            tool_results=(ToolResult("c1", "current_time", "noon"),),
+        ),
+        RequestMessage(
+            Role.ASSISTANT,
+            "Now the weather.",
+            tool_calls=(ToolCall("c2", "get_weather", '{"city":"Oslo"}'),),
+            tool_results=(ToolResult("c2", "get_weather", "rain"),),
+        ),
+    )

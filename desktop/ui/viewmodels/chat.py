@@ -28,11 +28,14 @@ from desktop.render.links import copy_index, is_safe_link
 from desktop.render.markdown import code_blocks
 from desktop.render.theme import document_css
 from desktop.ui.image_loader import ImageLoader
+from desktop.ui.viewmodels.approvals import ApprovalsViewModel
 from desktop.ui.viewmodels.collector import collector_paused
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.tasks import TaskGroup
+from desktop.ui.viewmodels.tool_outputs import ToolOutputs
 from desktop.ui.viewmodels.update_pacer import UpdatePacer
+from desktop.ui.viewmodels.workspace import WorkspaceModel
 
 log = logging.getLogger(__name__)
 
@@ -98,6 +101,11 @@ class ChatViewModel(QObject):
         chat.events.subscribe(self._on_engine_event)
         settings.changed.subscribe(self._on_settings_changed)
         self._on_settings_changed(settings.settings)
+        self.approvals = ApprovalsViewModel(chat, self)
+        self.workspace = WorkspaceModel(chat, self)
+        self.outputs = ToolOutputs()  # app.py gives it the data folder
+        self.conversationIdChanged.connect(self.workspace.follow)
+        self.workspace.conversationCreated.connect(self.open_conversation)
 
     # --- properties ---------------------------------------------------------------
 

@@ -16,6 +16,7 @@ from desktop.core.models import (
     ReasoningPart,
     RetryWait,
 )
+from desktop.ui.viewmodels.tool_card import ToolCard
 
 
 def _tr(text: str) -> str:
@@ -46,6 +47,8 @@ class MessageItem:
     version_count: int = 1
     can_continue: bool = False  # stopped, interrupted or broken off: it can be continued
     can_retry: bool = False  # failed: a new attempt can be made
+    tools: tuple[ToolCard, ...] = ()  # the tool calls, as cards
+    awaiting_approval: bool = False  # tool calls wait for the person
 
     @cached_property
     def html(self) -> str:

@@ -23,6 +23,7 @@ from desktop.render.markdown import render_markdown
 from desktop.render.streaming import StreamingRenderer
 from desktop.ui.viewmodels import message_item as mi
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.viewmodels.tool_card import tool_cards
 
 
 def user_text_html(text: str) -> str:
@@ -164,4 +165,6 @@ class MessageRenderer:
             version_count=version[1],
             can_continue=answer and versions.can_continue(message),
             can_retry=answer and message.status is MessageStatus.ERROR,
+            tools=() if only_text else tool_cards(message),
+            awaiting_approval=message.status is MessageStatus.AWAITING_APPROVAL,
         )

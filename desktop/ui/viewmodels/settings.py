@@ -18,6 +18,7 @@ from desktop.core.settings import (
 )
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.tools.service import ToolService
 from desktop.providers.base import Capabilities
 from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
 from desktop.ui.viewmodels.local_servers import LocalServersModel
@@ -29,6 +30,7 @@ from desktop.ui.viewmodels.provider_draft import (
     format_extra_body,
 )
 from desktop.ui.viewmodels.tasks import TaskGroup
+from desktop.ui.viewmodels.tool_settings import ToolSettingsModel
 
 
 class SettingsViewModel(QObject):
@@ -51,6 +53,7 @@ class SettingsViewModel(QObject):
         parent: QObject | None = None,
         *,
         local_servers: Sequence[LocalServer] = DEFAULT_LOCAL_SERVERS,
+        tools: ToolService | None = None,
     ):
         super().__init__(parent)
         self._service = service
@@ -59,6 +62,7 @@ class SettingsViewModel(QObject):
         self._testing = False
         self.local_servers = LocalServersModel(service, tasks, local_servers, self)
         self.network = NetworkSettingsModel(service, self)
+        self.tools = ToolSettingsModel(service, tools, self) if tools is not None else None
         service.changed.subscribe(self._on_settings_changed)
 
     # --- read-only state ----------------------------------------------------------

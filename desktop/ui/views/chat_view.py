@@ -14,9 +14,11 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
+from desktop.ui.views.approval_dialog import ApprovalDialogs
 from desktop.ui.views.composer import Composer
 from desktop.ui.views.onboarding import Onboarding
 from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
+from desktop.ui.views.workspace_button import WorkspaceButton
 
 
 class ChatView(QWidget):
@@ -40,6 +42,8 @@ class ChatView(QWidget):
         header_row = QHBoxLayout(header)
         header_row.setContentsMargins(20, 10, 20, 10)
         header_row.addWidget(self.title, 1)
+        self.workspace = WorkspaceButton(chat.workspace, header)
+        header_row.addWidget(self.workspace)
 
         self.banner = QLabel(self)
         self.banner.setObjectName("Banner")
@@ -80,6 +84,7 @@ class ChatView(QWidget):
         layout.addWidget(self.banner)
         layout.addWidget(self.pages, 1)
 
+        self.approval_dialogs = ApprovalDialogs(chat.approvals, self)
         chat.titleChanged.connect(self._on_title_changed)
         chat.needsSetupChanged.connect(self._update_page)
         chat.messagesReset.connect(self._update_empty)

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
@@ -25,6 +26,7 @@ from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.views.message_actions import ActionSlot, MessageActions, has_actions
 from desktop.ui.views.rich_text import RichText
+from desktop.ui.views.tool_cards import ToolCards
 
 
 def _label(name: str, parent: QWidget) -> QLabel:
@@ -181,6 +183,8 @@ class AssistantMessage(MessageWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)  # no background: see RichText
         self._reasoning_touched = False  # the person opened/closed it: stop auto-toggling
         self._reasoning: tuple[QToolButton, RichText] | None = None
+        self._tools: ToolCards | None = None  # built for answers that call tools
+        self._approval: QPushButton | None = None
         self.meta = _label("MetaLabel", self)
         # One line whatever shows beside it: the row appearing on hover must not re-wrap it.
         self.meta.setWordWrap(False)
@@ -226,7 +230,30 @@ class AssistantMessage(MessageWidget):
             self._reasoning = (toggle, body)
         return self._reasoning
 
+    @property
+    def tool_cards(self) -> ToolCards:
+        if self._tools is None:
+            self._tools = ToolCards(self)
+            self._tools.openOutput.connect(self._chat.outputs.open)
+            self._layout.insertWidget(self._layout.indexOf(self.body) + 1, self._tools)
+        return self._tools
+
+    @property
+    def approval_button(self) -> QPushButton:
+        if self._approval is None:
+            button = self._approval = QPushButton(self.tr("Review tool calls…"), self)
+            button.setObjectName("ApprovalButton")
+            button.clicked.connect(lambda: self._chat.approvals.reveal(self._id))
+            self._layout.insertWidget(
+                self._layout.indexOf(self.status) + 1, button, 0, Qt.AlignmentFlag.AlignLeft
+            )
+        return self._approval
+
     def update_item(self, item: MessageItem) -> None:
+        if item.tools or self._tools is not None:
+            self.tool_cards.show_cards(item.tools)
+        if item.awaiting_approval or self._approval is not None:
+            self.approval_button.setVisible(item.awaiting_approval)
         has_reasoning = bool(item.reasoning_html)
         if has_reasoning or self._reasoning is not None:
             self._show_reasoning(item, has_reasoning)

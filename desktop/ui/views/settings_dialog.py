@@ -1,4 +1,4 @@
-"""Settings: providers, appearance and network, one page each (see settings_pages/)."""
+"""Settings: providers, appearance, network and tools, one page each (see settings_pages/)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.views.settings_pages.appearance_page import AppearancePage
 from desktop.ui.views.settings_pages.network_page import NetworkPage
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
+from desktop.ui.views.settings_pages.tools_page import ToolsPage
 
 
 class SettingsDialog(QDialog):
@@ -22,6 +23,9 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.providers, self.tr("Providers"))
         self.tabs.addTab(self.appearance, self.tr("Appearance"))
         self.tabs.addTab(self.network, self.tr("Network"))
+        self.tools = ToolsPage(vm.tools, self) if vm.tools is not None else None
+        if self.tools is not None:
+            self.tabs.addTab(self.tools, self.tr("Tools"))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.close)
         layout = QVBoxLayout(self)

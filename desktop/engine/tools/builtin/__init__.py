@@ -1,0 +1,24 @@
+"""Parley's own tools: time, conversation search, session capabilities, and the
+workspace tools (list, read, search, write, run a command) rooted in the folder the
+person picked for the conversation."""
+
+from __future__ import annotations
+
+from desktop.engine.tools.builtin.command import RUN_COMMAND
+from desktop.engine.tools.builtin.files import LIST_FILES, READ_FILE, SEARCH_FILES
+from desktop.engine.tools.builtin.session import CAPABILITIES, CURRENT_TIME, SEARCH_CONVERSATIONS
+from desktop.engine.tools.builtin.write import WRITE_FILE
+from desktop.engine.tools.registry import Tool
+
+BUILTIN_TOOLS: tuple[Tool, ...] = (
+    CURRENT_TIME,
+    SEARCH_CONVERSATIONS,
+    CAPABILITIES,
+    LIST_FILES,
+    READ_FILE,
+    SEARCH_FILES,
+    WRITE_FILE,
+    RUN_COMMAND,
+)
+
+__all__ = ["BUILTIN_TOOLS"]

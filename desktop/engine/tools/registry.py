@@ -1,0 +1,67 @@
+"""What a tool is to the engine: a definition and a coroutine that runs it.
+
+A tool reports a failure the model should read (a path outside the workspace, a file
+that does not exist) by raising `ToolFailure`; anything else it raises is a bug,
+logged and reported to the model as an unexpected error. Cancellation is never caught.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from desktop.core.tools import ToolDefinition
+from desktop.providers.base import ToolSpec
+
+
+class ToolFailure(Exception):
+    """A refusal or failure explained to the model in `str(error)`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolContext:
+    """What a tool may use for one call.
+
+    `workspace` is the conversation's folder (None: no workspace tools);
+    `outputs_dir` holds large outputs saved by earlier calls; `offered` is every tool
+    this request really has (for `get_session_capabilities`).
+    """
+
+    conversation_id: str
+    workspace: Path | None
+    outputs_dir: Path
+    offered: tuple[ToolDefinition, ...] = ()
+    search: Callable[[str, int], list[dict[str, Any]]] | None = None
+
+
+Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    definition: ToolDefinition
+    run: Handler
+    needs_workspace: bool = False
+
+    @property
+    def name(self) -> str:
+        return self.definition.name
+
+
+@dataclass(frozen=True, slots=True)
+class Toolbox:
+    """The tools one generation offers the model, and the context they run in."""
+
+    tools: Mapping[str, Tool] = field(default_factory=dict)
+    context: ToolContext | None = None
+
+    def get(self, name: str) -> Tool | None:
+        return self.tools.get(name)
+
+    def specs(self) -> tuple[ToolSpec, ...]:
+        return tuple(
+            ToolSpec(t.definition.name, t.definition.description, t.definition.parameters)
+            for t in self.tools.values()
+        )

@@ -1,0 +1,120 @@
+"""`ToolService`: which tools a conversation gets, and the person's policy for each."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from desktop.core.models import Conversation
+from desktop.core.paths import DataPaths
+from desktop.core.settings import Settings
+from desktop.core.tools import ToolDefinition, ToolPolicy
+from desktop.engine.tools.builtin import BUILTIN_TOOLS
+from desktop.engine.tools.outputs import OUTPUTS_FOLDER
+from desktop.engine.tools.registry import Tool, Toolbox, ToolContext
+from desktop.storage.database import Database
+from desktop.storage.search import search
+
+MAX_TOOL_STEPS = 256  # model/tool steps per generation
+
+Search = Callable[[str, int], list[dict[str, Any]]]
+
+
+class SettingsStore(Protocol):
+    """Where tool policies and grants are read and saved (the settings service)."""
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def save(self, settings: Settings) -> None: ...
+
+
+class ToolService:
+    """Built-in tools (plus `extra` ones, such as a server's) and their policies.
+
+    `search` answers conversation search (query, limit) -> hits as plain dicts.
+    """
+
+    def __init__(
+        self,
+        paths: DataPaths,
+        settings: SettingsStore,
+        *,
+        search: Search | None = None,
+        extra: Sequence[Tool] = (),
+    ) -> None:
+        self._paths = paths
+        self._settings = settings
+        self._search = search
+        self._tools: dict[str, Tool] = {t.name: t for t in (*BUILTIN_TOOLS, *extra)}
+
+    @property
+    def data_root(self) -> Path:
+        return self._paths.root
+
+    def definitions(self, workspace: bool = True) -> list[ToolDefinition]:
+        return [t.definition for t in self._tools.values() if workspace or not t.needs_workspace]
+
+    def definition(self, name: str) -> ToolDefinition | None:
+        tool = self._tools.get(name)
+        return tool.definition if tool else None
+
+    def set_tools(self, tools: Sequence[Tool]) -> None:
+        """Replace the extra tools (a server connected or changed its tools)."""
+        self._tools = {t.name: t for t in (*BUILTIN_TOOLS, *tools)}
+
+    def toolbox(self, conversation: Conversation | None) -> Toolbox:
+        """The tools offered for one request of this conversation, minus those turned
+        off; grants for definitions that changed are dropped first."""
+        workspace = (
+            Path(conversation.workspace) if conversation and conversation.workspace else None
+        )
+        self._drop_stale_grants()
+        policies = self._settings.settings.tools
+        chosen = {
+            name: tool
+            for name, tool in self._tools.items()
+            if (workspace is not None or not tool.needs_workspace)
+            and policies.policy(tool.definition) is not ToolPolicy.OFF
+        }
+        context = ToolContext(
+            conversation_id=conversation.id if conversation else "",
+            workspace=workspace,
+            outputs_dir=self._paths.root / OUTPUTS_FOLDER,
+            offered=tuple(t.definition for t in chosen.values()),
+            search=self._search,
+        )
+        return Toolbox(chosen, context)
+
+    def policy(self, definition: ToolDefinition) -> ToolPolicy:
+        return self._settings.settings.tools.policy(definition)
+
+    def allow_always(self, definition: ToolDefinition) -> None:
+        settings = self._settings.settings
+        self._settings.save(replace(settings, tools=settings.tools.granted(definition)))
+
+    def _drop_stale_grants(self) -> None:
+        settings = self._settings.settings
+        tools = settings.tools.without_stale_grants([t.definition for t in self._tools.values()])
+        if tools is not settings.tools:
+            self._settings.save(replace(settings, tools=tools))
+
+
+def conversation_search(database: Database) -> Search:
+    """Conversation search for the `search_conversations` tool: hits as plain dicts."""
+
+    def run(query: str, limit: int) -> list[dict[str, Any]]:
+        return [
+            {
+                "conversation_id": hit.conversation_id,
+                "conversation": hit.conversation_title,
+                "message_id": hit.message_id,
+                "snippet": hit.snippet,
+                "updated_at": hit.updated_at.isoformat(timespec="seconds"),
+            }
+            for hit in search(database, query, limit)
+        ]
+
+    return run

@@ -1,0 +1,132 @@
+"""Tool calls inside an answer: one compact card each, folded open for the details.
+
+Every part is a word-wrapped label, so the card answers `heightForWidth` and the
+transcript measures it like the rest of the message; folding shows or hides children,
+which makes the transcript place its rows again.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontDatabase
+from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
+
+from desktop.ui.viewmodels.tool_card import ToolCard
+
+
+def _mono_label(parent: QWidget, name: str) -> QLabel:
+    label = QLabel(parent)
+    label.setObjectName(name)
+    label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label
+
+
+class ToolCardWidget(QFrame):
+    openOutput = Signal(str)  # the output's path, relative to the data folder
+
+    def __init__(self, card: ToolCard, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ToolCard")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("ToolCardToggle")
+        self.toggle.setCheckable(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.toggle.setAutoRaise(True)
+        self.toggle.toggled.connect(self._on_toggled)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("MetaLabel")
+        self.summary.setWordWrap(True)
+        self.details = QWidget(self)
+        self.arguments_title = QLabel(self.tr("Arguments"), self.details)
+        self.arguments_title.setObjectName("MetaLabel")
+        self.arguments = _mono_label(self.details, "ToolArguments")
+        self.result_title = QLabel(self.tr("Result"), self.details)
+        self.result_title.setObjectName("MetaLabel")
+        self.result = _mono_label(self.details, "ToolResult")
+        self.output = QLabel(self.details)
+        self.output.setObjectName("MetaLabel")
+        self.output.setWordWrap(True)
+        self.output.linkActivated.connect(
+            lambda _link: self.openOutput.emit(self._card.output_path)
+        )
+        inner = QVBoxLayout(self.details)
+        inner.setContentsMargins(20, 0, 0, 0)
+        inner.setSpacing(2)
+        for widget in (
+            self.arguments_title,
+            self.arguments,
+            self.result_title,
+            self.result,
+            self.output,
+        ):
+            inner.addWidget(widget)
+        self.details.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 4)
+        layout.setSpacing(2)
+        layout.addWidget(self.toggle)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.details)
+        self._card = card
+        self.show_card(card)
+
+    @property
+    def card(self) -> ToolCard:
+        return self._card
+
+    def show_card(self, card: ToolCard) -> None:
+        self._card = card
+        self.setProperty("toolState", card.state)
+        self.toggle.setText(f"{card.name} — {card.state_label}")
+        self.summary.setText(card.summary)
+        self.summary.setVisible(bool(card.summary))
+        self.arguments.setText(card.arguments or "{}")
+        self.result_title.setVisible(bool(card.result))
+        self.result.setVisible(bool(card.result))
+        self.result.setText(card.result)
+        self.output.setVisible(bool(card.output_path))
+        if card.output_path:
+            self.output.setText(
+                self.tr("Full output: %1 — <a href='open'>Open</a>").replace(
+                    "%1", html.escape(card.output_path)
+                )
+            )
+
+    def _on_toggled(self, expanded: bool) -> None:
+        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        self.details.setVisible(expanded)
+
+
+class ToolCards(QWidget):
+    """The cards of one message, kept (and their folding kept) across updates."""
+
+    openOutput = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._layout = QVBoxLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._layout.setSpacing(4)
+        self.cards: list[ToolCardWidget] = []
+
+    def show_cards(self, cards: tuple[ToolCard, ...]) -> None:
+        for index, card in enumerate(cards):
+            if index < len(self.cards):
+                self.cards[index].show_card(card)
+            else:
+                widget = ToolCardWidget(card, self)
+                widget.openOutput.connect(self.openOutput)
+                self._layout.addWidget(widget)
+                self.cards.append(widget)
+        while len(self.cards) > len(cards):
+            widget = self.cards.pop()
+            widget.hide()
+            widget.deleteLater()
+        self.setVisible(bool(cards))
