@@ -122,18 +122,7 @@ class ChatRepository:
 
         updated_at is left alone: renaming is not activity and must not reorder the list.
         """
-        clean = _clean_title(title)
-        with self._db.write() as conn:
-            result = conn.execute(
-                update(conversations)
-                .where(conversations.c.id == conversation_id)
-                .values(title=clean)
-            )
-            if result.rowcount == 0:
-                raise ConversationNotFound(conversation_id)
-            renamed = _conversation(conn, conversation_id)
-        assert renamed is not None
-        return renamed
+        return self._update_conversation(conversation_id, title=_clean_title(title))
 
     def set_pinned(self, conversation_id: str, pinned: bool) -> Conversation:
         """Pin to (or unpin from) the top of the list; raises ConversationNotFound.
@@ -141,26 +130,18 @@ class ChatRepository:
         updated_at is left alone, like renaming: unpinning must drop the conversation
         back to where its own activity puts it.
         """
-        with self._db.write() as conn:
-            result = conn.execute(
-                update(conversations)
-                .where(conversations.c.id == conversation_id)
-                .values(pinned=pinned)
-            )
-            if result.rowcount == 0:
-                raise ConversationNotFound(conversation_id)
-            changed = _conversation(conn, conversation_id)
-        assert changed is not None
-        return changed
+        return self._update_conversation(conversation_id, pinned=pinned)
 
     def set_workspace(self, conversation_id: str, folder: str | None) -> Conversation:
         """Bind the conversation to a workspace folder (None: unbind); raises
         ConversationNotFound."""
+        return self._update_conversation(conversation_id, workspace=folder)
+
+    def _update_conversation(self, conversation_id: str, **values: Any) -> Conversation:
+        """Set columns of one conversation (never updated_at) and read it back."""
         with self._db.write() as conn:
             result = conn.execute(
-                update(conversations)
-                .where(conversations.c.id == conversation_id)
-                .values(workspace=folder)
+                update(conversations).where(conversations.c.id == conversation_id).values(**values)
             )
             if result.rowcount == 0:
                 raise ConversationNotFound(conversation_id)
