@@ -28,6 +28,7 @@ from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
+from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
@@ -109,7 +110,11 @@ class Parley:
         self.settings = SettingsService(
             paths.settings, self.secrets, model_info_max_age=model_info_max_age
         )
-        self.tools = ToolService(paths, self.settings, search=conversation_search(self.database))
+        # MCP servers start lazily, when a generation first lists its tools.
+        self.mcp = McpManager(self.settings, paths.logs)
+        self.tools = ToolService(
+            paths, self.settings, search=conversation_search(self.database), sources=[self.mcp]
+        )
         self.chat = ChatService(self.repository, self.settings, tools=self.tools)
         self.chat.recover()
 
@@ -127,7 +132,11 @@ class Parley:
         self.search_vm = SearchModel(self.library)
         self.transfer_vm = TransferViewModel(self.library, self.tasks)
         self.settings_vm = SettingsViewModel(
-            self.settings, self.tasks, local_servers=local_servers, tools=self.tools
+            self.settings,
+            self.tasks,
+            local_servers=local_servers,
+            tools=self.tools,
+            mcp=self.mcp,
         )
         self.window = MainWindow(
             self.chat_vm,
@@ -158,6 +167,7 @@ class Parley:
             return
         self._closed = True
         await self.chat.shutdown()
+        await self.mcp.stop()
         await self.tasks.cancel_all()
         await self.images.aclose()
         await self.settings.aclose()

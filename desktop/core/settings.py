@@ -14,6 +14,12 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from desktop.core.errors import SettingsError
+from desktop.core.mcp_settings import (
+    McpServerSettings,
+    dump_mcp_server,
+    parse_mcp_consent,
+    parse_mcp_servers,
+)
 from desktop.core.models import ModelRef
 from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
 
@@ -140,6 +146,12 @@ class Settings:
     network: NetworkSettings = field(default_factory=NetworkSettings)
     reasoning_effort: str = "medium"  # the composer's last choice (providers.base.ReasoningEffort)
     tools: ToolSettings = field(default_factory=ToolSettings)
+    mcp_servers: tuple[McpServerSettings, ...] = ()
+    # server id -> the command line hash the person allowed to start (mcp_settings.py)
+    mcp_consent: Mapping[str, str] = field(default_factory=dict)
+
+    def mcp_server(self, server_id: str) -> McpServerSettings | None:
+        return next((s for s in self.mcp_servers if s.id == server_id), None)
 
     def provider(self, provider_id: str) -> ProviderSettings | None:
         return next((p for p in self.providers if p.id == provider_id), None)
@@ -346,6 +358,8 @@ def parse_settings(data: Any) -> Settings:
             "network",
             "reasoning_effort",
             "tools",
+            "mcp_servers",
+            "mcp_consent",
         },
         "",
     )
@@ -394,7 +408,18 @@ def parse_settings(data: Any) -> Settings:
         raise SettingsError("reasoning_effort", f"must be one of: {', '.join(REASONING_EFFORTS)}")
     appearance = AppearanceSettings(theme, font_size, load_remote_images)
     tools = _parse_tools(data.get("tools", {}))
-    return Settings(tuple(providers), appearance, last_model, network, effort, tools)
+    mcp_servers = parse_mcp_servers(data.get("mcp_servers", []))
+    mcp_consent = parse_mcp_consent(data.get("mcp_consent", {}))
+    return Settings(
+        tuple(providers),
+        appearance,
+        last_model,
+        network,
+        effort,
+        tools,
+        mcp_servers,
+        mcp_consent,
+    )
 
 
 def dump_settings(settings: Settings) -> dict[str, Any]:
@@ -454,6 +479,10 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
                 else {}
             ),
         }
+    if settings.mcp_servers:
+        data["mcp_servers"] = [dump_mcp_server(s) for s in settings.mcp_servers]
+    if settings.mcp_consent:
+        data["mcp_consent"] = dict(settings.mcp_consent)
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:

@@ -142,7 +142,7 @@ class Generation:
         try:
             provider = await self._providers.provider(model.provider_id)
             options = self._providers.request_options(model)
-            toolbox = self._toolbox(options)
+            toolbox = await self._toolbox(options)
             options = self._with_tools(options, toolbox)
             if self._restored is not None and toolbox is not None:
                 await self._settle_restored(self._restored, toolbox)
@@ -218,9 +218,10 @@ class Generation:
         assert self._tools is not None
         return self._tools
 
-    def _toolbox(self, options: RequestOptions) -> Toolbox | None:
+    async def _toolbox(self, options: RequestOptions) -> Toolbox | None:
         if self._tools is None or not options.capabilities.supports_tools:
             return None
+        await self._tools.prepare()
         return self._tools.toolbox(self._conversation)
 
     def _with_tools(self, options: RequestOptions, toolbox: Toolbox | None) -> RequestOptions:

@@ -116,6 +116,7 @@ def test_onboarding_offers_a_local_ollama_and_adds_it_in_one_click(driver, secon
         assert row.isVisible()
         click(row.add_button)
         await driver.until(lambda: chat_view.pages.currentWidget() is not chat_view.onboarding)
+        await parley.tasks.drain()  # the new provider's model details are asked for next
 
     driver.run(body())
     assert saved(tmp_path)["providers"] == [

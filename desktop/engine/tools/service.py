@@ -31,6 +31,13 @@ class SettingsStore(Protocol):
     def save(self, settings: Settings) -> None: ...
 
 
+class ToolSource(Protocol):
+    """Tools that exist only while something runs (an MCP server's), listed anew for
+    every generation; `ToolService.prepare()` asks each source."""
+
+    async def tools(self) -> Sequence[Tool]: ...
+
+
 class ToolService:
     """Built-in tools (plus `extra` ones, such as a server's) and their policies.
 
@@ -44,11 +51,14 @@ class ToolService:
         *,
         search: Search | None = None,
         extra: Sequence[Tool] = (),
+        sources: Sequence[ToolSource] = (),
     ) -> None:
         self._paths = paths
         self._settings = settings
         self._search = search
         self._tools: dict[str, Tool] = {t.name: t for t in (*BUILTIN_TOOLS, *extra)}
+        self._extra = tuple(extra)
+        self._sources = tuple(sources)
 
     @property
     def data_root(self) -> Path:
@@ -64,6 +74,14 @@ class ToolService:
     def set_tools(self, tools: Sequence[Tool]) -> None:
         """Replace the extra tools (a server connected or changed its tools)."""
         self._tools = {t.name: t for t in (*BUILTIN_TOOLS, *tools)}
+
+    async def prepare(self) -> None:
+        """List the sources' tools again before a generation picks its toolbox (this is
+        when MCP servers start, lazily)."""
+        if not self._sources:
+            return
+        listed = [tool for source in self._sources for tool in await source.tools()]
+        self.set_tools([*self._extra, *listed])
 
     def toolbox(self, conversation: Conversation | None) -> Toolbox:
         """The tools offered for one request of this conversation, minus those turned

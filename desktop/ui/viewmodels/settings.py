@@ -18,10 +18,12 @@ from desktop.core.settings import (
 )
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
 from desktop.providers.base import Capabilities
 from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
 from desktop.ui.viewmodels.local_servers import LocalServersModel
+from desktop.ui.viewmodels.mcp_servers import McpServersModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
 from desktop.ui.viewmodels.provider_draft import (
     DraftError,
@@ -54,6 +56,7 @@ class SettingsViewModel(QObject):
         *,
         local_servers: Sequence[LocalServer] = DEFAULT_LOCAL_SERVERS,
         tools: ToolService | None = None,
+        mcp: McpManager | None = None,
     ):
         super().__init__(parent)
         self._service = service
@@ -63,6 +66,7 @@ class SettingsViewModel(QObject):
         self.local_servers = LocalServersModel(service, tasks, local_servers, self)
         self.network = NetworkSettingsModel(service, self)
         self.tools = ToolSettingsModel(service, tools, self) if tools is not None else None
+        self.mcp = McpServersModel(service, mcp, tasks, self) if mcp is not None else None
         service.changed.subscribe(self._on_settings_changed)
 
     # --- read-only state ----------------------------------------------------------

@@ -6,6 +6,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout
 
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.views.settings_pages.appearance_page import AppearancePage
+from desktop.ui.views.settings_pages.mcp_page import McpServersPage
 from desktop.ui.views.settings_pages.network_page import NetworkPage
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
 from desktop.ui.views.settings_pages.tools_page import ToolsPage
@@ -26,6 +27,9 @@ class SettingsDialog(QDialog):
         self.tools = ToolsPage(vm.tools, self) if vm.tools is not None else None
         if self.tools is not None:
             self.tabs.addTab(self.tools, self.tr("Tools"))
+        self.mcp = McpServersPage(vm.mcp, self) if vm.mcp is not None else None
+        if self.mcp is not None:
+            self.tabs.addTab(self.mcp, self.tr("MCP servers"))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.close)
         layout = QVBoxLayout(self)

@@ -1,0 +1,204 @@
+"""One MCP server's connection: started when first needed, restarted after a crash.
+
+The SDK's transports are anyio context managers that must be entered and left in the
+same task, so each connection runs in a task of its own that holds them open until the
+server is stopped or fails; calls from generations go through its `ClientSession`.
+A crash is noticed by the call it breaks (that call fails: it may have had effects, so
+it is never silently repeated); the next use restarts the server after a backoff that
+doubles with every consecutive crash, and after `max_restarts` it stays stopped until
+the settings change. The server's stderr is appended to `logs/mcp-<id>.log`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+import httpx2
+from mcp import types
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
+
+from desktop.core.mcp_settings import McpServerSettings, McpTransport
+from desktop.engine.tools.registry import ToolFailure
+
+log = logging.getLogger(__name__)
+
+CALL_TIMEOUT_S = 60.0
+START_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class Backoff:
+    first_s: float = 0.5
+    max_s: float = 30.0
+    max_restarts: int = 5
+
+    def delay(self, crashes: int) -> float:
+        return min(self.first_s * 2 ** (crashes - 1), self.max_s)
+
+
+DEFAULT_BACKOFF = Backoff()
+
+
+def _open_log(path: Path) -> IO[str]:
+    """The server's stderr goes straight to this file (the SDK needs a real file)."""
+    return path.open("a", encoding="utf-8")
+
+
+def log_path(logs_dir: Path, server_id: str) -> Path:
+    return logs_dir / f"mcp-{server_id}.log"
+
+
+class McpConnection:
+    def __init__(
+        self,
+        server: McpServerSettings,
+        logs_dir: Path,
+        *,
+        call_timeout: float = CALL_TIMEOUT_S,
+        backoff: Backoff = DEFAULT_BACKOFF,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.server = server
+        self.log_file = log_path(logs_dir, server.id)
+        self._call_timeout = call_timeout
+        self._backoff = backoff
+        self._sleep = sleep
+        self._session: ClientSession | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._done: asyncio.Event | None = None
+        self._lock = asyncio.Lock()
+        self._crashes = 0
+        self.starts = 0  # how many times the server was started (for the person and tests)
+        self.tools: list[types.Tool] = []
+
+    @property
+    def running(self) -> bool:
+        return self._session is not None
+
+    async def ensure_started(self) -> ClientSession:
+        async with self._lock:
+            if self._session is not None:
+                return self._session
+            if self._crashes > self._backoff.max_restarts:
+                raise ToolFailure(
+                    f"The MCP server {self.server.name!r} crashed {self._crashes} times and was "
+                    f"not restarted again; see {self.log_file}."
+                )
+            if self._crashes:
+                await self._sleep(self._backoff.delay(self._crashes))
+            return await self._start()
+
+    async def _start(self) -> ClientSession:
+        ready: asyncio.Future[ClientSession] = asyncio.get_running_loop().create_future()
+        self._done = asyncio.Event()
+        self._task = asyncio.create_task(self._hold(ready, self._done))
+        self.starts += 1
+        try:
+            session = await asyncio.wait_for(asyncio.shield(ready), START_TIMEOUT_S)
+        except Exception as error:
+            self._crashes += 1
+            await self._end()
+            raise ToolFailure(
+                f"The MCP server {self.server.name!r} did not start ({error}); see {self.log_file}."
+            ) from None
+        self._session = session
+        return session
+
+    async def _hold(self, ready: asyncio.Future[ClientSession], done: asyncio.Event) -> None:
+        try:
+            async with self._transport() as (read, write), ClientSession(read, write) as session:
+                await session.initialize()
+                self.tools = await _all_tools(session)
+                ready.set_result(session)
+                await done.wait()
+        except Exception as error:  # reported to whoever waits for the start
+            log.warning("MCP server %s ended: %s", self.server.id, error)
+            if not ready.done():
+                ready.set_exception(error)
+
+    @contextlib.asynccontextmanager
+    async def _transport(self) -> AsyncIterator[Any]:
+        server = self.server
+        if server.transport is McpTransport.HTTP:
+            async with (
+                httpx2.AsyncClient(headers=dict(server.headers)) as client,
+                streamable_http_client(server.url, http_client=client) as streams,
+            ):
+                yield streams
+            return
+        self.log_file.parent.mkdir(parents=True, exist_ok=True)
+        params = StdioServerParameters(
+            command=server.command,
+            args=list(server.args),
+            env=dict(server.env) or None,
+            cwd=server.cwd or None,
+        )
+        with _open_log(self.log_file) as errlog:
+            async with stdio_client(params, errlog=errlog) as streams:
+                yield streams
+
+    async def list_tools(self) -> list[types.Tool]:
+        await self.ensure_started()
+        return self.tools
+
+    async def call(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        session = await self.ensure_started()
+        try:
+            result = await session.call_tool(
+                tool, arguments, read_timeout_seconds=self._call_timeout
+            )
+        except MCPError as error:
+            if error.code == types.REQUEST_TIMEOUT:
+                raise ToolFailure(
+                    f"The MCP server did not answer within {self._call_timeout:g} s."
+                ) from None
+            if error.code == types.CONNECTION_CLOSED:
+                await self._crashed()
+                raise ToolFailure(
+                    f"The MCP server {self.server.name!r} stopped unexpectedly; it is "
+                    f"restarted at the next call. See {self.log_file}."
+                ) from None
+            raise ToolFailure(f"The MCP server refused the call: {error.message}") from None
+        except (OSError, ConnectionError) as error:
+            await self._crashed()
+            raise ToolFailure(f"The MCP server {self.server.name!r} failed: {error}") from None
+        self._crashes = 0
+        return result
+
+    async def _crashed(self) -> None:
+        self._crashes += 1
+        await self._end()
+
+    async def _end(self) -> None:
+        self._session = None
+        task, self._task = self._task, None
+        if self._done is not None:
+            self._done.set()
+        if task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(task, 10)
+
+    async def stop(self) -> None:
+        async with self._lock:
+            await self._end()
+
+
+async def _all_tools(session: ClientSession) -> list[types.Tool]:
+    tools: list[types.Tool] = []
+    cursor: str | None = None
+    while True:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await session.list_tools(params=params)
+        tools.extend(page.tools)
+        cursor = page.next_cursor
+        if not cursor:
+            return tools

@@ -1,0 +1,157 @@
+"""Settings → MCP servers: the list the person edits, and their consent to start one.
+
+Adding a stdio server never starts it: the page first shows the consent dialog with the
+exact command line (`consent_request`), and only "Allow and start" (`allow`) records
+consent and starts the server.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, replace
+from typing import Any
+
+from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtGui import QDesktopServices
+
+from desktop.core.errors import SettingsError
+from desktop.core.mcp_settings import McpServerSettings, McpTransport, has_consent, parse_mcp_server
+from desktop.core.settings import Settings
+from desktop.engine.settings_service import SettingsService
+from desktop.engine.tools.mcp.manager import McpManager
+from desktop.ui.viewmodels.tasks import TaskGroup
+
+
+@dataclass(frozen=True, slots=True)
+class ConsentRequest:
+    """What the consent dialog shows: nothing of it is shortened."""
+
+    server_id: str
+    name: str
+    command_line: str  # shell-quoted, exactly what runs
+    cwd: str  # "" = Parley's own working folder
+    env_names: tuple[str, ...]
+
+
+class McpServersModel(QObject):
+    changed = Signal()
+    saveFailed = Signal(str)
+    consentNeeded = Signal(str)  # server id: show the consent dialog for it
+
+    def __init__(
+        self,
+        settings: SettingsService,
+        manager: McpManager,
+        tasks: TaskGroup,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._settings = settings
+        self._manager = manager
+        self._tasks = tasks
+        settings.changed.subscribe(self._on_settings_changed)
+
+    def servers(self) -> tuple[McpServerSettings, ...]:
+        return self._settings.settings.mcp_servers
+
+    def needs_consent(self, server_id: str) -> bool:
+        server = self._settings.settings.mcp_server(server_id)
+        return server is not None and not has_consent(self._settings.settings.mcp_consent, server)
+
+    def running(self, server_id: str) -> bool:
+        connection = self._manager.connection(server_id)
+        return connection is not None and connection.running
+
+    def add_stdio(self, name: str, command: str, args: str) -> str | None:
+        """Add a stdio server (not started); its id, or None when invalid."""
+        try:
+            arguments = shlex.split(args)
+        except ValueError as error:
+            self.saveFailed.emit(f"args: {error}")
+            return None
+        data = {"name": name, "command": command, "args": arguments}
+        return self._add(data, ask_consent=True)
+
+    def add_http(self, name: str, url: str) -> str | None:
+        return self._add({"name": name, "transport": "http", "url": url}, ask_consent=False)
+
+    def _add(self, data: dict[str, Any], *, ask_consent: bool) -> str | None:
+        settings = self._settings.settings
+        data = {**data, "id": self._new_id(str(data.get("name") or "server"), settings)}
+        try:
+            server = parse_mcp_server(data, "server")
+        except SettingsError as error:
+            self.saveFailed.emit(str(error))
+            return None
+        if not self._save(replace(settings, mcp_servers=(*settings.mcp_servers, server))):
+            return None
+        if ask_consent and server.transport is McpTransport.STDIO:
+            self.consentNeeded.emit(server.id)
+        return server.id
+
+    def set_enabled(self, server_id: str, enabled: bool) -> None:
+        settings = self._settings.settings
+        servers = tuple(
+            replace(s, enabled=enabled) if s.id == server_id else s for s in settings.mcp_servers
+        )
+        if self._save(replace(settings, mcp_servers=servers)):
+            self._tasks.start(self._manager.refresh(), "mcp-refresh")
+            if enabled and self.needs_consent(server_id):
+                self.consentNeeded.emit(server_id)
+
+    def remove(self, server_id: str) -> None:
+        settings = self._settings.settings
+        servers = tuple(s for s in settings.mcp_servers if s.id != server_id)
+        consent = {k: v for k, v in settings.mcp_consent.items() if k != server_id}
+        if self._save(replace(settings, mcp_servers=servers, mcp_consent=consent)):
+            self._tasks.start(self._manager.refresh(), "mcp-refresh")
+
+    def consent_request(self, server_id: str) -> ConsentRequest | None:
+        server = self._settings.settings.mcp_server(server_id)
+        if server is None or server.transport is not McpTransport.STDIO:
+            return None
+        return ConsentRequest(
+            server.id,
+            server.name,
+            shlex.join([server.command, *server.args]),
+            server.cwd,
+            tuple(sorted(server.env)),
+        )
+
+    def allow(self, server_id: str) -> None:
+        """ "Allow and start": consent for the current command line, then start it."""
+        try:
+            self._manager.give_consent(server_id)
+        except Exception as error:  # an unwritable settings file
+            self.saveFailed.emit(str(error))
+            return
+        self._tasks.start(self._start(), f"mcp-start-{server_id}")
+
+    async def _start(self) -> None:
+        await self._manager.tools()
+        self.changed.emit()
+
+    def open_log(self, server_id: str) -> bool:
+        path = self._manager.log_file(server_id)
+        target = path if path.exists() else path.parent
+        return target.exists() and QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))
+
+    def _new_id(self, name: str, settings: Settings) -> str:
+        base = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")[:32] or "server"
+        taken = {s.id for s in settings.mcp_servers}
+        candidate, n = base, 2
+        while candidate in taken:
+            candidate, n = f"{base}-{n}", n + 1
+        return candidate
+
+    def _save(self, settings: Settings) -> bool:
+        try:
+            self._settings.save(settings)
+        except Exception as error:  # an unwritable settings file
+            self.saveFailed.emit(str(error))
+            return False
+        return True
+
+    def _on_settings_changed(self, _settings: Settings) -> None:
+        self.changed.emit()

@@ -1,0 +1,69 @@
+"""Settings → MCP servers: adding a program asks for consent with its exact command
+line before anything runs; only "Allow and start" starts it."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.ui.conftest import write_settings
+
+ARGS = "-m mcp_server_time --local-timezone UTC"
+
+
+def open_page(driver, sse_server, tmp_path):
+    write_settings(tmp_path / "data", sse_server.base_url)
+    parley = driver.start(tmp_path / "data")
+    parley.window.show_settings()
+    page = parley.window._settings_dialog.mcp
+    assert page is not None
+    return parley, page
+
+
+def add_time_server(page) -> None:
+    page.name.setText("Time")
+    page.command.setText(sys.executable)
+    page.args.setText(ARGS)
+    QTest.mouseClick(page.add, Qt.MouseButton.LeftButton)
+
+
+def test_adding_a_program_shows_consent_and_only_allow_starts_it(driver, sse_server, tmp_path):
+    parley, page = open_page(driver, sse_server, tmp_path)
+    add_time_server(page)
+    dialog = page.consent_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.command.text() == shlex.join([sys.executable, *ARGS.split()])
+    assert parley.mcp.connection("time") is None  # nothing runs before consent
+    assert "allow" in {b.objectName() for b in page.rows["time"].findChildren(type(page.add))}
+    saved = json.loads((tmp_path / "data" / "settings.json").read_text(encoding="utf-8"))
+    assert saved["mcp_servers"][0]["args"] == ARGS.split()
+    assert "mcp_consent" not in saved
+
+    QTest.mouseClick(dialog.allow, Qt.MouseButton.LeftButton)
+
+    async def started() -> None:
+        await driver.until(lambda: parley.settings_vm.mcp.running("time"))
+
+    driver.run(started())
+    saved = json.loads((tmp_path / "data" / "settings.json").read_text(encoding="utf-8"))
+    assert set(saved["mcp_consent"]) == {"time"}
+
+
+def test_cancel_starts_nothing_and_remove_forgets_the_server(driver, sse_server, tmp_path):
+    parley, page = open_page(driver, sse_server, tmp_path)
+    add_time_server(page)
+    QTest.mouseClick(page.consent_dialog.cancel, Qt.MouseButton.LeftButton)
+    assert not page.consent_dialog.isVisible()
+    assert parley.mcp.connection("time") is None
+    assert parley.settings.settings.mcp_consent == {}
+
+    remove = next(
+        b for b in page.rows["time"].findChildren(type(page.add)) if b.objectName() == "remove"
+    )
+    QTest.mouseClick(remove, Qt.MouseButton.LeftButton)
+    assert parley.settings.settings.mcp_servers == ()
+    assert page.rows == {}
