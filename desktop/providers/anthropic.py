@@ -12,7 +12,6 @@ Translation lives in `anthropic_wire`; this module owns the network calls.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
-from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -83,19 +82,15 @@ class AnthropicProvider:
         """The API root every request is made under (no `/v1`)."""
         return self._root
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        response = await self._post(request, stream=True)
+    def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         reader = StreamTranslator(self._http.redact)
-        events = self._http.translate(
-            response,
+        return self._http.stream(
+            lambda: self._post(request, stream=True),
             reader,
             framing="sse",
             whole_answer=lambda payload: message_events(payload, self._http.redact),
             hint=_URL_HINT,
         )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)

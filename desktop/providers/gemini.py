@@ -8,7 +8,6 @@ network calls and Gemini's ways of failing (a wrong key is a 400, not a 401).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -62,15 +61,15 @@ class GeminiProvider:
     def base_url(self) -> str:
         return self._root
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        response = await self._post(request, stream=True)
+    def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         reader = StreamTranslator(self._http.redact)
-        events = self._http.translate(
-            response, reader, framing="sse", whole_answer=reader.whole, hint=_URL_HINT
+        return self._http.stream(
+            lambda: self._post(request, stream=True),
+            reader,
+            framing="sse",
+            whole_answer=reader.whole,
+            hint=_URL_HINT,
         )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)

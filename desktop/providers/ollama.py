@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator, Sequence
-from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -64,15 +63,15 @@ class OllamaProvider:
     def base_url(self) -> str:
         return self._root
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        response = await self._post(request, stream=True)
+    def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         reader = StreamTranslator(self._http.redact)
-        events = self._http.translate(
-            response, reader, framing="ndjson", whole_answer=reader.whole, hint=_URL_HINT
+        return self._http.stream(
+            lambda: self._post(request, stream=True),
+            reader,
+            framing="ndjson",
+            whole_answer=reader.whole,
+            hint=_URL_HINT,
         )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)

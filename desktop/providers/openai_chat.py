@@ -13,7 +13,6 @@ the network calls and turns httpx failures into `ProviderError`s a person can re
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -60,19 +59,15 @@ class OpenAIChatProvider:
     def base_url(self) -> str:
         return self._base_url
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        response = await self._post(request, stream=True)
+    def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         reader = StreamTranslator(self._redact)
-        events = self._http.translate(
-            response,
+        return self._http.stream(
+            lambda: self._post(request, stream=True),
             reader,
             framing="sse",
             whole_answer=lambda payload: completion_events(payload, self._redact),
             hint=_URL_HINT,
         )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)

@@ -8,7 +8,6 @@ Translation lives in `openai_responses_wire`; this module owns the network calls
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Sequence
-from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -55,19 +54,15 @@ class OpenAIResponsesProvider:
     def base_url(self) -> str:
         return self._base_url
 
-    async def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
-        response = await self._post(request, stream=True)
+    def stream(self, request: ChatRequest) -> AsyncIterator[StreamEvent]:
         reader = ResponsesStreamTranslator(self._http.redact)
-        events = self._http.translate(
-            response,
+        return self._http.stream(
+            lambda: self._post(request, stream=True),
             reader,
             framing="sse",
             whole_answer=lambda payload: response_events(payload, self._http.redact),
             hint=_URL_HINT,
         )
-        async with aclosing(events) as stream:
-            async for event in stream:
-                yield event
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import AsyncGenerator, Callable, Mapping
+from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
 from contextlib import aclosing
 from typing import Any, Literal, Protocol, TypeVar
 
@@ -218,6 +218,24 @@ class HttpTransport:
                 yield event
         for event in decoder.close():
             yield event
+
+    async def stream(
+        self,
+        send: Callable[[], Awaitable[httpx.Response]],
+        reader: StreamReader[Any],
+        *,
+        framing: Literal["sse", "ndjson"],
+        whole_answer: Callable[[Any], list[StreamEvent]],
+        hint: str,
+    ) -> AsyncGenerator[StreamEvent, None]:
+        """`send()` the request, then `translate` its response: an adapter's `stream`."""
+        response = await send()
+        events = self.translate(
+            response, reader, framing=framing, whole_answer=whole_answer, hint=hint
+        )
+        async with aclosing(events) as translated:
+            async for event in translated:
+                yield event
 
     async def translate(
         self,
