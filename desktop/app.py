@@ -12,6 +12,7 @@ import logging
 import sys
 import threading
 from collections.abc import Sequence
+from pathlib import Path
 from types import TracebackType
 from typing import Any
 
@@ -24,14 +25,19 @@ from desktop import __version__
 from desktop.core import i18n
 from desktop.core.models import Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths, resolve_data_dir
+from desktop.engine.attachment_inputs import AttachmentReader
+from desktop.engine.attachments.service import AttachmentService
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
+from desktop.engine.ocr.local_engine import LocalOcrEngine
+from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
+from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
 from desktop.storage.log_files import configure_logging
 from desktop.storage.repository import ChatRepository
@@ -49,6 +55,8 @@ from desktop.ui.views.theme import ThemeController
 from desktop.ui.views.upgrade_notice import UpgradeNotice
 
 log = logging.getLogger("parley")
+
+ATTACHMENT_GC_DELAY_S = 20.0
 
 
 class ErrorReporter(QObject):
@@ -110,12 +118,28 @@ class Parley:
         self.settings = SettingsService(
             paths.settings, self.secrets, model_info_max_age=model_info_max_age
         )
+        # Attached files (and images tools return): content-addressed copies beside the
+        # database, one store for all, so its garbage collection sees every writer.
+        self.store = AttachmentStore(paths.attachments, self.database.engine)
+        self.attachments = AttachmentService(self.store)
         # MCP servers start lazily, when a generation first lists its tools.
-        self.mcp = McpManager(self.settings, paths.logs)
+        self.mcp = McpManager(self.settings, paths.logs, attachments=self.store)
         self.tools = ToolService(
             paths, self.settings, search=conversation_search(self.database), sources=[self.mcp]
         )
-        self.chat = ChatService(self.repository, self.settings, tools=self.tools)
+        self.ocr = OcrService(
+            paths.ocr_cache,
+            lambda: self.settings.settings.ocr_model,
+            self.settings.provider,
+            LocalOcrEngine(),
+            request_options=self.settings.request_options,
+        )
+        self.chat = ChatService(
+            self.repository,
+            self.settings,
+            tools=self.tools,
+            files=AttachmentReader(self.attachments, self.ocr),
+        )
         self.chat.recover()
 
         self.tasks = TaskGroup()
@@ -124,7 +148,9 @@ class Parley:
         self.theme.set_font_size(appearance.font_size)
         self.images = ImageLoader(self.tasks)
         self.images.use_network(self.settings.settings.network)
-        self.chat_vm = ChatViewModel(self.chat, self.settings, self.tasks, self.images)
+        self.chat_vm = ChatViewModel(
+            self.chat, self.settings, self.tasks, self.images, attachments=self.attachments
+        )
         self.chat_vm.set_dark(self.theme.dark)
         self.chat_vm.outputs.data_root = paths.root
         self.library = Library(self.database, self.repository, self.chat.events)
@@ -160,6 +186,12 @@ class Parley:
     def show(self) -> None:
         self.window.show()
         self.window.chat_view.focus_composer()
+
+    def attach(self, files: Sequence[str | Path]) -> None:
+        """Files named on the command line: a new chat with them on the composer's tray."""
+        if files:
+            self.chat_vm.new_chat()
+            self.chat_vm.tray.add_paths(files)
 
     async def aclose(self) -> None:
         """Stop generations (their text is kept as `cancelled`), then release resources."""
@@ -206,6 +238,7 @@ def create_event_loop(qapp: QApplication) -> qasync.QEventLoop:
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="parley", description="Parley: chat with language models")
     parser.add_argument("--data-dir", help="folder for conversations, settings and logs")
+    parser.add_argument("files", nargs="*", help="files to attach to a new chat")
     parser.add_argument(
         "--smoke-test",
         action="store_true",
@@ -252,11 +285,15 @@ def main(argv: list[str] | None = None) -> int:
     qapp.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
     install_translations(qapp)
     ErrorReporter().install()  # until the window exists, errors are logged only
+    # Qt took its own options (`-platform offscreen`) out of its arguments: argparse
+    # cannot tell their values from file names, so only what Qt left are files.
+    left_by_qt = set(qapp.arguments()[1:])
+    files = [Path(f).expanduser().absolute() for f in args.files if f in left_by_qt]
 
     loop = create_event_loop(qapp)
     asyncio.set_event_loop(loop)
     with loop:
-        return loop.run_until_complete(_run(qapp, paths, secrets, args.smoke_test))
+        return loop.run_until_complete(_run(qapp, paths, secrets, args.smoke_test, files))
 
 
 async def _run(
@@ -264,6 +301,7 @@ async def _run(
     paths: DataPaths,
     secrets: SecretStore,
     smoke: bool,
+    files: Sequence[Path] = (),
 ) -> int:
     try:
         parley = Parley(qapp, paths, secrets)
@@ -286,13 +324,16 @@ async def _run(
     closed = asyncio.Event()
     parley.window.closed.connect(closed.set)
     parley.show()
+    parley.attach(files)
     warming = asyncio.ensure_future(_warm_up_rendering())
+    tidying = asyncio.ensure_future(_collect_attachments(parley.store))
     exit_code = 0
     if smoke:
         exit_code = await _smoke_test(qapp, parley)
         parley.window.close()
     await closed.wait()
     warming.cancel()
+    tidying.cancel()
     await parley.aclose()
     log.info("Parley stopped")
     return exit_code
@@ -306,6 +347,18 @@ async def _warm_up_rendering() -> None:
     for language in COMMON_LANGUAGES:
         await asyncio.sleep(0.05)
         warm_up(language)
+
+
+async def _collect_attachments(store: AttachmentStore) -> None:
+    """Remove attached files nothing refers to any more (deleted chats), once a run,
+    in a worker thread, after start-up has settled."""
+    await asyncio.sleep(ATTACHMENT_GC_DELAY_S)
+    try:
+        report = await asyncio.to_thread(store.collect_garbage)
+    except Exception:
+        log.exception("collecting unused attachments failed")
+        return
+    log.info("attachments collected: %s", report)
 
 
 async def _smoke_test(qapp: QApplication, parley: Parley) -> int:

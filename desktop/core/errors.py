@@ -42,3 +42,7 @@ class SecretStoreUnavailable(ParleyError):
 
 class EmptyMessageError(ParleyError):
     """A send with no text and no attachment."""
+
+
+class TooManyAttachmentsError(ParleyError):
+    """A send with more files than one message may carry."""

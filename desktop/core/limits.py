@@ -5,3 +5,10 @@ DB_WRITE_INTERVAL_S = 1.0  # a crash mid-stream loses at most about this much te
 CONNECT_TIMEOUT_S = 15.0
 STALL_TIMEOUT_S = 90.0  # a stream silent for this long is treated as broken
 TITLE_MAX_CHARS = 60
+
+# Attachments (SPEC section 7).
+MAX_ATTACHMENTS_PER_MESSAGE = 8
+MAX_DOCUMENT_BYTES = 25 * 1024 * 1024
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024  # all members of an archive-based document
+MAX_EXTRACTED_CHARS = 200_000

@@ -111,13 +111,19 @@ class ToolCallPart:
     result_size: int | None = None
     output_path: str | None = None
     error: str | None = None
+    # Images (and other files) the tool returned, kept in the attachment store.
+    attachment_ids: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class NoticePart:
-    """Something the person should know about how the answer was made."""
+    """Something the person should know about how the answer was made.
+
+    `detail` is longer text the person can open from the notice (what OCR read).
+    """
 
     text: str
+    detail: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,6 +191,8 @@ class Message:
     context: ContextSnapshot = field(default_factory=ContextSnapshot)
     # Set only on the live updates of a streaming answer; storage never reads or writes it.
     retry: RetryWait | None = None
+    # Likewise: what the answer waits for before it starts ("Reading 2 images with OCR…").
+    activity: str | None = None
 
     @property
     def text(self) -> str:

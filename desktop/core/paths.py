@@ -42,12 +42,21 @@ class DataPaths:
         return self.root / "settings.json"
 
     @property
+    def attachments(self) -> Path:
+        """The content-addressed copies of attached files (`storage/attachments.py`)."""
+        return self.root / "attachments"
+
+    @property
     def logs(self) -> Path:
         return self.root / "logs"
 
     @property
     def log_file(self) -> Path:
         return self.logs / "parley.log"
+
+    @property
+    def ocr_cache(self) -> Path:
+        return self.root / "ocr_cache"
 
     def ensure(self) -> None:
         self.root.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,7 @@ from desktop.core.mcp_settings import (
     parse_mcp_servers,
 )
 from desktop.core.models import ModelRef
+from desktop.core.ocr_settings import dump_ocr_model, parse_ocr_model
 from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
 
 SETTINGS_VERSION = 1
@@ -149,6 +150,9 @@ class Settings:
     mcp_servers: tuple[McpServerSettings, ...] = ()
     # server id -> the command line hash the person allowed to start (mcp_settings.py)
     mcp_consent: Mapping[str, str] = field(default_factory=dict)
+    # The vision model that reads images for models without vision; None: the local
+    # OCR engine (ocr_settings.py).
+    ocr_model: ModelRef | None = None
 
     def mcp_server(self, server_id: str) -> McpServerSettings | None:
         return next((s for s in self.mcp_servers if s.id == server_id), None)
@@ -179,7 +183,12 @@ class Settings:
         return replace(self, providers=tuple(others))
 
     def without_provider(self, provider_id: str) -> Settings:
-        return replace(self, providers=tuple(p for p in self.providers if p.id != provider_id))
+        """Also forgets the OCR model if it was this provider's."""
+        ocr_model = self.ocr_model
+        if ocr_model is not None and ocr_model.provider_id == provider_id:
+            ocr_model = None
+        providers = tuple(p for p in self.providers if p.id != provider_id)
+        return replace(self, providers=providers, ocr_model=ocr_model)
 
 
 # --- validation -----------------------------------------------------------------
@@ -360,6 +369,7 @@ def parse_settings(data: Any) -> Settings:
             "tools",
             "mcp_servers",
             "mcp_consent",
+            "ocr_model",
         },
         "",
     )
@@ -410,6 +420,7 @@ def parse_settings(data: Any) -> Settings:
     tools = _parse_tools(data.get("tools", {}))
     mcp_servers = parse_mcp_servers(data.get("mcp_servers", []))
     mcp_consent = parse_mcp_consent(data.get("mcp_consent", {}))
+    ocr_model = parse_ocr_model(data.get("ocr_model"))
     return Settings(
         tuple(providers),
         appearance,
@@ -419,6 +430,7 @@ def parse_settings(data: Any) -> Settings:
         tools,
         mcp_servers,
         mcp_consent,
+        ocr_model,
     )
 
 
@@ -483,6 +495,8 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["mcp_servers"] = [dump_mcp_server(s) for s in settings.mcp_servers]
     if settings.mcp_consent:
         data["mcp_consent"] = dict(settings.mcp_consent)
+    if settings.ocr_model is not None:
+        data["ocr_model"] = dump_ocr_model(settings.ocr_model)
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:

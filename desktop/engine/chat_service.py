@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from desktop.core.dispatch import EventBus
-from desktop.core.errors import EmptyMessageError
+from desktop.core.errors import EmptyMessageError, TooManyAttachmentsError
 from desktop.core.events import (
     ActivePathChanged,
     ApprovalsChanged,
@@ -26,7 +26,7 @@ from desktop.core.events import (
     MessageChanged,
 )
 from desktop.core.i18n import tr
-from desktop.core.limits import TITLE_MAX_CHARS
+from desktop.core.limits import MAX_ATTACHMENTS_PER_MESSAGE, TITLE_MAX_CHARS
 from desktop.core.models import (
     CallState,
     ContextSnapshot,
@@ -39,6 +39,7 @@ from desktop.core.models import (
     utc_now,
 )
 from desktop.engine import versions
+from desktop.engine.attachment_inputs import AttachmentReader
 from desktop.engine.generation import Generation, GenerationRunner
 from desktop.engine.request_builder import RequestOptions
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
@@ -86,11 +87,13 @@ class ChatService:
         clock: Callable[[], float] | None = None,
         tools: ToolService | None = None,
         max_tool_steps: int = MAX_TOOL_STEPS,
+        files: AttachmentReader | None = None,
     ) -> None:
         self._repo = repository
         self._providers = providers
         self._clock = clock
         self._tools = tools
+        self._files = files
         self._max_tool_steps = max_tool_steps
         self.events: EventBus[EngineEvent] = EventBus()
         self._runner = GenerationRunner()
@@ -267,14 +270,28 @@ class ChatService:
 
     # --- sending ------------------------------------------------------------------
 
-    async def send(self, conversation_id: str | None, text: str, model: ModelRef) -> SendResult:
+    async def send(
+        self,
+        conversation_id: str | None,
+        text: str,
+        model: ModelRef,
+        attachment_ids: Sequence[str] = (),
+    ) -> SendResult:
         """Save the person's message and start the answer; returns once both are saved.
 
+        `attachment_ids` are files already in the attachment store; the message's
+        context snapshot keeps them, so a regenerate sends the same files.
         The generation itself runs as a named background task; progress arrives as
         `MessageChanged` events and ends with exactly one `GenerationFinished`.
         """
-        if not text.strip():
+        if not text.strip() and not attachment_ids:
             raise EmptyMessageError(tr("Type a message first."))
+        if len(attachment_ids) > MAX_ATTACHMENTS_PER_MESSAGE:
+            raise TooManyAttachmentsError(
+                tr("A message can carry at most {count} files.").format(
+                    count=MAX_ATTACHMENTS_PER_MESSAGE
+                )
+            )
         if conversation_id is None:
             conversation_id = self.create_conversation(title_from(text)).id
         elif self._repo.get_conversation(conversation_id) is None:
@@ -284,7 +301,10 @@ class ChatService:
             await self.stop(conversation_id)
             path = self._repo.active_path(conversation_id)
             parent_id = path[-1].id if path else None
-            user = self._add_user(conversation_id, parent_id, text)
+            context = ContextSnapshot(attachment_ids=tuple(attachment_ids))
+            user = self._repo.add_message(
+                versions.user_message(conversation_id, parent_id, text, context)
+            )
             assistant = self._add_answer(conversation_id, user.id, model)
             self._announce(conversation_id, [user, assistant])
             self._generate(assistant, [*path, user])
@@ -479,6 +499,7 @@ class ChatService:
             open_approval=self._open_approval,
             approval=approval,
             max_steps=self._max_tool_steps,
+            files=self._files,
         )
         self._runner.start(conversation_id, message.id, generation.run())
         self.events.emit(GenerationStarted(conversation_id, message.id))

@@ -31,6 +31,7 @@ from desktop.core.models import (
     Usage,
     utc_now,
 )
+from desktop.engine.attachment_inputs import AttachmentReader
 from desktop.engine.request_builder import (
     RequestOptions,
     build_continue_request,
@@ -99,6 +100,7 @@ class Generation:
         open_approval: OpenApproval | None = None,
         approval: ApprovalRequest | None = None,
         max_steps: int = MAX_TOOL_STEPS,
+        files: AttachmentReader | None = None,
     ) -> None:
         if message.model is None:
             raise ValueError("an assistant message needs a model")
@@ -127,6 +129,8 @@ class Generation:
         self._restored = approval
         self._request: ApprovalRequest | None = None
         self._max_steps = max(1, max_steps)
+        self._files = files
+        self._activity: str | None = None
         self._status = MessageStatus.STREAMING
         self._notices: list[NoticePart] = []
         self._earlier_steps: Usage | None = None  # tokens of this run's finished steps
@@ -141,7 +145,7 @@ class Generation:
         assert model is not None
         try:
             provider = await self._providers.provider(model.provider_id)
-            options = self._providers.request_options(model)
+            options = await self._with_files(self._providers.request_options(model))
             toolbox = await self._toolbox(options)
             options = self._with_tools(options, toolbox)
             if self._restored is not None and toolbox is not None:
@@ -211,6 +215,25 @@ class Generation:
             db.cancel()
             if self._request is not None:
                 self._request.close()
+
+    async def _with_files(self, options: RequestOptions) -> RequestOptions:
+        """The branch's attachments read once for every step of this answer."""
+        if self._files is None:
+            return options
+        vision = options.capabilities.supports_vision
+        prepared = await self._files.prepare(self._history, vision, self._reading_images)
+        self._activity = None
+        self._notices.extend(prepared.notices)
+        return replace(options, attachments=prepared.inputs)
+
+    def _reading_images(self, count: int) -> None:
+        text = (
+            tr("Reading {count} images with OCR…")
+            if count > 1
+            else tr("Reading the image with OCR…")
+        )
+        self._activity = text.format(count=count)
+        self._publish()
 
     # --- tools --------------------------------------------------------------------
 
@@ -356,6 +379,7 @@ class Generation:
             usage=self._usage(draft),
             first_token_ms=first_token_ms,
             retry=self._retry_wait(draft) if status is MessageStatus.STREAMING else None,
+            activity=self._activity if status is MessageStatus.STREAMING else None,
         )
 
     def _usage(self, draft: Draft) -> Usage | None:

@@ -3,7 +3,9 @@
 What the model can do (`Capabilities`) decides what is sent: no system role, the
 system text becomes a leading user turn; no reasoning, no effort is asked for; no
 tools, no tool definitions. The person's per-provider headers and JSON body ride along
-for the adapter to merge last.
+for the adapter to merge last. Attached files arrive already read (`AttachmentInput`):
+images go as images, documents and OCR transcriptions as bounded text before the
+person's words.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from desktop.core.models import Message, Part, ReasoningPart, Role, ToolCallPart
+from desktop.engine.attachment_text import AttachmentInput, inputs_for, with_files
 from desktop.providers.base import (
     Capabilities,
     ChatRequest,
@@ -46,6 +49,7 @@ class RequestOptions:
     tools: tuple[ToolSpec, ...] = ()
     extra_headers: Mapping[str, str] = field(default_factory=dict)
     extra_body: Mapping[str, Any] = field(default_factory=dict)
+    attachments: Mapping[str, AttachmentInput] = field(default_factory=dict)
 
 
 def _tool_calls(
@@ -75,10 +79,25 @@ def _reasoning(message: Message) -> tuple[str | None, str | None]:
     return text or None, None
 
 
-def request_message(message: Message) -> RequestMessage | None:
+def _user_message(
+    message: Message, attachments: Mapping[str, AttachmentInput]
+) -> RequestMessage | None:
+    items = inputs_for(message.context.attachment_ids, attachments)
+    text = with_files(message.text, items)
+    images = tuple(item.image for item in items if item.image is not None)
+    if not text.strip() and not images:
+        return None
+    return RequestMessage(role=message.role, text=text, images=images)
+
+
+def request_message(
+    message: Message, attachments: Mapping[str, AttachmentInput] | None = None
+) -> RequestMessage | None:
     """One stored message as the model should see it, or None for one with nothing to
     say (an error with no text, a stopped answer that never started): an empty
     assistant turn confuses most models."""
+    if message.role is Role.USER:
+        return _user_message(message, attachments or {})
     text = message.text
     calls = [p for p in message.parts if isinstance(p, ToolCallPart)]
     if message.role is not Role.ASSISTANT or not calls:
@@ -114,9 +133,11 @@ def _steps(message: Message) -> list[Message]:
     return [replace(message, parts=parts) for parts in steps]
 
 
-def history_messages(path: Sequence[Message]) -> tuple[RequestMessage, ...]:
+def history_messages(
+    path: Sequence[Message], attachments: Mapping[str, AttachmentInput] | None = None
+) -> tuple[RequestMessage, ...]:
     """The branch as the model should see it."""
-    messages = (request_message(step) for message in path for step in _steps(message))
+    messages = (request_message(step, attachments) for message in path for step in _steps(message))
     return tuple(m for m in messages if m is not None)
 
 
@@ -144,7 +165,8 @@ def build_request(
 ) -> ChatRequest:
     if not path or path[-1].role is not Role.USER:
         raise ValueError("a request must end with the person's message")
-    return _request(history_messages(path), model, options or RequestOptions())
+    options = options or RequestOptions()
+    return _request(history_messages(path, options.attachments), model, options)
 
 
 def build_continue_request(
@@ -159,8 +181,9 @@ def build_continue_request(
         raise ValueError("a continue request must end with the partial answer")
     if not path[-1].text.strip():
         return build_request(path[:-1], model, options)
+    options = options or RequestOptions()
     nudge = RequestMessage(role=Role.USER, text=CONTINUE_PROMPT)
-    return _request((*history_messages(path), nudge), model, options or RequestOptions())
+    return _request((*history_messages(path, options.attachments), nudge), model, options)
 
 
 def build_tool_request(
@@ -170,4 +193,5 @@ def build_tool_request(
     including that answer so far, its calls followed by their results."""
     if not path or path[-1].role is not Role.ASSISTANT:
         raise ValueError("a tool step request must end with the answer that called tools")
-    return _request(history_messages(path), model, options or RequestOptions())
+    options = options or RequestOptions()
+    return _request(history_messages(path, options.attachments), model, options)

@@ -125,7 +125,8 @@ def part_to_json(part: Part) -> Any:
             **_call_record(part),
         }
     if isinstance(part, NoticePart):
-        return {"type": "notice", "text": part.text}
+        data = {"type": "notice", "text": part.text}
+        return data if part.detail is None else {**data, "detail": part.detail}
     if isinstance(part, ErrorPart):
         return {"type": "error", "message": part.message, "status_code": part.status_code}
     raise TypeError(f"cannot store part of type {type(part).__name__}")
@@ -142,6 +143,7 @@ def _call_record(part: ToolCallPart) -> dict[str, Any]:
         "result_size": part.result_size,
         "output_path": part.output_path,
         "error": part.error,
+        "attachment_ids": list(part.attachment_ids) or None,
     }
     return {key: value for key, value in record.items() if value is not None}
 
@@ -193,6 +195,15 @@ def _opt_enum(data: Mapping[str, Any], key: str, kind: type[_E]) -> _E | None:
         raise PartFormatError(key, f"unknown value {value!r}") from None
 
 
+def _str_tuple(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    value = data.get(key)
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise PartFormatError(key, "must be a list of strings")
+    return tuple(value)
+
+
 def _unknown(data: Any) -> UnknownPart:
     kind = data.get("type") if isinstance(data, dict) else None
     label = f" ({kind})" if isinstance(kind, str) else ""
@@ -234,9 +245,10 @@ def decode_part(data: Any) -> Part:
             result_size=_opt_int(data, "result_size"),
             output_path=_opt_str(data, "output_path"),
             error=_opt_str(data, "error"),
+            attachment_ids=_str_tuple(data, "attachment_ids"),
         )
     if kind == "notice":
-        return NoticePart(_str(data, "text"))
+        return NoticePart(_str(data, "text"), _opt_str(data, "detail"))
     if kind == "error":
         return ErrorPart(_str(data, "message"), _opt_int(data, "status_code"))
     return _unknown(data)

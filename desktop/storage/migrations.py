@@ -250,10 +250,39 @@ def _v3_short_query_index(conn: Connection) -> None:
     )
 
 
+# Version 4: attachments (SPEC section 7). The files themselves live in the
+# content-addressed store on disk; this table records each sending of one. Messages
+# list the ids in their JSON columns, so there is no foreign key to add to them.
+_V4_DDL: Final = (
+    """
+    CREATE TABLE attachments (
+        id TEXT NOT NULL PRIMARY KEY,
+        sha256 TEXT NOT NULL,
+        name TEXT NOT NULL,
+        mime TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        text_chars INTEGER,
+        truncated BOOLEAN NOT NULL DEFAULT 0,
+        width INTEGER,
+        height INTEGER
+    )
+    """,
+    "CREATE INDEX ix_attachments_sha256 ON attachments (sha256)",
+)
+
+
+def _v4_attachments(conn: Connection) -> None:
+    for statement in _V4_DDL:
+        conn.exec_driver_sql(statement)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_create_chat_tables,
     _v2_full_text_search,
     _v3_short_query_index,
+    _v4_attachments,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 

@@ -85,6 +85,28 @@ messages = Table(
     Index("ix_messages_status", "status"),
 )
 
+# Attached files (SPEC section 7). The bytes live in the content-addressed store
+# (`attachments.py`); a row is one sending of a file. Messages refer to rows by id from
+# their JSON (`context.attachment_ids`, a tool call's `attachment_ids`), not by foreign
+# key, so the garbage collector finds unreferenced rows with json_each.
+attachments = Table(
+    "attachments",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("sha256", Text, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("mime", Text, nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("created_at", Integer, nullable=False),
+    Column("text_chars", Integer),
+    Column("truncated", Boolean, nullable=False, server_default=text("0")),
+    Column("width", Integer),
+    Column("height", Integer),
+    # Garbage collection asks, per stored file, whether any row still uses its hash.
+    Index("ix_attachments_sha256", "sha256"),
+)
+
 # FTS5 tables (external content: they index `messages.search_text` and
 # `conversations.title` by rowid and store no copy of the text).
 MESSAGES_FTS = "messages_fts"

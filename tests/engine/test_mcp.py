@@ -1,39 +1,47 @@
 """MCP servers as tool sources, against real servers started as subprocesses:
-mcp-server-time over stdio, and a server built with the mcp SDK over stdio and
-streamable HTTP (tests/support/mcp_test_server.py)."""
+mcp-server-time and mcp-server-git over stdio, and a server built with the mcp SDK over
+stdio, streamable HTTP and SSE (tests/support/mcp_test_server.py)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import pytest
+from mcp import types
 
 from desktop.core.errors import SettingsError
 from desktop.core.mcp_settings import McpServerSettings, has_consent
 from desktop.core.models import CallState, DecidedBy, Decision
 from desktop.core.paths import DataPaths
 from desktop.core.settings import Settings, dump_settings, parse_settings
-from desktop.core.tools import ToolRisk
+from desktop.core.tools import ToolPolicy, ToolRisk
 from desktop.engine.chat_service import ChatService
-from desktop.engine.tools.mcp.connection import Backoff
+from desktop.engine.tools.mcp.connection import Backoff, HttpTransport
+from desktop.engine.tools.mcp.events import McpConsentWanted, McpServersChanged
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.mcp.naming import mcp_tool_name
+from desktop.engine.tools.mcp.results import result_text, storable_images
 from desktop.engine.tools.registry import ToolFailure
 from desktop.engine.tools.service import ToolService, conversation_search
+from desktop.storage.attachments import AttachmentStore
 from tests.engine.test_tool_loop import (
     TOOLS_MODEL,
     ToolHarness,
     call_answer,
     tool_messages,
 )
+from tests.support.mcp_test_server import PNG
 from tests.support.sse_server import default_stream
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -195,11 +203,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture
-def http_server() -> Iterator[str]:
+def _serve(transport: str, path: str) -> Iterator[str]:
+    """The test server on a free loopback port, over `transport`; yields its URL."""
     port = _free_port()
     process = subprocess.Popen(
-        [sys.executable, "-m", "tests.support.mcp_test_server", "http", str(port)],
+        [sys.executable, "-m", "tests.support.mcp_test_server", transport, str(port)],
         cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -212,13 +220,21 @@ def http_server() -> Iterator[str]:
             except OSError:
                 if process.poll() is not None:
                     raise RuntimeError("the MCP test server exited") from None
-                import time
-
                 time.sleep(0.05)
-        yield f"http://127.0.0.1:{port}/mcp"
+        yield f"http://127.0.0.1:{port}{path}"
     finally:
         process.terminate()
         process.wait(10)
+
+
+@pytest.fixture
+def http_server() -> Iterator[str]:
+    yield from _serve("http", "/mcp")
+
+
+@pytest.fixture
+def sse_only_server() -> Iterator[str]:
+    yield from _serve("sse", "/sse")
 
 
 def test_a_streamable_http_server(tmp_path, http_server):
@@ -227,6 +243,108 @@ def test_a_streamable_http_server(tmp_path, http_server):
         manager, _ = manage(tmp_path, settings_with(web, consent=False))
         tools = {t.name: t for t in await manager.tools()}
         assert await tools["mcp__web__echo"].run({"text": "over http"}, None) == "over http"  # type: ignore[arg-type]
+        connection = manager.connection("web")
+        assert connection is not None
+        assert connection.http_transport is HttpTransport.STREAMABLE
+        await manager.stop()
+
+    asyncio.run(main())
+
+
+def test_a_server_with_only_sse_is_reached_over_sse_and_the_transport_is_kept(
+    tmp_path, sse_only_server
+):
+    async def main() -> None:
+        web = {"id": "old", "name": "Old", "transport": "http", "url": sse_only_server}
+        manager, _ = manage(tmp_path, settings_with(web, consent=False))
+        tools = {t.name: t for t in await manager.tools()}
+        assert await tools["mcp__old__echo"].run({"text": "over sse"}, None) == "over sse"  # type: ignore[arg-type]
+        connection = manager.connection("old")
+        assert connection is not None
+        assert connection.http_transport is HttpTransport.SSE
+        # a restart in this run goes straight to the transport that worked
+        assert connection._transports() == [HttpTransport.SSE]
+        await connection.stop()
+        assert await tools["mcp__old__echo"].run({"text": "again"}, None) == "again"  # type: ignore[arg-type]
+        assert connection.starts == 2
+        await manager.stop()
+
+    asyncio.run(main())
+
+
+def test_a_missing_http_endpoint_is_not_mistaken_for_an_sse_server(tmp_path, http_server):
+    async def main() -> None:
+        wrong = http_server.removesuffix("/mcp") + "/nothing-here"
+        web = {"id": "web", "name": "Web", "transport": "http", "url": wrong}
+        manager, _ = manage(tmp_path, settings_with(web, consent=False))
+        assert await manager.tools() == []  # 404 on POST, and no SSE stream on GET either
+        connection = manager.connection("web")
+        assert connection is not None and not connection.running
+        assert connection.http_transport is None
+        await manager.stop()
+
+    asyncio.run(main())
+
+
+def test_a_server_that_crashes_while_idle_is_noticed_at_once_and_restarts_on_next_use(
+    tmp_path,
+):
+    async def main() -> None:
+        manager, _ = manage(
+            tmp_path, settings_with(TEST_SERVER), backoff=Backoff(first_s=0.05, max_restarts=2)
+        )
+        events: list[object] = []
+        manager.events.subscribe(events.append)
+        tools = {t.name: t for t in await manager.tools()}
+        connection = manager.connection("test")
+        assert connection is not None and connection.running
+        assert manager.listed() and McpServersChanged("test") in events
+        pid = child_pid(os.getpid(), "tests.support.mcp_test_server")
+        events.clear()
+
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(200):  # noticed with no call made
+            if connection.stopped_unexpectedly:
+                break
+            await asyncio.sleep(0.02)
+        assert connection.stopped_unexpectedly and not connection.running
+        assert connection.restart_delay() == 0.05
+        assert events == [McpServersChanged("test")] and manager.listed() == []
+
+        assert await tools["mcp__test__echo"].run({"text": "back"}, None) == "back"  # type: ignore[arg-type]
+        assert connection.starts == 2 and not connection.stopped_unexpectedly
+        await manager.stop()
+
+    asyncio.run(main())
+
+
+def child_pid(parent: int, marker: str) -> int:
+    """The pid of this process's child whose command line contains `marker`."""
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == parent and marker in cmdline:
+            return int(entry.name)
+    raise AssertionError(f"no child process runs {marker}")
+
+
+def test_servers_waiting_for_consent_are_announced_when_tools_are_listed(tmp_path):
+    async def main() -> None:
+        manager, _ = manage(tmp_path, settings_with(TEST_SERVER, consent=False))
+        events: list[object] = []
+        manager.events.subscribe(events.append)
+        assert await manager.tools() == []
+        assert events == [McpConsentWanted(("test",))]
+        manager.give_consent("test")
+        events.clear()
+        assert await manager.tools()
+        assert not any(isinstance(e, McpConsentWanted) for e in events)
         await manager.stop()
 
     asyncio.run(main())
@@ -244,7 +362,8 @@ class McpHarness(ToolHarness):
 
     def _start(self) -> None:
         super()._start()
-        self.mcp = McpManager(self.settings, self.root / "logs")
+        self.store = AttachmentStore(DataPaths(self.root).attachments, self.db.engine)
+        self.mcp = McpManager(self.settings, self.root / "logs", attachments=self.store)
         self.tools = ToolService(
             DataPaths(self.root),
             self.settings,
@@ -291,3 +410,109 @@ def test_mcp_server_time_result_reaches_the_model_and_a_changed_definition_asks_
             assert "mcp__time__convert_time" not in h.settings.settings.tools.always_allow
 
     asyncio.run(main())
+
+
+def _git(repo: Path, *args: str) -> str:
+    identity = ("-c", "user.name=Parley Tests", "-c", "user.email=tests@parley.invalid")
+    done = subprocess.run(
+        ["git", *identity, *args], cwd=repo, capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
+def test_mcp_server_git_reads_by_policy_and_a_denied_write_leaves_the_repository_alone(
+    tmp_path, sse_server
+):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "README.md").write_text("Parley\n")
+    _git(repo, "add", "README.md")
+    _git(repo, "commit", "-q", "-m", "First commit")
+    (repo / "notes.txt").write_text("not added yet\n")
+    status_before = _git(repo, "status", "--porcelain")
+    git_server = {
+        "id": "git",
+        "name": "Git",
+        "command": sys.executable,
+        "args": ["-m", "mcp_server_git", "--repository", str(repo)],
+    }
+    server = parse_settings({"mcp_servers": [git_server]}).mcp_servers[0]
+    settings = {
+        "mcp_servers": [git_server],
+        "mcp_consent": {"git": server.command_line_hash},
+        "tools": {"policies": {"mcp__git__git_status": "auto"}},
+    }
+    sse_server.script(
+        call_answer("call_s", "mcp__git__git_status", {"repo_path": str(repo)}),
+        call_answer("call_a", "mcp__git__git_add", {"repo_path": str(repo), "files": ["."]}),
+        default_stream("Left it as it was."),
+    )
+
+    async def main() -> None:
+        async with McpHarness(tmp_path, sse_server, settings) as h:
+            tools = {t.name: t for t in await h.mcp.tools()}
+            assert {"mcp__git__git_status", "mcp__git__git_log", "mcp__git__git_add"} <= set(tools)
+            assert all(len(name) <= 64 for name in tools)
+            add = tools["mcp__git__git_add"].definition
+            assert add.risk is ToolRisk.WRITE and h.tools.policy(add) is ToolPolicy.ASK
+
+            result = await h.chat.send(None, "What is the state of the repository?", TOOLS_MODEL)
+            request = await h.wait_approval()
+            assert [c.name for c in request.calls] == ["mcp__git__git_add"]
+            assert request.deny("call_a")
+            await h.wait_finished()
+
+            status_call, add_call = h.calls(result.assistant_message_id)
+            assert (status_call.state, status_call.decided_by) == (CallState.DONE, DecidedBy.POLICY)
+            sent = tool_messages(sse_server.requests[1].json)["call_s"]
+            assert "notes.txt" in sent and "Untracked" in sent
+            assert (add_call.state, add_call.decided_by) == (CallState.DENIED, DecidedBy.PERSON)
+            assert _git(repo, "status", "--porcelain") == status_before == "?? notes.txt\n"
+
+    asyncio.run(main())
+
+
+def test_an_image_result_is_kept_as_an_attachment_of_the_call(tmp_path, sse_server):
+    settings = {
+        "mcp_servers": [TEST_SERVER],
+        "mcp_consent": {"test": settings_with(TEST_SERVER).mcp_consent["test"]},
+        "tools": {"policies": {"mcp__test__pixel": "auto"}},
+    }
+    sse_server.script(call_answer("call_p", "mcp__test__pixel", {}), default_stream("A dot."))
+
+    async def main() -> None:
+        async with McpHarness(tmp_path, sse_server, settings) as h:
+            result = await h.chat.send(None, "Draw a pixel", TOOLS_MODEL)
+            await h.wait_finished()
+            (call,) = h.calls(result.assistant_message_id)
+            assert call.state is CallState.DONE and len(call.attachment_ids) == 1
+            (image,) = h.store.get_many(call.attachment_ids)
+            assert (image.name, image.mime) == ("test-pixel-1.png", "image/png")
+            assert h.store.read_bytes(image) == PNG
+            expected = f"[image: image/png, {len(PNG)} bytes, attached]"
+            assert call.result == expected
+            assert tool_messages(sse_server.requests[1].json)["call_p"] == expected
+
+    asyncio.run(main())
+
+
+def test_only_png_jpeg_and_webp_images_are_offered_for_keeping():
+    def image(mime: str, data: str = "iVBORw0KGgo=") -> types.ImageContent:
+        return types.ImageContent(type="image", data=data, mime_type=mime)
+
+    result = types.CallToolResult(
+        content=[
+            types.TextContent(type="text", text="two pictures"),
+            image("image/png"),
+            image("image/gif"),
+            image("image/webp", data="not base64!"),
+        ]
+    )
+    assert [(i.index, i.mime) for i in storable_images(result)] == [(1, "image/png")]
+    assert result_text(result, attached={1}).splitlines() == [
+        "two pictures",
+        "[image: image/png, 8 bytes, attached]",
+        "[image: image/gif, 8 bytes]",
+        f"[image: image/webp, {len('not base64!')} bytes]",
+    ]

@@ -305,9 +305,52 @@ def test_a_v2_database_with_data_gets_the_short_query_index_in_v3(db_path: Path)
         ChatRepository(db).delete_conversation("c1")
         assert search(db, "学校") == [] and search(db, "周末") == []
         assert search_index_is_consistent(db)
-    assert _version(db_path) == 3
-    assert _backups(db_path.parent) == [db_path.with_name("parley.db.pre-v3.bak")]
-    assert _version(db_path.with_name("parley.db.pre-v3.bak")) == 2
+    assert _version(db_path) == SCHEMA_VERSION
+    backup = db_path.with_name(f"parley.db.pre-v{SCHEMA_VERSION}.bak")
+    assert _backups(db_path.parent) == [backup]
+    assert _version(backup) == 2
+
+
+def test_a_v3_database_with_data_gains_the_attachments_table_in_v4(db_path: Path) -> None:
+    """Step 4 only adds a table: the chats, their search index and the version move on."""
+    engine = create_sqlite_engine(db_path)
+    try:
+        migrate(engine, migrations=MIGRATIONS[:3])
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO conversations (id, title, created_at, updated_at)"
+                " VALUES ('c1', 'Quarterly report', 1, 2)"
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO messages"
+                " (id, conversation_id, role, parts, status, created_at, search_text, context)"
+                " VALUES ('m1', 'c1', 'user', ?, 'complete', 1, 'see the figures', ?)",
+                (
+                    json.dumps([{"type": "text", "text": "see the figures"}]),
+                    json.dumps({"attachment_ids": [], "context_captured": False}),
+                ),
+            )
+    finally:
+        engine.dispose()
+    assert "attachments" not in _tables(db_path)
+    before = sqlite3.connect(db_path)
+    try:
+        rows_before = before.execute("SELECT * FROM messages ORDER BY id").fetchall()
+    finally:
+        before.close()
+
+    with Database.open(db_path) as db:
+        assert [h.message_id for h in search(db, "figures")] == ["m1"]
+        assert search_index_is_consistent(db)
+        with db.read() as conn:
+            assert conn.exec_driver_sql("SELECT count(*) FROM attachments").scalar_one() == 0
+            indexes = conn.exec_driver_sql("PRAGMA index_list(attachments)").mappings().all()
+            assert "ix_attachments_sha256" in {i["name"] for i in indexes}
+            assert conn.exec_driver_sql("SELECT * FROM messages ORDER BY id").all() == rows_before
+    assert _version(db_path) == SCHEMA_VERSION
+    backup = db_path.with_name(f"parley.db.pre-v{SCHEMA_VERSION}.bak")
+    assert _backups(db_path.parent) == [backup]
+    assert _version(backup) == 3 and "attachments" not in _tables(backup)
 
 
 def test_the_app_hears_of_an_upgrade_only_when_one_runs_on_existing_data(db_path: Path) -> None:

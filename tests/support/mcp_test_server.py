@@ -1,6 +1,7 @@
 """A small MCP server built with the mcp SDK, for Parley's tests.
 
-Run as `python -m tests.support.mcp_test_server stdio` or `... http PORT`.
+Run as `python -m tests.support.mcp_test_server stdio`, `... http PORT` (streamable HTTP
+at /mcp) or `... sse PORT` (only the older SSE transport, at /sse).
 Tools: `echo` (returns its text), `pixel` (an image), `fail` (an error result) and
 `crash` (the process exits at once, as a crashing server would).
 """
@@ -48,5 +49,7 @@ def crash() -> str:
 if __name__ == "__main__":
     if sys.argv[1] == "http":
         server.run("streamable-http", host="127.0.0.1", port=int(sys.argv[2]))
+    elif sys.argv[1] == "sse":
+        server.run("sse", host="127.0.0.1", port=int(sys.argv[2]))
     else:
         server.run()

@@ -67,3 +67,52 @@ def test_cancel_starts_nothing_and_remove_forgets_the_server(driver, sse_server,
     QTest.mouseClick(remove, Qt.MouseButton.LeftButton)
     assert parley.settings.settings.mcp_servers == ()
     assert page.rows == {}
+
+
+def set_rows(editor, rows) -> None:
+    editor.set_headers(tuple(rows))
+
+
+def test_an_http_server_is_added_with_headers_and_they_are_edited_with_validation(
+    driver, sse_server, tmp_path
+):
+    parley, page = open_page(driver, sse_server, tmp_path)
+    page.kind.setCurrentIndex(page.kind.findData("http"))
+    assert page.headers.isEnabled() and not page.command.isEnabled()
+    page.name.setText("Web")
+    page.url.setText("https://mcp.example.com/mcp")
+    set_rows(page.headers, [("", "orphan value")])
+    QTest.mouseClick(page.add, Qt.MouseButton.LeftButton)
+    assert "needs a name" in page.error.text()
+    assert parley.settings.settings.mcp_servers == ()
+
+    set_rows(page.headers, [("Authorization", "Bearer one"), ("", "")])
+    QTest.mouseClick(page.add, Qt.MouseButton.LeftButton)
+    saved = json.loads((tmp_path / "data" / "settings.json").read_text(encoding="utf-8"))
+    assert saved["mcp_servers"][0]["headers"] == {"Authorization": "Bearer one"}
+    assert page.headers.headers() == ()  # the form is cleared for the next one
+
+    button = next(
+        b for b in page.rows["web"].findChildren(type(page.add)) if b.objectName() == "headers"
+    )
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+    dialog = page.headers_dialog
+    assert dialog is not None and dialog.isVisible()
+    assert dialog.editor.headers() == (("Authorization", "Bearer one"),)
+
+    set_rows(dialog.editor, [("Bad Name", "x")])
+    QTest.mouseClick(dialog.save, Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and "not a valid HTTP header name" in dialog.error.text()
+    set_rows(dialog.editor, [("X-Team", "a"), ("x-team", "b")])
+    QTest.mouseClick(dialog.save, Qt.MouseButton.LeftButton)
+    assert dialog.isVisible() and "given twice" in dialog.error.text()
+    assert parley.settings.settings.mcp_servers[0].headers == {"Authorization": "Bearer one"}
+
+    set_rows(dialog.editor, [("Authorization", "Bearer two"), ("X-Team", "parley")])
+    QTest.mouseClick(dialog.save, Qt.MouseButton.LeftButton)
+    assert not dialog.isVisible()
+    saved = json.loads((tmp_path / "data" / "settings.json").read_text(encoding="utf-8"))
+    assert saved["mcp_servers"][0]["headers"] == {
+        "Authorization": "Bearer two",
+        "X-Team": "parley",
+    }

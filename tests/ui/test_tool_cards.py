@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QBuffer, QIODevice, Qt
+from PySide6.QtGui import QColor, QDesktopServices, QImage
+from PySide6.QtTest import QTest
 
 from desktop.core.models import (
     CallState,
@@ -17,6 +22,9 @@ from desktop.core.models import (
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.tool_card import tool_card
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
+from tests.ui.conftest import write_settings
+from tests.ui.test_attachments_ui import UrlCatcher
+from tests.ui.transcript_support import message
 
 CALL = ToolCallPart(
     "call_1",
@@ -76,3 +84,34 @@ def test_only_files_inside_tool_outputs_open(tmp_path):
     assert ToolOutputs(None).resolve("tool_outputs/call_1.txt") is None
     (tmp_path / "tool_outputs" / "link.txt").symlink_to(tmp_path / "settings.json")
     assert outputs.resolve("tool_outputs/link.txt") is None
+
+
+def test_images_a_tool_returned_show_on_its_card_and_open(driver, tmp_path):
+    write_settings(tmp_path, "http://127.0.0.1:9/v1")
+    app = driver.start(tmp_path)
+    image = QImage(40, 30, QImage.Format.Format_RGB32)
+    image.fill(QColor("teal"))
+    buffer = QBuffer()
+    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
+    image.save(buffer, "PNG")
+    stored = driver.run(app.attachments.add_bytes(bytes(buffer.data().data()), "chart.png"))
+    part = replace(CALL, attachment_ids=(stored.id,))
+    app.chat_vm.messagesReset.emit([message("a1", tools=(tool_card(part),))])
+    card = app.window.chat_view.transcript.message_widget("a1").tool_cards.cards[0]
+    assert card.chips is not None and not card.chips.isVisible()  # folded with the details
+    card.toggle.setChecked(True)
+    assert card.chips.isVisible()
+    chip = card.chips.chips[stored.id]
+    assert chip.name == "chart.png"
+
+    async def body() -> None:
+        opened = UrlCatcher()
+        QDesktopServices.setUrlHandler("file", opened, "catch")
+        try:
+            QTest.mouseClick(chip, Qt.MouseButton.LeftButton)
+            await driver.until(lambda: bool(opened.urls))
+        finally:
+            QDesktopServices.unsetUrlHandler("file")
+        assert Path(opened.urls[0].toLocalFile()).name == "chart.png"
+
+    driver.run(body())

@@ -19,7 +19,7 @@ from desktop.core.models import CallState, DecidedBy, Decision, ToolCallPart
 from desktop.core.tools import ToolPolicy
 from desktop.engine.tools.approval import PendingCall
 from desktop.engine.tools.outputs import keep
-from desktop.engine.tools.registry import Toolbox, ToolFailure
+from desktop.engine.tools.registry import Toolbox, ToolFailure, ToolResult
 from desktop.engine.tools.service import ToolService
 
 log = logging.getLogger(__name__)
@@ -160,7 +160,7 @@ async def run_call(call: ToolCallPart, toolbox: Toolbox, service: ToolService) -
         return refusal(call, CallState.ERROR, "invalid_arguments", "Arguments must be an object.")
     started = time.monotonic()
     try:
-        text = await tool.run(arguments, toolbox.context)
+        output = await tool.run(arguments, toolbox.context)
     except ToolFailure as failure:
         ms = round((time.monotonic() - started) * 1000)
         return refusal(call, CallState.ERROR, "tool_error", str(failure), duration_ms=ms)
@@ -170,6 +170,9 @@ async def run_call(call: ToolCallPart, toolbox: Toolbox, service: ToolService) -
         message = f"The tool failed unexpectedly ({type(error).__name__}: {error})."
         return refusal(call, CallState.ERROR, "tool_error", message, duration_ms=ms)
     ms = round((time.monotonic() - started) * 1000)
+    text, files = (
+        (output.text, output.attachment_ids) if isinstance(output, ToolResult) else (output, ())
+    )
     kept = await asyncio.to_thread(keep, text, call.call_id, service.data_root)
     return replace(
         call,
@@ -179,4 +182,5 @@ async def run_call(call: ToolCallPart, toolbox: Toolbox, service: ToolService) -
         duration_ms=ms,
         result_size=kept.size,
         output_path=kept.path,
+        attachment_ids=files,
     )

@@ -36,7 +36,16 @@ class ToolContext:
     search: Callable[[str, int], list[dict[str, Any]]] | None = None
 
 
-Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[str]]
+@dataclass(frozen=True, slots=True)
+class ToolResult:
+    """A result with files kept in the attachment store (an MCP server's images): the
+    model reads `text`, the tool card shows the attachments."""
+
+    text: str
+    attachment_ids: tuple[str, ...] = ()
+
+
+Handler = Callable[[Mapping[str, Any], ToolContext], Awaitable[str | ToolResult]]
 
 
 @dataclass(frozen=True, slots=True)

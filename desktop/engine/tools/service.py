@@ -37,6 +37,10 @@ class ToolSource(Protocol):
 
     async def tools(self) -> Sequence[Tool]: ...
 
+    def listed(self) -> Sequence[Tool]:
+        """The tools as last listed, without starting anything (for Settings)."""
+        ...
+
 
 class ToolService:
     """Built-in tools (plus `extra` ones, such as a server's) and their policies.
@@ -82,6 +86,13 @@ class ToolService:
             return
         listed = [tool for source in self._sources for tool in await source.tools()]
         self.set_tools([*self._extra, *listed])
+
+    def refresh_listed(self) -> None:
+        """Take the sources' tools as they are now (a server started, stopped or changed
+        its tools) without starting anything, so Settings shows what exists."""
+        if self._sources:
+            listed = [tool for source in self._sources for tool in source.listed()]
+            self.set_tools([*self._extra, *listed])
 
     def toolbox(self, conversation: Conversation | None) -> Toolbox:
         """The tools offered for one request of this conversation, minus those turned

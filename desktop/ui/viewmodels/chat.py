@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Coroutine
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage
@@ -29,6 +29,7 @@ from desktop.render.markdown import code_blocks
 from desktop.render.theme import document_css
 from desktop.ui.image_loader import ImageLoader
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel
+from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
 from desktop.ui.viewmodels.collector import collector_paused
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
@@ -36,6 +37,9 @@ from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
 from desktop.ui.viewmodels.update_pacer import UpdatePacer
 from desktop.ui.viewmodels.workspace import WorkspaceModel
+
+if TYPE_CHECKING:
+    from desktop.engine.attachments.service import AttachmentService
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +72,8 @@ class ChatViewModel(QObject):
         tasks: TaskGroup,
         images: ImageLoader | None = None,
         parent: QObject | None = None,
+        *,
+        attachments: AttachmentService | None = None,
     ) -> None:
         super().__init__(parent)
         self._chat = chat
@@ -105,6 +111,8 @@ class ChatViewModel(QObject):
         self.workspace = WorkspaceModel(chat, self)
         self.outputs = ToolOutputs()  # app.py gives it the data folder
         self.conversationIdChanged.connect(self.workspace.follow)
+        self.tray = AttachmentTray(attachments, tasks, self)  # the composer's files
+        self.conversationIdChanged.connect(self.tray.follow)
         self.workspace.conversationCreated.connect(self.open_conversation)
 
     # --- properties ---------------------------------------------------------------
@@ -261,18 +269,21 @@ class ChatViewModel(QObject):
 
     @Slot(str, result=bool)
     def submit(self, text: str) -> bool:
-        """Start sending `text`; True when accepted (the composer may clear itself)."""
-        if not text.strip():
+        """Start sending `text` and the tray's files; True when accepted (the composer
+        may clear itself). The files leave the tray once the message is saved."""
+        batch = self.tray.batch()
+        if not text.strip() and not batch:
             return False
         if not (0 <= self._selected < len(self._models)):
             self.errorOccurred.emit(self.tr("Add a provider and choose a model first."))
             return False
         model = self._models[self._selected]
         if not self._conversation_id:
-            conversation = self._chat.create_conversation(title_from(text))
-            self._set_conversation_id(conversation.id)
+            conversation = self._chat.create_conversation(title_from(text or batch.names[0]))
+            with self.tray.carrying():
+                self._set_conversation_id(conversation.id)
             self._set_title(conversation.title)
-        self._tasks.start(self._send(self._conversation_id, text, model), "send")
+        self._tasks.start(self._send(self._conversation_id, text, model, batch), "send")
         return True
 
     @Slot()
@@ -368,11 +379,17 @@ class ChatViewModel(QObject):
                 ).replace("%1", url[:200])
             )
 
-    async def _send(self, conversation_id: str, text: str, model: ModelRef) -> None:
+    async def _send(
+        self, conversation_id: str, text: str, model: ModelRef, batch: SendBatch
+    ) -> None:
         try:
-            await self._chat.send(conversation_id, text, model)
+            ids = await batch.ready_ids()  # waits for files still being added
+            if text.strip() or ids:
+                await self._chat.send(conversation_id, text, model, attachment_ids=ids)
         except ParleyError as error:
             self.errorOccurred.emit(str(error))
+            return
+        batch.sent()
 
     # --- engine events ------------------------------------------------------------
 
@@ -428,6 +445,7 @@ class ChatViewModel(QObject):
 
     def _item(self, message: Message) -> MessageItem:
         version = versions.version_of(self._children, message.id, message.parent_id)
+        self.tray.files.note(message)
         return self._renderer.item(message, version)
 
     def _show(self, message: Message) -> None:

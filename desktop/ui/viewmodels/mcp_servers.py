@@ -2,13 +2,17 @@
 
 Adding a stdio server never starts it: the page first shows the consent dialog with the
 exact command line (`consent_request`), and only "Allow and start" (`allow`) records
-consent and starts the server.
+consent and starts the server. When a conversation would offer tools and an enabled
+server still waits for consent, the manager says so and `consentAsked` asks the window to
+show the same dialog, once per run for each server; declining (`decline`) leaves the
+server out, and the MCP page says so.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -19,6 +23,7 @@ from desktop.core.errors import SettingsError
 from desktop.core.mcp_settings import McpServerSettings, McpTransport, has_consent, parse_mcp_server
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.tools.mcp.events import McpConsentWanted, McpEvent, McpServersChanged
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.ui.viewmodels.tasks import TaskGroup
 
@@ -38,6 +43,7 @@ class McpServersModel(QObject):
     changed = Signal()
     saveFailed = Signal(str)
     consentNeeded = Signal(str)  # server id: show the consent dialog for it
+    consentAsked = Signal(str)  # server id: a conversation wants it; ask from the window
 
     def __init__(
         self,
@@ -50,7 +56,10 @@ class McpServersModel(QObject):
         self._settings = settings
         self._manager = manager
         self._tasks = tasks
+        self._asked: set[str] = set()  # asked from a conversation in this run
+        self._declined: set[str] = set()  # the person said no in this run
         settings.changed.subscribe(self._on_settings_changed)
+        manager.events.subscribe(self._on_mcp_event)
 
     def servers(self) -> tuple[McpServerSettings, ...]:
         return self._settings.settings.mcp_servers
@@ -63,6 +72,33 @@ class McpServersModel(QObject):
         connection = self._manager.connection(server_id)
         return connection is not None and connection.running
 
+    def declined(self, server_id: str) -> bool:
+        """The person declined to let it run (this run) and it still has no consent."""
+        return server_id in self._declined and self.needs_consent(server_id)
+
+    def status(self, server_id: str) -> str:
+        """One line on what the server is doing now, for its row."""
+        server = self._settings.settings.mcp_server(server_id)
+        if server is None or not server.enabled:
+            return self.tr("Turned off")
+        if self.declined(server_id):
+            return self.tr("Not allowed to run: left out of conversations")
+        if self.needs_consent(server_id):
+            return self.tr("Waiting for your consent")
+        connection = self._manager.connection(server_id)
+        if connection is None:
+            return self.tr("Starts when a conversation uses tools")
+        if connection.running:
+            return self.tr("Running")
+        if connection.stopped_unexpectedly:
+            delay = connection.restart_delay()
+            if delay is None:
+                return self.tr("Stopped unexpectedly too often: not restarted (see its log)")
+            return self.tr(
+                "Stopped unexpectedly — restarting in {seconds:g} s when next used"
+            ).format(seconds=delay)
+        return self.tr("Stopped")
+
     def add_stdio(self, name: str, command: str, args: str) -> str | None:
         """Add a stdio server (not started); its id, or None when invalid."""
         try:
@@ -73,8 +109,36 @@ class McpServersModel(QObject):
         data = {"name": name, "command": command, "args": arguments}
         return self._add(data, ask_consent=True)
 
-    def add_http(self, name: str, url: str) -> str | None:
-        return self._add({"name": name, "transport": "http", "url": url}, ask_consent=False)
+    def add_http(self, name: str, url: str, headers: Sequence[tuple[str, str]] = ()) -> str | None:
+        header_map, problem = header_rows(headers)
+        if problem:
+            self.saveFailed.emit(problem)
+            return None
+        data = {"name": name, "transport": "http", "url": url, "headers": header_map}
+        return self._add(data, ask_consent=False)
+
+    def set_headers(self, server_id: str, headers: Sequence[tuple[str, str]]) -> str | None:
+        """Save an HTTP server's headers (it reconnects with them); the problem, or None."""
+        settings = self._settings.settings
+        server = settings.mcp_server(server_id)
+        if server is None or server.transport is not McpTransport.HTTP:
+            return self.tr("This server has no URL to send headers to.")
+        header_map, problem = header_rows(headers)
+        if problem:
+            return problem
+        data = {"id": server.id, "name": server.name, "transport": "http", "url": server.url}
+        data |= {"headers": header_map, "enabled": server.enabled}
+        try:
+            changed = parse_mcp_server(data, "server")
+        except SettingsError as error:
+            return f"{error.field.removeprefix('server.')}: {error.problem}"
+        servers = tuple(changed if s.id == server_id else s for s in settings.mcp_servers)
+        try:
+            self._settings.save(replace(settings, mcp_servers=servers))
+        except Exception as error:  # an unwritable settings file
+            return str(error)
+        self._tasks.start(self._manager.refresh(), "mcp-refresh")
+        return None
 
     def _add(self, data: dict[str, Any], *, ask_consent: bool) -> str | None:
         settings = self._settings.settings
@@ -126,7 +190,13 @@ class McpServersModel(QObject):
         except Exception as error:  # an unwritable settings file
             self.saveFailed.emit(str(error))
             return
+        self._declined.discard(server_id)
         self._tasks.start(self._start(), f"mcp-start-{server_id}")
+
+    def decline(self, server_id: str) -> None:
+        """The person did not allow it: it stays out of conversations, and its row says so."""
+        self._declined.add(server_id)
+        self.changed.emit()
 
     async def _start(self) -> None:
         await self._manager.tools()
@@ -155,3 +225,31 @@ class McpServersModel(QObject):
 
     def _on_settings_changed(self, _settings: Settings) -> None:
         self.changed.emit()
+
+    def _on_mcp_event(self, event: McpEvent) -> None:
+        if isinstance(event, McpServersChanged):
+            self.changed.emit()
+        elif isinstance(event, McpConsentWanted):
+            for server_id in event.server_ids:
+                if server_id not in self._asked and server_id not in self._declined:
+                    self._asked.add(server_id)
+                    self.consentAsked.emit(server_id)
+
+
+def header_rows(rows: Sequence[tuple[str, str]]) -> tuple[dict[str, str], str]:
+    """The headers editor's rows as a mapping, and what is wrong with them ("" if
+    nothing): a value without a name, or a name given twice. Empty rows are ignored;
+    names and values are checked again by the settings parser."""
+    headers: dict[str, str] = {}
+    seen: set[str] = set()
+    for name, value in rows:
+        name, value = name.strip(), value.strip()
+        if not name and not value:
+            continue
+        if not name:
+            return {}, f"The header with the value {value!r} needs a name."
+        if name.lower() in seen:
+            return {}, f"The header {name!r} is given twice."
+        seen.add(name.lower())
+        headers[name] = value
+    return headers, ""

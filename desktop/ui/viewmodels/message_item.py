@@ -23,6 +23,14 @@ def _tr(text: str) -> str:
     return QCoreApplication.translate("MessageItem", text)
 
 
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A line under the answer; `detail` is text the person can open from it."""
+
+    text: str
+    detail: str | None = None
+
+
 @dataclass(frozen=True)
 class MessageItem:
     """One message as the transcript shows it.
@@ -38,7 +46,7 @@ class MessageItem:
     reasoning_html: str
     reasoning_label: str
     reasoning_live: bool  # still thinking: the section is open and streams
-    notices: tuple[str, ...]
+    notices: tuple[Notice, ...]
     error: str
     status_label: str
     meta: str
@@ -83,9 +91,13 @@ def retry_label(wait: RetryWait) -> str:
     )
 
 
-def status_label(status: MessageStatus, retry: RetryWait | None = None) -> str:
+def status_label(
+    status: MessageStatus, retry: RetryWait | None = None, activity: str | None = None
+) -> str:
     if retry is not None:
         return retry_label(retry)
+    if activity:
+        return activity
     if status in _UNLABELLED:
         return ""  # most messages: no translation lookups for them
     return {
@@ -124,5 +136,5 @@ def error_text(message: Message) -> str:
     return error.message if isinstance(error, ErrorPart) else ""
 
 
-def notices(message: Message) -> tuple[str, ...]:
-    return tuple(p.text for p in message.parts if isinstance(p, NoticePart))
+def notices(message: Message) -> tuple[Notice, ...]:
+    return tuple(Notice(p.text, p.detail) for p in message.parts if isinstance(p, NoticePart))

@@ -158,7 +158,7 @@ class MessageRenderer:
             reasoning_live=not only_text and mi.is_reasoning_live(message),
             notices=() if only_text else mi.notices(message),
             error="" if only_text else mi.error_text(message),
-            status_label=mi.status_label(message.status, message.retry),
+            status_label=mi.status_label(message.status, message.retry, message.activity),
             meta=mi.meta_line(message) if answer else "",
             streaming=streaming,
             version_index=version[0],

@@ -25,6 +25,7 @@ from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.mcp_servers import McpServersModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
+from desktop.ui.viewmodels.ocr_settings import OcrSettingsModel
 from desktop.ui.viewmodels.provider_draft import (
     DraftError,
     ProviderDraft,
@@ -65,7 +66,8 @@ class SettingsViewModel(QObject):
         self._testing = False
         self.local_servers = LocalServersModel(service, tasks, local_servers, self)
         self.network = NetworkSettingsModel(service, self)
-        self.tools = ToolSettingsModel(service, tools, self) if tools is not None else None
+        self.ocr = OcrSettingsModel(service, parent=self)
+        self.tools = ToolSettingsModel(service, tools, self, mcp=mcp) if tools is not None else None
         self.mcp = McpServersModel(service, mcp, tasks, self) if mcp is not None else None
         service.changed.subscribe(self._on_settings_changed)
 

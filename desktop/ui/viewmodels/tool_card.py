@@ -25,6 +25,7 @@ class ToolCard:
     result: str  # the result, or its preview when the output was large
     is_error: bool
     output_path: str  # relative to the data folder; "" when the result is complete
+    attachment_ids: tuple[str, ...] = ()  # images the tool returned, in the attachment store
 
 
 def _state_labels() -> dict[CallState, str]:
@@ -103,6 +104,7 @@ def tool_card(part: ToolCallPart) -> ToolCard:
         result=result,
         is_error=part.is_error or state is CallState.ERROR,
         output_path=part.output_path or "",
+        attachment_ids=part.attachment_ids,
     )
 
 

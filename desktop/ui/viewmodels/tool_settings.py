@@ -1,5 +1,6 @@
 """Settings → Tools: a policy per tool and the "always allow" grants, as the person
-edits them; everything is saved in `Settings.tools` at once."""
+edits them; everything is saved in `Settings.tools` at once. The list follows the MCP
+servers: when one starts, stops or changes its tools, `toolsChanged` redraws it."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from PySide6.QtCore import QObject, Signal
 from desktop.core.settings import Settings, ToolSettings
 from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.tools.mcp.events import McpEvent, McpServersChanged
+from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
 
 
@@ -21,15 +24,23 @@ class ToolRow:
 
 class ToolSettingsModel(QObject):
     changed = Signal()
+    toolsChanged = Signal()  # the tools themselves, not only policies or grants
     saveFailed = Signal(str)
 
     def __init__(
-        self, settings: SettingsService, tools: ToolService, parent: QObject | None = None
+        self,
+        settings: SettingsService,
+        tools: ToolService,
+        parent: QObject | None = None,
+        *,
+        mcp: McpManager | None = None,
     ) -> None:
         super().__init__(parent)
         self._settings = settings
         self._tools = tools
         settings.changed.subscribe(self._on_settings_changed)
+        if mcp is not None:
+            mcp.events.subscribe(self._on_mcp_event)
 
     @property
     def _current(self) -> ToolSettings:
@@ -62,3 +73,8 @@ class ToolSettingsModel(QObject):
 
     def _on_settings_changed(self, _settings: Settings) -> None:
         self.changed.emit()
+
+    def _on_mcp_event(self, event: McpEvent) -> None:
+        if isinstance(event, McpServersChanged):
+            self._tools.refresh_listed()
+            self.toolsChanged.emit()

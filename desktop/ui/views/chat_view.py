@@ -16,6 +16,7 @@ from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.approval_dialog import ApprovalDialogs
 from desktop.ui.views.composer import Composer
+from desktop.ui.views.file_drop import FileDrop
 from desktop.ui.views.onboarding import Onboarding
 from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
 from desktop.ui.views.workspace_button import WorkspaceButton
@@ -70,6 +71,10 @@ class ChatView(QWidget):
         composer_row.addStretch(1)
         self.composer.setMaximumWidth(MAX_TEXT_WIDTH + 24)
         page.addLayout(composer_row)
+        self.chat_page = chat_page
+        if chat.tray.available:  # files dropped anywhere on the chat join the message
+            self.drop = FileDrop(chat_page)
+            self.drop.filesDropped.connect(chat.tray.add_paths)
 
         self.onboarding = Onboarding(local_servers, self)
         self.onboarding.setupRequested.connect(self.setupRequested)

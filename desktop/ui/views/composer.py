@@ -1,29 +1,47 @@
-"""Where the person writes: Enter sends, Shift+Enter breaks the line, Stop while streaming."""
+"""Where the person writes: Enter sends, Shift+Enter breaks the line, Stop while streaming.
+
+Files join the message through the paperclip, a drop, or a paste; they wait on the tray
+above the text, and a file that cannot be attached is named in a notice there.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QKeyEvent
+from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
+from PySide6.QtGui import QFocusEvent, QImage, QKeyEvent
 from PySide6.QtWidgets import (
     QComboBox,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop.ui.viewmodels.chat import ChatViewModel
+from desktop.ui.views.attachment_chips import TrayChips, paperclip_icon
+from desktop.ui.views.file_drop import FileDrop, local_files
 
 MAX_VISIBLE_LINES = 8
+PICKER_FILTERS = (
+    "Supported files (*.png *.jpg *.jpeg *.webp *.txt *.md *.markdown *.pdf *.docx *.pptx *.ppt"
+    " *.py *.js *.ts *.json *.yaml *.yml *.toml *.csv *.html *.css *.c *.h *.cpp *.rs *.go"
+    " *.java *.sh *.sql *.xml *.log)",
+    "Images (*.png *.jpg *.jpeg *.webp)",
+    "Documents (*.pdf *.docx *.pptx *.ppt *.txt *.md)",
+    "All files (*)",
+)
 
 
 class ComposerEdit(QPlainTextEdit):
     submitted = Signal()
     focusChanged = Signal(bool)
+    filesPasted = Signal(list)  # list[Path]: file URLs copied in a file manager
+    imagePasted = Signal(object)  # bytes (an encoded PNG) or a QImage
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -43,6 +61,25 @@ class ComposerEdit(QPlainTextEdit):
             self.insertPlainText("\n")
             return
         super().keyPressEvent(event)
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return (
+            bool(local_files(source)) or source.hasImage() or super().canInsertFromMimeData(source)
+        )
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        """Pasted files and images are attached; text (even with a URL) stays text."""
+        files = local_files(source)
+        if files:
+            self.filesPasted.emit(files)
+        elif source.hasFormat("image/png"):
+            self.imagePasted.emit(bytes(source.data("image/png").data()))
+        elif source.hasImage():
+            image = source.imageData()
+            if isinstance(image, QImage) and not image.isNull():
+                self.imagePasted.emit(image)
+        else:
+            super().insertFromMimeData(source)
 
     def focusInEvent(self, event: QFocusEvent) -> None:
         super().focusInEvent(event)
@@ -115,8 +152,31 @@ class Composer(QFrame):
         self.stop_button.setToolTip(self.tr("Stop the answer and keep what arrived (Esc)"))
         self.stop_button.clicked.connect(chat.stop)
 
+        tray = self._tray = chat.tray
+        self.notice = AttachmentNotice(self)
+        tray.problem.connect(self.notice.add)
+        self.chips = TrayChips(tray, self)
+        tray.changed.connect(self._update_buttons)
+        self.edit.filesPasted.connect(tray.add_paths)
+        self.edit.imagePasted.connect(self._attach_image)
+        self.attach_button = QToolButton(self)
+        self.attach_button.setObjectName("AttachButton")
+        self.attach_button.setIcon(
+            paperclip_icon(self.palette().color(self.palette().ColorRole.PlaceholderText))
+        )
+        self.attach_button.setAutoRaise(True)
+        self.attach_button.setToolTip(self.tr("Attach files (or drop or paste them here)"))
+        self.attach_button.setAccessibleName(self.tr("Attach files"))
+        self.attach_button.clicked.connect(self.pick_files)
+        self.attach_button.setVisible(tray.available)
+        self._picker: QFileDialog | None = None
+        if tray.available:
+            self.drop = FileDrop(self, (self.edit.viewport(),))
+            self.drop.filesDropped.connect(tray.add_paths)
+
         row = QHBoxLayout()
         row.setSpacing(8)
+        row.addWidget(self.attach_button)
         row.addWidget(self.model_picker)
         row.addWidget(self.effort)
         row.addWidget(self.hint, 1)
@@ -125,6 +185,8 @@ class Composer(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 8)
         layout.setSpacing(6)
+        layout.addWidget(self.notice)
+        layout.addWidget(self.chips)
         layout.addWidget(self.edit)
         layout.addLayout(row)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
@@ -139,10 +201,26 @@ class Composer(QFrame):
         self._update_buttons()
 
     def submit(self) -> None:
-        if self._chat.busy and not self.edit.toPlainText().strip():
+        if self._chat.busy and not self.edit.toPlainText().strip() and not len(self._tray):
             return
         if self._chat.submit(self.edit.toPlainText()):
             self.edit.clear()
+            self.notice.dismiss()  # about files picked before: this message is on its way
+
+    def pick_files(self) -> None:
+        """A non-modal file dialog: the chat stays usable while it is open."""
+        if self._picker is None:
+            picker = self._picker = QFileDialog(self, self.tr("Attach files"))
+            picker.setFileMode(QFileDialog.FileMode.ExistingFiles)
+            picker.setNameFilters([self.tr(f) for f in PICKER_FILTERS])
+            picker.filesSelected.connect(self._tray.add_paths)
+        self._picker.open()
+
+    def _attach_image(self, image: bytes | QImage) -> None:
+        if isinstance(image, QImage):
+            self._tray.add_image(image)
+        else:
+            self._tray.add_image_data(image)
 
     def focus(self) -> None:
         self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -175,9 +253,51 @@ class Composer(QFrame):
     def _update_buttons(self, *_: object) -> None:
         busy = self._chat.busy
         self.stop_button.setVisible(busy)
-        self.send_button.setEnabled(bool(self.edit.toPlainText().strip()))
+        self.send_button.setEnabled(bool(self.edit.toPlainText().strip()) or bool(len(self._tray)))
 
     def _on_focus_changed(self, focused: bool) -> None:
         self.setProperty("focused", focused)
         self.style().unpolish(self)
         self.style().polish(self)
+
+
+class AttachmentNotice(QFrame):
+    """Files that could not be attached, each with its reason; closed with its ✕.
+
+    Inline rather than a dialog: the person keeps typing, and several refused files
+    read as one list.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("ErrorBox")
+        self.label = QLabel(self)
+        self.label.setWordWrap(True)
+        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.close_button = QToolButton(self)
+        self.close_button.setObjectName("MessageAction")
+        self.close_button.setText("✕")
+        self.close_button.setAutoRaise(True)
+        self.close_button.setToolTip(self.tr("Dismiss"))
+        self.close_button.setAccessibleName(self.tr("Dismiss the notice"))
+        self.close_button.clicked.connect(self.dismiss)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(8, 4, 4, 4)
+        row.addWidget(self.label, 1)
+        row.addWidget(self.close_button, 0, Qt.AlignmentFlag.AlignTop)
+        self._lines: list[str] = []
+        self.hide()
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self._lines)
+
+    def add(self, line: str) -> None:
+        self._lines = [*self._lines[-4:], line]  # the newest few
+        self.label.setText(self.text)
+        self.show()
+
+    def dismiss(self) -> None:
+        self._lines = []
+        self.label.clear()
+        self.hide()

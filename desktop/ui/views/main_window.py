@@ -26,6 +26,7 @@ from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.chat_view import ChatView
 from desktop.ui.views.settings_dialog import SettingsDialog
+from desktop.ui.views.settings_pages.mcp_page import McpConsentPrompt
 from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
 from desktop.ui.views.sidebar import Sidebar
 
@@ -49,6 +50,10 @@ class MainWindow(QMainWindow):
         self._settings = settings
         self._log_folder = log_folder
         self._settings_dialog: SettingsDialog | None = None
+        # a conversation wants an MCP server never allowed to run: ask, without blocking
+        self.mcp_consent = (
+            McpConsentPrompt(settings.mcp, self) if settings.mcp is not None else None
+        )
         self._export_target = ""  # a chat picked in the sidebar, else the open one
         self.setWindowTitle("Parley")
         self.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.views.message_actions import ActionSlot, MessageActions, has_actions
+from desktop.ui.views.notice_detail import NoticeDetailDialog, notice_index, notices_html
 from desktop.ui.views.rich_text import RichText
 from desktop.ui.views.tool_cards import ToolCards
 
@@ -65,6 +66,13 @@ class MessageWidget(QFrame):
         self.body.document().setDefaultStyleSheet(chat.document_css)
         self.body.linkActivated.connect(self._on_link)
         self.notices = _label("MetaLabel", self)
+        self.notices.setTextFormat(Qt.TextFormat.RichText)
+        self.notices.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.notices.linkActivated.connect(self._open_notice)
         self.error_box = _label("ErrorBox", self)
         self.status = _label("StatusLabel", self)
         self.action_slot = ActionSlot(self)
@@ -115,7 +123,7 @@ class MessageWidget(QFrame):
     def update_item(self, item: MessageItem) -> None:
         self._item = item
         self.notices.setVisible(bool(item.notices))
-        self.notices.setText("\n".join(item.notices))
+        self.notices.setText(notices_html(item.notices, self.tr("Show text")))
         self.error_box.setVisible(bool(item.error))
         self.error_box.setText(item.error)
         self.status.setVisible(bool(item.status_label))
@@ -123,6 +131,13 @@ class MessageWidget(QFrame):
         if self.action_slot.row is not None:
             self.action_slot.row.show_item(item)
         self.refresh_actions()
+
+    def _open_notice(self, link: str) -> None:
+        index = notice_index(link)
+        if index is None or not 0 <= index < len(self._item.notices):
+            return
+        dialog = NoticeDetailDialog(self._item.notices[index], self.window())
+        dialog.show()
 
     def measure(self, column_width: int) -> int:
         """The height this message needs in a column `column_width` wide."""
@@ -233,7 +248,7 @@ class AssistantMessage(MessageWidget):
     @property
     def tool_cards(self) -> ToolCards:
         if self._tools is None:
-            self._tools = ToolCards(self)
+            self._tools = ToolCards(self, self._chat.tray.files)
             self._tools.openOutput.connect(self._chat.outputs.open)
             self._layout.insertWidget(self._layout.indexOf(self.body) + 1, self._tools)
         return self._tools

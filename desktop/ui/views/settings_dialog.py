@@ -1,4 +1,5 @@
-"""Settings: providers, appearance, network and tools, one page each (see settings_pages/)."""
+"""Settings: providers, appearance, network, tools, MCP servers and OCR, one page each
+(see settings_pages/)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.views.settings_pages.appearance_page import AppearancePage
 from desktop.ui.views.settings_pages.mcp_page import McpServersPage
 from desktop.ui.views.settings_pages.network_page import NetworkPage
+from desktop.ui.views.settings_pages.ocr_page import OcrPage
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
 from desktop.ui.views.settings_pages.tools_page import ToolsPage
 
@@ -30,6 +32,8 @@ class SettingsDialog(QDialog):
         self.mcp = McpServersPage(vm.mcp, self) if vm.mcp is not None else None
         if self.mcp is not None:
             self.tabs.addTab(self.mcp, self.tr("MCP servers"))
+        self.ocr = OcrPage(vm.ocr, self)
+        self.tabs.addTab(self.ocr, self.tr("OCR"))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.close)
         layout = QVBoxLayout(self)

@@ -13,7 +13,9 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from desktop.ui.viewmodels.attachment_tray import AttachmentFiles
 from desktop.ui.viewmodels.tool_card import ToolCard
+from desktop.ui.views.attachment_chips import SentChips
 
 
 def _mono_label(parent: QWidget, name: str) -> QLabel:
@@ -29,9 +31,13 @@ def _mono_label(parent: QWidget, name: str) -> QLabel:
 class ToolCardWidget(QFrame):
     openOutput = Signal(str)  # the output's path, relative to the data folder
 
-    def __init__(self, card: ToolCard, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, card: ToolCard, parent: QWidget | None = None, files: AttachmentFiles | None = None
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("ToolCard")
+        self._files = files
+        self.chips: SentChips | None = None  # images the tool returned
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.toggle = QToolButton(self)
         self.toggle.setObjectName("ToolCardToggle")
@@ -56,7 +62,7 @@ class ToolCardWidget(QFrame):
         self.output.linkActivated.connect(
             lambda _link: self.openOutput.emit(self._card.output_path)
         )
-        inner = QVBoxLayout(self.details)
+        inner = self._inner = QVBoxLayout(self.details)
         inner.setContentsMargins(20, 0, 0, 0)
         inner.setSpacing(2)
         for widget in (
@@ -98,6 +104,21 @@ class ToolCardWidget(QFrame):
                     "%1", html.escape(card.output_path)
                 )
             )
+        self._show_files(card.attachment_ids)
+
+    def _show_files(self, ids: tuple[str, ...]) -> None:
+        shown = self.chips.property("attachmentIds") if self.chips is not None else None
+        if self._files is None or tuple(shown or ()) == ids:
+            return
+        if self.chips is not None:
+            self.chips.hide()
+            self.chips.deleteLater()
+            self.chips = None
+        attachments = self._files.lookup(ids)
+        if attachments:
+            self.chips = SentChips(self._files, attachments, self.details)
+            self.chips.setProperty("attachmentIds", list(ids))
+            self._inner.insertWidget(self._inner.indexOf(self.output), self.chips)
 
     def _on_toggled(self, expanded: bool) -> None:
         self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
@@ -109,8 +130,9 @@ class ToolCards(QWidget):
 
     openOutput = Signal(str)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, files: AttachmentFiles | None = None) -> None:
         super().__init__(parent)
+        self._files = files
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._layout.setSpacing(4)
@@ -121,7 +143,7 @@ class ToolCards(QWidget):
             if index < len(self.cards):
                 self.cards[index].show_card(card)
             else:
-                widget = ToolCardWidget(card, self)
+                widget = ToolCardWidget(card, self, self._files)
                 widget.openOutput.connect(self.openOutput)
                 self._layout.addWidget(widget)
                 self.cards.append(widget)

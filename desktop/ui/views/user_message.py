@@ -9,6 +9,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QVBoxLayout, QWidget
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.views.attachment_chips import SentChips
 from desktop.ui.views.message_editor import MessageEditor
 from desktop.ui.views.message_widget import MessageWidget
 
@@ -34,8 +35,11 @@ class UserMessage(MessageWidget):
         inside = self._inside = QVBoxLayout(self.bubble)
         inside.setContentsMargins(14, 10, 14, 10)
         inside.setSpacing(6)
-        for widget in (self.body, self.notices, self.error_box):
-            inside.addWidget(widget)
+        attachments = chat.tray.files.of_message(item.id)
+        self.chips = SentChips(chat.tray.files, attachments, self.bubble) if attachments else None
+        for widget in (self.chips, self.body, self.notices, self.error_box):
+            if widget is not None:
+                inside.addWidget(widget)
         bubble_row = QHBoxLayout()
         bubble_row.setContentsMargins(0, 0, 0, 0)
         bubble_row.addStretch(1)
@@ -61,6 +65,8 @@ class UserMessage(MessageWidget):
 
     def update_item(self, item: MessageItem) -> None:
         self.body.set_html(item.html)
+        # Files sent without words: the bubble holds only their chips.
+        self.body.setVisible(self.chips is None or bool(item.markdown.strip()) or self.is_editing)
         super().update_item(item)
 
     def fit_to(self, column_width: int) -> None:
@@ -69,7 +75,10 @@ class UserMessage(MessageWidget):
             width = column_width
         else:
             margins = self._inside.contentsMargins()
-            natural = self._natural_width() + margins.left() + margins.right() + 4
+            natural = self._natural_width()
+            if self.chips is not None:
+                natural = max(natural, self.chips.sizeHint().width())
+            natural += margins.left() + margins.right() + 4
             width = max(MIN_BUBBLE_WIDTH, min(natural, int(column_width * BUBBLE_SHARE)))
         if self.bubble.width() != width or self.bubble.minimumWidth() != width:
             self.bubble.setFixedWidth(width)
@@ -98,7 +107,7 @@ class UserMessage(MessageWidget):
         if self.editor is None or self.editor.isHidden():
             return
         self.editor.hide()
-        self.body.show()
+        self.body.setVisible(self.chips is None or bool(self._item.markdown.strip()))
         self.refresh_actions()
         self.body.setFocus(Qt.FocusReason.OtherFocusReason)  # keyboard users carry on here
 

@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from desktop.core.tools import ToolDefinition, ToolRisk
+from desktop.engine.processes import kill_tree, start_guarded
 from desktop.engine.tools.registry import Tool, ToolContext, ToolFailure
 from desktop.engine.tools.workspace import workspace_root
 
@@ -46,17 +45,6 @@ async def _start(command: str, cwd: str) -> asyncio.subprocess.Process:
     )
 
 
-def kill_tree(process: asyncio.subprocess.Process) -> None:
-    """Kill the command and its children (its whole process group)."""
-    if process.returncode is not None:
-        return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        if sys.platform == "win32":
-            process.kill()
-        else:
-            os.killpg(process.pid, signal.SIGKILL)
-
-
 async def _collect(process: asyncio.subprocess.Process) -> tuple[bytes, bool]:
     assert process.stdout is not None
     kept = bytearray()
@@ -78,15 +66,7 @@ async def _run_command(arguments: Mapping[str, Any], context: ToolContext) -> st
     if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
         raise ToolFailure("'timeout_s' must be a positive number of seconds.")
     timeout = min(float(timeout), MAX_TIMEOUT_S)
-    starting = asyncio.ensure_future(_start(command, str(root)))
-    try:
-        process = await asyncio.shield(starting)
-    except asyncio.CancelledError:
-        # Stop while the command was being started: it may already run; kill it too.
-        process = await starting
-        kill_tree(process)
-        await process.wait()
-        raise
+    process = await start_guarded(_start(command, str(root)))
     try:
         output, dropped = await asyncio.wait_for(_collect(process), timeout)
     except TimeoutError:

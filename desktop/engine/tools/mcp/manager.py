@@ -3,28 +3,48 @@
 Servers start lazily: when a generation first lists its tools (or a call needs one),
 never at launch and never from a pasted config. A stdio server starts only with the
 person's consent for its exact command line (`desktop.core.mcp_settings`); one that
-lacks it is left out and listed by `awaiting_consent()` so the UI can ask.
+lacks it is left out, listed by `awaiting_consent()` and announced on `events`
+(`McpConsentWanted`) so the UI can ask. `McpServersChanged` tells the settings pages a
+server started, stopped or crashed, or its tools changed; `listed()` is the tools of the
+servers running now, for showing them without starting anything. Given an attachment
+store, the PNG, JPEG and WebP images a tool returns are kept there and the call's part
+lists them.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from mcp import types
 
+from desktop.core.attachments import Attachment, AttachmentKind
+from desktop.core.dispatch import EventBus
+from desktop.core.errors import ParleyError
 from desktop.core.mcp_settings import McpServerSettings, has_consent
 from desktop.core.tools import ToolDefinition, ToolRisk
 from desktop.engine.tools.mcp.connection import DEFAULT_BACKOFF, Backoff, McpConnection, log_path
+from desktop.engine.tools.mcp.events import McpConsentWanted, McpEvent, McpServersChanged
 from desktop.engine.tools.mcp.naming import mcp_tool_name
-from desktop.engine.tools.mcp.results import result_text
-from desktop.engine.tools.registry import Tool, ToolContext, ToolFailure
+from desktop.engine.tools.mcp.results import McpImage, result_text, storable_images
+from desktop.engine.tools.registry import Tool, ToolContext, ToolFailure, ToolResult
 from desktop.engine.tools.service import SettingsStore
 
 log = logging.getLogger(__name__)
+
+_EXTENSIONS = {"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp"}
+
+
+class ImageStore(Protocol):
+    """Where returned images are kept (`desktop.storage.attachments.AttachmentStore`)."""
+
+    def put_bytes(
+        self, data: bytes, *, name: str, mime: str, kind: AttachmentKind
+    ) -> Attachment: ...
 
 
 def tool_definition(server: McpServerSettings, tool: types.Tool, name: str) -> ToolDefinition:
@@ -48,12 +68,16 @@ class McpManager:
         *,
         call_timeout: float = 60.0,
         backoff: Backoff = DEFAULT_BACKOFF,
+        attachments: ImageStore | None = None,
     ) -> None:
         self._settings = settings
+        self._attachments = attachments
         self._logs_dir = logs_dir
         self._call_timeout = call_timeout
         self._backoff = backoff
         self._connections: dict[str, McpConnection] = {}
+        self._listed: dict[str, list[Tool]] = {}  # server id -> its tools, while running
+        self.events: EventBus[McpEvent] = EventBus()
 
     def servers(self) -> tuple[McpServerSettings, ...]:
         return self._settings.settings.mcp_servers
@@ -82,6 +106,9 @@ class McpManager:
         """Every tool of the enabled, allowed servers (starting them as needed); a
         server that fails to start is left out and its log says why."""
         await self._forget_changed()
+        waiting = self.awaiting_consent()
+        if waiting:
+            self.events.emit(McpConsentWanted(tuple(s.id for s in waiting)))
         consent = self._settings.settings.mcp_consent
         taken: set[str] = set()
         found: list[Tool] = []
@@ -91,7 +118,11 @@ class McpManager:
             connection = self._connections.get(server.id)
             if connection is None:
                 connection = McpConnection(
-                    server, self._logs_dir, call_timeout=self._call_timeout, backoff=self._backoff
+                    server,
+                    self._logs_dir,
+                    call_timeout=self._call_timeout,
+                    backoff=self._backoff,
+                    on_change=self._on_connection_change,
                 )
                 self._connections[server.id] = connection
             try:
@@ -99,13 +130,34 @@ class McpManager:
             except ToolFailure as failure:
                 log.warning("MCP server %s left out: %s", server.id, failure)
                 continue
+            tools = []
             for tool in listed:
                 name = mcp_tool_name(server.id, tool.name, taken)
                 definition = tool_definition(server, tool, name)
-                found.append(Tool(definition, _handler(self, server.id, tool.name)))
+                tools.append(Tool(definition, _handler(self, server.id, tool.name)))
+            self._remember(server.id, tools)
+            found.extend(tools)
         return found
 
-    async def call(self, server_id: str, tool: str, arguments: Mapping[str, Any]) -> str:
+    def listed(self) -> list[Tool]:
+        """The tools of the servers running now, as last listed (starts nothing)."""
+        return [tool for tools in self._listed.values() for tool in tools]
+
+    def _remember(self, server_id: str, tools: list[Tool]) -> None:
+        before = self._listed.get(server_id)
+        self._listed[server_id] = tools
+        if before is None or [t.definition for t in before] != [t.definition for t in tools]:
+            self.events.emit(McpServersChanged(server_id))
+
+    def _on_connection_change(self, connection: McpConnection) -> None:
+        sid = connection.server.id
+        if not connection.running:
+            self._listed.pop(sid, None)
+        self.events.emit(McpServersChanged(sid))
+
+    async def call(
+        self, server_id: str, tool: str, arguments: Mapping[str, Any]
+    ) -> str | ToolResult:
         settings = self._settings.settings
         server = settings.mcp_server(server_id)
         if server is None or not server.enabled:
@@ -115,7 +167,35 @@ class McpManager:
         connection = self._connections.get(server_id)
         if connection is None or connection.server != server:
             raise ToolFailure("This MCP server changed; ask again to use its current tools.")
-        return result_text(await connection.call(tool, dict(arguments)))
+        result = await connection.call(tool, dict(arguments))
+        if result.is_error or self._attachments is None:
+            return result_text(result)
+        kept = await self._keep_images(server_id, tool, storable_images(result))
+        text = result_text(result, attached=kept)
+        return ToolResult(text, tuple(kept.values())) if kept else text
+
+    async def _keep_images(
+        self, server_id: str, tool: str, images: list[McpImage]
+    ) -> dict[int, str]:
+        """Block index -> attachment id of each image stored; one that cannot be stored
+        stays a note in the text (the call itself went fine)."""
+        store = self._attachments
+        kept: dict[int, str] = {}
+        for number, image in enumerate(images, 1):
+            name = f"{server_id}-{tool}-{number}.{_EXTENSIONS[image.mime]}"
+            try:
+                attachment = await asyncio.to_thread(
+                    store.put_bytes,
+                    image.data,
+                    name=name,
+                    mime=image.mime,
+                    kind=AttachmentKind.IMAGE,
+                )
+            except (ParleyError, OSError) as error:
+                log.warning("could not keep an image from MCP tool %s: %s", tool, error)
+                continue
+            kept[image.index] = attachment.id
+        return kept
 
     async def refresh(self) -> None:
         """Apply changed settings now: stop servers that were removed, turned off or
@@ -143,7 +223,7 @@ class McpManager:
 
 
 def _handler(manager: McpManager, server_id: str, tool: str) -> Any:
-    async def run(arguments: Mapping[str, Any], context: ToolContext) -> str:
+    async def run(arguments: Mapping[str, Any], context: ToolContext) -> str | ToolResult:
         return await manager.call(server_id, tool, arguments)
 
     return run

@@ -2,8 +2,10 @@
 
 Text blocks are joined; structured content is sent as JSON text when the server gave no
 text (servers usually repeat it as text, and the model needs it only once); images and
-audio are noted by type and size, since storing them as attachments is not built yet;
-a result marked `isError` becomes a tool failure the model is told about.
+audio are noted by type and size. PNG, JPEG and WebP images (`storable_images`) can be
+kept in the attachment store, and their note then says "attached" so the person knows
+where to find them; a result marked `isError` becomes a tool failure the model is told
+about.
 """
 
 from __future__ import annotations
@@ -11,10 +13,30 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+from collections.abc import Collection
+from dataclasses import dataclass
 
 from mcp import types
 
 from desktop.engine.tools.registry import ToolFailure
+
+STORABLE_IMAGES = frozenset({"image/png", "image/jpeg", "image/webp"})
+
+
+@dataclass(frozen=True, slots=True)
+class McpImage:
+    """An image block worth keeping: its place among the result's blocks, and bytes."""
+
+    index: int
+    mime: str
+    data: bytes
+
+
+def _decode(data: str) -> bytes | None:
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        return None
 
 
 def _size(data: str) -> int:
@@ -24,11 +46,23 @@ def _size(data: str) -> int:
         return len(data)
 
 
-def _block_text(block: object) -> str:
+def storable_images(result: types.CallToolResult) -> list[McpImage]:
+    """The result's PNG, JPEG and WebP images (valid base64 only), in order."""
+    found = []
+    for index, block in enumerate(result.content):
+        if isinstance(block, types.ImageContent) and block.mime_type in STORABLE_IMAGES:
+            data = _decode(block.data)
+            if data:
+                found.append(McpImage(index, block.mime_type, data))
+    return found
+
+
+def _block_text(block: object, attached: bool = False) -> str:
     if isinstance(block, types.TextContent):
         return block.text
     if isinstance(block, types.ImageContent):
-        return f"[image: {block.mime_type}, {_size(block.data)} bytes]"
+        note = ", attached" if attached else ""
+        return f"[image: {block.mime_type}, {_size(block.data)} bytes{note}]"
     if isinstance(block, types.AudioContent):
         return f"[audio: {block.mime_type}, {_size(block.data)} bytes]"
     if isinstance(block, types.ResourceLink):
@@ -40,9 +74,10 @@ def _block_text(block: object) -> str:
     return f"[{getattr(block, 'type', 'content')}]"
 
 
-def result_text(result: types.CallToolResult) -> str:
-    """The model's view of `result`; raises ToolFailure for an error result."""
-    parts = [_block_text(block) for block in result.content]
+def result_text(result: types.CallToolResult, attached: Collection[int] = ()) -> str:
+    """The model's view of `result`; raises ToolFailure for an error result. `attached`
+    are the indexes of the image blocks kept as attachments."""
+    parts = [_block_text(block, i in attached) for i, block in enumerate(result.content)]
     has_text = any(isinstance(b, types.TextContent) for b in result.content)
     if result.structured_content is not None and not has_text:
         parts.append(json.dumps(result.structured_content, ensure_ascii=False))

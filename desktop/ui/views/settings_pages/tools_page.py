@@ -1,5 +1,6 @@
 """Settings → Tools: each tool with what it does, its risk and Auto / Ask / Off, and
-the tools the person always allows, each with Remove."""
+the tools the person always allows, each with Remove. The list is drawn again when an
+MCP server starts or stops, so its tools appear and go while the page is open."""
 
 from __future__ import annotations
 
@@ -32,6 +33,25 @@ class ToolsPage(QWidget):
             self,
         )
         intro.setWordWrap(True)
+        self._scroll = QScrollArea(self)
+        self._scroll.setWidgetResizable(True)
+        self._show_tools()
+
+        self.grants_box = QGroupBox(self.tr("Always allowed"), self)
+        self._grants = QVBoxLayout(self.grants_box)
+        self.grant_rows: dict[str, QWidget] = {}
+
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addWidget(self._scroll, 1)
+        layout.addWidget(self.grants_box)
+        model.changed.connect(self._show_grants)
+        model.toolsChanged.connect(self._show_tools)
+        self._show_grants()
+
+    def _show_tools(self) -> None:
+        model = self._model
+        self.selectors = {}
         table = QWidget()
         grid = QGridLayout(table)
         grid.setColumnStretch(1, 1)
@@ -61,20 +81,10 @@ class ToolsPage(QWidget):
             grid.addWidget(about, row, 1)
             grid.addWidget(selector, row, 2)
         grid.setRowStretch(grid.rowCount(), 1)
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(table)
-
-        self.grants_box = QGroupBox(self.tr("Always allowed"), self)
-        self._grants = QVBoxLayout(self.grants_box)
-        self.grant_rows: dict[str, QWidget] = {}
-
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.grants_box)
-        model.changed.connect(self._show_grants)
-        self._show_grants()
+        old = self._scroll.takeWidget()
+        self._scroll.setWidget(table)
+        if old is not None:
+            old.deleteLater()
 
     def _risk(self, risk: ToolRisk) -> str:
         return {

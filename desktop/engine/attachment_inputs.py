@@ -1,0 +1,145 @@
+"""Reading a branch's attached files for one request: images for a model with vision,
+OCR transcriptions for one without, documents as their stored text.
+
+Runs once at the start of a generation (every later tool step reuses the result), off
+the GUI thread: the store and the OCR engines do their file work in worker threads or
+processes. A model that cannot see and no OCR to read for it is an error before
+anything is sent: an image is never silently dropped.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from desktop.core.attachments import Attachment, AttachmentKind
+from desktop.core.i18n import tr
+from desktop.core.models import Message, NoticePart, Role
+from desktop.engine.attachment_text import AttachmentInput
+from desktop.engine.ocr.service import OcrImage, OcrOutcome, OcrUnavailable
+from desktop.providers.base import ImageInput
+
+log = logging.getLogger(__name__)
+
+
+class AttachmentSource(Protocol):
+    def get_many(self, ids: Sequence[str]) -> list[Attachment]: ...
+
+    async def document_text(self, attachment: Attachment) -> str: ...
+
+    async def image_bytes(self, attachment: Attachment) -> bytes: ...
+
+
+class ImageReader(Protocol):
+    async def transcribe(self, images: Sequence[OcrImage]) -> OcrOutcome: ...
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedFiles:
+    """What a request carries for the branch's files, and what the answer should say
+    about how they were read."""
+
+    inputs: dict[str, AttachmentInput]
+    notices: tuple[NoticePart, ...] = ()
+
+
+def attachment_ids(path: Sequence[Message]) -> list[str]:
+    """Every file the person attached on the branch, once, in order."""
+    ids = (i for m in path if m.role is Role.USER for i in m.context.attachment_ids)
+    return list(dict.fromkeys(ids))
+
+
+class AttachmentReader:
+    def __init__(self, files: AttachmentSource, ocr: ImageReader | None = None) -> None:
+        self._files = files
+        self._ocr = ocr
+
+    async def prepare(
+        self,
+        path: Sequence[Message],
+        vision: bool,
+        reading: Callable[[int], None] | None = None,
+    ) -> PreparedFiles:
+        """`reading(n)` is told before n images are handed to OCR (it may take seconds).
+
+        Raises `OcrUnavailable` (or the OCR engine's error) when images need reading
+        and nothing can read them: the caller fails the answer before any request."""
+        ids = attachment_ids(path)
+        if not ids:
+            return PreparedFiles({})
+        found = {a.id: a for a in self._files.get_many(ids)}
+        inputs: dict[str, AttachmentInput] = {}
+        notices: list[NoticePart] = []
+        to_read: list[tuple[Attachment, bytes]] = []
+        for attachment_id in ids:
+            attachment = found.get(attachment_id)
+            if attachment is None:
+                continue  # removed from the store by hand: nothing to show or send
+            try:
+                if attachment.kind is AttachmentKind.DOCUMENT:
+                    text = await self._files.document_text(attachment)
+                    inputs[attachment.id] = AttachmentInput(attachment, text=text)
+                    continue
+                data = await self._files.image_bytes(attachment)
+            except (OSError, ValueError) as error:
+                log.warning("attachment %s could not be read: %s", attachment.id, error)
+                inputs[attachment.id] = _unreadable(attachment)
+                notices.append(_unreadable_notice(attachment))
+                continue
+            if vision:
+                inputs[attachment.id] = AttachmentInput(attachment, image=_image(attachment, data))
+            else:
+                to_read.append((attachment, data))
+        if to_read:
+            if reading is not None:
+                reading(len(to_read))
+            inputs.update(await self._transcribe(to_read, path, notices))
+        return PreparedFiles(inputs, tuple(notices))
+
+    async def _transcribe(
+        self,
+        images: list[tuple[Attachment, bytes]],
+        path: Sequence[Message],
+        notices: list[NoticePart],
+    ) -> dict[str, AttachmentInput]:
+        if self._ocr is None:
+            raise OcrUnavailable()
+        outcome = await self._ocr.transcribe(
+            [OcrImage(a.sha256, a.name, a.mime, data) for a, data in images]
+        )
+        read = [(a, text) for (a, _), text in zip(images, outcome.texts, strict=True)]
+        inputs = {a.id: AttachmentInput(a, text=text, transcribed=True) for a, text in read}
+        # The notice speaks of the images sent with the question being answered;
+        # earlier ones were read (from the cache) the same way and said so then.
+        question = next((m for m in reversed(path) if m.role is Role.USER), None)
+        latest = set(question.context.attachment_ids) if question else set()
+        read_now = [(a, text) for a, text in read if a.id in latest]
+        if read_now:
+            notices.append(_ocr_notice(read_now, outcome.engine))
+        return inputs
+
+
+def _image(attachment: Attachment, data: bytes) -> ImageInput:
+    return ImageInput(mime=attachment.mime, data=data)
+
+
+def _unreadable(attachment: Attachment) -> AttachmentInput:
+    note = f"[The file {attachment.name} could not be read, so its content is not included.]"
+    return AttachmentInput(attachment, text=note, missing=True)
+
+
+def _unreadable_notice(attachment: Attachment) -> NoticePart:
+    text = tr("{name} could not be read from Parley's attachment store and was not sent.")
+    return NoticePart(text.format(name=attachment.name))
+
+
+def _ocr_notice(read: list[tuple[Attachment, str]], engine: str) -> NoticePart:
+    count = len(read)
+    if count == 1:
+        text = tr("1 image was read with OCR — {engine}").format(engine=engine)
+    else:
+        text = tr("{count} images were read with OCR — {engine}").format(count=count, engine=engine)
+    detail = "\n\n".join(f"{a.name}\n{body.strip() or tr('(no text found)')}" for a, body in read)
+    return NoticePart(text, detail=detail)

@@ -1,0 +1,48 @@
+"""A document's text, whatever its format: the one entry point the service calls.
+
+Parsers of untrusted files fail in many ways (zipfile, expat, olefile, pypdf each have
+their own exceptions, and damaged input can surface as struct or index errors); every
+failure becomes an `AttachmentError` naming the file and the format it was read as, so
+one bad file is a clear message and never a crash.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import BinaryIO
+
+from desktop.core.attachments import AttachmentError
+from desktop.engine.attachments.formats import FileFormat
+from desktop.engine.attachments.legacy_ppt import extract_ppt
+from desktop.engine.attachments.pdf_text import extract_pdf
+from desktop.engine.attachments.plain_text import extract_plain_text
+from desktop.engine.attachments.powerpoint import extract_pptx
+from desktop.engine.attachments.text_cap import Extracted
+from desktop.engine.attachments.word import extract_docx
+
+__all__ = ["Extracted", "extract_text"]
+
+_EXTRACTORS: dict[FileFormat, Callable[[str, BinaryIO], Extracted]] = {
+    FileFormat.TEXT: extract_plain_text,
+    FileFormat.DOCX: extract_docx,
+    FileFormat.PPTX: extract_pptx,
+    FileFormat.PPT: extract_ppt,
+    FileFormat.PDF: extract_pdf,
+}
+
+
+def extract_text(name: str, file_format: FileFormat, stream: BinaryIO) -> Extracted:
+    extractor = _EXTRACTORS.get(file_format)
+    if extractor is None:
+        raise AttachmentError(name, f"a {file_format.label} has no text to extract")
+    try:
+        return extractor(name, stream)
+    except AttachmentError:
+        raise
+    except MemoryError:
+        raise AttachmentError(name, "too large to read into memory") from None
+    except Exception as exc:  # see the module docstring
+        detail = str(exc) or type(exc).__name__
+        raise AttachmentError(
+            name, f"could not be read as a {file_format.label} ({detail})"
+        ) from exc

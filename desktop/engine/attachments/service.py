@@ -1,0 +1,155 @@
+"""`AttachmentService`: files the person attaches, checked, stored and read for the model.
+
+A file is validated and (for a document) its text extracted from the original before
+anything is stored, so a refused file leaves nothing behind. All file work and parsing
+runs in worker threads (`asyncio.to_thread`): a 25 MiB PDF must not freeze the window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import stat
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+from typing import BinaryIO
+
+from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
+from desktop.engine.attachments.extract import Extracted, extract_text
+from desktop.engine.attachments.sniff import Sniffed, sniff
+from desktop.engine.attachments.validate import validate
+from desktop.storage.attachments import AttachmentStore
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A file that passed the checks, with a document's text already extracted."""
+
+    sniffed: Sniffed
+    size: int
+    extracted: Extracted | None
+
+
+class AttachmentService:
+    def __init__(self, store: AttachmentStore):
+        self._store = store
+
+    async def add_file(self, path: Path) -> Attachment:
+        """Raises `AttachmentError` saying why the file cannot be attached."""
+        path = Path(path)
+        prepared = await asyncio.to_thread(_prepare_file, path)
+        attachment = await asyncio.to_thread(
+            self._store.put_file,
+            path,
+            name=path.name,
+            mime=prepared.sniffed.mime,
+            kind=prepared.sniffed.kind,
+            width=prepared.sniffed.width,
+            height=prepared.sniffed.height,
+        )
+        if attachment.size != prepared.size:
+            # Still being written (a download in progress): what was checked is not
+            # what was stored. The row is left for garbage collection.
+            raise AttachmentError(path.name, "changed while it was being attached; try again")
+        return await self._keep_text(attachment, prepared.extracted)
+
+    async def add_bytes(self, data: bytes, name: str) -> Attachment:
+        """A pasted image (or any pasted file content), checked like a file."""
+        prepared = await asyncio.to_thread(_prepare, name, BytesIO(data), len(data))
+        attachment = await asyncio.to_thread(
+            self._store.put_bytes,
+            data,
+            name=name,
+            mime=prepared.sniffed.mime,
+            kind=prepared.sniffed.kind,
+            width=prepared.sniffed.width,
+            height=prepared.sniffed.height,
+        )
+        return await self._keep_text(attachment, prepared.extracted)
+
+    async def add_files(
+        self, paths: Iterable[Path]
+    ) -> tuple[list[Attachment], list[AttachmentError]]:
+        """Attaches each file in turn; one refused file does not stop the others."""
+        added: list[Attachment] = []
+        refused: list[AttachmentError] = []
+        for path in paths:
+            try:
+                added.append(await self.add_file(path))
+            except AttachmentError as error:
+                refused.append(error)
+        return added, refused
+
+    def get_many(self, ids: Sequence[str]) -> list[Attachment]:
+        return self._store.get_many(ids)
+
+    def open_path(self, attachment: Attachment) -> Path:
+        return self._store.open_copy(attachment)
+
+    async def document_text(self, attachment: Attachment) -> str:
+        """The saved text; extracted again from the stored copy if the text file is gone."""
+        if attachment.kind is not AttachmentKind.DOCUMENT:
+            raise AttachmentError(attachment.name, "is an image, not a document")
+        text = await asyncio.to_thread(self._store.load_text, attachment)
+        if text is None:
+            text = await asyncio.to_thread(self._extract_again, attachment)
+        return text
+
+    async def image_bytes(self, attachment: Attachment) -> bytes:
+        return await asyncio.to_thread(self._store.read_bytes, attachment)
+
+    async def _keep_text(self, attachment: Attachment, extracted: Extracted | None) -> Attachment:
+        if extracted is None:
+            return attachment
+        return await asyncio.to_thread(
+            self._store.save_text, attachment, extracted.text, extracted.truncated
+        )
+
+    def _extract_again(self, attachment: Attachment) -> str:
+        blob = self._store.blob_path(attachment)
+        try:
+            with open(blob, "rb") as stream:
+                found = sniff(attachment.name, stream)
+                extracted = extract_text(attachment.name, found.format, stream)
+        except OSError as exc:
+            raise AttachmentError(attachment.name, _stored_copy_problem(exc)) from exc
+        self._store.save_text(attachment, extracted.text, extracted.truncated)
+        return extracted.text
+
+
+def _prepare_file(path: Path) -> _Prepared:
+    name = path.name
+    try:
+        info = os.stat(path)
+        if stat.S_ISDIR(info.st_mode):
+            raise AttachmentError(name, "is a folder, not a file")
+        if not stat.S_ISREG(info.st_mode):  # a pipe or device would block or never end
+            raise AttachmentError(name, "is not a regular file")
+        with open(path, "rb") as stream:
+            return _prepare(name, stream, os.fstat(stream.fileno()).st_size)
+    except OSError as exc:
+        raise AttachmentError(name, _read_problem(exc)) from exc
+
+
+def _prepare(name: str, stream: BinaryIO, size: int) -> _Prepared:
+    sniffed = validate(name, stream, size)
+    extracted = None
+    if sniffed.kind is AttachmentKind.DOCUMENT:
+        extracted = extract_text(name, sniffed.format, stream)
+    return _Prepared(sniffed, size, extracted)
+
+
+def _read_problem(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "the file no longer exists"
+    if isinstance(exc, PermissionError):
+        return "cannot be read (permission denied)"
+    return f"cannot be read ({exc.strerror or exc})"
+
+
+def _stored_copy_problem(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "its stored copy is missing"
+    return f"its stored copy cannot be read ({exc.strerror or exc})"

@@ -1,0 +1,1 @@
+"""Reading the text in images for models that cannot see them."""
