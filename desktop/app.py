@@ -19,7 +19,7 @@ from typing import Any
 import qasync
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop import __version__
 from desktop.core import i18n
@@ -30,7 +30,7 @@ from desktop.engine.attachments.service import AttachmentService
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
-from desktop.engine.ocr.local_engine import LocalOcrEngine
+from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG, LocalOcrEngine
 from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
@@ -42,14 +42,19 @@ from desktop.storage.database import Database
 from desktop.storage.log_files import configure_logging
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretRedactingFilter, SecretStore
+from desktop.ui.desktop_shell import DesktopShell
+from desktop.ui.global_shortcut import GlobalShortcut
+from desktop.ui.global_shortcut import support as shortcut_support
 from desktop.ui.image_loader import ImageLoader
 from desktop.ui.resources import resource_path
+from desktop.ui.single_instance import InstanceServer, NotAnswering, claim
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.transfer import TransferViewModel
+from desktop.ui.views.floating_window import FloatingWindow
 from desktop.ui.views.main_window import MainWindow
 from desktop.ui.views.theme import ThemeController
 from desktop.ui.views.upgrade_notice import UpgradeNotice
@@ -180,12 +185,58 @@ class Parley:
         )
         self.settings.changed.subscribe(lambda settings: self.images.use_network(settings.network))
         self.theme.darkChanged.connect(self.chat_vm.set_dark)
+        # The floating chat shares the chat view-model: one open conversation, one tray,
+        # one generation; its place is kept in the main window's window.ini.
+        self.floating = FloatingWindow(
+            self.chat_vm, self.conversations_vm, paths.root / "window.ini"
+        )
+        self.floating.openInMainRequested.connect(self.show_main)
+        self.window.chat_view.approval_dialogs.host = self._approval_host
+        self.window.floatingRequested.connect(self.toggle_floating)
+        self.floating_shortcut = GlobalShortcut(self.settings.settings.desktop.floating_shortcut)
+        self.floating_shortcut.activated.connect(self.toggle_floating)
+        self.settings.changed.subscribe(
+            lambda settings: self.floating_shortcut.set_sequence(settings.desktop.floating_shortcut)
+        )
+        # The tray icon, notifications that open their chat, and close to tray.
+        self.shell = DesktopShell(
+            self.window,
+            self.chat_vm,
+            self.chat,
+            self.settings,
+            state_file=paths.root / "window.ini",
+            icon=resource_path("icons", "parley.svg"),
+        )
+        self.shell.tray.set_floating_toggle(self.toggle_floating)
+        self.settings_vm.desktop.attach_global_shortcut(
+            self.floating_shortcut.set_sequence, shortcut_support
+        )
 
         self._closed = False
 
     def show(self) -> None:
         self.window.show()
         self.window.chat_view.focus_composer()
+
+    def toggle_floating(self) -> None:
+        """Show or hide the floating chat (tray, main window menu, global shortcut)."""
+        self.floating.toggle()
+
+    def show_main(self) -> None:
+        """Bring the main window forward, also when minimised or hidden to the tray."""
+        if self.window.isMinimized():
+            self.window.showNormal()
+        self.window.show()
+        self.window.raise_()
+        self.window.activateWindow()
+        self.window.chat_view.focus_composer()
+
+    def _approval_host(self) -> QWidget | None:
+        """The floating chat when the person works there: an approval dialog owned by
+        the main window would open behind it."""
+        if self.floating.isVisible() and not self.window.isActiveWindow():
+            return self.floating
+        return None
 
     def attach(self, files: Sequence[str | Path]) -> None:
         """Files named on the command line: a new chat with them on the composer's tray."""
@@ -198,6 +249,10 @@ class Parley:
         if self._closed:
             return
         self._closed = True
+        await self.shell.aclose()
+        self.floating_shortcut.close()
+        self.floating.hide()  # saves its place
+        self.floating.deleteLater()
         await self.chat.shutdown()
         await self.mcp.stop()
         await self.tasks.cancel_all()
@@ -264,6 +319,13 @@ def install_translations(qapp: QApplication) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == [OCR_WORKER_FLAG]:
+        # A bundled Parley has no `python -m`: the OCR engine's child process is this
+        # same executable, told to be the worker before anything starts Qt.
+        from desktop.engine.ocr.worker import main as ocr_worker
+
+        ocr_worker(argv[1:])
+        return 0
     args = parse_args(argv)
     paths = DataPaths(resolve_data_dir(args.data_dir))
     try:
@@ -289,11 +351,29 @@ def main(argv: list[str] | None = None) -> int:
     # cannot tell their values from file names, so only what Qt left are files.
     left_by_qt = set(qapp.arguments()[1:])
     files = [Path(f).expanduser().absolute() for f in args.files if f in left_by_qt]
+    # Before the database opens: a Parley already running on this folder takes the files.
+    # The smoke test only asks whether one answers; it must not pass by handing over.
+    try:
+        instance = claim(paths.root, files, activate=not args.smoke_test)
+    except NotAnswering as error:
+        print(f"Parley cannot start: {error}", file=sys.stderr)
+        return 1
+    if instance is None:
+        log.info("handed over to the running Parley")
+        if args.smoke_test:
+            print("smoke test failed: a Parley already runs on this data folder", file=sys.stderr)
+            return 1
+        return 0
 
     loop = create_event_loop(qapp)
     asyncio.set_event_loop(loop)
     with loop:
-        return loop.run_until_complete(_run(qapp, paths, secrets, args.smoke_test, files))
+        try:
+            return loop.run_until_complete(
+                _run(qapp, paths, secrets, args.smoke_test, files, instance)
+            )
+        finally:
+            instance.close()
 
 
 async def _run(
@@ -302,6 +382,7 @@ async def _run(
     secrets: SecretStore,
     smoke: bool,
     files: Sequence[Path] = (),
+    instance: InstanceServer | None = None,
 ) -> int:
     try:
         parley = Parley(qapp, paths, secrets)
@@ -325,6 +406,8 @@ async def _run(
     parley.window.closed.connect(closed.set)
     parley.show()
     parley.attach(files)
+    if instance is not None:  # later launches hand their files over from now on
+        instance.serve(parley.window, parley.attach)
     warming = asyncio.ensure_future(_warm_up_rendering())
     tidying = asyncio.ensure_future(_collect_attachments(parley.store))
     exit_code = 0
@@ -332,6 +415,8 @@ async def _run(
         exit_code = await _smoke_test(qapp, parley)
         parley.window.close()
     await closed.wait()
+    if instance is not None:  # a launch from now on starts afresh instead
+        instance.close()
     warming.cancel()
     tidying.cancel()
     await parley.aclose()

@@ -171,7 +171,12 @@ class ContextSnapshot:
     """What a message was generated with, so regenerate can use the same inputs."""
 
     attachment_ids: tuple[str, ...] = ()
+    # The workspace file at send: its path, the stored copy of its content then (an
+    # attachment id), or why it could not be read. `context_captured` says the snapshot
+    # was taken, so "no file" (all None) is a recorded fact, not a missing one.
     workspace_file: str | None = None
+    workspace_snapshot_id: str | None = None
+    workspace_error: str | None = None
     context_captured: bool = False
 
 
@@ -221,7 +226,10 @@ class Conversation:
     archived: bool = False
     active_leaf_id: str | None = None
     summary: RollingSummary | None = None
-    workspace: str | None = None
+    workspace: str | None = None  # the folder the workspace tools work in
+    workspace_file: str | None = None  # read fresh and sent with each message
+    system_prompt: str | None = None  # replaces the assistant's, if it allows that
+    pinned_message_ids: tuple[str, ...] = ()  # always sent in full, never summarised
 
 
 @dataclass(frozen=True, slots=True)

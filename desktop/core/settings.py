@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any
 from urllib.parse import urlsplit
 
+from desktop.core.desktop_settings import DesktopSettings, dump_desktop, parse_desktop
 from desktop.core.errors import SettingsError
 from desktop.core.mcp_settings import (
     McpServerSettings,
@@ -153,6 +154,8 @@ class Settings:
     # The vision model that reads images for models without vision; None: the local
     # OCR engine (ocr_settings.py).
     ocr_model: ModelRef | None = None
+    # Tray, notifications, the floating window's global shortcut (desktop_settings.py).
+    desktop: DesktopSettings = field(default_factory=DesktopSettings)
 
     def mcp_server(self, server_id: str) -> McpServerSettings | None:
         return next((s for s in self.mcp_servers if s.id == server_id), None)
@@ -370,6 +373,7 @@ def parse_settings(data: Any) -> Settings:
             "mcp_servers",
             "mcp_consent",
             "ocr_model",
+            "desktop",
         },
         "",
     )
@@ -421,6 +425,7 @@ def parse_settings(data: Any) -> Settings:
     mcp_servers = parse_mcp_servers(data.get("mcp_servers", []))
     mcp_consent = parse_mcp_consent(data.get("mcp_consent", {}))
     ocr_model = parse_ocr_model(data.get("ocr_model"))
+    desktop = parse_desktop(data.get("desktop", {}))
     return Settings(
         tuple(providers),
         appearance,
@@ -431,6 +436,7 @@ def parse_settings(data: Any) -> Settings:
         mcp_servers,
         mcp_consent,
         ocr_model,
+        desktop=desktop,
     )
 
 
@@ -497,6 +503,8 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["mcp_consent"] = dict(settings.mcp_consent)
     if settings.ocr_model is not None:
         data["ocr_model"] = dump_ocr_model(settings.ocr_model)
+    if settings.desktop != DesktopSettings():
+        data["desktop"] = dump_desktop(settings.desktop)
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:

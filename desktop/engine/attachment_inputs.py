@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import Protocol
 
-from desktop.core.attachments import Attachment, AttachmentKind
+from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
 from desktop.core.i18n import tr
-from desktop.core.models import Message, NoticePart, Role
+from desktop.core.models import ContextSnapshot, Message, NoticePart, Role
 from desktop.engine.attachment_text import AttachmentInput
 from desktop.engine.ocr.service import OcrImage, OcrOutcome, OcrUnavailable
 from desktop.providers.base import ImageInput
@@ -26,6 +27,8 @@ log = logging.getLogger(__name__)
 
 class AttachmentSource(Protocol):
     def get_many(self, ids: Sequence[str]) -> list[Attachment]: ...
+
+    async def snapshot_text_file(self, path: Path) -> Attachment: ...
 
     async def document_text(self, attachment: Attachment) -> str: ...
 
@@ -46,15 +49,46 @@ class PreparedFiles:
 
 
 def attachment_ids(path: Sequence[Message]) -> list[str]:
-    """Every file the person attached on the branch, once, in order."""
-    ids = (i for m in path if m.role is Role.USER for i in m.context.attachment_ids)
+    """Every file the person attached on the branch, once, in order, then the copy of
+    the workspace file sent with the question being answered."""
+    ids = [i for m in path if m.role is Role.USER for i in m.context.attachment_ids]
+    question = _question(path)
+    if question is not None and question.context.workspace_snapshot_id:
+        ids.append(question.context.workspace_snapshot_id)
     return list(dict.fromkeys(ids))
+
+
+def _question(path: Sequence[Message]) -> Message | None:
+    return next((m for m in reversed(path) if m.role is Role.USER), None)
 
 
 class AttachmentReader:
     def __init__(self, files: AttachmentSource, ocr: ImageReader | None = None) -> None:
         self._files = files
         self._ocr = ocr
+
+    async def capture(self, workspace_file: str | None, base: ContextSnapshot) -> ContextSnapshot:
+        """`base` with the workspace file as it is now: a copy of its content, or why it
+        could not be read. No file is recorded too, so a later regenerate never reaches
+        for whatever file is bound by then."""
+        if not workspace_file:
+            return replace(base, context_captured=True)
+        try:
+            copy = await self._files.snapshot_text_file(Path(workspace_file))
+        except AttachmentError as error:
+            log.info("workspace file not read at send: %s", error.problem)
+            return replace(
+                base,
+                workspace_file=workspace_file,
+                workspace_error=str(error),
+                context_captured=True,
+            )
+        return replace(
+            base,
+            workspace_file=workspace_file,
+            workspace_snapshot_id=copy.id,
+            context_captured=True,
+        )
 
     async def prepare(
         self,
@@ -67,11 +101,13 @@ class AttachmentReader:
         Raises `OcrUnavailable` (or the OCR engine's error) when images need reading
         and nothing can read them: the caller fails the answer before any request."""
         ids = attachment_ids(path)
+        question = _question(path)
+        notices: list[NoticePart] = _workspace_notices(question)
         if not ids:
-            return PreparedFiles({})
+            return PreparedFiles({}, tuple(notices))
         found = {a.id: a for a in self._files.get_many(ids)}
+        workspace_id = question.context.workspace_snapshot_id if question else None
         inputs: dict[str, AttachmentInput] = {}
-        notices: list[NoticePart] = []
         to_read: list[tuple[Attachment, bytes]] = []
         for attachment_id in ids:
             attachment = found.get(attachment_id)
@@ -80,7 +116,10 @@ class AttachmentReader:
             try:
                 if attachment.kind is AttachmentKind.DOCUMENT:
                     text = await self._files.document_text(attachment)
-                    inputs[attachment.id] = AttachmentInput(attachment, text=text)
+                    workspace = attachment.id == workspace_id
+                    inputs[attachment.id] = AttachmentInput(
+                        attachment, text=text, workspace=workspace
+                    )
                     continue
                 data = await self._files.image_bytes(attachment)
             except (OSError, ValueError) as error:
@@ -119,6 +158,15 @@ class AttachmentReader:
         if read_now:
             notices.append(_ocr_notice(read_now, outcome.engine))
         return inputs
+
+
+def _workspace_notices(question: Message | None) -> list[NoticePart]:
+    """Why the workspace file bound at the send did not go with it."""
+    error = question.context.workspace_error if question is not None else None
+    if not error:
+        return []
+    text = tr("The workspace file was not sent: {error}")
+    return [NoticePart(text.format(error=error))]
 
 
 def _image(attachment: Attachment, data: bytes) -> ImageInput:

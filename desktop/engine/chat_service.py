@@ -263,6 +263,12 @@ class ChatService:
         self.events.emit(ConversationsChanged(conversation_id))
         return conversation
 
+    def set_workspace_file(self, conversation_id: str, path: str | None) -> Conversation:
+        """The file whose current content goes with each next message (None: none)."""
+        conversation = self._repo.set_workspace_file(conversation_id, path)
+        self.events.emit(ConversationsChanged(conversation_id))
+        return conversation
+
     async def delete_conversation(self, conversation_id: str) -> None:
         await self.stop(conversation_id)
         self._repo.delete_conversation(conversation_id)
@@ -293,15 +299,21 @@ class ChatService:
                 )
             )
         if conversation_id is None:
-            conversation_id = self.create_conversation(title_from(text)).id
-        elif self._repo.get_conversation(conversation_id) is None:
-            raise ConversationNotFound(conversation_id)
+            conversation = self.create_conversation(title_from(text))
+        else:
+            found = self._repo.get_conversation(conversation_id)
+            if found is None:
+                raise ConversationNotFound(conversation_id)
+            conversation = found
+        conversation_id = conversation.id
+        context = ContextSnapshot(attachment_ids=tuple(attachment_ids))
+        if self._files is not None:
+            context = await self._files.capture(conversation.workspace_file, context)
 
         async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
             path = self._repo.active_path(conversation_id)
             parent_id = path[-1].id if path else None
-            context = ContextSnapshot(attachment_ids=tuple(attachment_ids))
             user = self._repo.add_message(
                 versions.user_message(conversation_id, parent_id, text, context)
             )

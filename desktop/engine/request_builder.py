@@ -82,7 +82,7 @@ def _reasoning(message: Message) -> tuple[str | None, str | None]:
 def _user_message(
     message: Message, attachments: Mapping[str, AttachmentInput]
 ) -> RequestMessage | None:
-    items = inputs_for(message.context.attachment_ids, attachments)
+    items = inputs_for(message.context, attachments)
     text = with_files(message.text, items)
     images = tuple(item.image for item in items if item.image is not None)
     if not text.strip() and not images:

@@ -69,7 +69,8 @@ _GET_MANY_BATCH: Final = 500
 _READ_ONLY: Final = stat.S_IRUSR | stat.S_IRGRP | stat.S_IROTH
 
 # Every attachment id that some message refers to: the ids a user message was sent with
-# (`context.attachment_ids`) and those a part lists (a tool call's returned images).
+# (`context.attachment_ids`), the copy of its workspace file
+# (`context.workspace_snapshot_id`) and those a part lists (a tool call's images).
 # Every part is looked at, not only tool calls, so a future kind of part that lists
 # files keeps them alive too: keeping a file too long costs disk, dropping one loses it.
 # NULLs are left out because one NULL would make every `NOT IN` unknown, keeping all.
@@ -95,6 +96,12 @@ _REFERENCED_IDS_SQL: Final = """
             '$.attachment_ids'
         ) AS ids
     WHERE ids.value IS NOT NULL
+    UNION
+    SELECT json_extract(
+        CASE WHEN json_valid(m.context) THEN m.context ELSE '{}' END,
+        '$.workspace_snapshot_id'
+    ) AS snapshot FROM messages AS m
+    WHERE snapshot IS NOT NULL
 """
 
 _UNREFERENCED: Final = f"created_at < :cutoff AND id NOT IN ({_REFERENCED_IDS_SQL})"

@@ -5,7 +5,8 @@ Row conventions:
   reading gives UTC datetimes truncated to the millisecond.
 - `parts`: a JSON list of objects with a "type" key (text, reasoning, tool_call, notice,
   error).
-- `context`: a JSON object (attachment_ids, workspace_file, context_captured).
+- `context`: a JSON object (attachment_ids, workspace_file, workspace_snapshot_id,
+  workspace_error, context_captured).
 - `summary_covered_ids`: a JSON list of message ids.
 - model: the `provider_id` + `model` columns (both or neither); usage: the three token
   columns, all NULL when there is no usage.
@@ -285,6 +286,8 @@ def context_to_json(context: ContextSnapshot) -> str:
         {
             "attachment_ids": list(context.attachment_ids),
             "workspace_file": context.workspace_file,
+            "workspace_snapshot_id": context.workspace_snapshot_id,
+            "workspace_error": context.workspace_error,
             "context_captured": context.context_captured,
         }
     )
@@ -299,10 +302,16 @@ def context_from_json(text: str | None) -> ContextSnapshot:
         log.warning("Unreadable context column; using an empty snapshot")
         return ContextSnapshot()
     ids = data.get("attachment_ids") or []
-    workspace_file = data.get("workspace_file")
+
+    def text(key: str) -> str | None:
+        value = data.get(key)
+        return value if isinstance(value, str) else None
+
     return ContextSnapshot(
         attachment_ids=tuple(str(i) for i in ids if isinstance(i, str)),
-        workspace_file=workspace_file if isinstance(workspace_file, str) else None,
+        workspace_file=text("workspace_file"),
+        workspace_snapshot_id=text("workspace_snapshot_id"),
+        workspace_error=text("workspace_error"),
         context_captured=bool(data.get("context_captured", False)),
     )
 
@@ -479,7 +488,20 @@ def conversation_to_row(conversation: Conversation) -> dict[str, Any]:
         "summary_text": summary.text if summary else None,
         "summary_covered_ids": _dumps(list(summary.covered_ids)) if summary else None,
         "workspace": conversation.workspace,
+        "workspace_file": conversation.workspace_file,
+        "system_prompt": conversation.system_prompt,
+        "pinned_message_ids": _dumps(list(conversation.pinned_message_ids))
+        if conversation.pinned_message_ids
+        else None,
     }
+
+
+def _id_list(text: str | None) -> tuple[str, ...]:
+    try:
+        ids = json.loads(text or "[]")
+    except json.JSONDecodeError:
+        return ()
+    return tuple(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else ()
 
 
 def _summary_from_columns(text: str | None, covered: str | None) -> RollingSummary | None:
@@ -515,4 +537,7 @@ def conversation_from_row(row: RowLike) -> Conversation:
         active_leaf_id=row["active_leaf_id"],
         summary=_summary_from_columns(row["summary_text"], row["summary_covered_ids"]),
         workspace=row["workspace"],
+        workspace_file=row["workspace_file"],
+        system_prompt=row["system_prompt"],
+        pinned_message_ids=_id_list(row["pinned_message_ids"]),
     )

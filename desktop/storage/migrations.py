@@ -270,6 +270,8 @@ _V4_DDL: Final = (
     )
     """,
     "CREATE INDEX ix_attachments_sha256 ON attachments (sha256)",
+    # The file a conversation's messages carry a fresh copy of at each send.
+    "ALTER TABLE conversations ADD COLUMN workspace_file TEXT",
 )
 
 
@@ -278,11 +280,25 @@ def _v4_attachments(conn: Connection) -> None:
         conn.exec_driver_sql(statement)
 
 
+# A conversation's own system prompt (used when its assistant allows one) and the
+# messages the person pinned so that they are always sent in full (a JSON list of ids).
+_V5_DDL: Final = (
+    "ALTER TABLE conversations ADD COLUMN system_prompt TEXT",
+    "ALTER TABLE conversations ADD COLUMN pinned_message_ids TEXT",
+)
+
+
+def _v5_prompt_and_pins(conn: Connection) -> None:
+    for statement in _V5_DDL:
+        conn.exec_driver_sql(statement)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_create_chat_tables,
     _v2_full_text_search,
     _v3_short_query_index,
     _v4_attachments,
+    _v5_prompt_and_pins,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 

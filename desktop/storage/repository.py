@@ -14,6 +14,7 @@ levels of trigger recursion"), and a plain 1,000-message chat is already that de
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
@@ -26,6 +27,7 @@ from desktop.core.models import (
     ConversationSummary,
     Message,
     MessageStatus,
+    RollingSummary,
     new_id,
     utc_now,
 )
@@ -136,6 +138,34 @@ class ChatRepository:
         """Bind the conversation to a workspace folder (None: unbind); raises
         ConversationNotFound."""
         return self._update_conversation(conversation_id, workspace=folder)
+
+    def set_workspace_file(self, conversation_id: str, path: str | None) -> Conversation:
+        """The file whose current content goes with each message (None: none); raises
+        ConversationNotFound."""
+        return self._update_conversation(conversation_id, workspace_file=path)
+
+    def set_assistant(self, conversation_id: str, assistant_id: str | None) -> Conversation:
+        """The assistant the conversation talks to (None: the default one)."""
+        return self._update_conversation(conversation_id, assistant_id=assistant_id)
+
+    def set_summary(self, conversation_id: str, summary: RollingSummary | None) -> Conversation:
+        """The rolling summary and the exact ids it covers (None: no summary)."""
+        return self._update_conversation(
+            conversation_id,
+            summary_text=summary.text if summary else None,
+            summary_covered_ids=json.dumps(list(summary.covered_ids)) if summary else None,
+        )
+
+    def set_system_prompt(self, conversation_id: str, prompt: str | None) -> Conversation:
+        """The conversation's own system prompt (None: the assistant's)."""
+        return self._update_conversation(conversation_id, system_prompt=prompt or None)
+
+    def set_pinned_messages(self, conversation_id: str, ids: Sequence[str]) -> Conversation:
+        """The messages always sent in full; raises ConversationNotFound."""
+        unique = list(dict.fromkeys(ids))
+        return self._update_conversation(
+            conversation_id, pinned_message_ids=json.dumps(unique) if unique else None
+        )
 
     def _update_conversation(self, conversation_id: str, **values: Any) -> Conversation:
         """Set columns of one conversation (never updated_at) and read it back."""

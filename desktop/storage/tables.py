@@ -45,6 +45,9 @@ conversations = Table(
     Column("summary_text", Text),
     Column("summary_covered_ids", Text),  # JSON list of message ids
     Column("workspace", Text),
+    Column("workspace_file", Text),  # sent, read fresh, with every message
+    Column("system_prompt", Text),  # the conversation's own, if its assistant allows one
+    Column("pinned_message_ids", Text),  # JSON list: always sent in full
     # Search walks non-archived conversations newest first and stops at its limit.
     Index("ix_conversations_recent", "archived", "updated_at"),
 )

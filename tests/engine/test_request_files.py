@@ -90,3 +90,13 @@ def test_a_continue_request_still_carries_the_question_files():
         [user("go", doc), partial], "m", RequestOptions(attachments=inputs)
     )
     assert "SPEC" in request.messages[0].text
+
+
+def test_a_long_workspace_file_says_where_it_was_cut():
+    notes = attachment("notes.md", AttachmentKind.DOCUMENT, truncated=True)
+    inputs = {notes.id: AttachmentInput(notes, text="abc", workspace=True)}
+    message = user("go")
+    message.context = ContextSnapshot(workspace_snapshot_id=notes.id, context_captured=True)
+    text = build_request([message], "m", RequestOptions(attachments=inputs)).messages[0].text
+    assert '<workspace_file name="notes.md">\nabc\n</workspace_file>' in text
+    assert "Only the first 2,000,000 characters of notes.md" in text

@@ -87,8 +87,9 @@ class FilesHarness:
         await self.http.aclose()
         self.db.close()
 
-    async def finished(self, count: int = 1) -> None:
-        await wait_for(lambda: sum(isinstance(e, GenerationFinished) for e in self.events) >= count)
+    async def finished(self, count: int = 1, timeout: float = 10.0) -> None:
+        done = lambda: sum(isinstance(e, GenerationFinished) for e in self.events) >= count  # noqa: E731
+        await wait_for(done, timeout)
 
 
 def run(
@@ -196,7 +197,7 @@ def test_the_local_engine_reads_for_a_model_without_vision(tmp_path, sse_server)
     async def body(h: FilesHarness) -> None:
         image = await h.files.add_file(png)
         result = await h.chat.send(None, "", BLIND, [image.id])
-        await h.finished()
+        await h.finished(timeout=120)  # the engine's child process loads its models
         assert "Meeting at noon" in text_of(last_user_content(sse_server.requests[0]))
         answer = h.repo.get_message(result.assistant_message_id)
         assert answer is not None
@@ -234,5 +235,65 @@ def test_a_message_carries_at_most_eight_files(tmp_path, sse_server):
         with pytest.raises(TooManyAttachmentsError, match="at most 8"):
             await h.chat.send(None, "many", VISION, [f"id{i}" for i in range(9)])
         assert h.chat.conversations() == []
+
+    run(tmp_path, sse_server, body)
+
+
+def test_the_workspace_file_goes_fresh_with_each_send_and_regenerate_keeps_its_copy(
+    tmp_path, sse_server
+):
+    sse_server.script(*(default_stream(f"Answer {n}.") for n in range(4)))
+    notes = tmp_path / "notes.md"
+    notes.write_text("version one", encoding="utf-8")
+
+    async def body(h: FilesHarness) -> None:
+        conversation = h.chat.create_conversation("Work")
+        h.chat.set_workspace_file(conversation.id, str(notes))
+        first = await h.chat.send(conversation.id, "Check it", VISION)
+        await h.finished()
+        notes.write_text("version two", encoding="utf-8")
+        await h.chat.send(conversation.id, "And now?", VISION)
+        await h.finished(2)
+        await h.chat.regenerate(first.assistant_message_id)
+        await h.finished(3)
+        h.chat.set_workspace_file(conversation.id, None)
+        unbound = await h.chat.send(conversation.id, "Without it", VISION)
+        await h.finished(4)
+
+        sent = [json.dumps(r.json) for r in sse_server.requests]
+        assert '<workspace_file name=\\"notes.md\\">\\nversion one' in sent[0]
+        # The second send carries the file as it is now, and only that copy.
+        assert "version two" in sent[1] and "version one" not in sent[1]
+        # Regenerating the first answer sends the copy the first question was sent with.
+        assert "version one" in sent[2] and "version two" not in sent[2]
+        assert "workspace_file" not in sent[3]
+        question = h.repo.get_message(first.user_message_id)
+        assert question is not None and question.context.workspace_file == str(notes)
+        assert question.context.context_captured and question.context.workspace_snapshot_id
+        later = h.repo.get_message(unbound.user_message_id)
+        assert later is not None and later.context.context_captured
+        assert later.context.workspace_file is None
+
+    run(tmp_path, sse_server, body)
+
+
+def test_a_workspace_file_that_cannot_be_read_is_named_and_the_message_still_goes(
+    tmp_path, sse_server
+):
+    sse_server.script(default_stream("Fine."))
+
+    async def body(h: FilesHarness) -> None:
+        conversation = h.chat.create_conversation("Work")
+        h.chat.set_workspace_file(conversation.id, str(tmp_path / "gone.md"))
+        result = await h.chat.send(conversation.id, "Still there?", VISION)
+        await h.finished()
+        assert "workspace_file" not in json.dumps(sse_server.requests[0].json)
+        question = h.repo.get_message(result.user_message_id)
+        assert question is not None and question.context.workspace_error
+        answer = h.repo.get_message(result.assistant_message_id)
+        assert answer is not None and answer.status is MessageStatus.COMPLETE
+        notices = [p.text for p in answer.parts if isinstance(p, NoticePart)]
+        assert len(notices) == 1 and notices[0].startswith("The workspace file was not sent:")
+        assert "gone.md" in notices[0]
 
     run(tmp_path, sse_server, body)

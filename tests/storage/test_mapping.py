@@ -161,8 +161,12 @@ def test_naive_datetimes_are_refused() -> None:
 
 
 def test_context_snapshot_round_trips_and_tolerates_junk() -> None:
-    snapshot = ContextSnapshot(("a",), None, False)
+    snapshot = ContextSnapshot(("a",), None, context_captured=False)
     assert mapping.context_from_json(mapping.context_to_json(snapshot)) == snapshot
+    workspace = ContextSnapshot(
+        ("a",), "/w/notes.md", "snap", "notes.md: gone", context_captured=True
+    )
+    assert mapping.context_from_json(mapping.context_to_json(workspace)) == workspace
     assert mapping.context_from_json("[1, 2]") == ContextSnapshot()
     assert mapping.context_from_json(None) == ContextSnapshot()
 

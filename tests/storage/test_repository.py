@@ -157,7 +157,7 @@ def test_save_message_updates_streaming_fields(repo: ChatRepository) -> None:
     answer.usage = Usage(10, 20, 3)
     answer.first_token_ms = 320
     answer.finished_at = answer.created_at + timedelta(seconds=2)
-    answer.context = ContextSnapshot(("att",), "f.md", True)
+    answer.context = ContextSnapshot(("att",), "f.md", context_captured=True)
     repo.save_message(answer)
     assert repo.get_message(answer.id) == answer
 
@@ -285,3 +285,36 @@ def test_interrupt_streaming_marks_only_streaming_rows(
     assert statuses[waiting.id] is MessageStatus.AWAITING_APPROVAL
     assert statuses[cancelled.id] is MessageStatus.CANCELLED
     assert repo.interrupt_streaming() == []
+
+
+def test_a_conversation_keeps_its_prompt_pins_and_workspace_file(repo: ChatRepository) -> None:
+    conversation = repo.create_conversation("Chat")
+    repo.set_system_prompt(conversation.id, "Answer in French.")
+    repo.set_pinned_messages(conversation.id, ["m2", "m1", "m2"])
+    repo.set_workspace_file(conversation.id, "/home/me/notes.md")
+    stored = repo.get_conversation(conversation.id)
+    assert stored is not None
+    assert stored.system_prompt == "Answer in French."
+    assert stored.pinned_message_ids == ("m2", "m1")
+    assert stored.workspace_file == "/home/me/notes.md"
+    repo.set_system_prompt(conversation.id, "")
+    repo.set_pinned_messages(conversation.id, [])
+    cleared = repo.get_conversation(conversation.id)
+    assert cleared is not None
+    assert cleared.system_prompt is None and cleared.pinned_message_ids == ()
+    with pytest.raises(ConversationNotFound):
+        repo.set_system_prompt("missing", "x")
+
+
+def test_a_conversation_keeps_its_assistant_and_rolling_summary(repo: ChatRepository) -> None:
+    from desktop.core.models import RollingSummary
+
+    conversation = repo.create_conversation("Chat")
+    repo.set_assistant(conversation.id, "translator")
+    repo.set_summary(conversation.id, RollingSummary("They met in May.", ("m1", "m2")))
+    stored = repo.get_conversation(conversation.id)
+    assert stored is not None and stored.assistant_id == "translator"
+    assert stored.summary == RollingSummary("They met in May.", ("m1", "m2"))
+    repo.set_summary(conversation.id, None)
+    cleared = repo.get_conversation(conversation.id)
+    assert cleared is not None and cleared.summary is None

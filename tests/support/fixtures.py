@@ -8,6 +8,7 @@ import keyring
 import pytest
 
 from tests.support.memory_keyring import MemoryKeyring
+from tests.support.notification_daemon import NotificationDaemon
 from tests.support.sse_server import SSEServer
 
 
@@ -31,3 +32,16 @@ def memory_keyring() -> Iterator[MemoryKeyring]:
         yield backend
     finally:
         keyring.set_keyring(previous)
+
+
+@pytest.fixture
+def notification_daemon(monkeypatch) -> Iterator[NotificationDaemon]:
+    """A private session bus with a recording notification daemon, made the app's bus.
+    Request it before `driver`, so the apps leave the bus before it stops."""
+    NotificationDaemon.skip_unless_available()
+    daemon = NotificationDaemon().start()
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", daemon.address)
+    try:
+        yield daemon
+    finally:
+        daemon.stop()

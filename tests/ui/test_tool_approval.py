@@ -262,3 +262,23 @@ def test_always_allow_is_listed_and_can_be_removed(driver, sse_server, tmp_path)
     assert page.grant_rows == {}
     saved = json.loads((tmp_path / "data" / "settings.json").read_text(encoding="utf-8"))
     assert "always_allow" not in saved.get("tools", {})
+
+
+def test_an_approval_asked_from_the_floating_chat_opens_over_it(driver, sse_server, tmp_path):
+    from tests.ui.test_floating_window import send_from_floating, shown
+
+    parley, workspace = start_with_workspace(driver, sse_server, tmp_path)
+    sse_server.script(write_call(), text_answer("Done."))
+    floating = shown(parley)
+    floating.activateWindow()
+
+    async def body() -> None:
+        await driver.until(lambda: not parley.window.isActiveWindow())
+        send_from_floating(parley, "Write my notes")
+        await driver.until(lambda: len(dialogs(parley)) == 1)
+        dialog = dialogs(parley)[0]
+        assert dialog.parent() is floating and dialog.isVisible()
+        dialog.panels[0].deny.click()
+        await driver.until(lambda: not parley.chat_vm.busy)
+
+    driver.run(body())

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
+from desktop.core.limits import MAX_WORKSPACE_FILE_CHARS
 from desktop.engine.attachments.extract import Extracted, extract_text
+from desktop.engine.attachments.plain_text import extract_plain_text
 from desktop.engine.attachments.sniff import Sniffed, sniff
 from desktop.engine.attachments.validate import validate
 from desktop.storage.attachments import AttachmentStore
@@ -82,6 +84,22 @@ class AttachmentService:
                 refused.append(error)
         return added, refused
 
+    async def snapshot_text_file(self, path: Path) -> Attachment:
+        """A text file as it is now (the workspace file at a send), kept as a document so
+        the message keeps the version it was sent with. At most
+        `MAX_WORKSPACE_FILE_CHARS`; `truncated` says when it was cut. Raises
+        `AttachmentError` when it cannot be read as text."""
+        path = Path(path)
+        extracted = await asyncio.to_thread(_read_text_file, path)
+        attachment = await asyncio.to_thread(
+            self._store.put_bytes,
+            extracted.text.encode("utf-8"),
+            name=path.name,
+            mime="text/plain",
+            kind=AttachmentKind.DOCUMENT,
+        )
+        return await self._keep_text(attachment, extracted)
+
     def get_many(self, ids: Sequence[str]) -> list[Attachment]:
         return self._store.get_many(ids)
 
@@ -129,6 +147,19 @@ def _prepare_file(path: Path) -> _Prepared:
             raise AttachmentError(name, "is not a regular file")
         with open(path, "rb") as stream:
             return _prepare(name, stream, os.fstat(stream.fileno()).st_size)
+    except OSError as exc:
+        raise AttachmentError(name, _read_problem(exc)) from exc
+
+
+def _read_text_file(path: Path) -> Extracted:
+    name = path.name
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise AttachmentError(name, "is not a regular file")
+        with open(path, "rb") as stream:
+            if b"\0" in stream.read(8192):
+                raise AttachmentError(name, "is not a text file")
+            return extract_plain_text(name, stream, MAX_WORKSPACE_FILE_CHARS)
     except OSError as exc:
         raise AttachmentError(name, _read_problem(exc)) from exc
 

@@ -31,6 +31,9 @@ INSTALL_HINT = "pip install 'parley[ocr]'"
 _STDERR_KEPT = 2000  # characters of the child's complaint worth showing
 # Where `desktop` is imported from, so the child finds the same Parley however it started.
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(desktop.__file__)))
+# What `desktop.app.main` takes as "be the OCR worker": a bundled (frozen) Parley's
+# executable cannot run `-m desktop.engine.ocr.worker`, so it runs itself with this.
+OCR_WORKER_FLAG = "--ocr-worker"
 
 
 class OcrError(ParleyError):
@@ -163,11 +166,18 @@ def _findable(name: str) -> bool:
         return False
 
 
+def worker_command() -> list[str]:
+    """How to start the worker: `python -m ...`, or in a bundle the executable itself."""
+    if getattr(sys, "frozen", False):
+        return [sys.executable, OCR_WORKER_FLAG]
+    return [sys.executable, "-m", "desktop.engine.ocr.worker"]
+
+
 async def _start(paths: list[Path]) -> asyncio.subprocess.Process:
-    """`python -m desktop.engine.ocr.worker` with Parley's own package importable."""
+    """The worker (see `worker_command`) with Parley's own package importable."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH")) if p)
-    args = [sys.executable, "-m", "desktop.engine.ocr.worker", *map(str, paths)]
+    args = [*worker_command(), *map(str, paths)]
     options: dict[str, Any] = (
         {"creationflags": 0x00000200}  # CREATE_NEW_PROCESS_GROUP
         if sys.platform == "win32"

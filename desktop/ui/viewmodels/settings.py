@@ -22,6 +22,7 @@ from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
 from desktop.providers.base import Capabilities
 from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
+from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.mcp_servers import McpServersModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
@@ -67,6 +68,7 @@ class SettingsViewModel(QObject):
         self.local_servers = LocalServersModel(service, tasks, local_servers, self)
         self.network = NetworkSettingsModel(service, self)
         self.ocr = OcrSettingsModel(service, parent=self)
+        self.desktop = DesktopSettingsModel(service, self)
         self.tools = ToolSettingsModel(service, tools, self, mcp=mcp) if tools is not None else None
         self.mcp = McpServersModel(service, mcp, tasks, self) if mcp is not None else None
         service.changed.subscribe(self._on_settings_changed)

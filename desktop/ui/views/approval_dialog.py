@@ -9,6 +9,8 @@ a restart, and brings one back when the chat's "Review tool calls" button asks.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QTextOption
 from PySide6.QtWidgets import (
@@ -209,6 +211,9 @@ class ApprovalDialogs:
         self._parent = parent
         self._dialogs: dict[str, ApprovalDialog] = {}
         self._dismissed: set[str] = set()  # "Decide later": shown again from the chat
+        # Where a new dialog goes instead of `parent` (the always-on-top floating chat,
+        # when the person works there), so it is not hidden behind that window.
+        self.host: Callable[[], QWidget | None] = lambda: None
         vm.changed.connect(self.sync)
         vm.revealRequested.connect(self.reveal)
         # Requests restored after a restart: shown once the window is up, over it.
@@ -247,7 +252,7 @@ class ApprovalDialogs:
             self._show(request)
 
     def _show(self, request: ApprovalRequest) -> None:
-        dialog = ApprovalDialog(self._vm, request, self._parent)
+        dialog = ApprovalDialog(self._vm, request, self.host() or self._parent)
         self._dialogs[request.message_id] = dialog
         dialog.finished.connect(lambda _r, mid=request.message_id: self._closed_by_person(mid))
         dialog.show()

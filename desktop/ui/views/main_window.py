@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
@@ -33,6 +34,8 @@ from desktop.ui.views.sidebar import Sidebar
 
 class MainWindow(QMainWindow):
     closed = Signal()
+    hiddenToTray = Signal()  # closed while it only hides (close to tray)
+    floatingRequested = Signal()  # show or hide the floating chat (app.py owns it)
 
     def __init__(
         self,
@@ -55,6 +58,10 @@ class MainWindow(QMainWindow):
             McpConsentPrompt(settings.mcp, self) if settings.mcp is not None else None
         )
         self._export_target = ""  # a chat picked in the sidebar, else the open one
+        # Asked on every close: True hides the window instead (close to tray, set by the
+        # app while a tray icon can bring it back); quit() always really closes.
+        self.hide_on_close: Callable[[], bool] = lambda: False
+        self._quitting = False
         self.setWindowTitle("Parley")
         self.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
         self.resize(1100, 720)
@@ -113,13 +120,17 @@ class MainWindow(QMainWindow):
             QKeySequence.StandardKey.Preferences,
         ).setShortcuts([QKeySequence.StandardKey.Preferences, QKeySequence("Ctrl+,")])
         file_menu.addSeparator()
-        self._action(file_menu, self.tr("&Quit"), self.close, QKeySequence.StandardKey.Quit)
+        self._action(file_menu, self.tr("&Quit"), self.quit, QKeySequence.StandardKey.Quit)
         chat_menu = self.menuBar().addMenu(self.tr("&Chat"))
         self._action(
             chat_menu, self.tr("&Copy Last Answer"), self._chat.copy_last_answer, "Ctrl+Shift+C"
         )
         self.edit_last_action = self._action(
             chat_menu, self.tr("&Edit Last Message"), self.edit_last_message, "Ctrl+Shift+E"
+        )
+        chat_menu.addSeparator()
+        self.floating_action = self._action(
+            chat_menu, self.tr("&Floating Chat"), self.floatingRequested, "Ctrl+Shift+F"
         )
         help_menu = self.menuBar().addMenu(self.tr("&Help"))
         self._action(help_menu, self.tr("&Keyboard Shortcuts"), self.show_shortcuts, "F1")
@@ -289,7 +300,18 @@ class MainWindow(QMainWindow):
         self._window_state.setValue("main/splitter", self.splitter.saveState())
         self._window_state.sync()
 
+    def quit(self) -> None:
+        """Close for real, even when closing would only hide the window."""
+        self._quitting = True
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._quitting and self.hide_on_close():
+            self._save_window_state()
+            event.ignore()
+            self.hide()
+            self.hiddenToTray.emit()
+            return
         self._save_window_state()
         if self._settings_dialog is not None:
             self._settings_dialog.close()

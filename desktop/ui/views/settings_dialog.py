@@ -1,5 +1,5 @@
-"""Settings: providers, appearance, network, tools, MCP servers and OCR, one page each
-(see settings_pages/)."""
+"""Settings: providers, appearance, network, tools, MCP servers, OCR and desktop
+integration, one page each (see settings_pages/)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout
 
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.views.settings_pages.appearance_page import AppearancePage
+from desktop.ui.views.settings_pages.desktop_page import DesktopPage
 from desktop.ui.views.settings_pages.mcp_page import McpServersPage
 from desktop.ui.views.settings_pages.network_page import NetworkPage
 from desktop.ui.views.settings_pages.ocr_page import OcrPage
@@ -34,6 +35,8 @@ class SettingsDialog(QDialog):
             self.tabs.addTab(self.mcp, self.tr("MCP servers"))
         self.ocr = OcrPage(vm.ocr, self)
         self.tabs.addTab(self.ocr, self.tr("OCR"))
+        self.desktop = DesktopPage(vm.desktop, self)
+        self.tabs.addTab(self.desktop, self.tr("Desktop"))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         close.rejected.connect(self.close)
         layout = QVBoxLayout(self)

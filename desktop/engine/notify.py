@@ -1,0 +1,121 @@
+"""Delivers notices to the desktop's notification service, one per conversation.
+
+desktop-notifier speaks the freedesktop `org.freedesktop.Notifications` interface over
+D-Bus on Linux (Qt's tray balloons never reach it there), and the native centres on
+Windows and macOS; it is asyncio-native, so it runs on Parley's one loop. When it
+cannot deliver (no session bus, no notification daemon) Parley says so in the log once
+and hands notices to `fallback` (the tray balloon) from then on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from desktop.engine.notices import Notice
+
+if TYPE_CHECKING:
+    from desktop_notifier import DesktopNotifier
+
+log = logging.getLogger("parley.notify")
+
+
+class Notifier:
+    def __init__(
+        self,
+        on_clicked: Callable[[str], None],
+        *,
+        fallback: Callable[[Notice], bool] | None = None,
+        app_name: str = "Parley",
+        icon: Path | None = None,
+    ) -> None:
+        self._on_clicked = on_clicked
+        self._fallback = fallback
+        self._app_name = app_name
+        self._icon = icon
+        self._desktop: DesktopNotifier | None = None
+        self._desktop_works = True
+        self._shown: dict[str, str] = {}  # conversation id -> its notification's id
+        self._order = asyncio.Lock()  # a replacement must not overtake what it replaces
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def show(self, notice: Notice) -> None:
+        """Send `notice` soon, replacing the conversation's previous one."""
+        task = asyncio.get_running_loop().create_task(self._deliver(notice))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _deliver(self, notice: Notice) -> None:
+        async with self._order:
+            if self._desktop_works and await self._send(notice):
+                return
+            if self._desktop_works:
+                self._desktop_works = False
+                log.warning(
+                    "desktop notifications are unavailable (no notification service on "
+                    "the session bus?); using the tray icon's messages instead"
+                )
+            if self._fallback is not None:
+                self._fallback(notice)
+
+    def _connect(self) -> DesktopNotifier:
+        """Built at the first notice: loading desktop-notifier and its D-Bus library
+        costs about 0.1 s, which start-up need not pay."""
+        if self._desktop is None:
+            from desktop_notifier import DesktopNotifier, Icon
+
+            icon = Icon(path=self._icon) if self._icon is not None else None
+            self._desktop = DesktopNotifier(app_name=self._app_name, app_icon=icon)
+        return self._desktop
+
+    async def _send(self, notice: Notice) -> bool:
+        try:
+            from desktop_notifier import Notification
+
+            desktop = self._connect()
+        except Exception:  # no backend for this platform
+            log.debug("desktop notifications cannot start", exc_info=True)
+            return False
+        previous = self._shown.pop(notice.conversation_id, None)
+        if previous is not None:
+            try:
+                await desktop.clear(previous)
+            except Exception:  # already closed by the person or the daemon
+                log.debug("could not withdraw notification %s", previous, exc_info=True)
+        delivered: list[bool] = []
+        cid = notice.conversation_id
+        notification = Notification(
+            notice.title,
+            notice.body,
+            on_dispatched=lambda: delivered.append(True),
+            on_clicked=lambda: self._clicked(cid),
+        )
+        try:  # desktop-notifier logs and swallows failures; `delivered` tells them apart
+            await desktop.send_notification(notification)
+        except Exception:
+            log.debug("sending a notification failed", exc_info=True)
+        if delivered:
+            self._shown[cid] = notification.identifier
+        return bool(delivered)
+
+    def _clicked(self, conversation_id: str) -> None:
+        self._shown.pop(conversation_id, None)
+        self._on_clicked(conversation_id)
+
+    async def aclose(self) -> None:
+        """Stop pending sends and leave the session bus (notifications stay on screen)."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        # desktop-notifier opens its D-Bus connection lazily and offers no way to close
+        # it; an open connection would outlive the loop it belongs to.
+        bus = getattr(getattr(self._desktop, "_backend", None), "bus", None)
+        if bus is not None:
+            bus.disconnect()
+            try:
+                await asyncio.wait_for(bus.wait_for_disconnect(), 1.0)
+            except Exception:
+                log.debug("leaving the session bus failed", exc_info=True)

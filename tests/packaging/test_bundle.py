@@ -1,0 +1,307 @@
+"""The installed app: the PyInstaller bundle built from packaging/parley.spec, and on
+Debian the .deb made from it, installed with dpkg and started the way a desktop menu
+starts it (the Exec line of the installed .desktop entry)."""
+
+from __future__ import annotations
+
+import configparser
+import contextlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.packaging.conftest import FIGURES, ROOT
+
+BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"
+BUNDLED_NOTICE = Path(__file__).with_name("bundled_notice.py")
+INSTALLED_ENTRY = Path("/usr/share/applications/parley.desktop")
+FIELD_CODES = {"%f", "%F", "%u", "%U", "%i", "%c", "%k"}
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux bundle")
+
+
+def _smoke_test(command: list[str], data: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", **env}
+    environment.pop("PARLEY_DATA_DIR", None)
+    return subprocess.run(
+        [*command, "--smoke-test", "--data-dir", str(data)],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def _executable(bundle: Path) -> Path:
+    return bundle / ("parley.exe" if sys.platform == "win32" else "parley")
+
+
+def test_the_bundle_carries_its_resources_and_passes_the_smoke_test(bundle, tmp_path):
+    internal = bundle / "_internal"
+    for resource in ("icons/parley.svg", "themes/parley.qss"):
+        assert (internal / "resources" / resource).is_file(), f"{resource} is not bundled"
+    # The Qt plugins that draw the window icon (SVG) and reach an X11 or Wayland desktop.
+    plugins = internal / "PySide6" / "Qt" / "plugins"
+    if sys.platform.startswith("linux"):
+        for plugin in (
+            "iconengines/libqsvgicon.so",
+            "platforms/libqxcb.so",
+            "platforms/libqwayland.so",
+        ):
+            assert (plugins / plugin).is_file(), f"Qt plugin {plugin} is not bundled"
+    # The optional local OCR engine is not bundled (see packaging/parley.spec).
+    assert not (internal / "onnxruntime").exists()
+
+    started = time.monotonic()
+    result = _smoke_test([str(_executable(bundle))], tmp_path / "data")
+    FIGURES.append(f"bundle smoke test (offscreen): {time.monotonic() - started:.1f} s")
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "smoke test passed" in result.stdout
+    assert (tmp_path / "data" / "parley.db").is_file()
+
+
+@linux_only
+def test_the_bundle_leaves_the_desktops_own_libraries_to_the_system(bundle):
+    """X11, xcb, GLib, fontconfig, OpenSSL and the C++ runtime come from the
+    distribution (the .deb Depends on them); Qt, ICU, Python and SQLite travel along."""
+    internal = bundle / "_internal"
+    carried = {path.name for path in internal.glob("lib*.so*")}
+    for system in ("libX11.so.6", "libxcb-cursor.so.0", "libglib-2.0.so.0", "libssl.so.3"):
+        assert system not in carried, f"{system} is bundled"
+    for system in ("libstdc++.so.6", "libfontconfig.so.1", "libfreetype.so.6"):
+        assert system not in carried, f"{system} is bundled"
+    assert {"libpython3.11.so.1.0", "libsqlite3.so.0", "libQt6Core.so.6"} <= carried
+    assert (internal / "PySide6" / "Qt" / "lib" / "libicudata.so.73").is_file()
+    dangling = [path.name for path in internal.iterdir() if path.is_symlink() and not path.exists()]
+    assert not dangling, f"links to libraries that are not bundled: {dangling}"
+
+
+@contextlib.contextmanager
+def _xvfb() -> Iterator[str]:
+    """A private X server; yields its DISPLAY. Xvfb picks a free display itself and
+    writes the number to a pipe once it accepts connections."""
+    if shutil.which("Xvfb") is None:
+        reason = "needs Xvfb (apt-get install xvfb)"
+        if os.environ.get("PARLEY_REQUIRE_XVFB"):
+            pytest.fail(reason)
+        pytest.skip(reason)
+    read_end, write_end = os.pipe()
+    server = subprocess.Popen(
+        ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x800x24"],
+        pass_fds=(write_end,),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(write_end)
+    try:
+        with os.fdopen(read_end) as pipe:
+            number = pipe.readline().strip()
+        assert number, "Xvfb did not start"
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+@linux_only
+def test_the_bundle_passes_the_smoke_test_on_a_real_x_display(bundle, tmp_path):
+    """The xcb platform plugin with the system's X11 and xcb libraries, as on a desktop."""
+    with _xvfb() as display:
+        started = time.monotonic()
+        result = _smoke_test(
+            [str(_executable(bundle))], tmp_path / "data", QT_QPA_PLATFORM="xcb", DISPLAY=display
+        )
+    FIGURES.append(f"bundle smoke test (xcb on Xvfb): {time.monotonic() - started:.1f} s")
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert "smoke test passed" in result.stdout
+    assert "Could not load the Qt platform plugin" not in result.stderr
+
+
+@linux_only
+def test_the_bundled_code_sends_a_desktop_notification(bundle):
+    """desktop-notifier and dbus-fast are imported only when the first notice goes out,
+    and desktop-notifier finds its backend and its icon by name: the bundle's own
+    modules, and nothing else, must reach a notification daemon."""
+    from PyInstaller.archive.readers import CArchiveReader
+    from PyInstaller.loader import pyimod01_archive
+
+    from tests.support.notification_daemon import NotificationDaemon
+
+    NotificationDaemon.skip_unless_available()
+    pyz = CArchiveReader(str(_executable(bundle))).open_embedded_archive("PYZ.pyz")
+    internal = bundle / "_internal"
+    daemon = NotificationDaemon().start()
+    try:
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-I",
+                "-S",
+                str(BUNDLED_NOTICE),
+                str(internal),
+                pyz._filename,
+                str(pyz._start_offset),
+                str(pyimod01_archive.__file__),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={"DBUS_SESSION_BUS_ADDRESS": daemon.address, "PATH": os.environ["PATH"]},
+        )
+        daemon.wait_for_calls(1, timeout=20)
+        out, err = child.communicate("", timeout=60)
+        calls = daemon.calls
+    finally:
+        daemon.stop()
+    assert child.returncode == 0, err[-4000:]
+    assert [(call.app_name, call.summary) for call in calls] == [("Parley", "Parley bundle")]
+    loaded_from = dict(line.split(" ", 1) for line in out.splitlines())
+    assert set(loaded_from) == {"desktop_notifier.backends.dbus", "dbus_fast.message_bus"}
+    for module, path in loaded_from.items():
+        assert Path(path).is_relative_to(internal), f"{module} came from {path}"
+
+
+def _skip_unless_dpkg_can_install() -> None:
+    if not sys.platform.startswith("linux") or shutil.which("dpkg") is None:
+        pytest.skip("installs a .deb: needs Debian's dpkg")
+    if os.geteuid() != 0:
+        pytest.skip("installs a .deb with dpkg -i: needs root")
+    installed = subprocess.run(
+        ["dpkg-query", "-W", "-f=${Status}", "parley"], capture_output=True, text=True
+    )
+    if "installed" in installed.stdout.split():
+        pytest.skip("a parley package is installed already; this test would replace and remove it")
+
+
+def _dpkg(*args: str) -> subprocess.CompletedProcess[str]:
+    """dpkg, waiting a while if another dpkg or apt holds its lock."""
+    deadline = time.monotonic() + 120
+    while True:
+        result = subprocess.run(["dpkg", *args], capture_output=True, text=True, timeout=300)
+        if "lock" not in result.stderr or time.monotonic() > deadline:
+            return result
+        time.sleep(2)
+
+
+def _exec_line(entry: Path) -> list[str]:
+    """The command a menu runs for the entry, with its field codes (%F…) left out."""
+    parser = configparser.ConfigParser(interpolation=None)
+    parser.optionxform = str  # keys are case-sensitive in desktop entries
+    parser.read(entry, encoding="utf-8")
+    return [
+        word for word in shlex.split(parser["Desktop Entry"]["Exec"]) if word not in FIELD_CODES
+    ]
+
+
+def _elf_files(folder: Path) -> list[str]:
+    """The executable, the shared libraries and the extension modules in `folder`."""
+    found = []
+    for path in folder.rglob("*"):
+        if path.is_file() and not path.is_symlink():
+            with path.open("rb") as file:
+                if file.read(4) == b"\x7fELF":
+                    found.append(str(path))
+    return found
+
+
+def _needed_by(files: list[str]) -> set[str]:
+    """Every shared library the files link (their DT_NEEDED entries)."""
+    out = subprocess.run(["readelf", "-d", *files], capture_output=True, text=True).stdout
+    return set(re.findall(r"\(NEEDED\).*\[(.+?)\]", out))
+
+
+def _owners(libraries: set[str]) -> dict[str, str]:
+    """The Debian package that holds each library, as the dynamic linker finds it."""
+    cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+    paths: dict[str, str] = {}
+    for name, path in re.findall(r"^\s*(\S+) \(.*\) => (\S+)$", cache, re.M):
+        paths.setdefault(name, os.path.realpath(path))
+    found = [paths[library] for library in libraries if library in paths]
+    listing = subprocess.run(["dpkg", "-S", *found], capture_output=True, text=True).stdout
+    package_of = {}
+    for line in listing.splitlines():  # "libx11-6:amd64: /usr/lib/x86_64-linux-gnu/libX11.so.6.4.0"
+        package, path = line.split(": ", 1)
+        package_of[path] = package.split(":")[0]
+    # "" for a library that no package holds, or that the linker does not find
+    return {library: package_of.get(paths.get(library, ""), "") for library in libraries}
+
+
+def _depends(deb: Path) -> set[str]:
+    """The package names in the .deb's Depends, alternatives included."""
+    field = subprocess.run(["dpkg-deb", "-f", str(deb), "Depends"], capture_output=True, text=True)
+    return {
+        re.sub(r"\s*\(.*\)", "", choice).strip()
+        for clause in field.stdout.split(",")
+        for choice in clause.split("|")
+    }
+
+
+def test_the_deb_installs_starts_from_its_menu_entry_and_uninstalls(bundle, tmp_path):
+    _skip_unless_dpkg_can_install()
+    started = time.monotonic()
+    built = subprocess.run(
+        ["bash", str(BUILD_DEB), "--bundle", str(bundle), "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert built.returncode == 0, built.stderr[-4000:]
+    deb = Path(built.stdout.strip().splitlines()[-1])
+    FIGURES.append(
+        f".deb built in {time.monotonic() - started:.1f} s: {deb.stat().st_size / 1e6:.1f} MB"
+    )
+
+    # What the bundle links and does not carry must come from a package it Depends on.
+    assert shutil.which("readelf"), "readelf is missing: apt install binutils"
+    carried = {path.name for path in bundle.rglob("*")}
+    outside = _needed_by(_elf_files(bundle)) - carried
+    owners = _owners(outside)
+    uncovered = {lib: pkg for lib, pkg in owners.items() if pkg not in _depends(deb)}
+    assert not uncovered, f"linked but neither bundled nor in Depends: {uncovered}"
+
+    started = time.monotonic()
+    installed = _dpkg("-i", str(deb))
+    try:
+        assert installed.returncode == 0, installed.stdout + installed.stderr
+        FIGURES.append(f"dpkg -i: {time.monotonic() - started:.1f} s")
+        assert Path("/opt/parley/parley").is_file()
+        assert Path("/usr/share/icons/hicolor/256x256/apps/parley.png").is_file()
+        assert Path("/usr/share/metainfo/io.parley.Parley.metainfo.xml").is_file()
+        # Every library of the installed bundle resolves, as the bundle sets the path up.
+        linked = subprocess.run(
+            ["ldd", *_elf_files(Path("/opt/parley"))],
+            env={**os.environ, "LD_LIBRARY_PATH": "/opt/parley/_internal"},
+            capture_output=True,
+            text=True,
+        )
+        unresolved, current = [], ""
+        for line in linked.stdout.splitlines():
+            if not line.startswith("\t"):
+                current = line.rstrip(":")
+            elif "not found" in line:
+                unresolved.append(f"{current}: {line.strip()}")
+        assert not unresolved, unresolved[:20]
+
+        command = _exec_line(INSTALLED_ENTRY)
+        assert command == ["parley"]
+        result = _smoke_test(command, tmp_path / "data")
+        assert result.returncode == 0, result.stderr[-4000:]
+        assert "smoke test passed" in result.stdout
+
+        validator = shutil.which("desktop-file-validate")
+        assert validator, "desktop-file-validate is missing: apt install desktop-file-utils"
+        checked = subprocess.run([validator, str(INSTALLED_ENTRY)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+    finally:
+        removed = _dpkg("-r", "parley")
+    assert removed.returncode == 0, removed.stdout + removed.stderr
+    assert not Path("/opt/parley").exists()
+    assert not INSTALLED_ENTRY.exists()
