@@ -267,7 +267,7 @@ def test_always_allow_is_listed_and_can_be_removed(driver, sse_server, tmp_path)
 def test_an_approval_asked_from_the_floating_chat_opens_over_it(driver, sse_server, tmp_path):
     from tests.ui.test_floating_window import send_from_floating, shown
 
-    parley, workspace = start_with_workspace(driver, sse_server, tmp_path)
+    parley, _workspace = start_with_workspace(driver, sse_server, tmp_path)
     sse_server.script(write_call(), text_answer("Done."))
     floating = shown(parley)
     floating.activateWindow()
