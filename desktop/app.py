@@ -25,6 +25,7 @@ from desktop import __version__
 from desktop.core import i18n
 from desktop.core.models import Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths, resolve_data_dir
+from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.attachment_inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
 from desktop.engine.chat_service import ChatService
@@ -35,6 +36,7 @@ from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
+from desktop.engine.utility import UtilityModel
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.attachments import AttachmentStore
@@ -146,6 +148,9 @@ class Parley:
             files=AttachmentReader(self.attachments, self.ocr),
         )
         self.chat.recover()
+        # Titles and follow-up suggestions, asked after an answer is complete.
+        self.after_answer = AfterAnswer(self.repository, UtilityModel(self.settings))
+        self.after_answer.start(self.chat)
 
         self.tasks = TaskGroup()
         appearance = self.settings.settings.appearance
@@ -253,6 +258,7 @@ class Parley:
         self.floating_shortcut.close()
         self.floating.hide()  # saves its place
         self.floating.deleteLater()
+        await self.after_answer.close()
         await self.chat.shutdown()
         await self.mcp.stop()
         await self.tasks.cancel_all()

@@ -139,6 +139,16 @@ class ApprovalsChanged:
     message_id: str
 
 
+@dataclass(frozen=True, slots=True)
+class SuggestionsReady:
+    """Follow-up questions for the answer `message_id`, written in the background
+    after it finished; shown as chips under it while it is the latest answer."""
+
+    conversation_id: str
+    message_id: str
+    suggestions: tuple[str, ...]
+
+
 EngineEvent = (
     ConversationsChanged
     | MessageChanged
@@ -146,4 +156,5 @@ EngineEvent = (
     | GenerationStarted
     | GenerationFinished
     | ApprovalsChanged
+    | SuggestionsReady
 )

@@ -13,6 +13,13 @@ from enum import StrEnum
 from typing import Any
 from urllib.parse import urlsplit
 
+from desktop.core.assistants import (
+    DEFAULT_ID,
+    Assistant,
+    dump_assistant,
+    parse_assistants,
+    with_builtin,
+)
 from desktop.core.desktop_settings import DesktopSettings, dump_desktop, parse_desktop
 from desktop.core.errors import SettingsError
 from desktop.core.mcp_settings import (
@@ -24,6 +31,15 @@ from desktop.core.mcp_settings import (
 from desktop.core.models import ModelRef
 from desktop.core.ocr_settings import dump_ocr_model, parse_ocr_model
 from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
+from desktop.core.usage_settings import (
+    DEFAULT_CURRENCY,
+    ModelPrice,
+    dump_model_ref,
+    dump_prices,
+    parse_currency,
+    parse_prices,
+    parse_utility_model,
+)
 
 SETTINGS_VERSION = 1
 _PROVIDER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -156,6 +172,31 @@ class Settings:
     ocr_model: ModelRef | None = None
     # Tray, notifications, the floating window's global shortcut (desktop_settings.py).
     desktop: DesktopSettings = field(default_factory=DesktopSettings)
+    # Writes titles and suggestions; None: the conversation's own model (usage_settings.py).
+    utility_model: ModelRef | None = None
+    # "provider/model" -> currency units per million tokens, for the cost shown.
+    prices: Mapping[ModelRef, ModelPrice] = field(default_factory=dict)
+    currency: str = DEFAULT_CURRENCY
+    # Asked of the utility model after an answer: a title for a new chat, and three
+    # follow-up questions shown as chips.
+    auto_titles: bool = True
+    follow_up_suggestions: bool = True
+    # The person's assistants (assistants.py; the built-in one need not be listed) and
+    # the one new conversations talk to.
+    assistants: tuple[Assistant, ...] = ()
+    default_assistant: str = DEFAULT_ID
+
+    def all_assistants(self) -> tuple[Assistant, ...]:
+        return with_builtin(self.assistants)
+
+    def assistant(self, assistant_id: str | None) -> Assistant:
+        """That assistant, or the default one when it is None or no longer exists."""
+        listed = self.all_assistants()
+        for wanted in (assistant_id, self.default_assistant, DEFAULT_ID):
+            found = next((a for a in listed if a.id == wanted), None)
+            if found is not None:
+                return found
+        return listed[0]
 
     def mcp_server(self, server_id: str) -> McpServerSettings | None:
         return next((s for s in self.mcp_servers if s.id == server_id), None)
@@ -186,12 +227,15 @@ class Settings:
         return replace(self, providers=tuple(others))
 
     def without_provider(self, provider_id: str) -> Settings:
-        """Also forgets the OCR model if it was this provider's."""
+        """Also forgets the OCR and utility models if they were this provider's."""
         ocr_model = self.ocr_model
         if ocr_model is not None and ocr_model.provider_id == provider_id:
             ocr_model = None
+        utility_model = self.utility_model
+        if utility_model is not None and utility_model.provider_id == provider_id:
+            utility_model = None
         providers = tuple(p for p in self.providers if p.id != provider_id)
-        return replace(self, providers=providers, ocr_model=ocr_model)
+        return replace(self, providers=providers, ocr_model=ocr_model, utility_model=utility_model)
 
 
 # --- validation -----------------------------------------------------------------
@@ -374,6 +418,13 @@ def parse_settings(data: Any) -> Settings:
             "mcp_consent",
             "ocr_model",
             "desktop",
+            "utility_model",
+            "prices",
+            "currency",
+            "auto_titles",
+            "follow_up_suggestions",
+            "assistants",
+            "default_assistant",
         },
         "",
     )
@@ -426,6 +477,16 @@ def parse_settings(data: Any) -> Settings:
     mcp_consent = parse_mcp_consent(data.get("mcp_consent", {}))
     ocr_model = parse_ocr_model(data.get("ocr_model"))
     desktop = parse_desktop(data.get("desktop", {}))
+    utility_model = parse_utility_model(data.get("utility_model"))
+    prices = parse_prices(data.get("prices", {}))
+    currency = parse_currency(data.get("currency", DEFAULT_CURRENCY))
+    auto_titles = _expect(data.get("auto_titles", True), bool, "auto_titles", "true or false")
+    suggestions = _expect(
+        data.get("follow_up_suggestions", True), bool, "follow_up_suggestions", "true or false"
+    )
+    assistants, default_assistant = parse_assistants(
+        data.get("assistants", []), data.get("default_assistant", DEFAULT_ID)
+    )
     return Settings(
         tuple(providers),
         appearance,
@@ -437,6 +498,13 @@ def parse_settings(data: Any) -> Settings:
         mcp_consent,
         ocr_model,
         desktop=desktop,
+        utility_model=utility_model,
+        prices=prices,
+        currency=currency,
+        auto_titles=auto_titles,
+        follow_up_suggestions=suggestions,
+        assistants=assistants,
+        default_assistant=default_assistant,
     )
 
 
@@ -505,6 +573,20 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["ocr_model"] = dump_ocr_model(settings.ocr_model)
     if settings.desktop != DesktopSettings():
         data["desktop"] = dump_desktop(settings.desktop)
+    if settings.utility_model is not None:
+        data["utility_model"] = dump_model_ref(settings.utility_model)
+    if settings.prices:
+        data["prices"] = dump_prices(settings.prices)
+    if settings.currency != DEFAULT_CURRENCY:
+        data["currency"] = settings.currency
+    if not settings.auto_titles:
+        data["auto_titles"] = False
+    if not settings.follow_up_suggestions:
+        data["follow_up_suggestions"] = False
+    if settings.assistants:
+        data["assistants"] = [dump_assistant(a) for a in settings.assistants]
+    if settings.default_assistant != DEFAULT_ID:
+        data["default_assistant"] = settings.default_assistant
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:

@@ -13,8 +13,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Protocol
 
+from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import EmptyMessageError, TooManyAttachmentsError
 from desktop.core.events import (
@@ -38,8 +40,11 @@ from desktop.core.models import (
     ToolCallPart,
     utc_now,
 )
+from desktop.core.settings import Settings
 from desktop.engine import versions
+from desktop.engine.assistants import assistant_for
 from desktop.engine.attachment_inputs import AttachmentReader
+from desktop.engine.context.service import ContextService, utility_model_of
 from desktop.engine.generation import Generation, GenerationRunner
 from desktop.engine.request_builder import RequestOptions
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
@@ -130,6 +135,10 @@ class ChatService:
         (`messages_by_id`), the end of the chat first.
         """
         return self._repo.active_branch_ids(conversation_id)
+
+    def messages(self, conversation_id: str) -> list[Message]:
+        """Every message of the conversation, every version (usage totals count them)."""
+        return self._repo.messages(conversation_id)
 
     def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
         """These messages in this order; ones deleted in the meantime are left out."""
@@ -268,6 +277,69 @@ class ChatService:
         conversation = self._repo.set_workspace_file(conversation_id, path)
         self.events.emit(ConversationsChanged(conversation_id))
         return conversation
+
+    def set_assistant(self, conversation_id: str, assistant_id: str | None) -> Conversation:
+        """The assistant this conversation talks to from its next request on (None:
+        the default one); raises ConversationNotFound."""
+        conversation = self._repo.set_assistant(conversation_id, assistant_id)
+        self.events.emit(ConversationsChanged(conversation_id))
+        return conversation
+
+    def set_system_prompt(self, conversation_id: str, text: str | None) -> Conversation:
+        """The conversation's own system prompt, used instead of its assistant's when
+        the assistant allows it (empty or None: the assistant's)."""
+        conversation = self._repo.set_system_prompt(conversation_id, (text or "").strip() or None)
+        self.events.emit(ConversationsChanged(conversation_id))
+        return conversation
+
+    def assistant_of(self, conversation: Conversation | None) -> Assistant:
+        """The conversation's assistant, from the settings the providers come with (the
+        settings service's); the built-in one when there are none."""
+        settings = getattr(self._providers, "settings", None)
+        if isinstance(settings, Settings):
+            return assistant_for(settings, conversation)
+        return DEFAULT_ASSISTANT
+
+    # --- rolling context ----------------------------------------------------------
+
+    @cached_property
+    def context(self) -> ContextService:
+        """The rolling context of every conversation (summaries, what a request sends)."""
+        return ContextService(self._repo, self._providers, utility_model_of(self._providers))
+
+    def set_summary_text(self, conversation_id: str, text: str) -> Conversation:
+        """The person's edit of the rolling summary: it keeps covering the same messages.
+        Empty text drops the summary (the next long request writes a new one)."""
+        conversation = self._repo.get_conversation(conversation_id)
+        if conversation is None:
+            raise ConversationNotFound(conversation_id)
+        summary = conversation.summary
+        if summary is not None:
+            edited = replace(summary, text=text.strip()) if text.strip() else None
+            conversation = self._repo.set_summary(conversation_id, edited)
+            self.events.emit(ConversationsChanged(conversation_id))
+        return conversation
+
+    def pin_message(self, message_id: str, pinned: bool) -> Conversation:
+        """Pinned messages are always sent in full, never summarised."""
+        conversation_id = self._message(message_id).conversation_id
+        conversation = self._repo.get_conversation(conversation_id)
+        if conversation is None:
+            raise ConversationNotFound(conversation_id)
+        ids = [i for i in conversation.pinned_message_ids if i != message_id]
+        if pinned:
+            ids.append(message_id)
+        conversation = self._repo.set_pinned_messages(conversation_id, ids)
+        self.events.emit(ConversationsChanged(conversation_id))
+        return conversation
+
+    async def compress_now(self, conversation_id: str, instructions: str | None = None) -> bool:
+        """Summarise everything before the last few messages now; False when there was
+        nothing to compress. Raises ParleyError when the model fails."""
+        summary = await self.context.compress_now(conversation_id, instructions)
+        if summary is not None:
+            self.events.emit(ConversationsChanged(conversation_id))
+        return summary is not None
 
     async def delete_conversation(self, conversation_id: str) -> None:
         await self.stop(conversation_id)
@@ -498,6 +570,7 @@ class ChatService:
     ) -> None:
         """Run the generation of `message` as the conversation's one named task."""
         conversation_id = message.conversation_id
+        conversation = self._repo.get_conversation(conversation_id)
         generation = Generation(
             repository=self._repo,
             providers=self._providers,
@@ -507,11 +580,13 @@ class ChatService:
             clock=self._clock,
             resume=resume,
             tools=self._tools,
-            conversation=self._repo.get_conversation(conversation_id),
+            conversation=conversation,
             open_approval=self._open_approval,
             approval=approval,
             max_steps=self._max_tool_steps,
             files=self._files,
+            assistant=self.assistant_of(conversation),
+            context=self.context,
         )
         self._runner.start(conversation_id, message.id, generation.run())
         self.events.emit(GenerationStarted(conversation_id, message.id))

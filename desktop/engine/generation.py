@@ -12,6 +12,7 @@ from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError, ProviderError
 from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged, Retrying
@@ -23,6 +24,7 @@ from desktop.core.models import (
     ErrorPart,
     Message,
     MessageStatus,
+    ModelRef,
     NoticePart,
     Part,
     RetryWait,
@@ -31,13 +33,12 @@ from desktop.core.models import (
     Usage,
     utc_now,
 )
+from desktop.engine.answer_inputs import AnswerInputs, allowed_toolbox
+from desktop.engine.assistants import options_for
 from desktop.engine.attachment_inputs import AttachmentReader
-from desktop.engine.request_builder import (
-    RequestOptions,
-    build_continue_request,
-    build_request,
-    build_tool_request,
-)
+from desktop.engine.context.planner import plan_refreshes
+from desktop.engine.context.service import ContextService
+from desktop.engine.request_builder import RequestOptions, Step
 from desktop.engine.stream_fold import Draft, close_open, fold
 from desktop.engine.throttle import Throttle
 from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
@@ -51,12 +52,6 @@ if TYPE_CHECKING:
     from desktop.engine.chat_service import ProviderSource
 
 log = logging.getLogger(__name__)
-
-# Read by the model, not the person: English, like every instruction to a model.
-NO_TOOLS_NOTE = (
-    "Tools are not available with this model: you cannot call tools, run code, read "
-    "files or search; do not pretend to."
-)
 
 OpenApproval = Callable[[str, str, list[PendingCall]], ApprovalRequest]
 
@@ -101,6 +96,8 @@ class Generation:
         approval: ApprovalRequest | None = None,
         max_steps: int = MAX_TOOL_STEPS,
         files: AttachmentReader | None = None,
+        assistant: Assistant = DEFAULT_ASSISTANT,
+        context: ContextService | None = None,
     ) -> None:
         if message.model is None:
             raise ValueError("an assistant message needs a model")
@@ -130,6 +127,9 @@ class Generation:
         self._request: ApprovalRequest | None = None
         self._max_steps = max(1, max_steps)
         self._files = files
+        self._assistant = assistant
+        self._context = context
+        self._window: list[Message] = list(history)  # what the context planner sends
         self._activity: str | None = None
         self._status = MessageStatus.STREAMING
         self._notices: list[NoticePart] = []
@@ -145,17 +145,15 @@ class Generation:
         assert model is not None
         try:
             provider = await self._providers.provider(model.provider_id)
-            options = await self._with_files(self._providers.request_options(model))
-            toolbox = await self._toolbox(options)
-            options = self._with_tools(options, toolbox)
+            inputs, toolbox = await self._inputs(model)
             if self._restored is not None and toolbox is not None:
                 await self._settle_restored(self._restored, toolbox)
-                build = build_tool_request
+                kind = Step.TOOLS
             else:
-                build = build_continue_request if self._resume else build_request
+                kind = Step.CONTINUE if self._resume else Step.ANSWER
             for step in range(1, self._max_steps + 1):
-                path = self._with_answer() if build is build_tool_request else self._history
-                request = build(path, model.model, options)
+                path = self._with_answer() if kind is Step.TOOLS else self._window
+                request = inputs.request(path, model.model, kind)
                 self._offered_tools = self._offered_tools or bool(request.tools)
                 async for event in provider.stream(request):
                     self._draft = fold(self._draft, event, clock())
@@ -177,7 +175,7 @@ class Generation:
                 await settle_calls(
                     calls, self._tools_service(), toolbox, self._save_calls, self._ask
                 )
-                build = build_tool_request
+                kind = Step.TOOLS
         except (asyncio.CancelledError, ApprovalClosed) as stopped:
             if self._request is not None and self._request.suspended:
                 # Parley is quitting while the person has not decided: the answer stays
@@ -216,12 +214,44 @@ class Generation:
             if self._request is not None:
                 self._request.close()
 
+    async def _inputs(self, model: ModelRef) -> tuple[AnswerInputs, Toolbox | None]:
+        """The assistant's settings, the context window and summary, the files, and the
+        tools: prepared once for every step of this answer."""
+        assistant = self._assistant
+        options = options_for(assistant, self._providers.request_options(model))
+        summary = await self._context_window(model, assistant)
+        options = await self._with_files(options)
+        toolbox = await self._toolbox(options)
+        if toolbox is not None:
+            toolbox = allowed_toolbox(toolbox, assistant)
+            options = replace(options, tools=toolbox.specs())
+        tools_wanted = self._tools is not None and assistant.allowed_tools != ()
+        inputs = AnswerInputs(
+            assistant, self._conversation, tuple(self._window), summary, options, tools_wanted
+        )
+        return inputs, toolbox
+
+    async def _context_window(self, model: ModelRef, assistant: Assistant) -> str | None:
+        """What of the branch is sent in full, and the summary standing for the rest."""
+        if self._context is None or self._conversation is None:
+            return None
+        threshold = assistant.context_threshold
+        if plan_refreshes(self._history, self._conversation, threshold):
+            self._activity = tr("Summarising earlier messages…")
+            self._publish()
+        result = await self._context.window_for(self._conversation, self._history, model, threshold)
+        self._activity = None
+        self._window = list(result.messages)
+        if result.notice:
+            self._notices.append(NoticePart(result.notice))
+        return result.summary_text
+
     async def _with_files(self, options: RequestOptions) -> RequestOptions:
-        """The branch's attachments read once for every step of this answer."""
+        """The window's attachments read once for every step of this answer."""
         if self._files is None:
             return options
         vision = options.capabilities.supports_vision
-        prepared = await self._files.prepare(self._history, vision, self._reading_images)
+        prepared = await self._files.prepare(self._window, vision, self._reading_images)
         self._activity = None
         self._notices.extend(prepared.notices)
         return replace(options, attachments=prepared.inputs)
@@ -247,19 +277,9 @@ class Generation:
         await self._tools.prepare()
         return self._tools.toolbox(self._conversation)
 
-    def _with_tools(self, options: RequestOptions, toolbox: Toolbox | None) -> RequestOptions:
-        """Tool definitions for a model that can call them; for one that cannot, a
-        one-line note so it does not pretend."""
-        if toolbox is not None:
-            return replace(options, tools=toolbox.specs())
-        if self._tools is None:
-            return options
-        system = f"{options.system}\n\n{NO_TOOLS_NOTE}" if options.system else NO_TOOLS_NOTE
-        return replace(options, system=system)
-
     def _with_answer(self) -> list[Message]:
         """The history, with the answer so far (calls and results) as its last turn."""
-        base = [m for m in self._history if m.id != self._message.id]
+        base = [m for m in self._window if m.id != self._message.id]
         return [*base, self._snapshot(self._draft, MessageStatus.STREAMING)]
 
     def _new_calls(self, now: float) -> list[ToolCallPart]:

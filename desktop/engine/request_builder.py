@@ -6,16 +6,29 @@ tools, no tool definitions. The person's per-provider headers and JSON body ride
 for the adapter to merge last. Attached files arrive already read (`AttachmentInput`):
 images go as images, documents and OCR transcriptions as bounded text before the
 person's words.
+
+`assemble` is the first stage of the prompt pipeline (`engine/prompt/pipeline.py`): each
+person's message carries only their own words and images, `BuiltRequest.files` says
+which inputs belong to which message, and the system text stays in `system`, so the
+request transformers can add to both. `build_request` and its siblings are the same
+request finished without the transformers: file blocks added, system text moved.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any
 
 from desktop.core.models import Message, Part, ReasoningPart, Role, ToolCallPart
-from desktop.engine.attachment_text import AttachmentInput, inputs_for, with_files
+from desktop.engine.attachment_text import (
+    AttachmentInput,
+    input_ids,
+    inputs_for,
+    kind_of,
+    with_files,
+)
 from desktop.providers.base import (
     Capabilities,
     ChatRequest,
@@ -79,25 +92,30 @@ def _reasoning(message: Message) -> tuple[str | None, str | None]:
     return text or None, None
 
 
+def _user_turn(
+    message: Message, attachments: Mapping[str, AttachmentInput]
+) -> tuple[RequestMessage, tuple[str, ...]] | None:
+    """The person's own words and images, and the ids of the inputs whose text goes
+    before them; None for a message with none of these."""
+    ids = input_ids(message.context, attachments)
+    images = tuple(image for i in ids if (image := attachments[i].image) is not None)
+    files = tuple(i for i in ids if kind_of(attachments[i]) is not None)
+    if not message.text.strip() and not images and not files:
+        return None
+    return RequestMessage(role=message.role, text=message.text, images=images), files
+
+
 def _user_message(
     message: Message, attachments: Mapping[str, AttachmentInput]
 ) -> RequestMessage | None:
-    items = inputs_for(message.context, attachments)
-    text = with_files(message.text, items)
-    images = tuple(item.image for item in items if item.image is not None)
-    if not text.strip() and not images:
+    turn = _user_turn(message, attachments)
+    if turn is None:
         return None
-    return RequestMessage(role=message.role, text=text, images=images)
+    text = with_files(message.text, inputs_for(message.context, attachments))
+    return replace(turn[0], text=text)
 
 
-def request_message(
-    message: Message, attachments: Mapping[str, AttachmentInput] | None = None
-) -> RequestMessage | None:
-    """One stored message as the model should see it, or None for one with nothing to
-    say (an error with no text, a stopped answer that never started): an empty
-    assistant turn confuses most models."""
-    if message.role is Role.USER:
-        return _user_message(message, attachments or {})
+def _other_message(message: Message) -> RequestMessage | None:
     text = message.text
     calls = [p for p in message.parts if isinstance(p, ToolCallPart)]
     if message.role is not Role.ASSISTANT or not calls:
@@ -112,6 +130,17 @@ def request_message(
         tool_calls=tool_calls,
         tool_results=tool_results,
     )
+
+
+def request_message(
+    message: Message, attachments: Mapping[str, AttachmentInput] | None = None
+) -> RequestMessage | None:
+    """One stored message as the model should see it (file blocks included), or None
+    for one with nothing to say (an error with no text, a stopped answer that never
+    started): an empty assistant turn confuses most models."""
+    if message.role is Role.USER:
+        return _user_message(message, attachments or {})
+    return _other_message(message)
 
 
 def _steps(message: Message) -> list[Message]:
@@ -133,21 +162,75 @@ def _steps(message: Message) -> list[Message]:
     return [replace(message, parts=parts) for parts in steps]
 
 
-def history_messages(
-    path: Sequence[Message], attachments: Mapping[str, AttachmentInput] | None = None
-) -> tuple[RequestMessage, ...]:
-    """The branch as the model should see it."""
-    messages = (request_message(step, attachments) for message in path for step in _steps(message))
-    return tuple(m for m in messages if m is not None)
+def _turns(
+    path: Sequence[Message], attachments: Mapping[str, AttachmentInput]
+) -> list[tuple[RequestMessage, tuple[str, ...]]]:
+    turns: list[tuple[RequestMessage, tuple[str, ...]]] = []
+    for message in path:
+        for step in _steps(message):
+            if step.role is Role.USER:
+                turn = _user_turn(step, attachments)
+            else:
+                other = _other_message(step)
+                turn = None if other is None else (other, ())
+            if turn is not None:
+                turns.append(turn)
+    return turns
 
 
-def _request(
-    messages: tuple[RequestMessage, ...], model: str, options: RequestOptions
-) -> ChatRequest:
+class Step(StrEnum):
+    """Which model step a request is for; each expects the branch to end differently."""
+
+    ANSWER = "answer"  # a new answer: the branch ends with the person's message
+    CONTINUE = "continue"  # carry on a partial answer, the branch's last message
+    TOOLS = "tools"  # the next step of an answer that called tools, its last message
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltRequest:
+    """A request before the transformers.
+
+    Each person's message has only their own words and images; `files[i]` holds the ids
+    (keys of `RequestOptions.attachments`) of the inputs whose text blocks belong before
+    the words of `request.messages[i]`. `system` is not yet moved into a user turn for
+    models without a system role.
+    """
+
+    request: ChatRequest
+    files: tuple[tuple[str, ...], ...]
+
+
+def _check(path: Sequence[Message], step: Step) -> None:
+    if step is Step.ANSWER and (not path or path[-1].role is not Role.USER):
+        raise ValueError("a request must end with the person's message")
+    if step is Step.CONTINUE and (not path or path[-1].role is not Role.ASSISTANT):
+        raise ValueError("a continue request must end with the partial answer")
+    if step is Step.TOOLS and (not path or path[-1].role is not Role.ASSISTANT):
+        raise ValueError("a tool step request must end with the answer that called tools")
+
+
+def assemble(
+    path: Sequence[Message],
+    model: str,
+    options: RequestOptions | None = None,
+    step: Step = Step.ANSWER,
+) -> BuiltRequest:
+    """The branch `path` as a request for `step`, before the transformers.
+
+    A partial answer with no text yet has nothing to continue: the request is then the
+    plain one for the question before it, so "continue" simply starts the answer.
+    """
+    _check(path, step)
+    options = options or RequestOptions()
+    if step is Step.CONTINUE and not path[-1].text.strip():
+        return assemble(path[:-1], model, options, Step.ANSWER)
+    turns = _turns(path, options.attachments)
+    if step is Step.CONTINUE:
+        turns.append((RequestMessage(role=Role.USER, text=CONTINUE_PROMPT), ()))
     caps = options.capabilities
     request = ChatRequest(
         model=model,
-        messages=messages,
+        messages=tuple(message for message, _ in turns),
         system=options.system or None,
         temperature=options.temperature,
         top_p=options.top_p,
@@ -157,33 +240,43 @@ def _request(
         extra_headers=dict(options.extra_headers),
         extra_body=dict(options.extra_body),
     )
-    return request if caps.supports_system_role else with_system_as_user(request)
+    return BuiltRequest(request, tuple(files for _, files in turns))
+
+
+def for_the_wire(request: ChatRequest, capabilities: Capabilities) -> ChatRequest:
+    """The last stage: the system text as a leading user turn for a model without a
+    system role."""
+    return request if capabilities.supports_system_role else with_system_as_user(request)
+
+
+def _finished(built: BuiltRequest, options: RequestOptions) -> ChatRequest:
+    """`built` with its file blocks and the system text where the model takes it."""
+    inputs = options.attachments
+    messages = tuple(
+        replace(m, text=with_files(m.text, [inputs[i] for i in ids])) if ids else m
+        for m, ids in zip(built.request.messages, built.files, strict=True)
+    )
+    return for_the_wire(replace(built.request, messages=messages), options.capabilities)
+
+
+def _build(
+    path: Sequence[Message], model: str, options: RequestOptions | None, step: Step
+) -> ChatRequest:
+    options = options or RequestOptions()
+    return _finished(assemble(path, model, options, step), options)
 
 
 def build_request(
     path: Sequence[Message], model: str, options: RequestOptions | None = None
 ) -> ChatRequest:
-    if not path or path[-1].role is not Role.USER:
-        raise ValueError("a request must end with the person's message")
-    options = options or RequestOptions()
-    return _request(history_messages(path, options.attachments), model, options)
+    return _build(path, model, options, Step.ANSWER)
 
 
 def build_continue_request(
     path: Sequence[Message], model: str, options: RequestOptions | None = None
 ) -> ChatRequest:
-    """The branch up to and including a partial answer, then a request-only nudge.
-
-    A partial answer with no text yet has nothing to continue: the request is then the
-    plain one for the question before it, so "continue" simply starts the answer.
-    """
-    if not path or path[-1].role is not Role.ASSISTANT:
-        raise ValueError("a continue request must end with the partial answer")
-    if not path[-1].text.strip():
-        return build_request(path[:-1], model, options)
-    options = options or RequestOptions()
-    nudge = RequestMessage(role=Role.USER, text=CONTINUE_PROMPT)
-    return _request((*history_messages(path, options.attachments), nudge), model, options)
+    """The branch up to and including a partial answer, then a request-only nudge."""
+    return _build(path, model, options, Step.CONTINUE)
 
 
 def build_tool_request(
@@ -191,7 +284,4 @@ def build_tool_request(
 ) -> ChatRequest:
     """The next model step of an answer that called tools: the branch up to and
     including that answer so far, its calls followed by their results."""
-    if not path or path[-1].role is not Role.ASSISTANT:
-        raise ValueError("a tool step request must end with the answer that called tools")
-    options = options or RequestOptions()
-    return _request(history_messages(path, options.attachments), model, options)
+    return _build(path, model, options, Step.TOOLS)

@@ -21,6 +21,7 @@ from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
+from tests.support.chat_wire import turns
 from tests.support.sse_server import (
     DONE,
     Disconnect,
@@ -140,7 +141,7 @@ def test_send_streams_the_answer_and_persists_it(tmp_path, sse_server):
         assert h.chat.conversation(result.conversation_id).title == "Say hello"
         sent = sse_server.requests[0].json
         assert sent["model"] == "test-model" and sent["stream"] is True
-        assert sent["messages"] == [{"role": "user", "content": "Say hello"}]
+        assert turns(sent) == [{"role": "user", "content": "Say hello"}]
         assert [e.status for e in h.finished()] == [MessageStatus.COMPLETE]
 
     run(tmp_path, sse_server, body)
@@ -192,7 +193,7 @@ def test_a_second_send_cancels_and_awaits_the_first(tmp_path, sse_server):
         assert [m.id for m in path][-2:] == [second.user_message_id, second.assistant_message_id]
         assert path[-1].status is MessageStatus.COMPLETE
         # The second request carries the first exchange, including the partial answer.
-        assert sse_server.requests[1].json["messages"][:3] == [
+        assert turns(sse_server.requests[1].json)[:3] == [
             {"role": "user", "content": "one"},
             {"role": "assistant", "content": "first"},
             {"role": "user", "content": "two"},

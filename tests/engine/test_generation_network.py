@@ -25,6 +25,7 @@ from desktop.engine import versions
 from desktop.engine.export import from_json, to_json
 from desktop.engine.export_markdown import to_markdown
 from tests.engine.test_chat_service import MODEL, Harness, wait_for
+from tests.support.chat_wire import turns
 from tests.support.sse_server import (
     DONE,
     Disconnect,
@@ -168,7 +169,7 @@ def test_a_broken_stream_keeps_its_text_is_not_retried_and_can_be_continued(tmp_
         done = h.repo.get_message(broken.id)
         assert done.status is MessageStatus.COMPLETE
         assert done.parts == [TextPart("The first half and the rest.")]
-        sent = sse_server.requests[1].json["messages"]
+        sent = turns(sse_server.requests[1].json)
         assert sent[1] == {"role": "assistant", "content": "The first half"}
 
     run_with(tmp_path, sse_server, body)
@@ -243,7 +244,7 @@ def test_the_next_request_carries_the_calls_and_their_results(tmp_path, sse_serv
 
         await h.chat.send(first.conversation_id, "Thanks", MODEL)
         await h.wait_finished(2)
-        sent = sse_server.requests[1].json["messages"]
+        sent = turns(sse_server.requests[1].json)
         assert sent[0] == {"role": "user", "content": "Weather in Paris?"}
         assert sent[1] == {
             "role": "assistant",

@@ -8,7 +8,12 @@ from dataclasses import replace
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.models import ContextSnapshot, Message, Role, TextPart, new_id
 from desktop.engine.attachment_text import FILES_PREAMBLE, AttachmentInput
-from desktop.engine.request_builder import RequestOptions, build_continue_request, build_request
+from desktop.engine.request_builder import (
+    RequestOptions,
+    assemble,
+    build_continue_request,
+    build_request,
+)
 from desktop.providers.base import ImageInput
 
 
@@ -100,3 +105,36 @@ def test_a_long_workspace_file_says_where_it_was_cut():
     text = build_request([message], "m", RequestOptions(attachments=inputs)).messages[0].text
     assert '<workspace_file name="notes.md">\nabc\n</workspace_file>' in text
     assert "Only the first 2,000,000 characters of notes.md" in text
+
+
+def test_assemble_leaves_file_text_to_the_transformers_and_says_whose_files_are_whose():
+    doc = attachment("doc.txt", AttachmentKind.DOCUMENT)
+    only = attachment("only.txt", AttachmentKind.DOCUMENT)
+    photo = attachment("photo.png", AttachmentKind.IMAGE)
+    image = ImageInput("image/png", b"x")
+    inputs = {
+        doc.id: AttachmentInput(doc, text="DOC"),
+        only.id: AttachmentInput(only, text="ONLY"),
+        photo.id: AttachmentInput(photo, image=image),
+    }
+    path = [user("read", doc, photo), answer("done"), user("", only)]
+    built = assemble(path, "m", RequestOptions(attachments=inputs))
+    assert [m.text for m in built.request.messages] == ["read", "done", ""]
+    assert built.request.messages[0].images == (image,)
+    assert built.files == ((doc.id,), (), (only.id,))
+
+
+def test_documents_then_transcriptions_then_the_workspace_file_whatever_the_attach_order():
+    scan = attachment("scan.png", AttachmentKind.IMAGE)
+    doc = attachment("doc.txt", AttachmentKind.DOCUMENT)
+    notes = attachment("notes.md", AttachmentKind.DOCUMENT)
+    inputs = {
+        scan.id: AttachmentInput(scan, text="SCAN", transcribed=True),
+        doc.id: AttachmentInput(doc, text="DOC"),
+        notes.id: AttachmentInput(notes, text="NOTES", workspace=True),
+    }
+    message = user("go", scan, doc)
+    message.context = replace(message.context, workspace_snapshot_id=notes.id)
+    text = build_request([message], "m", RequestOptions(attachments=inputs)).messages[0].text
+    assert text.count(FILES_PREAMBLE) == 1
+    assert text.index("DOC") < text.index("SCAN") < text.index("NOTES") < text.index("go")

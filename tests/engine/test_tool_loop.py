@@ -29,13 +29,13 @@ from desktop.core.models import (
 )
 from desktop.core.paths import DataPaths
 from desktop.engine.chat_service import ChatService
-from desktop.engine.generation import NO_TOOLS_NOTE
+from desktop.engine.prompt.system_prompt import NO_TOOLS_NOTE
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.storage.database import Database
 from desktop.storage.secrets import SecretStore
 from tests.engine.test_chat_service import FAST_RETRIES, CountingRepository, wait_for
-from tests.support.chat_wire import delta_chunk, streamed_call
+from tests.support.chat_wire import delta_chunk, streamed_call, turns
 from tests.support.sse_server import DONE, SSEServer, default_stream, sse_response, usage_chunk
 
 TOOLS_MODEL = ModelRef("local", "gpt-4o")  # known to call tools
@@ -181,7 +181,7 @@ def test_an_auto_tool_runs_and_the_next_request_carries_its_result(tmp_path, sse
         offered = {t["function"]["name"] for t in first["tools"]}
         assert {"current_time", "search_conversations", "get_session_capabilities"} <= offered
         assert "write_file" not in offered  # no workspace folder in this conversation
-        assert second["messages"][1]["tool_calls"][0]["id"] == "call_1"
+        assert turns(second)[1]["tool_calls"][0]["id"] == "call_1"
         sent = json.loads(tool_messages(second)["call_1"])
         assert {"iso", "weekday", "timezone"} <= set(sent)
 
@@ -344,7 +344,8 @@ def test_a_model_without_tools_gets_no_definitions_and_a_note(tmp_path, sse_serv
         await h.wait_finished()
         sent = sse_server.requests[0].json
         assert "tools" not in sent
-        assert sent["messages"][0] == {"role": "system", "content": NO_TOOLS_NOTE}
+        system = sent["messages"][0]
+        assert system["role"] == "system" and system["content"].startswith(NO_TOOLS_NOTE)
 
     run(tmp_path, sse_server, body)
 

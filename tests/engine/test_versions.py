@@ -48,6 +48,7 @@ from desktop.engine.versions import (
 from desktop.providers.base import RequestMessage
 from desktop.storage.errors import MessageNotFound
 from tests.engine.test_chat_service import MODEL, Harness, run, wait_for
+from tests.support.chat_wire import turns as conversation_turns
 from tests.support.sse_server import (
     DONE,
     Disconnect,
@@ -62,7 +63,7 @@ from tests.support.sse_server import (
 
 def sent(server: SSEServer, index: int) -> list[dict[str, Any]]:
     """The `messages` of the index-th chat request the server received."""
-    return server.requests[index].json["messages"]
+    return conversation_turns(server.requests[index].json)
 
 
 def turns(*pairs: tuple[str, str]) -> list[dict[str, str]]:

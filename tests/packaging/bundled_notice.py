@@ -21,6 +21,7 @@ import importlib.abc
 import importlib.machinery
 import importlib.util
 import os
+import pathlib
 import sys
 
 internal, pyz_file, pyz_offset, reader_file = sys.argv[1:5]
@@ -31,6 +32,14 @@ archive = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(archive)
 PYZ = archive.ZlibArchiveReader(pyz_file, int(pyz_offset))
 PACKAGE, NAMESPACE = archive.PYZ_ITEM_PKG, archive.PYZ_ITEM_NSPKG
+
+
+class FolderReader(importlib.abc.TraversableResources):
+    def __init__(self, folder: pathlib.Path) -> None:
+        self.folder = folder
+
+    def files(self) -> pathlib.Path:
+        return self.folder
 
 
 class BundleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -52,6 +61,13 @@ class BundleFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
 
     def create_module(self, spec):
         return None
+
+    def get_resource_reader(self, name):
+        """Resources sit in the package's folder, as PyInstaller's own reader says."""
+        folder = pathlib.Path(internal, *name.split("."))
+        if PYZ.toc[name][0] not in (PACKAGE, NAMESPACE):
+            folder = folder.parent
+        return FolderReader(folder)
 
     def exec_module(self, module):
         code = PYZ.extract(module.__name__)

@@ -219,19 +219,22 @@ def _needed_by(files: list[str]) -> set[str]:
 
 
 def _owners(libraries: set[str]) -> dict[str, str]:
-    """The Debian package that holds each library, as the dynamic linker finds it."""
+    """The Debian package that holds each library, as the dynamic linker finds it ("" for
+    none). dpkg knows a file by the path its package ships, which with merged /usr may
+    be the /lib or the /usr/lib spelling, of the link or of the file it names."""
     cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
-    paths: dict[str, str] = {}
-    for name, path in re.findall(r"^\s*(\S+) \(.*\) => (\S+)$", cache, re.M):
-        paths.setdefault(name, os.path.realpath(path))
-    found = [paths[library] for library in libraries if library in paths]
-    listing = subprocess.run(["dpkg", "-S", *found], capture_output=True, text=True).stdout
-    package_of = {}
-    for line in listing.splitlines():  # "libx11-6:amd64: /usr/lib/x86_64-linux-gnu/libX11.so.6.4.0"
+    spellings: dict[str, str] = {}  # a path dpkg might know -> the library
+    for name, path in reversed(re.findall(r"^\s*(\S+) \(.*\) => (\S+)$", cache, re.M)):
+        if name in libraries:
+            for each in {path, os.path.realpath(path)}:
+                plain = each.removeprefix("/usr")
+                spellings[plain] = spellings["/usr" + plain] = name
+    listing = subprocess.run(["dpkg", "-S", *spellings], capture_output=True, text=True).stdout
+    owners = dict.fromkeys(libraries, "")
+    for line in listing.splitlines():  # "libx11-6:amd64: /usr/lib/x86_64-linux-gnu/libX11.so.6"
         package, path = line.split(": ", 1)
-        package_of[path] = package.split(":")[0]
-    # "" for a library that no package holds, or that the linker does not find
-    return {library: package_of.get(paths.get(library, ""), "") for library in libraries}
+        owners[spellings[path]] = package.split(":")[0]
+    return owners
 
 
 def _depends(deb: Path) -> set[str]:

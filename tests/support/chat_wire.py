@@ -58,3 +58,9 @@ def streamed_call(index: int, call_id: str, name: str, *argument_pieces: str) ->
     first = tool_call_chunk(tool_call_piece(index, call_id=call_id, name=name, arguments=""))
     rest = [tool_call_chunk(tool_call_piece(index, arguments=p)) for p in argument_pieces]
     return [first, *rest]
+
+
+def turns(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """A Chat Completions request's conversation turns, without its system message (the
+    time reminder and prompt every request now carries; tests of those look at it)."""
+    return [m for m in body["messages"] if m["role"] != "system"]

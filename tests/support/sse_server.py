@@ -357,9 +357,14 @@ class SSEServer:
     async def _shutdown(self) -> None:
         assert self._server is not None
         self._server.close()
-        for task in self._tasks:
+        # Every task, not only `_tasks`: a connection accepted just before the stop has
+        # a handler task that has not run yet (so has not registered itself); left
+        # pending, it would be destroyed with the loop, never awaited.
+        current = asyncio.current_task()
+        pending = [t for t in asyncio.all_tasks() if t is not current]
+        for task in pending:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*pending, return_exceptions=True)
         await self._server.wait_closed()
 
     # --- connections -----------------------------------------------------------------

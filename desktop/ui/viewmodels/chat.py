@@ -29,13 +29,18 @@ from desktop.render.markdown import code_blocks
 from desktop.render.theme import document_css
 from desktop.ui.image_loader import ImageLoader
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel
+from desktop.ui.viewmodels.assistant_picker import AssistantPickerModel
 from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
 from desktop.ui.viewmodels.collector import collector_paused
+from desktop.ui.viewmodels.context import ContextViewModel
+from desktop.ui.viewmodels.context_meter import ContextMeterModel
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
+from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
 from desktop.ui.viewmodels.update_pacer import UpdatePacer
+from desktop.ui.viewmodels.usage import UsageModel
 from desktop.ui.viewmodels.workspace import WorkspaceModel
 
 if TYPE_CHECKING:
@@ -111,8 +116,27 @@ class ChatViewModel(QObject):
         self.workspace = WorkspaceModel(chat, self)
         self.outputs = ToolOutputs()  # app.py gives it the data folder
         self.conversationIdChanged.connect(self.workspace.follow)
+        self.context = ContextViewModel(chat, tasks, self)  # summary divider, pins
+        self.conversationIdChanged.connect(self.context.follow)
         self.tray = AttachmentTray(attachments, tasks, self)  # the composer's files
         self.conversationIdChanged.connect(self.tray.follow)
+        self.assistants = AssistantPickerModel(chat, settings, self)
+        self.conversationIdChanged.connect(self.assistants.follow)
+        self.assistants.modelWanted.connect(self._select_model_ref)
+        self.assistants.conversationCreated.connect(self.open_conversation)
+        self.assistants.follow(self._conversation_id)  # the new chat shown at start
+        self.suggestions = SuggestionsModel(chat, self)  # follow-up chips
+        self.conversationIdChanged.connect(self.suggestions.follow)
+        self.suggestions.chosen.connect(self.submit)
+        self.usage = UsageModel(chat, settings, self)  # tokens and cost
+        self.conversationIdChanged.connect(self.usage.follow)
+        self._renderer.cost_text = self.usage.cost_text
+        self.meter = ContextMeterModel(chat, settings, self)  # the composer's meter
+        self.conversationIdChanged.connect(self.meter.follow)
+        self.selectedModelChanged.connect(lambda _i: self.meter.set_model(self.selected_model()))
+        self.meter.set_model(self.selected_model())
+        # Before the chat switches to it: the new conversation gets the picked assistant.
+        self.workspace.conversationCreated.connect(self.assistants.adopt)
         self.workspace.conversationCreated.connect(self.open_conversation)
 
     # --- properties ---------------------------------------------------------------
@@ -254,6 +278,11 @@ class ChatViewModel(QObject):
             self._set_selected(index)
             self._settings.remember_model(self._models[index])
 
+    def _select_model_ref(self, ref: ModelRef) -> None:
+        """Select a configured model by reference (an assistant's default model)."""
+        if ref in self._models:
+            self.select_model(self._models.index(ref))
+
     @property
     def document_css(self) -> str:
         """The default stylesheet for rendered messages in the current theme."""
@@ -280,6 +309,7 @@ class ChatViewModel(QObject):
         model = self._models[self._selected]
         if not self._conversation_id:
             conversation = self._chat.create_conversation(title_from(text or batch.names[0]))
+            self.assistants.adopt(conversation.id)
             with self.tray.carrying():
                 self._set_conversation_id(conversation.id)
             self._set_title(conversation.title)
@@ -326,6 +356,10 @@ class ChatViewModel(QObject):
     def retry(self, message_id: str) -> None:
         """Try a failed answer again; the failed one stays as an earlier version."""
         self.regenerate(message_id)
+
+    def selected_model(self) -> ModelRef | None:
+        """The model the next message goes to (None before one is configured)."""
+        return self._models[self._selected] if 0 <= self._selected < len(self._models) else None
 
     def _require_model(self) -> ModelRef | None:
         if 0 <= self._selected < len(self._models):

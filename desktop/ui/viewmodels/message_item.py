@@ -107,8 +107,8 @@ def status_label(
     }.get(status, "")
 
 
-def meta_line(message: Message) -> str:
-    """A compact footer: model · time · tokens · first-token latency."""
+def meta_line(message: Message, cost: str = "") -> str:
+    """A compact footer: model · time · tokens · cost · first-token latency."""
     bits: list[str] = []
     if message.model is not None:
         bits.append(message.model.model)
@@ -116,6 +116,8 @@ def meta_line(message: Message) -> str:
     bits.append(QLocale().toString(local.time(), QLocale.FormatType.ShortFormat))
     if message.usage is not None and message.usage.output_tokens:
         bits.append(_tr("%n tokens").replace("%n", str(message.usage.output_tokens)))
+    if cost:
+        bits.append(cost)
     if message.first_token_ms is not None:
         bits.append(_tr("first token %n ms").replace("%n", str(message.first_token_ms)))
     return " · ".join(bits)

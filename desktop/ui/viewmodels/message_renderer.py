@@ -58,6 +58,13 @@ class MessageRenderer:
         self._remote_images = False
         self._loaded: frozenset[str] = frozenset()  # image URLs loaded so far
         self._waiting: dict[str, dict[str, Message]] = {}  # image URL -> messages linking it
+        # What an answer cost, for its footer ("" when its model has no price).
+        self.cost_text: Callable[[Message], str] | None = None
+
+    def _cost(self, message: Message) -> str:
+        if self.cost_text is None or message.status is MessageStatus.STREAMING:
+            return ""
+        return self.cost_text(message)
 
     @property
     def _images(self) -> frozenset[str] | None:
@@ -159,7 +166,7 @@ class MessageRenderer:
             notices=() if only_text else mi.notices(message),
             error="" if only_text else mi.error_text(message),
             status_label=mi.status_label(message.status, message.retry, message.activity),
-            meta=mi.meta_line(message) if answer else "",
+            meta=mi.meta_line(message, self._cost(message)) if answer else "",
             streaming=streaming,
             version_index=version[0],
             version_count=version[1],

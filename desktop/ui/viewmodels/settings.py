@@ -22,6 +22,7 @@ from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
 from desktop.providers.base import Capabilities
 from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
+from desktop.ui.viewmodels.assistants import AssistantsModel
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.mcp_servers import McpServersModel
@@ -35,6 +36,7 @@ from desktop.ui.viewmodels.provider_draft import (
 )
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_settings import ToolSettingsModel
+from desktop.ui.viewmodels.usage_settings import UsageSettingsModel
 
 
 class SettingsViewModel(QObject):
@@ -69,6 +71,8 @@ class SettingsViewModel(QObject):
         self.network = NetworkSettingsModel(service, self)
         self.ocr = OcrSettingsModel(service, parent=self)
         self.desktop = DesktopSettingsModel(service, self)
+        self.usage = UsageSettingsModel(service, self)
+        self.assistants = AssistantsModel(service, tools, self)
         self.tools = ToolSettingsModel(service, tools, self, mcp=mcp) if tools is not None else None
         self.mcp = McpServersModel(service, mcp, tasks, self) if mcp is not None else None
         service.changed.subscribe(self._on_settings_changed)

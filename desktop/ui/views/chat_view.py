@@ -15,9 +15,11 @@ from PySide6.QtWidgets import (
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.approval_dialog import ApprovalDialogs
+from desktop.ui.views.assistant_picker import AssistantPicker
 from desktop.ui.views.composer import Composer
 from desktop.ui.views.file_drop import FileDrop
 from desktop.ui.views.onboarding import Onboarding
+from desktop.ui.views.suggestion_chips import SuggestionChips
 from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
 from desktop.ui.views.workspace_button import WorkspaceButton
 
@@ -43,6 +45,11 @@ class ChatView(QWidget):
         header_row = QHBoxLayout(header)
         header_row.setContentsMargins(20, 10, 20, 10)
         header_row.addWidget(self.title, 1)
+        self.usage = QLabel(header)
+        self.usage.setObjectName("UsageLabel")
+        header_row.addWidget(self.usage)
+        self.assistant = AssistantPicker(chat.assistants, header)
+        header_row.addWidget(self.assistant)
         self.workspace = WorkspaceButton(chat.workspace, header)
         header_row.addWidget(self.workspace)
 
@@ -64,6 +71,14 @@ class ChatView(QWidget):
         page.setSpacing(0)
         page.addWidget(self.transcript, 1)
         page.addWidget(self.empty, 1)
+        self.suggestions = SuggestionChips(chat.suggestions, chat_page)
+        suggestion_row = QHBoxLayout()
+        suggestion_row.setContentsMargins(24, 4, 24, 0)
+        suggestion_row.addStretch(1)
+        suggestion_row.addWidget(self.suggestions, 100)
+        suggestion_row.addStretch(1)
+        self.suggestions.setMaximumWidth(MAX_TEXT_WIDTH + 24)
+        page.addLayout(suggestion_row)
         composer_row = QHBoxLayout()
         composer_row.setContentsMargins(24, 8, 24, 16)
         composer_row.addStretch(1)
@@ -91,6 +106,8 @@ class ChatView(QWidget):
 
         self.approval_dialogs = ApprovalDialogs(chat.approvals, self)
         chat.titleChanged.connect(self._on_title_changed)
+        chat.usage.changed.connect(self._update_usage)
+        self._update_usage()
         chat.needsSetupChanged.connect(self._update_page)
         chat.messagesReset.connect(self._update_empty)
         chat.messageAdded.connect(self._update_empty)
@@ -107,6 +124,10 @@ class ChatView(QWidget):
 
     def _on_title_changed(self, title: str) -> None:
         self.title.setText(title or self.tr("New chat"))
+
+    def _update_usage(self) -> None:
+        self.usage.setText(self._chat.usage.label())
+        self.usage.setToolTip(self._chat.usage.tooltip())
 
     def _update_page(self, *_: object) -> None:
         self.pages.setCurrentIndex(0 if self._chat.needsSetup else 1)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.views.attachment_chips import TrayChips, paperclip_icon
+from desktop.ui.views.context_meter import ContextMeter
 from desktop.ui.views.file_drop import FileDrop, local_files
 
 MAX_VISIBLE_LINES = 8
@@ -180,6 +181,9 @@ class Composer(QFrame):
         row.addWidget(self.model_picker)
         row.addWidget(self.effort)
         row.addWidget(self.hint, 1)
+        self.meter = ContextMeter(chat.meter, self)
+        self.edit.textChanged.connect(lambda: chat.meter.set_draft(self.edit.toPlainText()))
+        row.addWidget(self.meter)
         row.addWidget(self.stop_button)
         row.addWidget(self.send_button)
         layout = QVBoxLayout(self)

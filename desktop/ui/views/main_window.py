@@ -30,6 +30,7 @@ from desktop.ui.views.settings_dialog import SettingsDialog
 from desktop.ui.views.settings_pages.mcp_page import McpConsentPrompt
 from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
 from desktop.ui.views.sidebar import Sidebar
+from desktop.ui.views.summary_divider import CompressDialog
 
 
 class MainWindow(QMainWindow):
@@ -103,6 +104,13 @@ class MainWindow(QMainWindow):
         self.chat_view.show_banner(settings.load_problem)
         settings.providersChanged.connect(lambda: self.chat_view.show_banner(settings.load_problem))
 
+    def compress_conversation(self) -> CompressDialog:
+        """Summarise all but the last few messages now, with optional instructions
+        (also offered on the summary divider once a summary exists)."""
+        dialog = CompressDialog(self._chat.context, self)
+        dialog.show()
+        return dialog
+
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu(self.tr("&File"))
         self._action(file_menu, self.tr("&New Chat"), self.new_chat, QKeySequence.StandardKey.New)
@@ -127,6 +135,12 @@ class MainWindow(QMainWindow):
         )
         self.edit_last_action = self._action(
             chat_menu, self.tr("&Edit Last Message"), self.edit_last_message, "Ctrl+Shift+E"
+        )
+        self.compress_action = self._action(
+            chat_menu, self.tr("Co&mpress Conversation…"), self.compress_conversation
+        )
+        chat_menu.aboutToShow.connect(
+            lambda: self.compress_action.setEnabled(bool(self._chat.conversationId))
         )
         chat_menu.addSeparator()
         self.floating_action = self._action(

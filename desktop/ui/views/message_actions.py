@@ -1,4 +1,5 @@
-"""The compact row of per-message actions: copy, edit, regenerate, versions, continue, delete.
+"""The compact row of per-message actions: copy, edit, regenerate, versions, continue,
+pin, delete.
 
 Which buttons show is decided from the `MessageItem` alone (the view-model's flags);
 the row only reports clicks. Glyph buttons carry a tooltip and an accessible name, and
@@ -28,6 +29,7 @@ class MessageActions(QWidget):
     versionClicked = Signal(int)  # -1 previous, +1 next
     continueClicked = Signal()
     retryClicked = Signal()
+    pinClicked = Signal()  # pin or unpin: always sent in full, never summarised
     deleteClicked = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -55,6 +57,9 @@ class MessageActions(QWidget):
         self.retry_button = self._button(
             self.tr("↻ Retry"), self.tr("Try this answer again"), self.retryClicked
         )
+        self.pin_button = self._button("⚑", "", self.pinClicked)
+        self.pin_button.setCheckable(True)
+        self.set_pinned(False)
         self.delete_button = self._button(
             "✕", self.tr("Delete this message and what follows it"), self.deleteClicked
         )
@@ -67,6 +72,7 @@ class MessageActions(QWidget):
             self.copy_button,
             self.edit_button,
             self.regenerate_button,
+            self.pin_button,
             self.delete_button,
         )
         row = QHBoxLayout(self)
@@ -97,6 +103,7 @@ class MessageActions(QWidget):
         self.regenerate_button.setVisible(idle and assistant and not item.can_retry)
         self.continue_button.setVisible(idle and assistant and item.can_continue)
         self.retry_button.setVisible(idle and assistant and item.can_retry)
+        self.pin_button.setVisible(idle)
         self.delete_button.setVisible(idle)
         for widget in (self.previous_button, self.version_label, self.next_button):
             widget.setVisible(versions)
@@ -108,6 +115,16 @@ class MessageActions(QWidget):
         )
         self.previous_button.setEnabled(item.version_index > 1)
         self.next_button.setEnabled(item.version_index < item.version_count)
+
+    def set_pinned(self, pinned: bool) -> None:
+        tip = (
+            self.tr("Unpin: the summary may stand for this message again")
+            if pinned
+            else self.tr("Pin: always send this message in full")
+        )
+        self.pin_button.setChecked(pinned)
+        self.pin_button.setToolTip(tip)
+        self.pin_button.setAccessibleName(tip)
 
     def flash_copied(self) -> None:
         """A moment of feedback on the copy button; the context object stops a late call."""

@@ -45,6 +45,10 @@ class MessageWidget(QFrame):
     deleteRequested = Signal(str)  # the transcript asks for confirmation first
     continueRequested = Signal(str)
     retryRequested = Signal(str)
+    pinRequested = Signal(str)  # toggle: the transcript's context model knows the state
+    _pinned = False
+    _header: QWidget | None = None  # a row above the message (the summary divider)
+    _pin_marker: QLabel | None = None
 
     def __init__(
         self,
@@ -93,6 +97,8 @@ class MessageWidget(QFrame):
             row.versionClicked.connect(lambda step: self.versionRequested.emit(self._id, step))
             row.continueClicked.connect(lambda: self.continueRequested.emit(self._id))
             row.retryClicked.connect(lambda: self.retryRequested.emit(self._id))
+            row.pinClicked.connect(lambda: self.pinRequested.emit(self._id))
+            row.set_pinned(self._pinned)
             row.deleteClicked.connect(lambda: self.deleteRequested.emit(self._id))
             row.show_item(self._item)
             previous: QWidget = self.body  # built late, so put it after the text for Tab
@@ -116,6 +122,46 @@ class MessageWidget(QFrame):
     @property
     def is_editing(self) -> bool:
         return False
+
+    @property
+    def header(self) -> QWidget | None:
+        return self._header
+
+    @property
+    def pinned(self) -> bool:
+        return self._pinned
+
+    def set_header(self, header: QWidget | None) -> None:
+        """Show `header` above the message (None removes the current one)."""
+        if header is self._header:
+            return
+        if self._header is not None:
+            self._header.hide()
+            self._header.deleteLater()
+        self._header = header
+        if header is not None:
+            header.setParent(self)
+            self._top_layout().insertWidget(0, header)
+            header.show()
+
+    def set_pinned(self, pinned: bool) -> None:
+        """Mark the message as pinned: always sent in full, never summarised."""
+        self._pinned = pinned
+        if pinned and self._pin_marker is None:
+            marker = self._pin_marker = _label("PinMarker", self)
+            marker.setText(self.tr("⚑ Pinned — always sent in full"))
+            marker.setWordWrap(False)
+            layout = self._top_layout()
+            layout.insertWidget(1 if self._header is not None else 0, marker)
+        if self._pin_marker is not None:
+            self._pin_marker.setVisible(pinned)
+        if self.action_slot.row is not None:
+            self.action_slot.row.set_pinned(pinned)
+
+    def _top_layout(self) -> QVBoxLayout:
+        layout = self.layout()
+        assert isinstance(layout, QVBoxLayout)
+        return layout
 
     def begin_edit(self) -> None:
         """Only the person's own messages can be edited (see `UserMessage`)."""

@@ -1,4 +1,4 @@
-"""Settings: providers, appearance, network, tools, MCP servers, OCR and desktop
+"""Settings: providers, assistants, appearance, network, tools, MCP servers, OCR and desktop
 integration, one page each (see settings_pages/)."""
 
 from __future__ import annotations
@@ -7,12 +7,14 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTabWidget, QVBoxLayout
 
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.views.settings_pages.appearance_page import AppearancePage
+from desktop.ui.views.settings_pages.assistants_page import AssistantsPage
 from desktop.ui.views.settings_pages.desktop_page import DesktopPage
 from desktop.ui.views.settings_pages.mcp_page import McpServersPage
 from desktop.ui.views.settings_pages.network_page import NetworkPage
 from desktop.ui.views.settings_pages.ocr_page import OcrPage
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
 from desktop.ui.views.settings_pages.tools_page import ToolsPage
+from desktop.ui.views.settings_pages.usage_page import UsagePage
 
 
 class SettingsDialog(QDialog):
@@ -27,6 +29,8 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.providers, self.tr("Providers"))
         self.tabs.addTab(self.appearance, self.tr("Appearance"))
         self.tabs.addTab(self.network, self.tr("Network"))
+        self.assistants = AssistantsPage(vm.assistants, self)
+        self.tabs.addTab(self.assistants, self.tr("Assistants"))
         self.tools = ToolsPage(vm.tools, self) if vm.tools is not None else None
         if self.tools is not None:
             self.tabs.addTab(self.tools, self.tr("Tools"))
@@ -35,6 +39,8 @@ class SettingsDialog(QDialog):
             self.tabs.addTab(self.mcp, self.tr("MCP servers"))
         self.ocr = OcrPage(vm.ocr, self)
         self.tabs.addTab(self.ocr, self.tr("OCR"))
+        self.usage = UsagePage(vm.usage, self)
+        self.tabs.addTab(self.usage, self.tr("Usage && models"))
         self.desktop = DesktopPage(vm.desktop, self)
         self.tabs.addTab(self.desktop, self.tr("Desktop"))
         close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)

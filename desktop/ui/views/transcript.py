@@ -3,8 +3,9 @@
 Only messages near the viewport have widgets, so `message_widget(id)` returns None for a
 message far from it. While an answer streams the view sticks to the bottom, unless the
 person scrolled up: then it stays put and a "Jump to latest" button offers the way back.
-What a person asks of a message (edit, regenerate, versions, continue, retry, delete)
-goes to the view-model; deleting asks first.
+What a person asks of a message (edit, regenerate, versions, continue, retry, pin,
+delete) goes to the view-model; deleting asks first. The rolling summary shows as a
+divider above the first message sent in full (see `summary_divider`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.views.confirm import confirm_delete
 from desktop.ui.views.message_widget import AssistantMessage, MessageWidget
+from desktop.ui.views.summary_divider import SummaryDivider
 from desktop.ui.views.user_message import UserMessage
 from desktop.ui.views.virtual_list import MAX_TEXT_WIDTH, VirtualList
 
@@ -42,6 +44,8 @@ class Transcript(VirtualList):
         chat.messageAdded.connect(self.add)
         chat.messageUpdated.connect(self.update_message)
         chat.focusMessage.connect(self.scroll_to_message)
+        chat.context.changed.connect(self._on_context_changed)
+        chat.context.busyChanged.connect(self._on_context_changed)
         app = cast(QApplication, QApplication.instance())
         app.focusChanged.connect(self._on_focus_changed)
 
@@ -72,7 +76,32 @@ class Transcript(VirtualList):
         widget.continueRequested.connect(self._chat.continue_message)
         widget.retryRequested.connect(self._chat.retry)
         widget.deleteRequested.connect(self.confirm_delete)
+        widget.pinRequested.connect(self._chat.context.toggle_pin)
+        self._show_context(widget)
         return widget  # shown by `_place` once it has its size: no layout at a wrong width
+
+    def summary_divider(self) -> SummaryDivider | None:
+        """The divider's widget, when its message has one now."""
+        widget = self._widgets.get(self._chat.context.divider_before)
+        header = widget.header if widget is not None else None
+        return header if isinstance(header, SummaryDivider) else None
+
+    def _show_context(self, widget: MessageWidget) -> None:
+        context = self._chat.context
+        widget.set_pinned(context.is_pinned(widget.item.id))
+        if widget.item.id != context.divider_before:
+            widget.set_header(None)
+        elif isinstance(widget.header, SummaryDivider):
+            widget.header.refresh()
+        else:
+            widget.set_header(SummaryDivider(context, widget))
+
+    def _on_context_changed(self, *_args: object) -> None:
+        """The divider moved, opened or closed, or pins changed: heights change too."""
+        anchor = self._anchor()
+        for widget in self._widgets.values():
+            self._show_context(widget)
+        self._refresh(anchor)
 
     def _placed(self) -> None:
         """The "Jump to latest" button floats over the view whenever it is not at the end."""

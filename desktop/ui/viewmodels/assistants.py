@@ -1,0 +1,163 @@
+"""Settings → Assistants: the list (add, duplicate, delete, choose the default) and the
+edits to one assistant, each saved to settings.json at once.
+
+The built-in "Parley" assistant is listed like the others; editing it stores an
+assistant with its id, which then replaces it. It cannot be deleted: some assistant
+must answer when a conversation's own was removed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QObject, Signal
+
+from desktop.core.assistants import DEFAULT_ID, Assistant, dump_assistant, parse_assistant
+from desktop.core.errors import ParleyError, SettingsError
+from desktop.core.models import ModelRef
+from desktop.core.settings import Settings
+from desktop.engine.settings_service import SettingsService
+from desktop.engine.tools.service import ToolService
+
+
+@dataclass(frozen=True, slots=True)
+class ModelChoice:
+    ref: ModelRef | None  # None: whichever model the composer has selected
+    label: str
+
+
+class AssistantsModel(QObject):
+    changed = Signal()  # the list, the default or a configured model changed
+    saved = Signal(str)  # the id of the assistant just saved
+    failed = Signal(str)
+
+    def __init__(
+        self,
+        service: SettingsService,
+        tools: ToolService | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._service = service
+        self._tools = tools
+        service.changed.subscribe(self._on_settings_changed)
+
+    @property
+    def _settings(self) -> Settings:
+        return self._service.settings
+
+    def assistants(self) -> tuple[Assistant, ...]:
+        return self._settings.all_assistants()
+
+    def assistant(self, assistant_id: str) -> Assistant:
+        return self._settings.assistant(assistant_id)
+
+    def is_default(self, assistant_id: str) -> bool:
+        return self._settings.assistant(None).id == assistant_id
+
+    def can_delete(self, assistant_id: str) -> bool:
+        return assistant_id != DEFAULT_ID
+
+    def model_choices(self) -> list[ModelChoice]:
+        """Every configured model, after "the composer's choice". A saved model that is
+        no longer configured stays listed, marked, so the form shows what is saved."""
+        settings = self._settings
+        choices = [ModelChoice(None, self.tr("None — use the model selected in the chat"))]
+        for provider in settings.providers:
+            choices += [
+                ModelChoice(r, f"{r.model} — {provider.name}") for r in provider.model_refs()
+            ]
+        known = {c.ref for c in choices}
+        for assistant in settings.all_assistants():
+            ref = assistant.default_model
+            if ref is not None and ref not in known:
+                known.add(ref)
+                choices.append(ModelChoice(ref, f"{ref} ({self.tr('not configured')})"))
+        return choices
+
+    def tool_names(self) -> list[str]:
+        """The tools an assistant can be limited to (built-in, workspace and MCP), plus
+        names an assistant lists whose tools are not there now (an MCP server stopped)."""
+        names = [d.name for d in self._tools.definitions(workspace=True)] if self._tools else []
+        for assistant in self._settings.all_assistants():
+            names += [n for n in assistant.allowed_tools or () if n not in names]
+        return names
+
+    # --- changes ------------------------------------------------------------------
+
+    def add(self) -> str:
+        """A new assistant named "New assistant"; returns its id."""
+        assistant = Assistant(id=self._free_id("assistant"), name=self.tr("New assistant"))
+        return assistant.id if self._store(assistant) else ""
+
+    def duplicate(self, assistant_id: str) -> str:
+        original = self.assistant(assistant_id)
+        copy = replace(
+            original,
+            id=self._free_id(original.id if original.id != DEFAULT_ID else "assistant"),
+            name=self.tr("%1 (copy)").replace("%1", original.name),
+        )
+        return copy.id if self._store(copy) else ""
+
+    def save(self, assistant: Assistant) -> bool:
+        """Store an edited assistant (validated as settings.json would be)."""
+        return self._store(assistant)
+
+    def delete(self, assistant_id: str) -> None:
+        if not self.can_delete(assistant_id):
+            return
+        settings = self._settings
+        default = DEFAULT_ID if settings.default_assistant == assistant_id else None
+        self._write(
+            replace(
+                settings,
+                assistants=tuple(a for a in settings.assistants if a.id != assistant_id),
+                default_assistant=default or settings.default_assistant,
+            )
+        )
+
+    def set_default(self, assistant_id: str) -> None:
+        if any(a.id == assistant_id for a in self.assistants()):
+            self._write(replace(self._settings, default_assistant=assistant_id))
+
+    # --- helpers ------------------------------------------------------------------
+
+    def _free_id(self, stem: str) -> str:
+        taken = {a.id for a in self.assistants()}
+        stem = stem.rsplit("-", 1)[0] if stem.rsplit("-", 1)[-1].isdigit() else stem
+        number = 1
+        while f"{stem}-{number}" in taken:
+            number += 1
+        return f"{stem}-{number}"[:40]
+
+    def _store(self, assistant: Assistant) -> bool:
+        try:
+            # The same checks as reading settings.json, so the form cannot save what
+            # Parley would refuse to load.
+            checked = parse_assistant(dump_assistant(assistant), "assistant")
+        except SettingsError as error:
+            field = error.field.removeprefix("assistant").lstrip(".")
+            self.failed.emit(f"{field}: {error.problem}" if field else error.problem)
+            return False
+        settings = self._settings
+        listed = list(settings.assistants)
+        index = next((i for i, a in enumerate(listed) if a.id == checked.id), None)
+        if index is None:
+            listed.append(checked)
+        else:
+            listed[index] = checked
+        if not self._write(replace(settings, assistants=tuple(listed))):
+            return False
+        self.saved.emit(checked.id)
+        return True
+
+    def _write(self, settings: Settings) -> bool:
+        try:
+            self._service.save(settings)
+        except (OSError, ParleyError) as error:
+            self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))
+            return False
+        return True
+
+    def _on_settings_changed(self, _settings: Settings) -> None:
+        self.changed.emit()

@@ -1,0 +1,156 @@
+"""Settings → Usage & models: the utility model (titles, suggestions, summaries) and
+the price table that turns token counts into a cost.
+
+Prices are typed as text in a table; a row is saved once its input and output prices
+are both valid numbers, and emptied prices remove the row's price. Models priced
+earlier but no longer configured stay listed, so a price is never dropped unseen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from desktop.core.errors import SettingsError
+from desktop.core.models import ModelRef
+from desktop.core.settings import Settings
+from desktop.core.usage_settings import ModelPrice, parse_currency, parse_price
+from desktop.engine.settings_service import SettingsService
+
+
+@dataclass(frozen=True, slots=True)
+class UtilityChoice:
+    ref: ModelRef | None  # None: each conversation's own model
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class PriceRow:
+    ref: ModelRef
+    label: str
+    price: ModelPrice | None
+
+
+def _number(text: str) -> float | str | None:
+    """A typed price: None when empty, the float, or the text itself (to be refused)."""
+    text = text.strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        return text
+
+
+class UsageSettingsModel(QObject):
+    changed = Signal()
+    saved = Signal()
+    failed = Signal(str)
+
+    def __init__(self, service: SettingsService, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._service = service
+        service.changed.subscribe(self._on_settings_changed)
+
+    # --- utility model --------------------------------------------------------------
+
+    def utility_choices(self) -> list[UtilityChoice]:
+        settings = self._service.settings
+        listed = [UtilityChoice(None, self.tr("The conversation's own model"))]
+        for provider in settings.providers:
+            listed += [
+                UtilityChoice(r, f"{r.model} — {provider.name}") for r in provider.model_refs()
+            ]
+        chosen = settings.utility_model
+        if chosen is not None and all(c.ref != chosen for c in listed):
+            listed.append(UtilityChoice(chosen, f"{chosen} ({self.tr('not configured')})"))
+        return listed
+
+    def utility_index(self) -> int:
+        chosen = self._service.settings.utility_model
+        return next((i for i, c in enumerate(self.utility_choices()) if c.ref == chosen), 0)
+
+    @Slot(int)
+    def choose_utility(self, index: int) -> None:
+        choices = self.utility_choices()
+        if 0 <= index < len(choices):
+            self._save(replace(self._service.settings, utility_model=choices[index].ref))
+
+    def after_answer(self) -> tuple[bool, bool]:
+        """Whether new chats are titled, and follow-up questions suggested."""
+        settings = self._service.settings
+        return settings.auto_titles, settings.follow_up_suggestions
+
+    def set_auto_titles(self, on: bool) -> None:
+        self._save(replace(self._service.settings, auto_titles=on))
+
+    def set_suggestions(self, on: bool) -> None:
+        self._save(replace(self._service.settings, follow_up_suggestions=on))
+
+    # --- prices -------------------------------------------------------------------
+
+    def currency(self) -> str:
+        return self._service.settings.currency
+
+    def rows(self) -> list[PriceRow]:
+        settings = self._service.settings
+        names = {p.id: p.name for p in settings.providers}
+        refs = settings.all_models()
+        refs += [r for r in settings.prices if r not in refs]
+        return [
+            PriceRow(
+                r, f"{r.model} — {names.get(r.provider_id, r.provider_id)}", settings.prices.get(r)
+            )
+            for r in refs
+        ]
+
+    def set_price(
+        self, ref: ModelRef, input_text: str, output_text: str, reasoning_text: str
+    ) -> bool:
+        """Save (or, all empty, remove) `ref`'s price; False with `failed` when refused."""
+        values = [_number(t) for t in (input_text, output_text, reasoning_text)]
+        prices = dict(self._service.settings.prices)
+        if all(v is None for v in values):
+            if prices.pop(ref, None) is None:
+                return True
+            return self._save(replace(self._service.settings, prices=prices))
+        raw = {
+            k: v
+            for k, v in zip(("input", "output", "reasoning"), values, strict=True)
+            if v is not None
+        }
+        try:
+            price = parse_price(raw, f"prices.{ref}")
+        except SettingsError as error:
+            self.failed.emit(str(error))
+            return False
+        if prices.get(ref) == price:
+            return True
+        prices[ref] = price
+        return self._save(replace(self._service.settings, prices=prices))
+
+    @Slot(str)
+    def set_currency(self, text: str) -> bool:
+        try:
+            currency = parse_currency(text)
+        except SettingsError as error:
+            self.failed.emit(str(error))
+            return False
+        if currency == self._service.settings.currency:
+            return True
+        return self._save(replace(self._service.settings, currency=currency))
+
+    def _save(self, settings: Settings) -> bool:
+        if settings == self._service.settings:
+            return True
+        try:
+            self._service.save(settings)
+        except Exception as error:  # an unwritable settings file
+            self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))
+            return False
+        self.saved.emit()
+        return True
+
+    def _on_settings_changed(self, _settings: Settings) -> None:
+        self.changed.emit()
