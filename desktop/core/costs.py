@@ -35,8 +35,8 @@ def message_cost(message: Message, prices: Mapping[ModelRef, ModelPrice]) -> flo
 
 @dataclass(frozen=True, slots=True)
 class UsageTotals:
-    """A conversation's tokens and cost. `cost` adds only the priced messages;
-    `unpriced` counts the messages with usage but no price, so a total never passes
+    """A conversation's tokens and cost. `cost` adds only the priced models' tokens;
+    `unpriced` counts the models used that have no price, so a total never passes
     for complete when it is not."""
 
     input_tokens: int = 0
@@ -47,20 +47,22 @@ class UsageTotals:
     unpriced: int = 0
 
 
-def usage_totals(messages: Iterable[Message], prices: Mapping[ModelRef, ModelPrice]) -> UsageTotals:
+def usage_totals(
+    by_model: Iterable[tuple[ModelRef | None, Usage]], prices: Mapping[ModelRef, ModelPrice]
+) -> UsageTotals:
+    """Totals from tokens summed per model (`ChatRepository.usage_by_model`); `priced`
+    and `unpriced` count models."""
     tin = tout = treason = priced = unpriced = 0
     cost = 0.0
-    for message in messages:
-        if message.usage is None:
-            continue
-        tin += message.usage.input_tokens
-        tout += message.usage.output_tokens
-        treason += message.usage.reasoning_tokens
-        one = message_cost(message, prices)
-        if one is None:
+    for model, usage in by_model:
+        tin += usage.input_tokens
+        tout += usage.output_tokens
+        treason += usage.reasoning_tokens
+        price = prices.get(model) if model is not None else None
+        if price is None:
             unpriced += 1
         else:
-            cost += one
+            cost += cost_of(usage, price)
             priced += 1
     return UsageTotals(tin, tout, treason, cost, priced, unpriced)
 

@@ -38,6 +38,7 @@ from desktop.core.models import (
     MessageStatus,
     ModelRef,
     ToolCallPart,
+    Usage,
     utc_now,
 )
 from desktop.core.settings import Settings
@@ -136,9 +137,9 @@ class ChatService:
         """
         return self._repo.active_branch_ids(conversation_id)
 
-    def messages(self, conversation_id: str) -> list[Message]:
-        """Every message of the conversation, every version (usage totals count them)."""
-        return self._repo.messages(conversation_id)
+    def usage_by_model(self, conversation_id: str) -> list[tuple[ModelRef | None, Usage]]:
+        """The conversation's tokens (every version) summed per model."""
+        return self._repo.usage_by_model(conversation_id)
 
     def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
         """These messages in this order; ones deleted in the meantime are left out."""

@@ -19,7 +19,17 @@ from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Row, Select, delete, insert, literal_column, select, update
+from sqlalchemy import (
+    Connection,
+    Row,
+    Select,
+    delete,
+    func,
+    insert,
+    literal_column,
+    select,
+    update,
+)
 from sqlalchemy.sql.expression import ColumnClause
 
 from desktop.core.models import (
@@ -27,7 +37,9 @@ from desktop.core.models import (
     ConversationSummary,
     Message,
     MessageStatus,
+    ModelRef,
     RollingSummary,
+    Usage,
     new_id,
     utc_now,
 )
@@ -284,6 +296,36 @@ class ChatRepository:
             rows = _id_rows(conn, conversation_id) if conversation else []
         ids, children, _by_id = _active(conversation, rows)
         return ids, children
+
+    def usage_by_model(self, conversation_id: str) -> list[tuple[ModelRef | None, Usage]]:
+        """Tokens of every answer (every version), summed per model in SQL: a long
+        chat's totals without reading its messages."""
+        m = messages.c
+        query = (
+            select(
+                m.provider_id,
+                m.model,
+                func.sum(m.input_tokens),
+                func.sum(m.output_tokens),
+                func.sum(m.reasoning_tokens),
+            )
+            .where(m.conversation_id == conversation_id)
+            .where(
+                m.input_tokens.is_not(None)
+                | m.output_tokens.is_not(None)
+                | m.reasoning_tokens.is_not(None)
+            )
+            .group_by(m.provider_id, m.model)
+        )
+        with self._db.read() as conn:
+            rows = conn.execute(query).all()
+        return [
+            (
+                ModelRef(provider, model) if provider and model else None,
+                Usage(int(tin or 0), int(tout or 0), int(treason or 0)),
+            )
+            for provider, model, tin, tout, treason in rows
+        ]
 
     def messages_by_id(self, ids: Sequence[str]) -> list[Message]:
         """These messages, in the order given; ids no longer stored are left out."""

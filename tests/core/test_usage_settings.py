@@ -97,18 +97,13 @@ def test_message_cost_needs_usage_and_a_price():
     assert message_cost(answer(BIG, None), prices) is None
 
 
-def test_totals_add_every_message_and_count_the_unpriced():
+def test_totals_add_every_model_and_count_the_unpriced():
     prices = {BIG: ModelPrice(2.5, 10.0)}
-    messages = [
-        Message("u", "c", None, Role.USER),
-        answer(BIG, Usage(1000, 100, 40)),
-        answer(BIG, Usage(2000, 200)),
-        answer(MINI, Usage(500, 50)),
-    ]
-    totals = usage_totals(messages, prices)
-    assert (totals.input_tokens, totals.output_tokens, totals.reasoning_tokens) == (3500, 350, 40)
+    by_model = [(BIG, Usage(3000, 300, 40)), (MINI, Usage(500, 50)), (None, Usage(10, 1))]
+    totals = usage_totals(by_model, prices)
+    assert (totals.input_tokens, totals.output_tokens, totals.reasoning_tokens) == (3510, 351, 40)
     assert totals.cost == pytest.approx(0.0035 + 0.007)
-    assert (totals.priced, totals.unpriced) == (2, 1)
+    assert (totals.priced, totals.unpriced) == (1, 2)
 
 
 def test_format_cost_keeps_small_amounts_visible():

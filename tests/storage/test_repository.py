@@ -318,3 +318,18 @@ def test_a_conversation_keeps_its_assistant_and_rolling_summary(repo: ChatReposi
     repo.set_summary(conversation.id, None)
     cleared = repo.get_conversation(conversation.id)
     assert cleared is not None and cleared.summary is None
+
+
+def test_usage_is_summed_per_model_over_every_version(repo: ChatRepository) -> None:
+    from desktop.core.models import ModelRef, Usage
+
+    big, mini = ModelRef("p", "big"), ModelRef("p", "mini")
+    conversation = repo.create_conversation("Chat")
+    question = repo.add_message(Message(new_id(), conversation.id, None, Role.USER))
+    for model, usage in ((big, Usage(100, 10, 4)), (big, Usage(200, 20)), (mini, Usage(5, 1))):
+        answer = Message(new_id(), conversation.id, question.id, Role.ASSISTANT)
+        answer.model, answer.usage = model, usage
+        repo.add_message(answer)
+    totals = dict(repo.usage_by_model(conversation.id))
+    assert totals == {big: Usage(300, 30, 4), mini: Usage(5, 1, 0)}
+    assert repo.usage_by_model("missing") == []

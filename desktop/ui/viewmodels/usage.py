@@ -55,7 +55,7 @@ def totals_tooltip(totals: UsageTotals, currency: str) -> str:
         lines.append(_tr("Cost: %1").replace("%1", format_cost(totals.cost, currency)))
     if totals.unpriced:
         lines.append(
-            _tr("%1 answers have no price (Settings → Usage & models)").replace(
+            _tr("%1 of the models used have no price (Settings → Usage & models)").replace(
                 "%1", str(totals.unpriced)
             )
         )
@@ -110,8 +110,8 @@ class UsageModel(QObject):
     def recount(self) -> None:
         if not self._conversation_id:
             return
-        messages = self._chat.messages(self._conversation_id)
-        self._set(usage_totals(messages, self._settings.settings.prices))
+        by_model = self._chat.usage_by_model(self._conversation_id)
+        self._set(usage_totals(by_model, self._settings.settings.prices))
 
     def _set(self, totals: UsageTotals) -> None:
         if totals != self._totals:
