@@ -94,10 +94,7 @@ class AnthropicProvider:
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
-        try:
-            return parse_completion(await self._http.read_json(response), self._http.redact)
-        finally:
-            await response.aclose()
+        return parse_completion(await self._http.read_json(response), self._http.redact)
 
     async def list_models(self) -> list[str]:
         """Every page of `/v1/models` (`has_more` / `last_id`), ids sorted."""
@@ -145,7 +142,4 @@ class AnthropicProvider:
         response = await self._http.open(
             "GET", self._root + path, headers=self._headers("application/json"), params=params
         )
-        try:
-            return await self._http.read_json(response)
-        finally:
-            await response.aclose()
+        return await self._http.read_json(response)

@@ -73,10 +73,7 @@ class GeminiProvider:
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
-        try:
-            return parse_completion(await self._http.read_json(response), self._http.redact)
-        finally:
-            await response.aclose()
+        return parse_completion(await self._http.read_json(response), self._http.redact)
 
     async def list_models(self) -> list[str]:
         ids: set[str] = set()
@@ -87,10 +84,7 @@ class GeminiProvider:
             response = await self._open(
                 "GET", f"{self._root}/models", headers=self._headers(), params=params
             )
-            try:
-                payload = await self._http.read_json(response)
-            finally:
-                await response.aclose()
+            payload = await self._http.read_json(response)
             page, token = parse_models_page(payload)
             ids.update(page)
             reports.update(parse_model_reports(payload))

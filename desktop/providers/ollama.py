@@ -75,17 +75,11 @@ class OllamaProvider:
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
-        try:
-            return parse_completion(await self._http.read_json(response), self._http.redact)
-        finally:
-            await response.aclose()
+        return parse_completion(await self._http.read_json(response), self._http.redact)
 
     async def list_models(self) -> list[str]:
         response = await self._http.open("GET", f"{self._root}/api/tags", headers=self._headers())
-        try:
-            return parse_tags(await self._http.read_json(response))
-        finally:
-            await response.aclose()
+        return parse_tags(await self._http.read_json(response))
 
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         """`/api/show` for each model, a few at a time; a model the server cannot show
@@ -113,10 +107,7 @@ class OllamaProvider:
         response = await self._http.open(
             "POST", url, headers=self._headers(), body={"model": model}
         )
-        try:
-            return parse_show(await self._http.read_json(response))
-        finally:
-            await response.aclose()
+        return parse_show(await self._http.read_json(response))
 
     # --- HTTP plumbing ------------------------------------------------------------
 

@@ -71,19 +71,13 @@ class OpenAIChatProvider:
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
-        try:
-            return parse_completion(await self._http.read_json(response), self._redact)
-        finally:
-            await response.aclose()
+        return parse_completion(await self._http.read_json(response), self._redact)
 
     async def list_models(self) -> list[str]:
         response = await self._http.open(
             "GET", self._base_url + "/models", headers=self._headers("application/json")
         )
-        try:
-            payload = await self._http.read_json(response)
-        finally:
-            await response.aclose()
+        payload = await self._http.read_json(response)
         models = parse_model_list(payload)
         self._reports = parse_model_reports(payload)
         return models

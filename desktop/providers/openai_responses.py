@@ -66,19 +66,13 @@ class OpenAIResponsesProvider:
 
     async def complete(self, request: ChatRequest) -> Completion:
         response = await self._post(request, stream=False)
-        try:
-            return parse_response(await self._http.read_json(response), self._http.redact)
-        finally:
-            await response.aclose()
+        return parse_response(await self._http.read_json(response), self._http.redact)
 
     async def list_models(self) -> list[str]:
         response = await self._http.open(
             "GET", self._base_url + "/models", headers=self._headers("application/json")
         )
-        try:
-            return parse_model_list(await self._http.read_json(response))
-        finally:
-            await response.aclose()
+        return parse_model_list(await self._http.read_json(response))
 
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         """OpenAI's model list states nothing but the ids: the table speaks for them."""

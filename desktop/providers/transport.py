@@ -186,7 +186,8 @@ class HttpTransport:
         return bytes(body[:ERROR_BODY_MAX_BYTES])
 
     async def read_json(self, response: httpx.Response) -> Any:
-        """The whole body as JSON; nothing was shown yet, so failures are ProviderErrors."""
+        """The whole body as JSON, and the response closed; nothing was shown yet, so
+        failures are ProviderErrors."""
         try:
             body = await response.aread()
         except httpx.TimeoutException as exc:
@@ -195,6 +196,8 @@ class HttpTransport:
             ) from exc
         except httpx.HTTPError as exc:
             raise ProviderError(BROKEN, retryable=True) from exc
+        finally:
+            await response.aclose()
         try:
             return json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):
