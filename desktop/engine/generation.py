@@ -36,7 +36,6 @@ from desktop.core.models import (
 from desktop.engine.answer_inputs import AnswerInputs, allowed_toolbox
 from desktop.engine.assistants import options_for
 from desktop.engine.attachment_inputs import AttachmentReader
-from desktop.engine.context.planner import plan_refreshes
 from desktop.engine.context.service import ContextService
 from desktop.engine.request_builder import RequestOptions, Step
 from desktop.engine.stream_fold import Draft, close_open, fold
@@ -235,16 +234,22 @@ class Generation:
         """What of the branch is sent in full, and the summary standing for the rest."""
         if self._context is None or self._conversation is None:
             return None
-        threshold = assistant.context_threshold
-        if plan_refreshes(self._history, self._conversation, threshold):
-            self._activity = tr("Summarising earlier messages…")
-            self._publish()
-        result = await self._context.window_for(self._conversation, self._history, model, threshold)
+        result = await self._context.window_for(
+            self._conversation,
+            self._history,
+            model,
+            assistant.context_threshold,
+            summarising=self._summarising,
+        )
         self._activity = None
         self._window = list(result.messages)
         if result.notice:
             self._notices.append(NoticePart(result.notice))
         return result.summary_text
+
+    def _summarising(self) -> None:
+        self._activity = tr("Summarising earlier messages…")
+        self._publish()
 
     async def _with_files(self, options: RequestOptions) -> RequestOptions:
         """The window's attachments read once for every step of this answer."""

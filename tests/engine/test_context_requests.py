@@ -8,7 +8,7 @@ import json
 from desktop.core.models import Message, MessageStatus, NoticePart, Role, TextPart, new_id
 from desktop.engine.context.service import failure_notice
 from tests.engine.test_chat_service import MODEL, Harness
-from tests.engine.test_generation_network import run_with
+from tests.engine.test_generation_network import run_with, updates
 from tests.support.chat_wire import turns
 from tests.support.sse_server import completion_body, default_stream, error_response, json_response
 
@@ -65,8 +65,11 @@ def test_a_written_summary_stands_for_the_older_messages(tmp_path, sse_server):
 
     async def body(h: Harness) -> None:
         conversation_id = long_history(h)
-        await h.chat.send(conversation_id, "Where are we?", MODEL)
+        sent = await h.chat.send(conversation_id, "Where are we?", MODEL)
         await h.wait_finished()
+        # While the summary is written, the answer says what it waits for.
+        waits = {m.activity for m in updates(h, sent.assistant_message_id)}
+        assert "Summarising earlier messages…" in waits
         chat_request = sse_server.requests[1].json
         system = chat_request["messages"][0]
         assert system["role"] == "system"

@@ -26,7 +26,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from desktop.core.models import Conversation, Message, Role, RollingSummary
+from desktop.core.models import Message, Role, RollingSummary
 from desktop.engine.context.tokens import message_tokens
 
 DEFAULT_THRESHOLD = 32_000
@@ -170,12 +170,3 @@ def _with_summary(
     all the same (one pinned after the summary was written is in both: harmless)."""
     kept = tuple(m for m in messages[:end] if m.id in pinned)
     return ContextPlan(kept + messages[end:], summary, None, PlanReason.REUSED)
-
-
-def plan_refreshes(
-    path: Sequence[Message], conversation: Conversation, threshold: int = DEFAULT_THRESHOLD
-) -> bool:
-    """Whether sending `path` needs a new summary first (a model call: the answer says
-    so while it waits)."""
-    summary, pinned = conversation.summary, conversation.pinned_message_ids
-    return plan(path, summary, threshold=threshold, pinned=pinned).refresh is not None

@@ -62,17 +62,21 @@ class ContextService:
         model: ModelRef,
         threshold: int = DEFAULT_THRESHOLD,
         pinned: Collection[str] | None = None,
+        summarising: Callable[[], None] | None = None,
     ) -> ContextResult:
         """The context for a request answering with `model` at the end of `path`.
 
         `pinned` None: the conversation's pinned messages. The stored summary is read
         fresh (the person may have edited it since `conversation` was loaded).
+        `summarising()` is told before a summary is written (a model call: seconds).
         """
         current = self._repo.get_conversation(conversation.id) or conversation
         pins = current.pinned_message_ids if pinned is None else pinned
         result = plan(path, current.summary, threshold=threshold, pinned=pins)
         if result.refresh is None:
             return ContextResult(result.window, _text(result))
+        if summarising is not None:
+            summarising()
         try:
             summary = await self._write(current.id, result.refresh, model, None)
         except ParleyError as error:
