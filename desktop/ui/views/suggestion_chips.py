@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QWidget
 
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
-from desktop.ui.views.attachment_chips import FlowLayout
+from desktop.ui.views.flow_layout import FlowLayout
 
 
 class SuggestionChips(QWidget):
