@@ -226,6 +226,8 @@ def test_files_dropped_on_the_floating_chat_join_the_tray(driver, tmp_path):
 
     async def body() -> None:
         await driver.until(lambda: [e.name for e in parley.chat_vm.tray.entries()] == ["notes.txt"])
+        # Stored, not only shown: a copy still in flight would outlive the test's loop.
+        await driver.until(lambda: all(e.attachment for e in parley.chat_vm.tray.entries()))
 
     assert accepted
     driver.run(body())
