@@ -195,6 +195,8 @@ def test_the_persons_rename_wins_over_the_generated_title(tmp_path, sse_server):
         answers(sse_server, delay=0.5)
         result = await h.chat.send(None, "Help me plan a trip to Paris", MODEL)
         await wait_for(lambda: h.of(GenerationFinished))
+        # Renamed while the title is being written (its answer is 0.5 s late).
+        await wait_for(lambda: "title" in [kind_of(r) for r in sse_server.requests])
         h.chat.rename_conversation(result.conversation_id, "My holiday")
         await h.idle(result.conversation_id)
         assert [kind_of(r) for r in sse_server.requests].count("title") == 1
