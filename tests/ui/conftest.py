@@ -130,6 +130,21 @@ class AppDriver:
         self.apps.remove(parley)
 
 
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> Any:
+    """Quit every Parley the test started while its loop can still run. Right after the
+    test, pytest-qt processes Qt events outside the asyncio loop; a request still in
+    flight (a model fetch, a title) would be stepped there, fail with "no running event
+    loop" and leave its socket open."""
+    try:
+        return (yield)
+    finally:
+        driver = getattr(item, "funcargs", {}).get("driver")
+        if isinstance(driver, AppDriver):
+            for parley in list(driver.apps):
+                driver.close(parley)
+
+
 @pytest.fixture
 def driver(qapp, loop, memory_keyring) -> Iterator[AppDriver]:
     app_driver = AppDriver(qapp, loop)
