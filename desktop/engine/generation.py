@@ -483,12 +483,19 @@ class GenerationRunner:
     def lock(self, conversation_id: str) -> asyncio.Lock:
         return self._locks.setdefault(conversation_id, asyncio.Lock())
 
+    def _running(self, conversation_id: str) -> asyncio.Task[None] | None:
+        """The conversation's generation while it runs. A task that has ended counts as
+        ended at once, not when the loop gets round to its done callback: whoever heard
+        its finished event may ask next."""
+        task = self._tasks.get(conversation_id)
+        return task if task is not None and not task.done() else None
+
     def is_running(self, conversation_id: str) -> bool:
-        return conversation_id in self._tasks
+        return self._running(conversation_id) is not None
 
     def message_id(self, conversation_id: str) -> str | None:
         """The message the conversation's running generation writes, if any."""
-        return self._message_ids.get(conversation_id)
+        return self._message_ids.get(conversation_id) if self.is_running(conversation_id) else None
 
     def start(self, conversation_id: str, message_id: str, run: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(run, name=f"generation:{conversation_id}")
@@ -498,8 +505,8 @@ class GenerationRunner:
 
     async def stop(self, conversation_id: str) -> None:
         """Cancel the running generation (if any) and wait until it has saved its state."""
-        task = self._tasks.get(conversation_id)
-        if task is None or task.done():
+        task = self._running(conversation_id)
+        if task is None:
             return
         task.cancel()
         try:

@@ -32,6 +32,7 @@ from tests.support.sse_server import (
     sse_response,
     usage_chunk,
 )
+from tests.support.waiting import CEILING_S
 
 MODEL = ModelRef("local", "test-model")
 # Real retries (three tries, doubling waits with jitter), in hundredths of a second.
@@ -106,11 +107,11 @@ class Harness:
         ]
         return updates[-1].text if updates else ""
 
-    async def wait_finished(self, count: int = 1, timeout: float = 10.0) -> None:
+    async def wait_finished(self, count: int = 1, timeout: float = CEILING_S) -> None:
         await wait_for(lambda: len(self.finished()) >= count, timeout)
 
 
-async def wait_for(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+async def wait_for(predicate: Callable[[], bool], timeout: float = CEILING_S) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not predicate():
         if asyncio.get_running_loop().time() > deadline:
@@ -124,6 +125,31 @@ def run(tmp_path: Path, server: SSEServer, body: Callable[[Harness], Awaitable[N
             await body(harness)
 
     asyncio.run(main())
+
+
+def test_a_conversation_is_no_longer_generating_once_its_answer_finished(tmp_path, sse_server):
+    """Whoever hears the finished event and then asks (the window deciding whether to
+    offer Continue) learns that nothing runs any more, whatever order the loop runs
+    its callbacks in."""
+    seen_after_finish: list[bool] = []
+
+    async def body(h: Harness) -> None:
+        loop = asyncio.get_running_loop()
+
+        def on_event(event: object) -> None:
+            if isinstance(event, GenerationFinished):
+                # The very next callback after the one that announced the end.
+                cid = event.conversation_id
+                loop.call_soon(lambda: seen_after_finish.append(h.chat.is_generating(cid)))
+
+        h.chat.events.subscribe(on_event)
+        result = await h.chat.send(None, "Say hello", MODEL)
+        await h.wait_finished()
+        await wait_for(lambda: bool(seen_after_finish))
+        assert seen_after_finish == [False]
+        assert not h.chat.is_generating(result.conversation_id)
+
+    run(tmp_path, sse_server, body)
 
 
 def test_send_streams_the_answer_and_persists_it(tmp_path, sse_server):
@@ -246,7 +272,7 @@ def test_streaming_writes_are_coalesced(tmp_path, sse_server):
 
     async def body(h: Harness) -> None:
         result = await h.chat.send(None, "count", MODEL)
-        await h.wait_finished(timeout=20)
+        await h.wait_finished()
         updates = [
             e
             for e in h.events
@@ -268,7 +294,7 @@ def test_a_crash_mid_stream_leaves_an_interrupted_message_with_the_saved_text(tm
         result = await h.chat.send(None, "hi", MODEL)
         # Wait until the throttled write has reached the disk (about a second).
         reader = ChatRepository(Database.open(h.tmp_path / "parley.db"))
-        await wait_for(lambda: reader.get_message(result.assistant_message_id).text != "", 5)
+        await wait_for(lambda: reader.get_message(result.assistant_message_id).text != "")
         # A new process starting on the same folder while this one "died" mid-stream.
         survivor = ChatService(reader, h.settings)
         assert survivor.recover() == [result.assistant_message_id]
@@ -372,7 +398,7 @@ def test_a_stalled_stream_keeps_the_text_and_says_the_server_went_silent(tmp_pat
             lambda e: finished.append(e) if isinstance(e, GenerationFinished) else None
         )
         result = await chat.send(None, "hi", MODEL)
-        await wait_for(lambda: bool(finished), timeout=10)
+        await wait_for(lambda: bool(finished))
         stored = h.repo.get_message(result.assistant_message_id)
         assert stored.status is MessageStatus.ERROR
         assert stored.text == "Before the silence"
