@@ -279,14 +279,47 @@ class Parley:
             self.repository.delete_conversation(conversation.id)
 
 
-def create_event_loop(qapp: QApplication) -> qasync.QEventLoop:
+class ParleyEventLoop(qasync.QEventLoop):
+    """qasync's loop, with its last pass of a run kept inside the loop.
+
+    qasync's `run_until_complete` ends by processing Qt's pending events once more after
+    the loop stopped running. A task that is ready then (a request in flight when the
+    window closed, a model fetch a page started) is stepped with no running loop and
+    fails with "no running event loop", leaving its socket open. Here that pass runs
+    with this loop as the running loop, so whatever it steps works as it would inside.
+    """
+
+    def run_until_complete(self, future: Any) -> Any:
+        if self.is_running():
+            raise RuntimeError("Event loop already running")
+        future = asyncio.ensure_future(future, loop=self)
+
+        def stop(_future: Any) -> None:
+            self.stop()
+
+        future.add_done_callback(stop)
+        try:
+            self.run_forever()
+        finally:
+            future.remove_done_callback(stop)
+        asyncio.events._set_running_loop(self)
+        try:
+            QCoreApplication.processEvents()  # Qt's posted events, as qasync's last pass
+        finally:
+            asyncio.events._set_running_loop(None)
+        if not future.done():
+            raise RuntimeError("Event loop stopped before Future completed.")
+        return future.result()
+
+
+def create_event_loop(qapp: QApplication) -> ParleyEventLoop:
     """The one asyncio loop, driven by Qt's event loop.
 
     asyncio's own loops close abandoned async generators (httpx's byte streams, say) on
     the loop; qasync does not install those hooks, so without them a generator left
     suspended is finalised outside the loop and fails with "ignored GeneratorExit".
     """
-    loop = qasync.QEventLoop(qapp)
+    loop = ParleyEventLoop(qapp)
 
     def finalize(agen: Any) -> None:
         if not loop.is_closed():
@@ -426,8 +459,26 @@ async def _run(
     warming.cancel()
     tidying.cancel()
     await parley.aclose()
+    await asyncio.gather(warming, tidying, return_exceptions=True)
+    await _end_what_is_left()
     log.info("Parley stopped")
     return exit_code
+
+
+async def _end_what_is_left() -> None:
+    """Every part of Parley ends its own work when it closes; anything still running
+    here would be stepped after the loop is gone, so it is named in the log and ended."""
+    here = asyncio.current_task()
+    left = [task for task in asyncio.all_tasks() if task is not here and not task.done()]
+    # Streams the collector found abandoned close in tasks of their own: let them.
+    closing = [t for t in left if type(t.get_coro()).__name__ == "async_generator_athrow"]
+    if closing:
+        await asyncio.wait(closing, timeout=5)
+    left = [task for task in left if not task.done()]
+    for task in left:
+        log.warning("still running at quit: %s", task.get_name())
+        task.cancel()
+    await asyncio.gather(*left, return_exceptions=True)
 
 
 async def _warm_up_rendering() -> None:

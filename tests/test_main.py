@@ -29,6 +29,7 @@ def test_smoke_test_starts_the_app_round_trips_the_database_and_exits_0(tmp_path
     assert (tmp_path / "data" / "parley.db").is_file()
     log = (tmp_path / "data" / "logs" / "parley.log").read_text(encoding="utf-8")
     assert "starting" in log and "Parley stopped" in log
+    assert "still running at quit" not in log  # every part ended its own work
     assert "ping" not in log  # message text never reaches the log
 
 

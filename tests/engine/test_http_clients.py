@@ -21,6 +21,7 @@ from desktop.engine.settings_service import SettingsService
 from desktop.providers.base import ChatRequest, RequestMessage
 from desktop.storage.secrets import SecretStore
 from tests.support.sse_server import DONE, SSEServer, chat_chunk, models_body, sse_response
+from tests.support.waiting import HANG_GUARD_S
 
 UPSTREAM = "http://parley-upstream.invalid/v1"  # resolvable only by the proxy
 
@@ -99,7 +100,7 @@ def with_service(
             finally:
                 await service.aclose()
 
-    asyncio.run(asyncio.wait_for(main(), 30))
+    asyncio.run(asyncio.wait_for(main(), HANG_GUARD_S))
 
 
 def provider_settings(service: SettingsService) -> ProviderSettings:

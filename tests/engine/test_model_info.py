@@ -26,6 +26,7 @@ from tests.support.sse_server import (
     error_response,
     json_response,
 )
+from tests.support.waiting import CEILING_S, HANG_GUARD_S
 
 MODEL = "my-finetune:latest"  # unknown to the table: text only until the endpoint speaks
 REF = ModelRef("ollama", MODEL)
@@ -76,10 +77,10 @@ def with_service(
             finally:
                 await service.aclose()
 
-    asyncio.run(asyncio.wait_for(main(), 30))
+    asyncio.run(asyncio.wait_for(main(), HANG_GUARD_S))
 
 
-async def until(predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+async def until(predicate: Callable[[], bool], timeout: float = CEILING_S) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
     while not predicate():
         assert asyncio.get_running_loop().time() < deadline, "condition not met in time"

@@ -30,6 +30,7 @@ from desktop.storage.secrets import SecretStore
 from tests.engine.ocr.images import text_image
 from tests.engine.test_chat_service import FAST_RETRIES, wait_for
 from tests.support.sse_server import SSEServer, completion_body, default_stream, json_response
+from tests.support.waiting import CEILING_S
 
 VISION = ModelRef("local", "gpt-4o")  # known to see images
 BLIND = ModelRef("local", "test-model")  # not known to
@@ -87,7 +88,7 @@ class FilesHarness:
         await self.http.aclose()
         self.db.close()
 
-    async def finished(self, count: int = 1, timeout: float = 10.0) -> None:
+    async def finished(self, count: int = 1, timeout: float = CEILING_S) -> None:
         done = lambda: sum(isinstance(e, GenerationFinished) for e in self.events) >= count  # noqa: E731
         await wait_for(done, timeout)
 
@@ -197,7 +198,7 @@ def test_the_local_engine_reads_for_a_model_without_vision(tmp_path, sse_server)
     async def body(h: FilesHarness) -> None:
         image = await h.files.add_file(png)
         result = await h.chat.send(None, "", BLIND, [image.id])
-        await h.finished(timeout=120)  # the engine's child process loads its models
+        await h.finished()  # the engine's child process loads its models first
         assert "Meeting at noon" in text_of(last_user_content(sse_server.requests[0]))
         answer = h.repo.get_message(result.assistant_message_id)
         assert answer is not None

@@ -479,7 +479,7 @@ def test_stop_kills_a_running_command_and_is_not_a_tool_error(tmp_path, sse_serv
         child = int(pid_file.read_text())
         assert _alive(child)
         await h.chat.stop(result.conversation_id)
-        await wait_for(lambda: not _alive(child), timeout=5)
+        await wait_for(lambda: not _alive(child))
         (call,) = h.calls(result.assistant_message_id)
         assert call.state is CallState.CANCELLED
         assert h.repo.get_message(result.assistant_message_id).status is MessageStatus.CANCELLED

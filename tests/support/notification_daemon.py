@@ -21,6 +21,8 @@ from dbus_fast.aio import MessageBus
 from dbus_fast.annotations import DBusInt32, DBusSignature, DBusStr, DBusUInt32
 from dbus_fast.service import ServiceInterface, method, signal
 
+from tests.support.waiting import CEILING_S
+
 Strings = Annotated[list[str], DBusSignature("as")]
 Hints = Annotated[dict[str, Any], DBusSignature("a{sv}")]
 ServerInformation = Annotated[list[str], DBusSignature("ssss")]
@@ -121,7 +123,7 @@ class NotificationDaemon:
         with self._lock:
             return list(self._closed)
 
-    def wait_for_calls(self, count: int, timeout: float = 10.0) -> bool:
+    def wait_for_calls(self, count: int, timeout: float = CEILING_S) -> bool:
         with self._lock:
             return self._lock.wait_for(lambda: len(self._calls) >= count, timeout)
 

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any, Literal
 
+from tests.support.waiting import CEILING_S
+
 DEFAULT_ANSWER = "Hello from the test server."
 DEFAULT_MODELS = ("test-model", "test-model-mini")
 MODEL = "test-model"
@@ -304,7 +306,7 @@ class SSEServer:
         with self._lock:
             return list(self._requests)
 
-    def wait_for_requests(self, count: int, timeout: float = 10.0) -> bool:
+    def wait_for_requests(self, count: int, timeout: float = CEILING_S) -> bool:
         with self._lock:
             return self._lock.wait_for(lambda: len(self._requests) >= count, timeout)
 

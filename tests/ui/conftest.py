@@ -18,6 +18,7 @@ from desktop.engine.local_servers import LocalServer
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
+from tests.support.waiting import CEILING_S, HANG_GUARD_S
 
 # A test that ends while the app still has a request in flight (a title or suggestion
 # asked after the last answer, a restart mid-request) quits Parley mid-connection; now
@@ -105,11 +106,11 @@ class AppDriver:
         self.apps.append(parley)
         return parley
 
-    def run(self, coro: Awaitable[Any], timeout: float = 30.0) -> Any:
+    def run(self, coro: Awaitable[Any], timeout: float = HANG_GUARD_S) -> Any:
         """Run a test body on the loop, as the app runs everything: with the loop running."""
         return self.loop.run_until_complete(asyncio.wait_for(coro, timeout))
 
-    async def until(self, predicate: Callable[[], bool], timeout: float = 10.0) -> None:
+    async def until(self, predicate: Callable[[], bool], timeout: float = CEILING_S) -> None:
         """Let the app work until `predicate()` holds."""
         deadline = self.loop.time() + timeout
         while not predicate():
@@ -128,6 +129,24 @@ class AppDriver:
         self.run(parley.aclose())
         parley.window.deleteLater()
         self.apps.remove(parley)
+        left = self.loop.run_until_complete(_tasks_left_running())
+        assert not left, f"Parley quit with work still running: {left}"
+
+
+async def _tasks_left_running() -> list[str]:
+    """Tasks other than this one still pending after a quit (a request Parley started
+    and never ended). Async generators the collector found abandoned are closed by
+    tasks of their own (the loop's finaliser hook): those are let finish first."""
+    here = asyncio.current_task()
+
+    def pending() -> list[asyncio.Task[Any]]:
+        return [t for t in asyncio.all_tasks() if t is not here and not t.done()]
+
+    await asyncio.sleep(0)
+    closing = [t for t in pending() if type(t.get_coro()).__name__ == "async_generator_athrow"]
+    if closing:
+        await asyncio.wait(closing, timeout=CEILING_S)
+    return sorted(f"{t.get_name()} ({t.get_coro()!r})" for t in pending())
 
 
 @pytest.hookimpl(wrapper=True, trylast=True)

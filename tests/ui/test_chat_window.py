@@ -172,7 +172,6 @@ def test_an_answer_left_streaming_by_a_crash_reopens_as_interrupted(driver, sse_
                 m.text == "Kept across the crash"
                 for m in reader.active_path(first.chat_vm.conversationId)
             ),
-            timeout=5,
         )
 
     driver.run(send())

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from desktop.ui.global_shortcut import GlobalShortcut, support
+from tests.support.waiting import CEILING_S
 
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="X11 and Wayland are Linux")
 
@@ -39,7 +40,7 @@ def xvfb() -> Iterator[str]:
     )
     try:
         socket = Path(f"/tmp/.X11-unix/X{number}")
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + CEILING_S
         while not socket.exists():
             assert server.poll() is None, "Xvfb exited at start"
             assert time.monotonic() < deadline, "Xvfb did not start"
@@ -56,7 +57,7 @@ def xdotool(display: str, *args: str) -> str:
         env={**os.environ, "DISPLAY": display},
         capture_output=True,
         text=True,
-        timeout=10,
+        timeout=CEILING_S,
     )
     return result.stdout.strip()
 
@@ -135,10 +136,10 @@ def test_a_combination_another_app_holds_is_taken_and_can_be_had_once_freed(qapp
         assert shortcut.registered and shortcut.error == ""
 
         xdotool(xvfb, "key", "ctrl+alt+space")
-        qtbot.waitUntil(lambda: pressed == [True], timeout=5000)
+        qtbot.waitUntil(lambda: pressed == [True], timeout=int(CEILING_S * 1000))
         xdotool(xvfb, "key", "ctrl+alt+k")  # not ours: nothing happens
         xdotool(xvfb, "key", "ctrl+alt+space")
-        qtbot.waitUntil(lambda: len(pressed) == 2, timeout=5000)
+        qtbot.waitUntil(lambda: len(pressed) == 2, timeout=int(CEILING_S * 1000))
 
         # A new combination frees the old one for other applications.
         assert shortcut.set_sequence("Ctrl+Alt+K") is None
@@ -182,7 +183,7 @@ def test_the_shortcut_toggles_the_floating_window_while_another_app_has_focus(tm
     other = None
     try:
 
-        def wait_for(predicate, what: str, timeout: float = 20.0) -> None:
+        def wait_for(predicate, what: str, timeout: float = CEILING_S) -> None:
             deadline = time.monotonic() + timeout
             while not predicate():
                 if app.poll() is not None or time.monotonic() > deadline:

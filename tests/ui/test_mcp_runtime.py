@@ -91,7 +91,7 @@ def test_allowing_from_a_conversation_starts_the_server_and_the_tools_page_follo
         type_and_send(parley, "hello")
         await driver.until(lambda: "test" in parley.window.mcp_consent.dialogs)
         QTest.mouseClick(parley.window.mcp_consent.dialogs["test"].allow, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: "mcp__test__echo" in tools_page.selectors, timeout=20)
+        await driver.until(lambda: "mcp__test__echo" in tools_page.selectors)
         assert parley.settings_vm.mcp.running("test")
 
         type_and_send(parley, "again")
