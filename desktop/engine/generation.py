@@ -531,10 +531,15 @@ def seeded_draft(parts: Sequence[Part], call_id_prefix: str = "call") -> Draft:
     count, so an id made up for a new call does not repeat one of theirs.
     """
     calls = sum(isinstance(p, ToolCallPart) for p in parts)
-    base = Draft(call_count=calls, call_id_prefix=call_id_prefix)
+    # The continuation is a model step of its own: a signature it brings starts there.
+    base = Draft(call_count=calls, call_id_prefix=call_id_prefix, step_start=len(parts))
     if parts and isinstance(parts[-1], TextPart) and parts[-1].text:
         return replace(
-            base, closed=tuple(parts[:-1]), open_kind="text", open_chunks=(parts[-1].text, None)
+            base,
+            closed=tuple(parts[:-1]),
+            open_kind="text",
+            open_chunks=(parts[-1].text, None),
+            step_start=len(parts) - 1,
         )
     return replace(base, closed=tuple(parts))
 
