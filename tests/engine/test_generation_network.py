@@ -30,6 +30,7 @@ from tests.support.early_timers import run_with_early_timers
 from tests.support.sse_server import (
     DONE,
     Disconnect,
+    Sleep,
     SSEServer,
     chat_chunk,
     default_stream,
@@ -371,3 +372,44 @@ def test_a_retried_generation_waits_for_real_then_answers(tmp_path, sse_server):
         assert h.repo.get_message(result.assistant_message_id).status is MessageStatus.COMPLETE
 
     run_with(tmp_path, sse_server, body)
+
+
+# --- the provider's stall timeout ---------------------------------------------------------
+
+
+def test_a_stream_silent_longer_than_the_providers_stall_timeout_ends_saying_so(
+    tmp_path, sse_server
+):
+    sse_server.enqueue(sse_response(chat_chunk(content="Before the silence"), Sleep(40)))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished(timeout=60)
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.ERROR
+        assert stored.text == "Before the silence"
+        assert "The server sent nothing for 10 s" in stored.error.message
+        assert "Stall timeout in Settings › Providers" in stored.error.message
+
+    run_with(tmp_path, sse_server, body, provider={"stall_timeout": 10})
+
+
+def test_a_stream_silent_for_less_than_the_stall_timeout_completes(tmp_path, sse_server):
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Slow "),
+            Sleep(2),
+            chat_chunk(content="but sure."),
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished(timeout=60)
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.COMPLETE
+        assert stored.text == "Slow but sure."
+
+    run_with(tmp_path, sse_server, body, provider={"stall_timeout": 10})

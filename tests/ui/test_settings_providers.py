@@ -233,6 +233,31 @@ def test_an_invalid_extra_body_or_header_is_explained_and_nothing_is_saved(
     assert json.loads(form.extra_body.toPlainText()) == provider["extra_body"]
 
 
+def test_the_stall_timeout_is_saved_and_shown_again(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    page = providers_page(parley)
+    field = page.form.stall_timeout
+    assert field.value() == 90
+    assert (field.minimum(), field.maximum(), field.suffix()) == (10, 3600, " s")
+    field.setValue(900)
+
+    async def body() -> None:
+        click(page.save_button)
+        await driver.until(lambda: page.status.text() == "Saved.")
+
+    driver.run(body())
+    assert saved(tmp_path)["providers"][0]["stall_timeout"] == 900
+    assert parley.settings.settings.providers[0].stall_timeout == 900  # in use at once
+
+    driver.close(parley)
+    page = open_providers(driver, tmp_path)
+    assert page.form.stall_timeout.value() == 900
+    click(page.add_button)
+    click(page.picker.buttons["custom"])
+    assert page.form.stall_timeout.value() == 90  # a new provider starts at the default
+
+
 def test_capability_overrides_are_saved_and_shown_again(driver, sse_server, tmp_path):
     write_settings(tmp_path, sse_server.base_url, models=("test-model", "gpt-4o"))
     parley = driver.start(tmp_path)

@@ -102,6 +102,7 @@ class SettingsViewModel(QObject):
             headers=tuple(provider.headers.items()),
             extra_body=format_extra_body(provider.extra_body),
             overrides=dict(provider.model_overrides),
+            stall_timeout=provider.stall_timeout,
         )
 
     def draft_for_preset(self, preset_id: str) -> ProviderDraft:
