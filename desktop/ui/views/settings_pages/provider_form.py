@@ -87,7 +87,8 @@ class ProviderForm(QScrollArea):
 
         self.models = QPlainTextEdit(body)
         self.models.setObjectName("ModelsEdit")
-        self.models.setPlaceholderText(self.tr("One model id per line, or fetch them"))
+        self._models_hint = self.tr("One model id per line, or fetch them")
+        self.models.setPlaceholderText(self._models_hint)
         self.models.setFixedHeight(110)
         self.models.textChanged.connect(self._on_models_edited)
         self.fetch_button = QPushButton(self.tr("Fetch models"), body)
@@ -210,6 +211,7 @@ class ProviderForm(QScrollArea):
         self.base_url.setText(draft.base_url)
         self.api_key.clear()
         self.set_key_hint(saved=bool(draft.provider_id), needs_key=needs_key, key_url=key_url)
+        self.models.setPlaceholderText(self._models_hint)
         self.models.blockSignals(True)
         self.models.setPlainText("\n".join(draft.models))
         self.models.blockSignals(False)
