@@ -135,6 +135,11 @@ class SettingsService:
     def keyring_problem(self) -> str:
         return "" if self._secrets.available else self._secrets.unavailable_reason
 
+    @property
+    def keyring_notice(self) -> str:
+        """About a keyring the person chose that is not the system's; "" otherwise."""
+        return self._secrets.notice
+
     def save(self, settings: Settings) -> None:
         """Raises SettingsError, writing nothing, for network settings that cannot work."""
         if self._clients is not None:

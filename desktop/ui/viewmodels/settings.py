@@ -134,6 +134,11 @@ class SettingsViewModel(QObject):
 
     keyringProblem = Property(str, _get_keyring_problem, constant=True)
 
+    def _get_keyring_notice(self) -> str:
+        return self._service.keyring_notice
+
+    keyringNotice = Property(str, _get_keyring_notice, constant=True)
+
     @property
     def load_problem(self) -> str:
         """Why the settings file could not be used at start-up, for a banner."""

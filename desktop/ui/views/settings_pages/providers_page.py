@@ -47,6 +47,7 @@ class ProvidersPage(QWidget):
 
         self.keyring_note = QLabel(self)
         self.keyring_note.setWordWrap(True)
+        self.keyring_note.setTextFormat(Qt.TextFormat.PlainText)
         self.keyring_note.setObjectName("Banner")
         self.picker = PresetPicker(vm.presets, vm.local_servers, self)
         self.picker.presetChosen.connect(self.choose_preset)
@@ -89,7 +90,8 @@ class ProvidersPage(QWidget):
         layout.addLayout(right, 1)
 
         if vm.keyringAvailable:
-            self.keyring_note.hide()
+            self.keyring_note.setText(vm.keyringNotice)
+            self.keyring_note.setVisible(bool(vm.keyringNotice))
         else:
             self.keyring_note.setText(vm.keyringProblem)
             self.form.disable_key(self.tr("Unavailable: no system keyring"))
