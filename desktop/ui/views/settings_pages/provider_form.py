@@ -148,7 +148,10 @@ class ProviderForm(QScrollArea):
         stall_hint.setWordWrap(True)
         stall_column = QVBoxLayout()
         stall_column.setSpacing(2)
-        stall_column.addWidget(self.stall_timeout, 0, Qt.AlignmentFlag.AlignLeft)
+        stall_row = QHBoxLayout()  # the hint wraps at the form's width, not the field's
+        stall_row.addWidget(self.stall_timeout)
+        stall_row.addStretch(1)
+        stall_column.addLayout(stall_row)
         stall_column.addWidget(stall_hint)
 
         form = QFormLayout()
