@@ -3,7 +3,12 @@
 UI_UPDATE_INTERVAL_S = 0.040  # coalesce streamed deltas into at most ~25 UI updates/s
 DB_WRITE_INTERVAL_S = 1.0  # a crash mid-stream loses at most about this much text
 CONNECT_TIMEOUT_S = 15.0
-STALL_TIMEOUT_S = 90.0  # a stream silent for this long is treated as broken
+STALL_TIMEOUT_S = 90  # a stream silent for this long is treated as broken (the default)
+# A provider's own `stall_timeout` (settings): a local server loading a large model, or a
+# reasoning model thinking before its first word, can be silent for minutes. There is
+# no "never": a dead connection must end in an error the person can act on.
+STALL_TIMEOUT_MIN_S = 10
+STALL_TIMEOUT_MAX_S = 3600
 TITLE_MAX_CHARS = 60
 
 # Attachments (SPEC section 7).

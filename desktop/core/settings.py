@@ -22,6 +22,7 @@ from desktop.core.assistants import (
 )
 from desktop.core.desktop_settings import DesktopSettings, dump_desktop, parse_desktop
 from desktop.core.errors import SettingsError
+from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S, STALL_TIMEOUT_S
 from desktop.core.mcp_settings import (
     McpServerSettings,
     dump_mcp_server,
@@ -95,6 +96,9 @@ class ProviderSettings:
     headers: Mapping[str, str] = field(default_factory=dict)
     extra_body: Mapping[str, Any] = field(default_factory=dict)
     model_overrides: Mapping[str, ModelOverride] = field(default_factory=dict)
+    # Seconds the server may stay silent (before its first byte, or between two) before
+    # the request counts as stalled.
+    stall_timeout: int = STALL_TIMEOUT_S
 
     def model_refs(self) -> list[ModelRef]:
         return [ModelRef(self.id, m) for m in self.models]
@@ -275,6 +279,7 @@ def parse_provider(data: Any, where: str) -> ProviderSettings:
             "headers",
             "extra_body",
             "model_overrides",
+            "stall_timeout",
         },
         where,
     )
@@ -317,9 +322,31 @@ def parse_provider(data: Any, where: str) -> ProviderSettings:
         model: _parse_override(raw, f"{where}.model_overrides.{model}")
         for model, raw in overrides_raw.items()
     }
-    return ProviderSettings(
-        pid, name, kind, base_url, tuple(models), default, headers, extra_body, overrides
+    stall_timeout = parse_stall_timeout(
+        data.get("stall_timeout", STALL_TIMEOUT_S), f"{where}.stall_timeout"
     )
+    return ProviderSettings(
+        pid,
+        name,
+        kind,
+        base_url,
+        tuple(models),
+        default,
+        headers,
+        extra_body,
+        overrides,
+        stall_timeout,
+    )
+
+
+def parse_stall_timeout(value: Any, where: str = "stall_timeout") -> int:
+    low, high = STALL_TIMEOUT_MIN_S, STALL_TIMEOUT_MAX_S
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    _expect(value, int, where, f"a whole number of seconds ({low}-{high})")
+    if not low <= value <= high:
+        raise SettingsError(where, f"must be between {low} and {high} seconds, not {value}")
+    return int(value)
 
 
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")  # an HTTP token
@@ -532,6 +559,9 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
                     }
                     if any(not o.is_empty for o in p.model_overrides.values())
                     else {}
+                ),
+                **(
+                    {"stall_timeout": p.stall_timeout} if p.stall_timeout != STALL_TIMEOUT_S else {}
                 ),
             }
             for p in settings.providers

@@ -13,6 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
+from desktop.core.deadline import sleep_until
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError, ProviderError
 from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged, Retrying
@@ -368,8 +369,9 @@ class Generation:
 
     async def _count_down(self) -> None:
         while (left := self._retry_deadline - self._now()) > 0:
-            # Sleep until the whole number of seconds shown changes.
-            await asyncio.sleep(left - math.ceil(left) + 1 if left > 1 else left)
+            # Until the whole number of seconds shown changes, and not a moment before:
+            # an early timer would show the same number twice and the next one late.
+            await sleep_until(self._retry_deadline - math.ceil(left) + 1, self._now)
             self._publish()
 
     def _stop_countdown(self) -> None:
@@ -536,10 +538,15 @@ def seeded_draft(parts: Sequence[Part], call_id_prefix: str = "call") -> Draft:
     count, so an id made up for a new call does not repeat one of theirs.
     """
     calls = sum(isinstance(p, ToolCallPart) for p in parts)
-    base = Draft(call_count=calls, call_id_prefix=call_id_prefix)
+    # The continuation is a model step of its own: a signature it brings starts there.
+    base = Draft(call_count=calls, call_id_prefix=call_id_prefix, step_start=len(parts))
     if parts and isinstance(parts[-1], TextPart) and parts[-1].text:
         return replace(
-            base, closed=tuple(parts[:-1]), open_kind="text", open_chunks=(parts[-1].text, None)
+            base,
+            closed=tuple(parts[:-1]),
+            open_kind="text",
+            open_chunks=(parts[-1].text, None),
+            step_start=len(parts) - 1,
         )
     return replace(base, closed=tuple(parts))
 

@@ -119,7 +119,12 @@ def _other_message(message: Message) -> RequestMessage | None:
     text = message.text
     calls = [p for p in message.parts if isinstance(p, ToolCallPart)]
     if message.role is not Role.ASSISTANT or not calls:
-        return RequestMessage(role=message.role, text=text) if text.strip() else None
+        if not text.strip():
+            return None
+        # An answer's signature goes back with it even without calls (Gemini asks for
+        # every signature back); each wire decides where it goes, or whether at all.
+        signature = _reasoning(message)[1] if message.role is Role.ASSISTANT else None
+        return RequestMessage(role=message.role, text=text, reasoning_signature=signature)
     reasoning, signature = _reasoning(message)
     tool_calls, tool_results = _tool_calls(calls)
     return RequestMessage(

@@ -20,7 +20,7 @@ from desktop.core.dispatch import EventBus
 from desktop.core.errors import ProviderError, SettingsError
 from desktop.core.models import ModelRef
 from desktop.core.settings import REASONING_EFFORTS, ProviderKind, ProviderSettings, Settings
-from desktop.engine.connection_check import ConnectionCheck, check_connection
+from desktop.engine.connection_check import ConnectionCheck, check_connection, model_list
 from desktop.engine.http_clients import HttpClients
 from desktop.engine.request_builder import RequestOptions
 from desktop.providers.base import (
@@ -135,6 +135,11 @@ class SettingsService:
     def keyring_problem(self) -> str:
         return "" if self._secrets.available else self._secrets.unavailable_reason
 
+    @property
+    def keyring_notice(self) -> str:
+        """About a keyring the person chose that is not the system's; "" otherwise."""
+        return self._secrets.notice
+
     def save(self, settings: Settings) -> None:
         """Raises SettingsError, writing nothing, for network settings that cannot work."""
         if self._clients is not None:
@@ -213,10 +218,11 @@ class SettingsService:
 
     async def fetch_models(self, provider: ProviderSettings, api_key: str | None) -> list[str]:
         """Ask an endpoint for its models, using the typed key or the stored one, and
-        what it says about them; models that cannot chat (embedding models) are left out."""
+        what it says about them; models that cannot chat (embedding models) are left out.
+        Raises `NoModelListError` when the endpoint keeps no list."""
         key = api_key if api_key else await self.api_key(provider.id)
         adapter = self._probe(provider, key)
-        return await self._described(provider, adapter, await adapter.list_models())
+        return await self._described(provider, adapter, await model_list(adapter))
 
     async def check_connection(
         self, provider: ProviderSettings, api_key: str | None, model: str = ""

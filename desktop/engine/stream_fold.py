@@ -77,6 +77,8 @@ class Draft:
     open_call: CallHead | None = None  # for an open tool segment
     # (wire index, position in `closed`) of this step's calls that are no longer open.
     step_calls: tuple[tuple[int, int], ...] = ()
+    # Where in `closed` the model step being streamed began: its signature is its own.
+    step_start: int = 0
     call_count: int = 0
     call_id_prefix: str = "call"
     usage: Usage | None = None
@@ -189,20 +191,26 @@ def _grow_closed_call(draft: Draft, position: int, piece: ToolCallDelta) -> Draf
 
 
 def _sign(draft: Draft, signature: str) -> Draft:
-    """The signature belongs to the reasoning just streamed: the open segment, else the
-    latest reasoning part. A wire may sign a step that showed no reasoning (Gemini signs
-    its function calls even with thoughts hidden): an empty reasoning part keeps it."""
+    """The signature belongs to the model step being streamed, never to an earlier one
+    (each step of a tool-using answer goes back with its own): it goes on the step's
+    reasoning, the open segment or else its latest reasoning part. A wire may sign a
+    step that showed no reasoning (Gemini signs its function calls even with thoughts
+    hidden, or sends the signature last, on a part of its own): an empty reasoning part
+    at the start of the step keeps it, so the step's text and calls stay together."""
     if draft.open_kind == "reasoning":
         return replace(draft, open_signature=signature)
-    for position in range(len(draft.closed) - 1, -1, -1):
+    start = min(draft.step_start, len(draft.closed))
+    for position in range(len(draft.closed) - 1, start - 1, -1):
         part = draft.closed[position]
         if isinstance(part, ReasoningPart):
             signed = replace(part, signature=signature)
             closed = (*draft.closed[:position], signed, *draft.closed[position + 1 :])
             return replace(draft, closed=closed)
-    # Appended to the closed parts without closing the open segment (a call may still
-    # be growing): it lands just before it, and no earlier position moves.
-    return replace(draft, closed=(*draft.closed, ReasoningPart("", 0, signature)))
+    # Inserted without closing the open segment (a call may still be growing); the
+    # step's calls already closed move one place on.
+    closed = (*draft.closed[:start], ReasoningPart("", 0, signature), *draft.closed[start:])
+    step_calls = tuple((index, at + 1 if at >= start else at) for index, at in draft.step_calls)
+    return replace(draft, closed=closed, step_calls=step_calls)
 
 
 def fold(draft: Draft, event: StreamEvent, now: float) -> Draft:
@@ -222,8 +230,8 @@ def fold(draft: Draft, event: StreamEvent, now: float) -> Draft:
         case UsageReport(usage=usage):
             return replace(draft, usage=usage)
         case Finished(reason=reason):
-            # The end of a model step: a later step numbers its calls from 0 again.
-            if draft.open_kind == "tool":
-                draft = close_open(draft, now)
-            return replace(draft, finish_reason=reason, step_calls=())
+            # The end of a model step: a later step numbers its calls from 0 again, and
+            # what it streams (its signature too) is its own.
+            draft = close_open(draft, now)
+            return replace(draft, finish_reason=reason, step_calls=(), step_start=len(draft.closed))
     raise TypeError(f"not a stream event: {event!r}")

@@ -258,7 +258,10 @@ def _user_blocks(message: RequestMessage) -> list[dict[str, Any]]:
 
 
 def _assistant_blocks(message: RequestMessage, in_progress: bool) -> list[dict[str, Any]]:
-    blocks = thinking_blocks(message.reasoning, message.reasoning_signature) if in_progress else []
+    with_thinking = in_progress and bool(message.tool_calls)
+    blocks = (
+        thinking_blocks(message.reasoning, message.reasoning_signature) if with_thinking else []
+    )
     if message.text.strip():
         blocks.append({"type": "text", "text": message.text})
     blocks += [

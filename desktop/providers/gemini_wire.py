@@ -7,24 +7,33 @@ without a network.
 
 Thought signatures
 ------------------
-Gemini attaches an opaque `thoughtSignature` to a part of its answer and wants it back,
-unchanged, on the same part when the conversation continues; Gemini 3 refuses a tool
-continuation (HTTP 400) without it. The rules the API follows are fixed, so the position
-need not be stored, only the value:
+Gemini attaches an opaque `thoughtSignature` to parts of its answer and wants each back,
+unchanged, on the part it came on when the conversation continues; Gemini 3 refuses a
+tool continuation (HTTP 400) when the first function call of any step of the turn lacks
+its signature. Google's rules (ai.google.dev, "Thought signatures"):
 
 - in a step that calls functions, the signature sits on the first `functionCall` part
   (parallel calls included: only the first carries one);
-- in a step without calls it sits on the last part (and sending it back is optional).
+- in a step without calls it sits on the last part; sending it back is recommended;
+- when streaming, it may arrive on a part of its own, with empty text (or none), in the
+  last chunk (Google's own SDKs put such a signature on the part before it).
 
-So each model step yields at most one `ReasoningSignature`: the call's signature as soon
-as the call arrives, otherwise the last text signature just before `Finished`. The
-engine keeps it on the reasoning part and hands it back as
-`RequestMessage.reasoning_signature`; `build_body` puts it on the first function call of
-that assistant turn, or on its last part when it made no calls. Each assistant
-`RequestMessage` is one model step: a step's signature belongs to that step alone.
-When a Gemini 3 model sees calls without any signature (a conversation begun with another
-model) the documented placeholder that skips validation is sent instead, so the history
-stays usable.
+Parley keeps every signature the wire carries. Each model step yields `ReasoningSignature`
+events carrying all of the step's signatures so far, the latest replacing the earlier:
+in the common case of one signature in its usual place (the first call, or the last
+part of a step without calls), the signature itself; otherwise `PARTS_PREFIX` + a JSON
+list saying where each came: `{"on": "call", "index": i}` (the step's i-th call),
+`{"on": "text"}` (its text) or `{"on": "end"}` (a part without text, or a thought). A
+call's signature goes out as soon as the call arrives, the others at the end of the step.
+The engine keeps the value on the step's reasoning part and hands it back as
+`RequestMessage.reasoning_signature`; `build_body` puts each signature back where it
+came: a call's on that call, the text's on the text part, one that came on a part of its
+own on the first call when that has none (where Gemini validates it), else on the last
+part, else (that place taken too) on an empty text part of its own, as it came. Each
+assistant `RequestMessage` is one model step: a step's signatures belong to that step
+alone. When a Gemini 3 model sees calls whose first has no signature (a conversation
+begun with another model) the documented placeholder that skips validation
+is sent instead, so the history stays usable.
 """
 
 from __future__ import annotations
@@ -68,6 +77,9 @@ API_VERSION = "v1beta"
 GENERATED_CALL_PREFIX = "gemini-call-"
 # Documented by Google for function calls that have no signature of their own.
 SKIP_SIGNATURE = "skip_thought_signature_validator"
+# A step's signatures with where each came, when there is more than one or one is not
+# where Gemini usually puts it (see the module docstring).
+PARTS_PREFIX = "gemini-parts:"
 
 
 def api_root(base_url: str) -> str:
@@ -324,18 +336,57 @@ def _function_call(call: ToolCall) -> dict[str, Any]:
     return {"functionCall": body}
 
 
+def signature_value(signatures: list[dict[str, Any]], calls: int) -> str:
+    """A step's signatures as one `ReasoningSignature` value (see the module docstring)."""
+    if len(signatures) == 1:
+        only = signatures[0]
+        usual = only.get("index") == 0 if only["on"] == "call" else calls == 0
+        if usual or only["on"] == "end":
+            return str(only["signature"])
+    return PARTS_PREFIX + json.dumps(signatures, separators=(",", ":"))
+
+
+def stored_signatures(value: str | None) -> list[dict[str, Any]]:
+    """A `ReasoningSignature` value back as a list of `{"on", "index"?, "signature"}`;
+    a plain value came where Gemini usually puts it, so it counts as `"end"`."""
+    if not value:
+        return []
+    if not value.startswith(PARTS_PREFIX):
+        return [{"on": "end", "signature": value}]
+    try:
+        items = json.loads(value[len(PARTS_PREFIX) :])
+    except json.JSONDecodeError:
+        return []
+    return [
+        item
+        for item in (items if isinstance(items, list) else ())
+        if isinstance(item, dict) and isinstance(item.get("signature"), str) and item["signature"]
+    ]
+
+
 def _model_turn(message: RequestMessage, family: ThinkingFamily) -> dict[str, Any] | None:
-    parts: list[dict[str, Any]] = []
-    if message.text:
-        parts.append({"text": message.text})
+    text = {"text": message.text} if message.text else None
     calls = [_function_call(call) for call in message.tool_calls]
-    parts += calls
-    signature = message.reasoning_signature
-    if not signature and calls and family in _LEVELS:
-        signature = SKIP_SIGNATURE
-    if signature and parts:
-        (calls[0] if calls else parts[-1])["thoughtSignature"] = signature
-    return {"role": "model", "parts": parts} if parts else None
+    parts = ([text] if text else []) + calls
+    if not parts:
+        return None
+    for item in stored_signatures(message.reasoning_signature):
+        index = item.get("index")
+        if item["on"] == "call" and isinstance(index, int) and 0 <= index < len(calls):
+            target = calls[index]
+        elif item["on"] == "text" and text is not None:
+            target = text
+        elif calls and "thoughtSignature" not in calls[0]:
+            target = calls[0]  # where Gemini validates a step's signature
+        elif "thoughtSignature" not in parts[-1]:
+            target = parts[-1]
+        else:
+            target = {"text": ""}  # its place is taken: back as it came, a part of its own
+            parts.append(target)
+        target["thoughtSignature"] = item["signature"]
+    if calls and "thoughtSignature" not in calls[0] and family in _LEVELS:
+        calls[0]["thoughtSignature"] = SKIP_SIGNATURE
+    return {"role": "model", "parts": parts}
 
 
 def _results_turn(message: RequestMessage) -> dict[str, Any] | None:
@@ -480,8 +531,8 @@ class StreamTranslator:
         self._redact = redact
         self._new_call_id = call_id
         self._calls = 0
-        self._call_signature = False
-        self._text_signature: str | None = None
+        self._signatures: list[dict[str, Any]] = []  # every one, with where it came
+        self._announced = 0  # how many of them a `ReasoningSignature` carried
         self._finish_message = ""
 
     @property
@@ -549,9 +600,11 @@ class StreamTranslator:
         signature = text_or_empty(part.get("thoughtSignature"))
         call = part.get("functionCall")
         if isinstance(call, dict):
-            if signature and not self._call_signature:
-                self._call_signature = True
-                events.append(ReasoningSignature(signature))
+            if signature:
+                self._signatures.append(
+                    {"on": "call", "index": self._calls, "signature": signature}
+                )
+                events += self._announce()
             args = call.get("args")
             events.append(
                 ToolCallDelta(
@@ -566,11 +619,20 @@ class StreamTranslator:
             self._calls += 1
             return events
         text = text_or_empty(part.get("text"))
+        thought = part.get("thought") is True
         if text:
-            events.append(ReasoningDelta(text) if part.get("thought") is True else TextDelta(text))
+            events.append(ReasoningDelta(text) if thought else TextDelta(text))
         if signature:
-            self._text_signature = signature
+            on = "text" if text and not thought else "end"
+            self._signatures.append({"on": on, "signature": signature})
         return events
+
+    def _announce(self) -> list[StreamEvent]:
+        """Every signature so far, when some arrived since the last announcement."""
+        if len(self._signatures) == self._announced:
+            return []
+        self._announced = len(self._signatures)
+        return [ReasoningSignature(signature_value(self._signatures, self._calls))]
 
     def finish(self) -> list[StreamEvent]:
         """The closing events: a pending signature, usage, then `Finished` once; or the
@@ -581,9 +643,7 @@ class StreamTranslator:
             raise ProviderError(
                 f"Gemini stopped the answer because {_STOPPED[reason]} ({reason}){detail}"
             )
-        events: list[StreamEvent] = []
-        if self._text_signature and not self._call_signature:
-            events.append(ReasoningSignature(self._text_signature))
+        events = self._announce()
         if self.usage:
             events.append(UsageReport(self.usage))
         events.append(Finished(reason))

@@ -79,7 +79,9 @@ def reasoning_items(signature: str | None) -> list[dict[str, Any]]:
 
 def _assistant_items(message: RequestMessage, *, with_reasoning: bool) -> list[dict[str, Any]]:
     """Reasoning, text, the calls, then their outputs: the order the model produced them."""
-    items = reasoning_items(message.reasoning_signature) if with_reasoning else []
+    # As before the calls: a turn without calls needs no reasoning to go on from.
+    kept = with_reasoning and bool(message.tool_calls)
+    items = reasoning_items(message.reasoning_signature) if kept else []
     if message.text:
         content = [{"type": "output_text", "text": message.text}]
         items.append({"type": "message", "role": "assistant", "content": content})

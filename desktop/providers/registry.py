@@ -22,17 +22,19 @@ from desktop.providers.retry import RetryingProvider, RetryPolicy
 def create_provider(
     settings: ProviderSettings, api_key: str | None, client: httpx.AsyncClient
 ) -> ChatProvider:
-    """A provider for `settings`, sharing the application's `client` (pool, proxy)."""
+    """A provider for `settings`, sharing the application's `client` (pool, proxy),
+    waiting as long as the provider's `stall_timeout` for a silent server."""
+    url, stall = settings.base_url, float(settings.stall_timeout)
     if settings.kind == ProviderKind.OPENAI_CHAT:
-        return OpenAIChatProvider(client, settings.base_url, api_key)
+        return OpenAIChatProvider(client, url, api_key, stall_timeout=stall)
     if settings.kind == ProviderKind.OPENAI_RESPONSES:
-        return OpenAIResponsesProvider(client, settings.base_url, api_key)
+        return OpenAIResponsesProvider(client, url, api_key, stall_timeout=stall)
     if settings.kind == ProviderKind.GEMINI:
-        return GeminiProvider(client, settings.base_url, api_key)
+        return GeminiProvider(client, url, api_key, stall_timeout=stall)
     if settings.kind == ProviderKind.OLLAMA:
-        return OllamaProvider(client, settings.base_url, api_key)
+        return OllamaProvider(client, url, api_key, stall_timeout=stall)
     if settings.kind == ProviderKind.ANTHROPIC:
-        return AnthropicProvider(client, settings.base_url, api_key)
+        return AnthropicProvider(client, url, api_key, stall_timeout=stall)
     raise ProviderError(f"{settings.name}: unsupported provider kind '{settings.kind}'")
 
 

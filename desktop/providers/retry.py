@@ -7,17 +7,21 @@ sat through: the error reaches the person at once, with the server's words. Befo
 wait a `Retrying` event goes out, so the message can show "Rate limited — retrying in
 4 s". A stream that already yielded something is never retried: the partial answer
 stays, and the person decides (Continue).
+
+Every wait lasts at least as long as asked (`deadline.sleep_at_least`): a retry sent
+before the server's time is one more request it refuses, and an event loop's timer
+can fire a little early.
 """
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TypeVar
 
+from desktop.core.deadline import sleep_at_least
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import Retrying, StreamEvent
 from desktop.providers.base import (
@@ -76,7 +80,7 @@ class RetryingProvider:
         inner: ChatProvider,
         policy: RetryPolicy | None = None,
         *,
-        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
+        sleep: Callable[[float], Awaitable[object]] = sleep_at_least,
         rng: Callable[[], float] = random.random,
     ) -> None:
         self._inner = inner

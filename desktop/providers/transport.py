@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 Frame = TypeVar("Frame", contravariant=True)
 
 ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
+# After a stall: where the person can give a slow server (a large local model loading,
+# a reasoning model thinking) more time.
+STALL_HINT = " (a slow server can be given longer: Stall timeout in Settings › Providers)"
 
 
 class ConnectionLost(StreamBrokenError):
@@ -136,7 +139,8 @@ class HttpTransport:
             ) from exc
         except httpx.TimeoutException as exc:
             raise ProviderError(
-                f"{shown} accepted the request but sent nothing for {self.stall_timeout:g} s",
+                f"{shown} accepted the request but sent nothing for {self.stall_timeout:g} s"
+                f"{STALL_HINT}",
                 retryable=True,
             ) from exc
         except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
@@ -192,7 +196,8 @@ class HttpTransport:
             body = await response.aread()
         except httpx.TimeoutException as exc:
             raise ProviderError(
-                f"The server sent nothing for {self.stall_timeout:g} s", retryable=True
+                f"The server sent nothing for {self.stall_timeout:g} s{STALL_HINT}",
+                retryable=True,
             ) from exc
         except httpx.HTTPError as exc:
             raise ProviderError(BROKEN, retryable=True) from exc
@@ -209,7 +214,9 @@ class HttpTransport:
             async for chunk in response.aiter_bytes():
                 yield chunk
         except httpx.TimeoutException as exc:
-            raise ConnectionLost(f"The server sent nothing for {self.stall_timeout:g} s") from exc
+            raise ConnectionLost(
+                f"The server sent nothing for {self.stall_timeout:g} s{STALL_HINT}"
+            ) from exc
         except httpx.HTTPError as exc:  # RemoteProtocolError, ReadError, DecodingError...
             raise ConnectionLost(BROKEN) from exc
 

@@ -1,8 +1,13 @@
-"""API keys in the operating system's keyring, and nowhere else.
+"""API keys in the operating system's keyring, or in a store the person chose.
 
 Only the `keyring` library is used. A backend that is not a real OS keyring (the `fail`
-backend, or the low-priority plain-text/encrypted-file backends of keyrings.alt) counts
-as unavailable: an API key is never written to a file Parley manages. Providers that
+backend, or the low-priority plain-text/encrypted-file backends of keyrings.alt) is not
+used just because it happens to be installed: an API key is never written to a file
+unless the person asked for it. They ask by naming the backend, as the `keyring` library
+documents, in `PYTHON_KEYRING_BACKEND` or in its `keyringrc.cfg`; Parley then uses it
+and says plainly (`notice`) what it is and where the keys are. A backend that asks for
+its password on a terminal (keyrings.alt's EncryptedKeyring) can only work when Parley
+was started from one: otherwise it counts as unavailable, saying why. Providers that
 need no key keep working either way.
 
 Keys never appear in log messages or exception text. As defence in depth, every key the
@@ -12,12 +17,17 @@ on the log handlers, replaces it with "[redacted]" if some code logs it by mista
 
 from __future__ import annotations
 
+import configparser
 import logging
+import os
+import sys
+from pathlib import Path
 
 import keyring
 import keyring.errors
 from keyring.backend import KeyringBackend
 from keyring.backends import chainer, fail
+from keyring.util import platform_
 
 from desktop.core.errors import SecretStoreUnavailable
 
@@ -29,6 +39,30 @@ _NO_KEYRING = (
     "No system keyring was found (install and unlock a Secret Service such as GNOME "
     "Keyring or KeePassXC). API keys cannot be saved; providers without a key still work."
 )
+
+
+# File backends that ask for a password with `getpass`, i.e. on a terminal.
+_TERMINAL_PROMPTS = frozenset(
+    {"keyrings.alt.file.EncryptedKeyring", "keyrings.cryptfile.cryptfile.CryptFileKeyring"}
+)
+
+
+def _name(backend: KeyringBackend) -> str:
+    return f"{type(backend).__module__}.{type(backend).__qualname__}"
+
+
+def chosen_backend() -> str:
+    """The backend the person named, as `keyring` reads it: the environment variable
+    first, then `default-keyring` in keyringrc.cfg; "" when none was named."""
+    named = os.environ.get("PYTHON_KEYRING_BACKEND", "").strip()
+    if named:
+        return named
+    config = configparser.ConfigParser()
+    try:
+        config.read(Path(platform_.config_root()) / "keyringrc.cfg", encoding="utf-8")
+        return config.get("backend", "default-keyring", fallback="").strip()
+    except (configparser.Error, OSError, UnicodeDecodeError):
+        return ""
 
 
 def _effective_priority(backend: KeyringBackend) -> float:
@@ -57,6 +91,17 @@ class SecretStore:
             backend = keyring.get_keyring()
             if isinstance(backend, fail.Keyring):
                 return _NO_KEYRING
+            name = _name(backend)
+            if name == chosen_backend():
+                if name in _TERMINAL_PROMPTS and not _on_a_terminal():
+                    return (
+                        f"The keyring you chose ({type(backend).__name__}) asks for its "
+                        "password on a terminal, and Parley was not started from one, so "
+                        "API keys cannot be saved. Start Parley from a terminal, or choose "
+                        "a Secret Service such as GNOME Keyring or KeePassXC (see the "
+                        "README, API keys); providers without a key still work."
+                    )
+                return ""  # the person's own choice, named on purpose
             if _effective_priority(backend) < 1:
                 return (
                     f"Only an insecure keyring ({type(backend).__name__}) was found, so API "
@@ -64,8 +109,9 @@ class SecretStore:
                     "Keyring, KWallet or KeePassXC; providers without a key still work."
                 )
         except Exception as exc:
+            words = f": {str(exc)[:200]}" if str(exc) else ""
             return (
-                f"The system keyring could not be reached ({type(exc).__name__}). "
+                f"The system keyring could not be reached ({type(exc).__name__}{words}). "
                 "API keys cannot be saved; providers without a key still work."
             )
         return ""
@@ -73,6 +119,29 @@ class SecretStore:
     @property
     def available(self) -> bool:
         return not self._problem()
+
+    @property
+    def notice(self) -> str:
+        """What the person should know about a store they chose that is not a system
+        keyring (where the keys are, whether they are encrypted); "" otherwise."""
+        try:
+            backend = keyring.get_keyring()
+            if self._problem() or _effective_priority(backend) >= 1:
+                return ""
+        except Exception:  # a backend that cannot even say how safe it is
+            return ""
+        where = getattr(backend, "file_path", "")
+        place = f" in {where}" if where else ""
+        if "Plaintext" in type(backend).__name__:
+            return (
+                f"API keys are stored by {type(backend).__name__}{place}, not encrypted: "
+                "anyone who can read your files can read them. A Secret Service such as "
+                "GNOME Keyring or KeePassXC keeps them safer."
+            )
+        return (
+            f"API keys are stored by {type(backend).__name__}{place}, the keyring you "
+            "chose instead of the system's."
+        )
 
     @property
     def unavailable_reason(self) -> str:
@@ -141,6 +210,13 @@ class SecretStore:
             if secret in text:
                 text = text.replace(secret, REDACTED)
         return text
+
+
+def _on_a_terminal() -> bool:
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (OSError, ValueError):
+        return False
 
 
 class SecretRedactingFilter(logging.Filter):

@@ -79,6 +79,39 @@ def test_invalid_settings_name_the_field_and_the_problem(data, field, words):
     assert words in caught.value.problem
 
 
+def test_a_provider_stall_timeout_defaults_to_90_s_and_round_trips():
+    default = parse_settings({"providers": [LOCAL]})
+    assert default.providers[0].stall_timeout == 90
+    assert "stall_timeout" not in dump_settings(default)["providers"][0]
+    patient = parse_settings({"providers": [{**LOCAL, "stall_timeout": 600}]})
+    assert patient.providers[0].stall_timeout == 600
+    assert dump_settings(patient)["providers"][0]["stall_timeout"] == 600
+    assert parse_settings(dump_settings(patient)) == patient
+    assert (
+        parse_settings({"providers": [{**LOCAL, "stall_timeout": 30.0}]}).providers[0].stall_timeout
+        == 30
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "words"),
+    [
+        (5, "between 10 and 3600 seconds, not 5"),
+        (0, "between 10 and 3600 seconds, not 0"),
+        (3601, "between 10 and 3600 seconds, not 3601"),
+        (12.5, "a whole number of seconds (10-3600)"),
+        ("90", "a whole number of seconds (10-3600), not str"),
+        (True, "a whole number of seconds"),
+        (None, "a whole number of seconds"),
+    ],
+)
+def test_an_invalid_stall_timeout_is_named_and_explained(value, words):
+    with pytest.raises(SettingsError) as caught:
+        parse_settings({"providers": [{**LOCAL, "stall_timeout": value}]})
+    assert caught.value.field == "providers[0].stall_timeout"
+    assert words in caught.value.problem
+
+
 def test_preferred_model_falls_back_when_the_last_one_is_gone():
     provider = ProviderSettings(
         "local", "Local", base_url="http://x", models=("a", "b"), default_model="b"

@@ -26,9 +26,11 @@ from desktop.engine.export import from_json, to_json
 from desktop.engine.export_markdown import to_markdown
 from tests.engine.test_chat_service import MODEL, Harness, wait_for
 from tests.support.chat_wire import turns
+from tests.support.early_timers import run_with_early_timers
 from tests.support.sse_server import (
     DONE,
     Disconnect,
+    Sleep,
     SSEServer,
     chat_chunk,
     default_stream,
@@ -45,9 +47,11 @@ def run_with(
     body: Callable[[Harness], Awaitable[None]],
     *,
     provider: dict[str, Any] | None = None,
+    early_timers: bool = False,
     **top: Any,
 ) -> None:
-    """Like `test_chat_service.run`, with extra provider settings and top-level ones."""
+    """Like `test_chat_service.run`, with extra provider settings and top-level ones;
+    `early_timers` runs it on a loop whose timers fire after half their delay."""
 
     async def main() -> None:
         harness = Harness(tmp_path, server)
@@ -59,7 +63,10 @@ def run_with(
         async with harness as h:
             await body(h)
 
-    asyncio.run(main())
+    if early_timers:
+        run_with_early_timers(main())
+    else:
+        asyncio.run(main())
 
 
 def updates(h: Harness, message_id: str) -> list[Message]:
@@ -128,6 +135,24 @@ def test_the_wait_counts_down_each_second(tmp_path, sse_server):
         assert shown[:3] == [3, 2, 1]
 
     run_with(tmp_path, sse_server, body)
+
+
+def test_the_countdown_and_the_retry_keep_time_when_timers_fire_early(tmp_path, sse_server):
+    """Each number stays until its second is over, and the retry waits the whole time."""
+    sse_server.script(
+        error_response(429, "Rate limit reached", headers={"retry-after-ms": "2200"}),
+        default_stream(),
+    )
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished(timeout=60)
+        shown = [m.retry.seconds_left for m in updates(h, result.assistant_message_id) if m.retry]
+        assert shown[:3] == [3, 2, 1]
+        first, second = sse_server.requests
+        assert second.received_at - first.received_at >= 2.2
+
+    run_with(tmp_path, sse_server, body, early_timers=True)
 
 
 def test_when_every_try_fails_the_error_says_how_many_were_made(tmp_path, sse_server):
@@ -347,3 +372,44 @@ def test_a_retried_generation_waits_for_real_then_answers(tmp_path, sse_server):
         assert h.repo.get_message(result.assistant_message_id).status is MessageStatus.COMPLETE
 
     run_with(tmp_path, sse_server, body)
+
+
+# --- the provider's stall timeout ---------------------------------------------------------
+
+
+def test_a_stream_silent_longer_than_the_providers_stall_timeout_ends_saying_so(
+    tmp_path, sse_server
+):
+    sse_server.enqueue(sse_response(chat_chunk(content="Before the silence"), Sleep(40)))
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished(timeout=60)
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.ERROR
+        assert stored.text == "Before the silence"
+        assert "The server sent nothing for 10 s" in stored.error.message
+        assert "Stall timeout in Settings › Providers" in stored.error.message
+
+    run_with(tmp_path, sse_server, body, provider={"stall_timeout": 10})
+
+
+def test_a_stream_silent_for_less_than_the_stall_timeout_completes(tmp_path, sse_server):
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Slow "),
+            Sleep(2),
+            chat_chunk(content="but sure."),
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "hi", MODEL)
+        await h.wait_finished(timeout=60)
+        stored = h.repo.get_message(result.assistant_message_id)
+        assert stored.status is MessageStatus.COMPLETE
+        assert stored.text == "Slow but sure."
+
+    run_with(tmp_path, sse_server, body, provider={"stall_timeout": 10})

@@ -95,10 +95,11 @@ def test_unsigned_reasoning_goes_back_whole_and_only_results_that_exist_are_sent
     assert sent.tool_results == ()  # never ran: the adapter answers it its wire's way
 
 
-def test_reasoning_is_not_sent_back_on_answers_without_tool_calls():
+def test_reasoning_text_is_not_sent_back_on_answers_without_tool_calls_but_the_signature_is():
+    """Gemini wants every signature back; each wire decides where, or whether at all."""
     answer = node(Role.ASSISTANT, ReasoningPart("thinking", 5, "sig"), TextPart("Hello"))
     (_, sent, _) = build_request([user("Hi"), answer, user("More")], "m").messages
-    assert sent == RequestMessage(Role.ASSISTANT, "Hello")
+    assert sent == RequestMessage(Role.ASSISTANT, "Hello", reasoning_signature="sig")
 
 
 def test_options_pass_through_for_a_capable_model():

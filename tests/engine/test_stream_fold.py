@@ -173,6 +173,49 @@ def test_a_late_signature_attaches_to_the_latest_reasoning():
     assert [(p.text, p.signature) for p in reasoning] == [("first", None), ("second", "sig-2")]
 
 
+def test_a_later_step_keeps_its_signature_apart_from_the_earlier_steps():
+    """Each step of a tool-using answer goes back with its own signature: the second
+    step's must not overwrite the first's, and its calls stay a step of their own."""
+    draft = run(
+        [
+            ReasoningDelta("Need the time."),
+            ReasoningSignature("sig-1"),
+            ToolCallDelta(0, "a", "now", "{}"),
+            Finished("STOP"),
+        ]
+    )
+    draft = close_open(draft, 4.0)
+    for event in [ReasoningSignature("sig-2"), ToolCallDelta(0, "b", "now", "{}"), Finished()]:
+        draft = fold(draft, event, 5.0)
+    assert [(type(p).__name__, getattr(p, "signature", None)) for p in draft.parts()] == [
+        ("ReasoningPart", "sig-1"),
+        ("ToolCallPart", None),
+        ("ReasoningPart", "sig-2"),
+        ("ToolCallPart", None),
+    ]
+
+
+def test_a_signature_at_the_end_of_a_step_goes_before_its_calls():
+    """Gemini may sign a step last, after parallel calls: the signature must not land
+    between them (that would split one step's calls into two)."""
+    draft = run(
+        [
+            ToolCallDelta(0, "a", "now", "{}"),
+            ToolCallDelta(1, "b", "now", "{}"),
+            ToolCallDelta(0, arguments=""),
+            ReasoningSignature("sig-end"),
+            ToolCallDelta(1, arguments=""),
+            ToolCallDelta(0, arguments=""),  # the first call, one place further on now
+        ]
+    )
+    assert [type(p).__name__ for p in draft.parts()] == [
+        "ReasoningPart",
+        "ToolCallPart",
+        "ToolCallPart",
+    ]
+    assert draft.parts()[0].signature == "sig-end"
+
+
 def test_a_signature_without_reasoning_is_kept_on_an_empty_reasoning_part():
     draft = run([ToolCallDelta(0, None, "fn", '{"x"'), ReasoningSignature("g-sig")])
     draft = fold(draft, ToolCallDelta(0, arguments=": 1}"), 9.0)

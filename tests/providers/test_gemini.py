@@ -39,7 +39,12 @@ from desktop.providers.base import (
     ToolSpec,
 )
 from desktop.providers.gemini import GeminiProvider
-from desktop.providers.gemini_wire import GENERATED_CALL_PREFIX, SKIP_SIGNATURE, StreamTranslator
+from desktop.providers.gemini_wire import (
+    GENERATED_CALL_PREFIX,
+    SKIP_SIGNATURE,
+    StreamTranslator,
+    stored_signatures,
+)
 from desktop.providers.registry import create_provider
 from desktop.providers.sse import ServerSentEvent
 from tests.support import gemini_wire as g
@@ -404,6 +409,42 @@ def test_text_turn_signature_goes_on_the_last_part(sse_server: SSEServer) -> Non
         {"role": "user", "parts": [{"text": "Hi"}]},
         {"role": "model", "parts": [{"text": "Hello!", "thoughtSignature": "c2ln"}]},
         {"role": "user", "parts": [{"text": "Again"}]},
+    ]
+
+
+def test_a_step_with_several_signatures_announces_them_all(sse_server: SSEServer) -> None:
+    """Each `ReasoningSignature` carries every signature of the step so far, with where
+    it came; a plain value is kept for the usual single one."""
+    sse_server.enqueue(
+        g.stream_response(
+            g.chunk(g.call("f", {}, signature="c2lnLWE=")),
+            g.chunk(g.text("", signature="c2lnLWU="), finish_reason="STOP"),
+        )
+    )
+    signatures = [e.signature for e in stream(sse_server) if isinstance(e, ReasoningSignature)]
+    assert signatures[0] == "c2lnLWE="
+    assert stored_signatures(signatures[-1]) == [
+        {"on": "call", "index": 0, "signature": "c2lnLWE="},
+        {"on": "end", "signature": "c2lnLWU="},
+    ]
+    # Both go back: the second has no free part left, so it comes back as it came.
+    request = ChatRequest(
+        model=MODEL,
+        messages=(
+            REQUEST.messages[0],
+            RequestMessage(
+                Role.ASSISTANT,
+                "",
+                reasoning_signature=signatures[-1],
+                tool_calls=(ToolCall(GENERATED_CALL_PREFIX + "1", "f", "{}"),),
+            ),
+        ),
+    )
+    sse_server.enqueue(g.stream_response(done_chunk()))
+    stream(sse_server, request)
+    assert sent_body(sse_server, 1)["contents"][1]["parts"] == [
+        {"functionCall": {"name": "f", "args": {}}, "thoughtSignature": "c2lnLWE="},
+        {"text": "", "thoughtSignature": "c2lnLWU="},
     ]
 
 

@@ -1,5 +1,6 @@
 """Retries end to end: a real adapter against the loopback server, wrapped by
-`RetryingProvider` with its sleep and randomness injected, so no test really waits."""
+`RetryingProvider` with its sleep and randomness injected, so most tests do not really
+wait; those about the wait itself wait for real, on a loop whose timers fire early."""
 
 from __future__ import annotations
 
@@ -16,9 +17,12 @@ from desktop.core.events import Finished, Retrying, StreamEvent, TextDelta
 from desktop.core.models import Role
 from desktop.core.settings import ProviderKind, ProviderSettings
 from desktop.providers.base import ChatRequest, ProviderHTTPError, RequestMessage
+from desktop.providers.gemini import GeminiProvider
 from desktop.providers.openai_chat import OpenAIChatProvider
 from desktop.providers.registry import create_retrying_provider
 from desktop.providers.retry import RetryingProvider, RetryPolicy
+from tests.support import gemini_wire as g
+from tests.support.early_timers import run_with_early_timers
 from tests.support.sse_server import (
     DEFAULT_ANSWER,
     Disconnect,
@@ -240,3 +244,63 @@ def test_the_registry_wraps_adapters_for_generations(sse_server: SSEServer) -> N
             assert isinstance(provider.inner, OpenAIChatProvider)
 
     run(main())
+
+
+# --- waits that must not end early ------------------------------------------------------
+
+
+def gemini_quota(delay: str) -> list[Any]:
+    """Gemini's 429: no Retry-After header, the wait in `google.rpc.RetryInfo`."""
+    retry_info = {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": delay}
+    body = g.error_body(429, "Quota exceeded", "RESOURCE_EXHAUSTED", details=[retry_info])
+    return json_response(body, status=429)
+
+
+SLOW_DOWN_CASES = {
+    "Retry-After": (
+        OpenAIChatProvider,
+        error_response(429, "Rate limit reached", headers={"Retry-After": "2"}),
+        default_stream(),
+        2.0,
+    ),
+    "retry-after-ms": (
+        OpenAIChatProvider,
+        error_response(429, "Slow down", headers={"retry-after-ms": "1500"}),
+        default_stream(),
+        1.5,
+    ),
+    "Gemini retryDelay": (
+        GeminiProvider,
+        gemini_quota("1.5s"),
+        g.stream_response(g.chunk(g.text("Hi"), finish_reason="STOP")),
+        1.5,
+    ),
+    "backoff": (
+        OpenAIChatProvider,
+        error_response(503, "Overloaded", error_type="server_error"),
+        default_stream(),
+        1.0,  # base_delay_s with no jitter
+    ),
+}
+
+
+@pytest.mark.parametrize("case", SLOW_DOWN_CASES, ids=list(SLOW_DOWN_CASES))
+def test_the_retry_never_comes_before_the_time_asked_even_when_timers_fire_early(
+    sse_server: SSEServer, case: str
+) -> None:
+    """Timers under the Qt loop fire a little early; here they fire after half their
+    delay. The server's own clock shows the second request came no sooner than asked."""
+    factory, refusal, answer, wait = SLOW_DOWN_CASES[case]
+    sse_server.script(refusal, answer)
+    policy = RetryPolicy(base_delay_s=1.0, jitter=0.0)
+    base_url = sse_server.url if factory is GeminiProvider else sse_server.base_url
+
+    async def main() -> list[StreamEvent]:
+        async with httpx.AsyncClient(trust_env=False) as client:
+            provider = RetryingProvider(factory(client, base_url), policy)
+            return [event async for event in provider.stream(REQUEST)]
+
+    events = run_with_early_timers(asyncio.wait_for(main(), 60))
+    assert isinstance(events[-1], Finished)
+    first, second = sse_server.requests
+    assert second.received_at - first.received_at >= wait

@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import json
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -238,12 +239,14 @@ def default_stream(text: str = DEFAULT_ANSWER) -> list[Step]:
 
 @dataclass(slots=True)
 class RecordedRequest:
-    """What the server received. Header names are lower-cased."""
+    """What the server received. Header names are lower-cased; `received_at` is the
+    server's own `time.monotonic()` when the whole request had arrived."""
 
     method: str
     path: str
     headers: dict[str, str]
     body: bytes
+    received_at: float = field(default_factory=time.monotonic)
     client_gone: threading.Event = field(default_factory=threading.Event)
 
     @property

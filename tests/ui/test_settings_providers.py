@@ -185,6 +185,50 @@ def test_without_a_model_list_the_test_asks_the_model_for_one_token(driver, sse_
     assert chat.json.get("max_tokens", chat.json.get("max_completion_tokens")) == 1
 
 
+def test_a_server_without_a_model_list_asks_for_model_ids_not_a_new_url(
+    driver, sse_server, tmp_path
+):
+    """Fetch models and Test connection against a server answering 404 on /models: they
+    say the server keeps no list, put the cursor in Models, and a typed id then works."""
+    page = open_providers(driver, tmp_path)
+    click(page.picker.buttons["custom"])
+    form = page.form
+    form.base_url.setText(sse_server.base_url)
+    no_list = error_response(404, "Unknown route GET /v1/models", code="not_found")
+    typed_answer = json_response(completion_body("H", model="typed-1"))
+    sse_server.script(no_list, no_list, no_list, typed_answer)
+
+    async def fetch() -> None:
+        click(form.fetch_button)
+        await driver.until(lambda: page.status.property("tone") == "error")
+
+    driver.run(fetch())
+    assert page.status.text().startswith("This server does not list its models (it answered 404")
+    assert "Type the model ids under Models" in page.status.text()
+    assert "does not know this address" not in page.status.text()
+    assert page.window().focusWidget() is form.models
+    assert "keeps no model list" in form.models.placeholderText()
+
+    async def test_without_a_model() -> None:
+        click(form.test_button)
+        await driver.until(lambda: form.connection_status.property("tone") == "error")
+
+    driver.run(test_without_a_model())
+    assert form.connection_status.text().startswith("This server does not list its models")
+    assert len(sse_server.requests) == 2  # nothing asked of a model nobody named
+
+    QTest.keyClicks(form.models, "typed-1")
+    assert form.model_ids() == ["typed-1"]
+
+    async def test_with_the_typed_model() -> None:
+        click(form.test_button)
+        await driver.until(lambda: form.connection_status.property("tone") == "ok")
+
+    driver.run(test_with_the_typed_model())
+    assert form.connection_status.text() == "Connected: typed-1 answered."
+    assert sse_server.requests[3].json["model"] == "typed-1"
+
+
 def test_an_invalid_extra_body_or_header_is_explained_and_nothing_is_saved(
     driver, sse_server, tmp_path
 ):
@@ -231,6 +275,31 @@ def test_an_invalid_extra_body_or_header_is_explained_and_nothing_is_saved(
     page.list.setCurrentRow(0)
     assert form.headers.headers() == (("X-Team", "1"),)
     assert json.loads(form.extra_body.toPlainText()) == provider["extra_body"]
+
+
+def test_the_stall_timeout_is_saved_and_shown_again(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    page = providers_page(parley)
+    field = page.form.stall_timeout
+    assert field.value() == 90
+    assert (field.minimum(), field.maximum(), field.suffix()) == (10, 3600, " s")
+    field.setValue(900)
+
+    async def body() -> None:
+        click(page.save_button)
+        await driver.until(lambda: page.status.text() == "Saved.")
+
+    driver.run(body())
+    assert saved(tmp_path)["providers"][0]["stall_timeout"] == 900
+    assert parley.settings.settings.providers[0].stall_timeout == 900  # in use at once
+
+    driver.close(parley)
+    page = open_providers(driver, tmp_path)
+    assert page.form.stall_timeout.value() == 900
+    click(page.add_button)
+    click(page.picker.buttons["custom"])
+    assert page.form.stall_timeout.value() == 90  # a new provider starts at the default
 
 
 def test_capability_overrides_are_saved_and_shown_again(driver, sse_server, tmp_path):

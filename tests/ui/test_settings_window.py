@@ -107,6 +107,41 @@ def test_without_a_keyring_settings_say_so_and_a_keyless_provider_still_works(
         keyring.set_keyring(previous)
 
 
+def test_a_chosen_file_keyring_is_used_and_the_window_says_what_it_is(
+    driver, sse_server, tmp_path, monkeypatch
+):
+    """PYTHON_KEYRING_BACKEND naming keyrings.alt's plain-text file, as the README says
+    for a machine without a Secret Service: keys can be saved, and the note says where
+    and that they are not encrypted, instead of "no keyring"."""
+    from keyrings.alt.file import PlaintextKeyring
+
+    monkeypatch.setenv("PYTHON_KEYRING_BACKEND", "keyrings.alt.file.PlaintextKeyring")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))
+    previous = keyring.get_keyring()
+    keyring.set_keyring(PlaintextKeyring())
+    try:
+        write_settings(tmp_path / "data", sse_server.base_url)
+        parley = driver.start(tmp_path / "data")
+        parley.window.show_settings()
+        page = parley.window._settings_dialog.providers
+        note = page.keyring_note.text()
+        assert page.keyring_note.isVisible()
+        assert "no system keyring" not in note.lower() and "insecure" not in note
+        assert "stored by PlaintextKeyring in" in note and "not encrypted" in note
+        assert page.form.api_key.isEnabled()
+        page.form.api_key.setText("sk-file-keyring-321")
+
+        async def body() -> None:
+            page.save_button.click()
+            await driver.until(lambda: page.status.text() == "Saved.")
+
+        driver.run(body())
+        assert (tmp_path / "xdg" / "python_keyring" / "keyring_pass.cfg").is_file()
+        assert PlaintextKeyring().get_password("Parley", "local") == "sk-file-keyring-321"
+    finally:
+        keyring.set_keyring(previous)
+
+
 def test_theme_and_text_size_apply_at_once_and_are_saved(driver, tmp_path):
     parley = driver.start(tmp_path)
     parley.window.show_settings()

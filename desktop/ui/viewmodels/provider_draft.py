@@ -15,6 +15,7 @@ from typing import Any
 
 from desktop.core.errors import ParleyError, SettingsError
 from desktop.core.i18n import tr
+from desktop.core.limits import STALL_TIMEOUT_S
 from desktop.core.settings import ModelOverride, ProviderSettings, parse_provider
 
 
@@ -38,6 +39,7 @@ class ProviderDraft:
     extra_body: str = ""  # JSON text
     overrides: Mapping[str, ModelOverride] = field(default_factory=dict)
     id_hint: str = ""  # a preset's id, preferred over the name for a new provider's id
+    stall_timeout: int = STALL_TIMEOUT_S  # seconds
 
 
 def suggest_provider_id(name: str, taken: set[str]) -> str:
@@ -102,6 +104,7 @@ _LABELS = {
     "default_model": "Default model",
     "extra_body": "Extra JSON body",
     "model_overrides": "Model capabilities",
+    "stall_timeout": "Stall timeout",
 }
 
 
@@ -138,6 +141,7 @@ def build_provider(draft: ProviderDraft, taken: set[str]) -> ProviderSettings:
             for model, override in draft.overrides.items()
             if model in models and not override.is_empty
         },
+        "stall_timeout": draft.stall_timeout,
     }
     if draft.default_model.strip():
         data["default_model"] = draft.default_model.strip()

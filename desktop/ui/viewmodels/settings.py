@@ -16,6 +16,7 @@ from desktop.core.settings import (
     Settings,
     Theme,
 )
+from desktop.engine.connection_check import NoModelListError
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
@@ -51,6 +52,8 @@ class SettingsViewModel(QObject):
     connectionChecked = Signal(str, list)  # what worked (a sentence), the models listed
     connectionFailed = Signal(str)
     testingChanged = Signal(bool)
+    # The server keeps no model list: the person types model ids instead.
+    modelIdsNeeded = Signal()
 
     def __init__(
         self,
@@ -102,6 +105,7 @@ class SettingsViewModel(QObject):
             headers=tuple(provider.headers.items()),
             extra_body=format_extra_body(provider.extra_body),
             overrides=dict(provider.model_overrides),
+            stall_timeout=provider.stall_timeout,
         )
 
     def draft_for_preset(self, preset_id: str) -> ProviderDraft:
@@ -129,6 +133,11 @@ class SettingsViewModel(QObject):
         return self._service.keyring_problem
 
     keyringProblem = Property(str, _get_keyring_problem, constant=True)
+
+    def _get_keyring_notice(self) -> str:
+        return self._service.keyring_notice
+
+    keyringNotice = Property(str, _get_keyring_notice, constant=True)
 
     @property
     def load_problem(self) -> str:
@@ -232,6 +241,9 @@ class SettingsViewModel(QObject):
         self._set_fetching(True)
         try:
             models = await self._service.fetch_models(provider, api_key)
+        except NoModelListError as error:
+            self.fetchFailed.emit(str(error))
+            self.modelIdsNeeded.emit()
         except ParleyError as error:
             self.fetchFailed.emit(str(error))
         else:
@@ -256,6 +268,9 @@ class SettingsViewModel(QObject):
         self._set_testing(True)
         try:
             check = await self._service.check_connection(provider, api_key, model)
+        except NoModelListError as error:
+            self.connectionFailed.emit(str(error))
+            self.modelIdsNeeded.emit()
         except ParleyError as error:
             self.connectionFailed.emit(str(error))
         else:

@@ -18,10 +18,12 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S
 from desktop.core.settings import ProviderKind
 from desktop.providers.base import Capabilities
 from desktop.ui.viewmodels.provider_draft import ProviderDraft
@@ -85,7 +87,8 @@ class ProviderForm(QScrollArea):
 
         self.models = QPlainTextEdit(body)
         self.models.setObjectName("ModelsEdit")
-        self.models.setPlaceholderText(self.tr("One model id per line, or fetch them"))
+        self._models_hint = self.tr("One model id per line, or fetch them")
+        self.models.setPlaceholderText(self._models_hint)
         self.models.setFixedHeight(110)
         self.models.textChanged.connect(self._on_models_edited)
         self.fetch_button = QPushButton(self.tr("Fetch models"), body)
@@ -101,6 +104,12 @@ class ProviderForm(QScrollArea):
         self.extra_body.setPlaceholderText('{"top_k": 40}')
         self.extra_body.setFixedHeight(90)
         self.extra_body.setTabChangesFocus(True)
+        self.stall_timeout = QSpinBox(body)
+        self.stall_timeout.setObjectName("StallTimeout")
+        self.stall_timeout.setRange(STALL_TIMEOUT_MIN_S, STALL_TIMEOUT_MAX_S)
+        self.stall_timeout.setSingleStep(10)
+        self.stall_timeout.setSuffix(self.tr(" s"))
+        self.stall_timeout.setAccelerated(True)
         self.overrides = OverridesEditor(
             lambda model: defaults(self.kind_value(), model, self.base_url.text()), body
         )
@@ -127,6 +136,24 @@ class ProviderForm(QScrollArea):
         body_column.addWidget(self.extra_body)
         body_column.addWidget(body_hint)
 
+        stall_hint = QLabel(
+            self.tr(
+                "How long the server may stay silent, before its first word or between "
+                "two, before Parley gives up. Give more to a local server that loads a "
+                "large model or a model that thinks at length."
+            ),
+            body,
+        )
+        stall_hint.setObjectName("FormHint")
+        stall_hint.setWordWrap(True)
+        stall_column = QVBoxLayout()
+        stall_column.setSpacing(2)
+        stall_row = QHBoxLayout()  # the hint wraps at the form's width, not the field's
+        stall_row.addWidget(self.stall_timeout)
+        stall_row.addStretch(1)
+        stall_column.addLayout(stall_row)
+        stall_column.addWidget(stall_hint)
+
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         form.addRow(_section(self.tr("Connection"), body))
@@ -145,6 +172,7 @@ class ProviderForm(QScrollArea):
         form.addRow(_section(self.tr("Requests"), body))
         form.addRow(self.tr("Custom headers"), self.headers)
         form.addRow(self.tr("Extra JSON body"), body_column)
+        form.addRow(self.tr("Stall timeout"), stall_column)
         form.addRow(_section(self.tr("Model capabilities"), body))
         capabilities_hint = QLabel(
             self.tr(
@@ -186,6 +214,7 @@ class ProviderForm(QScrollArea):
         self.base_url.setText(draft.base_url)
         self.api_key.clear()
         self.set_key_hint(saved=bool(draft.provider_id), needs_key=needs_key, key_url=key_url)
+        self.models.setPlaceholderText(self._models_hint)
         self.models.blockSignals(True)
         self.models.setPlainText("\n".join(draft.models))
         self.models.blockSignals(False)
@@ -193,6 +222,7 @@ class ProviderForm(QScrollArea):
         self.default_model.setCurrentText(draft.default_model)
         self.headers.set_headers(draft.headers)
         self.extra_body.setPlainText(draft.extra_body)
+        self.stall_timeout.setValue(draft.stall_timeout)
         self.overrides.set_overrides(dict(draft.overrides), self.model_ids())
         self.connection_status.clear()
         self.verticalScrollBar().setValue(0)
@@ -209,6 +239,7 @@ class ProviderForm(QScrollArea):
             extra_body=self.extra_body.toPlainText(),
             overrides=self.overrides.overrides(),
             id_hint=self._id_hint,
+            stall_timeout=self.stall_timeout.value(),
         )
 
     @property

@@ -47,6 +47,7 @@ class ProvidersPage(QWidget):
 
         self.keyring_note = QLabel(self)
         self.keyring_note.setWordWrap(True)
+        self.keyring_note.setTextFormat(Qt.TextFormat.PlainText)
         self.keyring_note.setObjectName("Banner")
         self.picker = PresetPicker(vm.presets, vm.local_servers, self)
         self.picker.presetChosen.connect(self.choose_preset)
@@ -89,7 +90,8 @@ class ProvidersPage(QWidget):
         layout.addLayout(right, 1)
 
         if vm.keyringAvailable:
-            self.keyring_note.hide()
+            self.keyring_note.setText(vm.keyringNotice)
+            self.keyring_note.setVisible(bool(vm.keyringNotice))
         else:
             self.keyring_note.setText(vm.keyringProblem)
             self.form.disable_key(self.tr("Unavailable: no system keyring"))
@@ -105,6 +107,7 @@ class ProvidersPage(QWidget):
             lambda text: set_tone(self.form.connection_status, text, "error")
         )
         vm.testingChanged.connect(self._on_testing)
+        vm.modelIdsNeeded.connect(self._on_model_ids_needed)
         vm.local_servers.added.connect(self.show_provider)
         self._reload_list()
         if self.list.count():
@@ -218,6 +221,13 @@ class ProvidersPage(QWidget):
         set_tone(self.form.connection_status, text, "ok")
         if models and not self.form.model_ids():
             self.form.set_models(models)
+
+    def _on_model_ids_needed(self) -> None:
+        """No model list to fetch: the cursor goes where the ids are typed."""
+        self.form.models.setPlaceholderText(
+            self.tr("This server keeps no model list: type its model ids, one per line")
+        )
+        self.form.models.setFocus()
 
     def _show_error(self, message: str) -> None:
         set_tone(self.status, message, "error")

@@ -1,0 +1,78 @@
+"""The README's way to keep keys on a machine without a Secret Service, for real: the
+keyrings.alt file backend named in PYTHON_KEYRING_BACKEND, in a fresh process with no
+terminal (as when Parley is started from a desktop menu), with its own data folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAINTEXT = "keyrings.alt.file.PlaintextKeyring"
+KEY = "sk-fallback-key-0123456789"
+
+STORE = f"""
+from desktop.storage.secrets import SecretStore
+store = SecretStore()
+assert store.available, store.unavailable_reason
+store.set("openai", "{KEY}")
+print(store.notice)
+"""
+READ = """
+from desktop.storage.secrets import SecretStore
+print(SecretStore().get("openai"))
+"""
+PROBLEM = """
+from desktop.storage.secrets import SecretStore
+store = SecretStore()
+print(store.available, store.unavailable_reason)
+"""
+
+
+def parley_python(script: str, home: Path, backend: str | None) -> str:
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_KEYRING_BACKEND"}
+    env.update(
+        HOME=str(home),
+        XDG_DATA_HOME=str(home / "data"),
+        XDG_CONFIG_HOME=str(home / "config"),
+        PYTHONPATH=str(ROOT),
+    )
+    env.pop("DBUS_SESSION_BUS_ADDRESS", None)  # no Secret Service to find
+    if backend is not None:
+        env["PYTHON_KEYRING_BACKEND"] = backend
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_named_file_keyring_stores_and_reads_back_a_key_without_a_terminal(tmp_path):
+    notice = parley_python(STORE, tmp_path, PLAINTEXT)
+    stored = tmp_path / "data" / "python_keyring" / "keyring_pass.cfg"
+    assert stored.is_file()
+    assert f"stored by PlaintextKeyring in {stored}, not encrypted" in notice
+    # Another run of Parley reads it back.
+    assert parley_python(READ, tmp_path, PLAINTEXT) == KEY
+
+
+def test_a_file_keyring_that_was_not_named_is_still_not_trusted(tmp_path):
+    """keyrings.alt installed is not a choice: keyring would pick its plain-text file by
+    itself where nothing better exists, and Parley refuses to write keys there."""
+    said = parley_python(PROBLEM, tmp_path, None)
+    assert said.startswith("False Only an insecure keyring (")
+    assert not (tmp_path / "data" / "python_keyring").exists()
+
+
+def test_the_encrypted_file_keyring_without_a_terminal_says_why_it_cannot_work(tmp_path):
+    said = parley_python(PROBLEM, tmp_path, "keyrings.alt.file.EncryptedKeyring")
+    assert said.startswith("False The keyring you chose (EncryptedKeyring) asks for its")
+    assert "Parley was not started from one" in said
