@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -55,3 +56,14 @@ def test_a_damaged_database_is_reported_and_left_unchanged(tmp_path):
     assert result.returncode == 1
     assert "could not start" in result.stderr and "parley.db" in result.stderr
     assert (data / "parley.db").read_bytes() == damaged
+
+
+def test_a_database_upgraded_without_a_column_starts_and_takes_messages(tmp_path):
+    """A version-5 file that an earlier release upgraded without
+    `conversations.workspace_file` (tests/fixtures/schemas/README.md)."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "schemas" / "v5-without-workspace-file", data)
+    result = run_parley("--smoke-test", "--data-dir", str(data))
+    assert result.returncode == 0, result.stderr
+    assert "smoke test passed" in result.stdout
+    assert (data / "parley.db.pre-v6.bak").is_file()

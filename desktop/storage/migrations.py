@@ -293,12 +293,31 @@ def _v5_prompt_and_pins(conn: Connection) -> None:
         conn.exec_driver_sql(statement)
 
 
+# Version 6: a repair. Step 4 gained `conversations.workspace_file` after it had been
+# released, so a database that reached version 4 before then never got the column, and
+# step 5 took it on to version 5 without it (where every query naming the column fails).
+# Every other object of the current schema is in every database a released step built:
+# tests/storage/test_schema_fixtures.py upgrades a database written by each release and
+# compares its schema with a new one's. So the column is all there is to add, and only
+# where it is missing. (It lands at the end of the table; columns are always named.)
+_V6_MISSING_COLUMNS: Final = (("conversations", "workspace_file", "TEXT"),)
+
+
+def _v6_add_missing_columns(conn: Connection) -> None:
+    for table, column, kind in _V6_MISSING_COLUMNS:
+        present = {row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
+        if column not in present:
+            log.info("Adding the column %s.%s that an earlier upgrade left out", table, column)
+            conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_create_chat_tables,
     _v2_full_text_search,
     _v3_short_query_index,
     _v4_attachments,
     _v5_prompt_and_pins,
+    _v6_add_missing_columns,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
