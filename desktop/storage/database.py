@@ -113,6 +113,6 @@ def _storage_errors(path: Path, verb: str) -> Iterator[None]:
             raise disk_full_error(
                 path,
                 f"Parley could not {_VERBS.get(verb, verb)} its database",
-                "Nothing was changed; free some space there and try again.",
+                "Free some space there and try again.",
             ) from exc
         raise StorageError(f"Could not {verb} the database {path.name}: {exc.orig}") from exc

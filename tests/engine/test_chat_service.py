@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -19,12 +20,14 @@ from desktop.engine.settings_service import SettingsService
 from desktop.providers.openai_chat import OpenAIChatProvider
 from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database
+from desktop.storage.errors import DiskFullError
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 from tests.support.chat_wire import turns
 from tests.support.sse_server import (
     DONE,
     Disconnect,
+    Gate,
     Sleep,
     SSEServer,
     chat_chunk,
@@ -379,3 +382,68 @@ def test_a_stalled_stream_keeps_the_text_and_says_the_server_went_silent(tmp_pat
         assert "sent nothing for 0.5 s" in stored.error.message
 
     run(tmp_path, sse_server, body)
+
+
+def test_a_send_on_a_full_disk_saves_nothing_and_works_again_once_there_is_room(
+    sse_server, small_disk
+):
+    async def body(h: Harness) -> None:
+        conversation = h.chat.create_conversation("Plans")
+        small_disk.fill()
+        with pytest.raises(DiskFullError, match=f"the disk holding {small_disk.root} is full"):
+            await h.chat.send(conversation.id, "Where to?", MODEL)
+        assert h.repo.messages(conversation.id) == []  # not the question without an answer
+        assert sse_server.requests == [] and h.finished() == []
+        small_disk.release()
+        result = await h.chat.send(conversation.id, "Where to?", MODEL)
+        await h.wait_finished()
+        assert [m.text for m in h.repo.active_path(conversation.id)] == [
+            "Where to?",
+            "Hello from the test server.",
+        ]
+        assert result.conversation_id == conversation.id
+
+    run(small_disk.root, sse_server, body)
+
+
+def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_room(
+    sse_server, small_disk
+):
+    disk_filled = threading.Event()
+    words = [f"word{i} " for i in range(30)]
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Saved. "),
+            Gate(disk_filled),
+            *[chat_chunk(content=w) for w in words],
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "Talk", MODEL)
+        answer_id = result.assistant_message_id
+        await wait_for(lambda: h.repo.get_message(answer_id).text == "Saved. ", 30)
+        small_disk.fill()
+        disk_filled.set()
+        await h.wait_finished(timeout=30)
+
+        full = "Saved. " + "".join(words)
+        last = [e.message for e in h.events if isinstance(e, MessageChanged)][-1]
+        assert last.text == full and last.status is MessageStatus.COMPLETE
+        assert last.save_error is not None and "is full" in last.save_error
+        assert [e.status for e in h.finished()] == [MessageStatus.COMPLETE]
+        stored = h.repo.get_message(answer_id)
+        assert stored.text == "Saved. " and stored.status is MessageStatus.STREAMING
+        assert h.chat.save_unsaved() is False  # still no room: kept for later
+
+        small_disk.release()
+        assert h.chat.save_unsaved() is True
+        stored = h.repo.get_message(answer_id)
+        assert stored.text == full and stored.status is MessageStatus.COMPLETE
+        again = [e.message for e in h.events if isinstance(e, MessageChanged)][-1]
+        assert again.id == answer_id and again.save_error is None
+        assert h.chat.save_unsaved() is True  # nothing left
+
+    run(small_disk.root, sse_server, body)
