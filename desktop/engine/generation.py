@@ -63,7 +63,7 @@ class Generation:
     Success, error and cancellation all end in `_finish`, which runs exactly once:
     close open reasoning, stamp `finished_at`, persist, then announce. While streaming,
     the UI hears of changes at most every ~40 ms and the database is written at most
-    about once a second, so a crash loses at most about a second of text.
+    every half second (`DB_WRITE_INTERVAL_S`), so a crash loses less than a second of text.
 
     With `resume=True` the message already holds the beginning of the answer (continue
     after a stop or a crash): the draft starts from its parts, so every snapshot, save

@@ -13,6 +13,7 @@ import pytest
 
 from desktop.core.errors import EmptyMessageError
 from desktop.core.events import GenerationFinished, MessageChanged
+from desktop.core.limits import DB_WRITE_INTERVAL_S
 from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.request_builder import RequestOptions
@@ -239,7 +240,8 @@ def test_a_disconnect_mid_stream_keeps_the_text_and_shows_the_error(tmp_path, ss
 
 
 def test_streaming_writes_are_coalesced(tmp_path, sse_server):
-    # 60 deltas over about 2.4 s: the UI hears far fewer updates, the disk about 2-3.
+    # 60 deltas over about 2.4 s: the UI hears far fewer updates, the disk one save per
+    # DB_WRITE_INTERVAL_S of streaming (however long a busy machine makes that).
     steps: list[object] = []
     for i in range(60):
         steps += [chat_chunk(content=f"w{i} "), Sleep(0.04)]
@@ -248,8 +250,10 @@ def test_streaming_writes_are_coalesced(tmp_path, sse_server):
     )
 
     async def body(h: Harness) -> None:
+        started = asyncio.get_running_loop().time()
         result = await h.chat.send(None, "count", MODEL)
         await h.wait_finished(timeout=20)
+        streamed_for = asyncio.get_running_loop().time() - started
         updates = [
             e
             for e in h.events
@@ -257,7 +261,8 @@ def test_streaming_writes_are_coalesced(tmp_path, sse_server):
             and e.message.id == result.assistant_message_id
             and e.message.status is MessageStatus.STREAMING
         ]
-        assert 1 <= h.repo.streaming_saves <= 4
+        assert 1 <= h.repo.streaming_saves <= streamed_for / DB_WRITE_INTERVAL_S + 1
+        assert h.repo.streaming_saves < 60 / 4
         assert len(updates) < 60
         assert h.repo.get_message(result.assistant_message_id).text.count("w") == 60
 
@@ -269,7 +274,7 @@ def test_a_crash_mid_stream_leaves_an_interrupted_message_with_the_saved_text(tm
 
     async def body(h: Harness) -> None:
         result = await h.chat.send(None, "hi", MODEL)
-        # Wait until the throttled write has reached the disk (about a second).
+        # Wait until the throttled write has reached the disk (about half a second).
         reader = ChatRepository(Database.open(h.tmp_path / "parley.db"))
         await wait_for(lambda: reader.get_message(result.assistant_message_id).text != "", 5)
         # A new process starting on the same folder while this one "died" mid-stream.
