@@ -17,7 +17,15 @@ from types import TracebackType
 from typing import Any
 
 import qasync
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QObject, QTranslator, Signal
+from PySide6.QtCore import (
+    QCoreApplication,
+    QLibraryInfo,
+    QLocale,
+    QObject,
+    Qt,
+    QTranslator,
+    Signal,
+)
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
@@ -41,6 +49,7 @@ from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
+from desktop.storage.disk_space import disk_full_error, is_disk_full
 from desktop.storage.log_files import configure_logging
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretRedactingFilter, SecretStore
@@ -112,12 +121,14 @@ class Parley:
         paths.ensure()
         self.paths = paths
         notice: list[UpgradeNotice] = []
-        self.database = Database.open(
-            paths.database, on_upgrade=lambda: _show_upgrade_notice(notice)
-        )
-        for window in notice:
-            window.close()
-            window.deleteLater()
+        try:
+            self.database = Database.open(
+                paths.database, on_upgrade=lambda: _show_upgrade_notice(notice)
+            )
+        finally:  # a failed upgrade must not leave it on top of the error
+            for window in notice:
+                window.close()
+                window.deleteLater()
         self.repository = ChatRepository(self.database)
         self.secrets = secrets or SecretStore()
         # Owns the providers' httpx client (proxy, CA bundle), rebuilt on network changes.
@@ -370,7 +381,15 @@ def main(argv: list[str] | None = None) -> int:
     try:
         paths.ensure()
     except OSError as error:
-        print(f"Parley cannot use the data folder {paths.root}: {error}", file=sys.stderr)
+        if is_disk_full(error, paths.root):
+            reason = disk_full_error(
+                paths.root,
+                "Parley cannot create its data folder",
+                "Free some space there and start Parley again.",
+            )
+            print(reason, file=sys.stderr)
+        else:
+            print(f"Parley cannot use the data folder {paths.root}: {error}", file=sys.stderr)
         return 2
     secrets = SecretStore()
     configure_logging(paths.log_file, SecretRedactingFilter(secrets))
@@ -429,13 +448,7 @@ async def _run(
         log.exception("start-up failed")
         print(f"Parley could not start: {error}", file=sys.stderr)
         if not smoke:  # started from a menu or a double-click: nobody reads stderr
-            QMessageBox.critical(
-                None,
-                "Parley",
-                QCoreApplication.translate("Parley", "Parley could not start.\n\n%1").replace(
-                    "%1", str(error)
-                ),
-            )
+            _show_startup_failure(str(error))
         return 1
     parley.errors.install()
     # Everything built so far lives as long as the app: keep the collector from walking
@@ -479,6 +492,19 @@ async def _end_what_is_left() -> None:
         log.warning("still running at quit: %s", task.get_name())
         task.cancel()
     await asyncio.gather(*left, return_exceptions=True)
+
+
+def _show_startup_failure(reason: str) -> None:
+    """Why Parley could not start (a full disk, a damaged or too new database), in a
+    box that waits to be read. Plain text: the reason quotes paths and SQLite's words."""
+    box = QMessageBox(
+        QMessageBox.Icon.Critical,
+        "Parley",
+        QCoreApplication.translate("Parley", "Parley could not start.\n\n%1").replace("%1", reason),
+        QMessageBox.StandardButton.Ok,
+    )
+    box.setTextFormat(Qt.TextFormat.PlainText)
+    box.exec()
 
 
 async def _warm_up_rendering() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -56,3 +57,30 @@ def test_a_damaged_database_is_reported_and_left_unchanged(tmp_path):
     assert result.returncode == 1
     assert "could not start" in result.stderr and "parley.db" in result.stderr
     assert (data / "parley.db").read_bytes() == damaged
+
+
+def test_a_database_upgraded_without_a_column_starts_and_takes_messages(tmp_path):
+    """A version-5 file that an earlier release upgraded without
+    `conversations.workspace_file` (tests/fixtures/schemas/README.md)."""
+    data = tmp_path / "data"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "schemas" / "v5-without-workspace-file", data)
+    result = run_parley("--smoke-test", "--data-dir", str(data))
+    assert result.returncode == 0, result.stderr
+    assert "smoke test passed" in result.stdout
+    assert (data / "parley.db.pre-v6.bak").is_file()
+
+
+def test_starting_on_a_full_disk_says_the_disk_is_full_and_where(small_disk):
+    data = small_disk.root / "data"
+    assert run_parley("--smoke-test", "--data-dir", str(data)).returncode == 0  # a history
+    small_disk.fill()
+
+    result = run_parley("--smoke-test", "--data-dir", str(data))
+
+    assert result.returncode == 1
+    assert f"the disk holding {data} is full (0 bytes free)" in result.stderr
+    assert "damaged" not in result.stderr
+    # One line about the log that cannot be written, not a traceback per record.
+    assert "Traceback" not in result.stderr and "Logging error" not in result.stderr
+    small_disk.release()
+    assert run_parley("--smoke-test", "--data-dir", str(data)).returncode == 0

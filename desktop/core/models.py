@@ -198,6 +198,8 @@ class Message:
     retry: RetryWait | None = None
     # Likewise: what the answer waits for before it starts ("Reading 2 images with OCR…").
     activity: str | None = None
+    # Likewise: why what is shown is not (all) on disk yet, e.g. the disk is full.
+    save_error: str | None = None
 
     @property
     def text(self) -> str:

@@ -52,7 +52,7 @@ from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import interrupted, lost, pending_call
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.providers.base import ChatProvider
-from desktop.storage.errors import ConversationNotFound, MessageNotFound
+from desktop.storage.errors import ConversationNotFound, MessageNotFound, StorageError
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
@@ -107,6 +107,8 @@ class ChatService:
         # them (they came back after a restart) until the person has decided.
         self._approvals: dict[str, ApprovalRequest] = {}
         self._restored: set[str] = set()
+        # Finished answers the disk had no room for, by id (`save_unsaved`).
+        self._unsaved: dict[str, Message] = {}
 
     # --- queries ------------------------------------------------------------------
 
@@ -385,12 +387,12 @@ class ChatService:
 
         async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
+            self.save_unsaved()
             path = self._repo.active_path(conversation_id)
             parent_id = path[-1].id if path else None
-            user = self._repo.add_message(
-                versions.user_message(conversation_id, parent_id, text, context)
+            user, assistant = self._add_exchange(
+                versions.user_message(conversation_id, parent_id, text, context), model
             )
-            assistant = self._add_answer(conversation_id, user.id, model)
             self._announce(conversation_id, [user, assistant])
             self._generate(assistant, [*path, user])
         return SendResult(conversation_id, user.id, assistant.id)
@@ -411,6 +413,7 @@ class ChatService:
             model = versions.regenerate_model(message, self._answers_to(question))
         async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
+            self.save_unsaved()
             history = self._repo.branch(question.id)
             assistant = self._add_answer(conversation_id, question.id, model)
             self._announce(conversation_id, [assistant], switched=True)
@@ -429,10 +432,12 @@ class ChatService:
         conversation_id = original.conversation_id
         async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
+            self.save_unsaved()
             parent_id = original.parent_id
             history = self._repo.branch(parent_id) if parent_id else []
-            user = self._add_user(conversation_id, parent_id, text, original)
-            assistant = self._add_answer(conversation_id, user.id, model)
+            user, assistant = self._add_exchange(
+                versions.user_message(conversation_id, parent_id, text, original.context), model
+            )
             self._announce(conversation_id, [user, assistant], switched=True)
             self._generate(assistant, [*history, user])
         return SendResult(conversation_id, user.id, assistant.id)
@@ -493,6 +498,7 @@ class ChatService:
         conversation_id = self._message(message_id).conversation_id
         async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
+            self.save_unsaved()
             message = self._message(message_id)  # as the stop left it
             versions.check_continuable(message)
             history = self._repo.branch(message_id)
@@ -517,6 +523,30 @@ class ChatService:
         for request in list(self._approvals.values()):
             request.suspend()
         await self._runner.shutdown()
+        self.save_unsaved()
+
+    def save_unsaved(self) -> bool:
+        """Save the answers whose last save failed (a full disk); True when none is left.
+
+        Tried before each new message and at shutdown: the person freed some space and
+        goes on, and the answer on screen reaches the disk first. Each one saved is
+        announced again, without its "not saved" error.
+        """
+        for message_id, message in list(self._unsaved.items()):
+            saved = replace(message, save_error=None)
+            try:
+                self._repo.save_message(saved)
+            except MessageNotFound:
+                log.info("unsaved answer %s was deleted meanwhile", message_id)
+            except StorageError:
+                return False  # still no room: the next attempt tries them all again
+            else:
+                self.events.emit(MessageChanged(saved))
+            del self._unsaved[message_id]
+        return True
+
+    def _keep_unsaved(self, message: Message) -> None:
+        self._unsaved[message.id] = message
 
     def _message(self, message_id: str) -> Message:
         message = self._repo.get_message(message_id)
@@ -538,14 +568,13 @@ class ChatService:
             m for m in self._repo.messages(message.conversation_id) if m.parent_id == message.id
         ]
 
-    def _add_user(
-        self, conversation_id: str, parent_id: str | None, text: str, edited: Message | None = None
-    ) -> Message:
-        """Save the person's message; an edit keeps the original's attachments."""
-        context = edited.context if edited is not None else ContextSnapshot()
-        return self._repo.add_message(
-            versions.user_message(conversation_id, parent_id, text, context)
-        )
+    def _add_exchange(self, user: Message, model: ModelRef) -> tuple[Message, Message]:
+        """Save the person's message and its answer's `streaming` placeholder together:
+        if the disk is full neither is saved, so the text can go back to the composer
+        without a copy of it left behind in the chat."""
+        placeholder = versions.placeholder(user.conversation_id, user.id, model)
+        saved, answer = self._repo.add_messages([user, placeholder])
+        return saved, answer
 
     def _add_answer(self, conversation_id: str, parent_id: str, model: ModelRef) -> Message:
         """The `streaming` placeholder, saved before any network call; it becomes the leaf."""
@@ -588,6 +617,7 @@ class ChatService:
             files=self._files,
             assistant=self.assistant_of(conversation),
             context=self.context,
+            keep_unsaved=self._keep_unsaved,
         )
         self._runner.start(conversation_id, message.id, generation.run())
         self.events.emit(GenerationStarted(conversation_id, message.id))

@@ -46,6 +46,8 @@ from desktop.engine.tools.calls import cancelled, interrupted, unrun
 from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
+from desktop.storage.disk_space import size_text
+from desktop.storage.errors import DiskFullError, StorageError
 from desktop.storage.repository import ChatRepository, MessageNotFound
 
 if TYPE_CHECKING:
@@ -62,7 +64,7 @@ class Generation:
     Success, error and cancellation all end in `_finish`, which runs exactly once:
     close open reasoning, stamp `finished_at`, persist, then announce. While streaming,
     the UI hears of changes at most every ~40 ms and the database is written at most
-    about once a second, so a crash loses at most about a second of text.
+    every half second (`DB_WRITE_INTERVAL_S`), so a crash loses less than a second of text.
 
     With `resume=True` the message already holds the beginning of the answer (continue
     after a stop or a crash): the draft starts from its parts, so every snapshot, save
@@ -98,6 +100,7 @@ class Generation:
         files: AttachmentReader | None = None,
         assistant: Assistant = DEFAULT_ASSISTANT,
         context: ContextService | None = None,
+        keep_unsaved: Callable[[Message], None] | None = None,
     ) -> None:
         if message.model is None:
             raise ValueError("an assistant message needs a model")
@@ -134,6 +137,8 @@ class Generation:
         self._status = MessageStatus.STREAMING
         self._notices: list[NoticePart] = []
         self._earlier_steps: Usage | None = None  # tokens of this run's finished steps
+        self._keep_unsaved = keep_unsaved
+        self._save_error: str | None = None  # why the last save failed, while it does
 
     async def run(self) -> None:
         clock = self._clock or asyncio.get_running_loop().time
@@ -303,14 +308,14 @@ class Generation:
             for p in self._draft.closed
         )
         self._draft = replace(self._draft, closed=closed)
-        self._persist()
+        self._save_now()
         self._publish()
 
     async def _ask(self, pending: list[PendingCall]) -> dict[str, Answer]:
         """Pause as `awaiting_approval` until the person has decided every call."""
         assert self._open_approval is not None
         self._status = MessageStatus.AWAITING_APPROVAL
-        self._persist()
+        self._save_now()
         self._publish()
         request = self._open_approval(self._message.conversation_id, self._message.id, pending)
         self._request = request
@@ -407,6 +412,7 @@ class Generation:
             first_token_ms=first_token_ms,
             retry=self._retry_wait(draft) if status is MessageStatus.STREAMING else None,
             activity=self._activity if status is MessageStatus.STREAMING else None,
+            save_error=self._save_error,
         )
 
     def _usage(self, draft: Draft) -> Usage | None:
@@ -419,10 +425,28 @@ class Generation:
         self._events.emit(MessageChanged(self._snapshot(self._draft, self._status)))
 
     def _persist(self) -> None:
+        """The throttled save while streaming. If it fails (a full disk) the answer goes
+        on: what arrived stays on screen, marked as not saved, and the next save tries
+        again (clearing the mark once one fits)."""
+        try:
+            self._save_now()
+        except StorageError as error:
+            if self._save_error is None:
+                log.warning("could not save answer %s: %s", self._message.id, type(error).__name__)
+            self._save_error = _not_saved(error)
+            self._publish()
+
+    def _save_now(self) -> None:
+        """Save the answer as it stands; raises StorageError. For states that must be
+        on disk before anything goes on (a tool call about to run, a pause for approval)."""
         try:
             self._repo.save_message(self._snapshot(self._draft, self._status))
         except MessageNotFound:
             log.warning("message %s vanished while streaming", self._message.id)
+            return
+        if self._save_error is not None:
+            self._save_error = None
+            self._publish()
 
     def _finish(self, status: MessageStatus, now: float, error: ErrorPart | None = None) -> None:
         if self._finished:
@@ -437,10 +461,18 @@ class Generation:
         if error is not None:
             message.parts.append(error)
         message.finished_at = utc_now()
+        message.save_error = None
         try:
             self._repo.save_message(message)
         except MessageNotFound:
             log.warning("message %s vanished before it finished", message.id)
+        except StorageError as error:
+            # Shown as it ended, marked as not saved; the chat service saves it once
+            # there is room (before the next message, at the latest when Parley quits).
+            log.warning("could not save finished answer %s: %s", message.id, type(error).__name__)
+            message.save_error = _not_saved(error)
+            if self._keep_unsaved is not None:
+                self._keep_unsaved(message)
         except Exception:
             log.exception("could not save the finished message %s", message.id)
         log.info(
@@ -528,6 +560,17 @@ class GenerationRunner:
             del self._message_ids[conversation_id]
         if not task.cancelled() and task.exception() is not None:
             log.error("generation task failed", exc_info=task.exception())
+
+
+def _not_saved(error: StorageError) -> str:
+    """What the answer shows while it is not on disk."""
+    if isinstance(error, DiskFullError):
+        free = f" ({size_text(error.free_bytes)} free)" if error.free_bytes is not None else ""
+        return tr(
+            "Not saved yet: the disk holding {folder} is full{free}. The answer stays here, "
+            "and Parley saves it once there is room."
+        ).format(folder=error.folder, free=free)
+    return tr("Not saved yet: {error} Parley tries again at the next save.").format(error=error)
 
 
 def seeded_draft(parts: Sequence[Part], call_id_prefix: str = "call") -> Draft:

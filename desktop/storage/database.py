@@ -16,6 +16,7 @@ from types import TracebackType
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
+from desktop.storage.disk_space import disk_full_error, is_disk_full
 from desktop.storage.errors import StorageError
 from desktop.storage.migrations import ensure_not_newer, migrate
 from desktop.storage.sqlite_engine import (
@@ -47,6 +48,12 @@ class Database:
             migrate(engine, on_upgrade=on_upgrade)
         except OperationalError as exc:
             engine.dispose()
+            if is_disk_full(exc, path):
+                raise disk_full_error(
+                    path,
+                    "Parley could not open its database",
+                    "Free some space there and start Parley again; your chats were left unchanged.",
+                ) from exc
             raise StorageError(f"Could not open the database {path}: {exc.orig}") from exc
         except BaseException:
             engine.dispose()
@@ -89,6 +96,9 @@ class Database:
         self.close()
 
 
+_VERBS = {"write": "save to", "read": "read"}
+
+
 @contextmanager
 def _storage_errors(path: Path, verb: str) -> Iterator[None]:
     """Turn SQLite's operational failures (locked, disk full, I/O) into a StorageError.
@@ -99,4 +109,10 @@ def _storage_errors(path: Path, verb: str) -> Iterator[None]:
     try:
         yield
     except OperationalError as exc:
+        if is_disk_full(exc, path):
+            raise disk_full_error(
+                path,
+                f"Parley could not {_VERBS.get(verb, verb)} its database",
+                "Free some space there and try again.",
+            ) from exc
         raise StorageError(f"Could not {verb} the database {path.name}: {exc.orig}") from exc

@@ -6,11 +6,24 @@ Messages name files and ids, never message contents or keys.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from desktop.core.errors import ParleyError
 
 
 class StorageError(ParleyError):
     """The database could not be opened, read or written."""
+
+
+class DiskFullError(StorageError):
+    """The disk holding Parley's data has no room left. Nothing was damaged: what could
+    not be written was rolled back. `folder` is where the space ran out; `free_bytes`
+    what the disk still had (None when it could not be asked)."""
+
+    def __init__(self, message: str, folder: Path, free_bytes: int | None):
+        super().__init__(message)
+        self.folder = folder
+        self.free_bytes = free_bytes
 
 
 class MigrationError(StorageError):

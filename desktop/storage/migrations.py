@@ -26,6 +26,7 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, text
 
+from desktop.storage.disk_space import disk_full_error, is_disk_full, size_text
 from desktop.storage.errors import DatabaseTooNewError, MigrationError, StorageError
 from desktop.storage.sqlite_engine import BUSY_TIMEOUT_MS, read_transaction, write_transaction
 
@@ -293,12 +294,31 @@ def _v5_prompt_and_pins(conn: Connection) -> None:
         conn.exec_driver_sql(statement)
 
 
+# Version 6: a repair. Step 4 gained `conversations.workspace_file` after it had been
+# released, so a database that reached version 4 before then never got the column, and
+# step 5 took it on to version 5 without it (where every query naming the column fails).
+# Every other object of the current schema is in every database a released step built:
+# tests/storage/test_schema_fixtures.py upgrades a database written by each release and
+# compares its schema with a new one's. So the column is all there is to add, and only
+# where it is missing. (It lands at the end of the table; columns are always named.)
+_V6_MISSING_COLUMNS: Final = (("conversations", "workspace_file", "TEXT"),)
+
+
+def _v6_add_missing_columns(conn: Connection) -> None:
+    for table, column, kind in _V6_MISSING_COLUMNS:
+        present = {row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
+        if column not in present:
+            log.info("Adding the column %s.%s that an earlier upgrade left out", table, column)
+            conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_create_chat_tables,
     _v2_full_text_search,
     _v3_short_query_index,
     _v4_attachments,
     _v5_prompt_and_pins,
+    _v6_add_missing_columns,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -325,12 +345,34 @@ def ensure_not_newer(path: Path, known: int = SCHEMA_VERSION) -> None:
         finally:
             conn.close()
     except sqlite3.DatabaseError as exc:
+        if is_disk_full(exc, path):
+            raise disk_full_error(
+                path, "Parley could not open its database", _FREE_AND_RETRY
+            ) from exc
         raise StorageError(
             f"{path} could not be opened as a Parley database ({exc}). "
             "It may be damaged or not a database at all; it was left unchanged."
         ) from exc
     if found > known:
         raise _too_new(path, found, known)
+
+
+_FREE_AND_RETRY: Final = (
+    "Free some space there and start Parley again; your chats were left unchanged."
+)
+
+
+def _backup_needs_space(db_path: Path) -> StorageError:
+    """The copy taken before an upgrade did not fit: say how much it needs."""
+    try:
+        size = f" (the copy needs about {size_text(db_path.stat().st_size)})"
+    except OSError:
+        size = ""
+    return disk_full_error(
+        db_path,
+        f"Parley could not keep a copy of the database before upgrading it{size}",
+        "Free some space there and start Parley again; nothing was changed.",
+    )
 
 
 def _version(conn: Connection) -> int:
@@ -413,6 +455,8 @@ def migrate(
             try:
                 backup = backup_database(engine, target)
             except (OSError, sqlite3.Error) as exc:
+                if is_disk_full(exc, Path(db_name)):
+                    raise _backup_needs_space(Path(db_name)) from exc
                 # Another Parley starting at the same moment may be migrating this very
                 # file: wait for it, and stop if it got there.
                 if "locked" not in str(exc) or time.monotonic() > deadline:
@@ -436,6 +480,12 @@ def migrate(
         except Exception as exc:
             detail = getattr(exc, "orig", None) or exc
             kept = f" A copy from before the upgrade is at {backup}." if backup else ""
+            if is_disk_full(exc, Path(db_name)):
+                raise disk_full_error(
+                    Path(db_name),
+                    f"Upgrading the database to version {version} failed and was undone",
+                    f"Free some space there and start Parley again; your data is unchanged.{kept}",
+                ) from exc
             raise MigrationError(
                 f"Upgrading the database {db_name} to version {version} failed and was "
                 f"undone, so your data is unchanged.{kept} ({type(exc).__name__}: {detail})"

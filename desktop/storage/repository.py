@@ -223,25 +223,22 @@ class ChatRepository:
         ConversationNotFound / MessageNotFound (missing parent), or ValueError when the
         parent belongs to another conversation.
         """
-        row = mapping.message_to_row(message)
+        return self.add_messages([message])[0]
+
+    def add_messages(self, new: Sequence[Message]) -> list[Message]:
+        """`add_message` for each, in one transaction: all are saved or none is (the
+        person's message and the placeholder of its answer). The last becomes the leaf."""
+        rows = [mapping.message_to_row(message) for message in new]
         with self._db.write() as conn:
-            if _conversation(conn, message.conversation_id) is None:
-                raise ConversationNotFound(message.conversation_id)
-            if message.parent_id is not None:
-                parent_conversation = conn.execute(
-                    select(messages.c.conversation_id).where(messages.c.id == message.parent_id)
-                ).scalar_one_or_none()
-                if parent_conversation is None:
-                    raise MessageNotFound(message.parent_id)
-                if parent_conversation != message.conversation_id:
-                    raise ValueError("the parent message belongs to another conversation")
-            conn.execute(insert(messages).values(row))
-            conn.execute(
-                update(conversations)
-                .where(conversations.c.id == message.conversation_id)
-                .values(active_leaf_id=message.id, updated_at=self._now_ms())
-            )
-        return mapping.message_from_row(row)
+            for message, row in zip(new, rows, strict=True):
+                _check_new_node(conn, message)
+                conn.execute(insert(messages).values(row))
+                conn.execute(
+                    update(conversations)
+                    .where(conversations.c.id == message.conversation_id)
+                    .values(active_leaf_id=message.id, updated_at=self._now_ms())
+                )
+        return [mapping.message_from_row(row) for row in rows]
 
     def save_message(self, message: Message) -> None:
         """Write the streaming-time fields of an existing node (parts, status, usage...).
@@ -486,6 +483,20 @@ def _conversation(conn: Connection, conversation_id: str) -> Conversation | None
         .one_or_none()
     )
     return mapping.conversation_from_row(row) if row else None
+
+
+def _check_new_node(conn: Connection, message: Message) -> None:
+    """Its conversation exists and its parent (if any) is in that conversation."""
+    if _conversation(conn, message.conversation_id) is None:
+        raise ConversationNotFound(message.conversation_id)
+    if message.parent_id is not None:
+        parent_conversation = conn.execute(
+            select(messages.c.conversation_id).where(messages.c.id == message.parent_id)
+        ).scalar_one_or_none()
+        if parent_conversation is None:
+            raise MessageNotFound(message.parent_id)
+        if parent_conversation != message.conversation_id:
+            raise ValueError("the parent message belongs to another conversation")
 
 
 def _owner(conn: Connection, message_id: str) -> str | None:

@@ -43,3 +43,24 @@ def test_cancel_drops_the_pending_action():
 
     asyncio.run(scenario())
     assert calls == []
+
+
+def test_a_touch_after_the_interval_runs_the_action_even_if_the_timer_could_not():
+    """A loop kept busy (a burst of buffered stream data) never reaches its timers."""
+    calls = []
+
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        throttle = Throttle(0.05, lambda: calls.append(loop.time()))
+        throttle.touch()
+        due = loop.time() + 0.05
+        while loop.time() < due:  # busy, never yielding to the loop
+            pass
+        assert calls == []  # the timer could not run
+        throttle.touch()  # the next change, arriving after the interval
+        assert len(calls) == 1 and calls[0] >= due
+        assert not throttle.pending
+        throttle.touch()  # the next one is an interval away again
+        assert throttle.pending and len(calls) == 1
+
+    asyncio.run(scenario())

@@ -11,7 +11,7 @@ from sqlalchemy import text
 
 import desktop.storage
 from desktop.storage.database import Database
-from desktop.storage.errors import StorageError
+from desktop.storage.errors import DiskFullError, StorageError
 from desktop.storage.repository import ChatRepository
 
 _QT = {"PySide6", "qasync"}
@@ -129,3 +129,46 @@ def test_instances_starting_at_the_same_moment_all_open_the_new_file(db_path: Pa
     assert errors == []
     with Database.open(db_path) as db:
         assert len(ChatRepository(db).list_conversations()) == 4
+
+
+# --- a full disk (a real one: tests/support/full_disk.py) ----------------------------
+
+
+def test_opening_an_existing_database_on_a_full_disk_says_the_disk_is_full(small_disk) -> None:
+    path = small_disk.root / "parley.db"
+    with Database.open(path) as db:
+        ChatRepository(db).create_conversation("kept")
+    before = path.read_bytes()
+    small_disk.fill()
+
+    with pytest.raises(DiskFullError) as caught:
+        Database.open(path)
+
+    message = str(caught.value)
+    assert f"the disk holding {small_disk.root} is full (0 bytes free)" in message
+    assert "damaged" not in message and "left unchanged" in message
+    assert caught.value.folder == small_disk.root and caught.value.free_bytes == 0
+    assert path.read_bytes() == before
+    small_disk.release()
+    with Database.open(path) as db:
+        assert [c.title for c in ChatRepository(db).list_conversations()] == ["kept"]
+
+
+def test_creating_a_database_on_a_full_disk_says_the_disk_is_full(small_disk) -> None:
+    small_disk.fill()
+    with pytest.raises(DiskFullError, match=r"is full \(0 bytes free\)"):
+        Database.open(small_disk.root / "parley.db")
+
+
+def test_a_write_that_does_not_fit_fails_as_disk_full_and_changes_nothing(small_disk) -> None:
+    with Database.open(small_disk.root / "parley.db") as db:
+        repo = ChatRepository(db)
+        kept = repo.create_conversation("before")
+        small_disk.fill()
+        with pytest.raises(DiskFullError, match="could not save to its database") as caught:
+            for _ in range(50):  # the WAL may hold a few pages already
+                repo.rename_conversation(kept.id, "x" * 100_000)
+        assert str(small_disk.root) in str(caught.value)
+        small_disk.release()
+        assert repo.get_conversation(kept.id) is not None
+        assert repo.rename_conversation(kept.id, "after").title == "after"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 import sqlite3
 from pathlib import Path
 
@@ -11,7 +12,8 @@ import pytest
 from sqlalchemy import Connection, inspect
 
 from desktop.storage.database import Database
-from desktop.storage.errors import DatabaseTooNewError, MigrationError
+from desktop.storage.disk_space import size_text
+from desktop.storage.errors import DatabaseTooNewError, DiskFullError, MigrationError
 from desktop.storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from desktop.storage.repository import ChatRepository
 from desktop.storage.search import search, search_index_is_consistent
@@ -376,3 +378,26 @@ def test_the_app_hears_of_an_upgrade_only_when_one_runs_on_existing_data(db_path
     with Database.open(old, on_upgrade=lambda: calls.append("upgrade")) as db:
         assert ChatRepository(db).get_conversation("c1") is not None
     assert calls == ["upgrade"]  # once, however many steps ran
+
+
+def test_no_room_for_the_backup_says_so_and_upgrades_nothing(small_disk) -> None:
+    """A version-5 history on a disk with room to read it but not to copy it."""
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "schemas" / "v5-latest"
+    path = small_disk.root / "parley.db"
+    shutil.copyfile(fixture / "parley.db", path)
+    before = _digest(path)
+    small_disk.fill(leave=64 * 1024)
+
+    with pytest.raises(DiskFullError) as caught:
+        Database.open(path)
+
+    message = str(caught.value)
+    assert "could not keep a copy of the database before upgrading it" in message
+    assert f"the copy needs about {size_text(path.stat().st_size)}" in message
+    assert f"the disk holding {small_disk.root} is full" in message
+    assert "nothing was changed" in message
+    assert _version(path) == 5 and _digest(path) == before
+    assert _backups(small_disk.root) == []
+    small_disk.release()
+    Database.open(path).close()
+    assert _version(path) == SCHEMA_VERSION

@@ -145,6 +145,23 @@ def test_add_message_refuses_missing_or_foreign_parents(repo: ChatRepository) ->
     assert repo.active_path(one.id) == [root]  # failed adds changed nothing
 
 
+def test_add_messages_saves_all_of_them_or_none(repo: ChatRepository) -> None:
+    conversation = repo.create_conversation("c")
+    question = _msg(conversation.id, text="q")
+    answer = _msg(conversation.id, question, "a", Role.ASSISTANT)
+    stored = repo.add_messages([question, answer])
+    assert [m.id for m in stored] == [question.id, answer.id]
+    assert repo.active_path(conversation.id) == stored  # the last is the leaf
+
+    again = _msg(conversation.id, answer, "q2")
+    broken = _msg(conversation.id, text="a2")
+    broken.parent_id = "no-such-parent"
+    with pytest.raises(MessageNotFound):
+        repo.add_messages([again, broken])
+    assert repo.get_message(again.id) is None  # rolled back with the second
+    assert repo.active_path(conversation.id) == stored
+
+
 def test_save_message_updates_streaming_fields(repo: ChatRepository) -> None:
     conversation = repo.create_conversation("c")
     question = repo.add_message(_msg(conversation.id, text="q"))

@@ -4,11 +4,12 @@ Provider code is tested against real sockets rather than a mocked transport, bec
 what breaks in the field lives below httpx's API: chunk boundaries, a UTF-8 character
 split across two reads, a connection dropped mid-body, a server that goes quiet.
 
-Each response is a list of steps (`Head`, `Send`, `SendRaw`, `Sleep`, `Disconnect`)
-played in order, every write flushed on its own so the client really sees separate
-reads. Responses are queued: each request pops the next one; with the queue empty the
-server answers like a tiny OpenAI-compatible endpoint (a short streamed "Hello from the
-test server.", a completion, or a model list), so UI tests can just type and see text.
+Each response is a list of steps (`Head`, `Send`, `SendRaw`, `SendNow`, `Sleep`,
+`Gate`, `Disconnect`) played in order, every write flushed on its own so the client
+really sees separate reads. Responses are queued: each request pops the next one; with
+the queue empty the server answers like a tiny OpenAI-compatible endpoint (a short
+streamed "Hello from the test server.", a completion, or a model list), so UI tests can
+just type and see text.
 
 The server runs its own asyncio loop on its own thread, so it works the same under
 `asyncio.run` and under a Qt (qasync) loop. Every response uses `Connection: close`:
@@ -80,7 +81,24 @@ class Disconnect:
     """Drop the connection now, without finishing the body."""
 
 
-Step = Head | Send | SendRaw | Sleep | Disconnect
+@dataclass(frozen=True, slots=True)
+class SendNow:
+    """Body bytes made by `make()` as the step plays (a chunk carrying the time it was
+    sent, say), framed and flushed like `Send`."""
+
+    make: Callable[[], bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class Gate:
+    """Wait until the test sets `opened` (it did something mid-stream), at most
+    `timeout` seconds; cut short, ending the script, if the client leaves."""
+
+    opened: threading.Event
+    timeout: float = 60.0
+
+
+Step = Head | Send | SendRaw | Sleep | Disconnect | SendNow | Gate
 
 
 # --- OpenAI wire builders ---------------------------------------------------------------
@@ -434,6 +452,8 @@ async def _watch_eof(
 async def _play(steps: Sequence[Step], writer: asyncio.StreamWriter, gone: asyncio.Event) -> None:
     head: Head | None = None
     for step in steps:
+        if isinstance(step, SendNow):
+            step = Send(step.make())
         if isinstance(step, Head):
             head = step
             writer.write(_head_bytes(step))
@@ -452,6 +472,16 @@ async def _play(steps: Sequence[Step], writer: asyncio.StreamWriter, gone: async
         elif isinstance(step, Sleep):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(gone.wait(), step.seconds)
+            if gone.is_set():
+                return
+            continue
+        elif isinstance(step, Gate):
+            deadline = asyncio.get_running_loop().time() + step.timeout
+            while not step.opened.is_set() and not gone.is_set():
+                if asyncio.get_running_loop().time() > deadline:
+                    break
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(gone.wait(), 0.01)
             if gone.is_set():
                 return
             continue

@@ -166,7 +166,7 @@ def test_an_answer_left_streaming_by_a_crash_reopens_as_interrupted(driver, sse_
 
     async def send() -> None:
         type_and_send(first, "Start something long")
-        # Wait until the throttled write (about once a second) has put the text on disk.
+        # Wait until the throttled write (about twice a second) has put the text on disk.
         await driver.until(
             lambda: any(
                 m.text == "Kept across the crash"

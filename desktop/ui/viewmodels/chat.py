@@ -67,6 +67,10 @@ class ChatViewModel(QObject):
     messageAdded = Signal(object)  # MessageItem
     messageUpdated = Signal(object)  # MessageItem
     errorOccurred = Signal(str)
+    # A submitted message is saved (and its answer started), or could not be: its text,
+    # and why it was not sent ("" when it was). The composer that sent a message that
+    # failed takes its text back, so nothing typed is lost, and shows why.
+    sendDone = Signal(str, str)
     focusMessage = Signal(str)  # scroll to this message (a search hit)
     generationFinished = Signal(str, str, str)  # conversation id, message id, status
 
@@ -308,7 +312,11 @@ class ChatViewModel(QObject):
             return False
         model = self._models[self._selected]
         if not self._conversation_id:
-            conversation = self._chat.create_conversation(title_from(text or batch.names[0]))
+            try:
+                conversation = self._chat.create_conversation(title_from(text or batch.names[0]))
+            except ParleyError as error:  # a full disk: the composer keeps the text
+                self.sendDone.emit(text, self._not_sent(error))
+                return False
             self.assistants.adopt(conversation.id)
             with self.tray.carrying():
                 self._set_conversation_id(conversation.id)
@@ -421,9 +429,15 @@ class ChatViewModel(QObject):
             if text.strip() or ids:
                 await self._chat.send(conversation_id, text, model, attachment_ids=ids)
         except ParleyError as error:
-            self.errorOccurred.emit(str(error))
+            # Nothing was saved (`ChatService.send` saves the message and its answer's
+            # placeholder together): the text goes back, the files stay on the tray.
+            self.sendDone.emit(text, self._not_sent(error))
             return
         batch.sent()
+        self.sendDone.emit(text, "")
+
+    def _not_sent(self, error: ParleyError) -> str:
+        return self.tr("Your message was not sent and is still here. %1").replace("%1", str(error))
 
     # --- engine events ------------------------------------------------------------
 

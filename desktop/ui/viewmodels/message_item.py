@@ -134,8 +134,12 @@ def is_reasoning_live(message: Message) -> bool:
 
 
 def error_text(message: Message) -> str:
+    """The error on the message, and why it is not saved (if it is not)."""
     error = message.error
-    return error.message if isinstance(error, ErrorPart) else ""
+    lines = [error.message] if isinstance(error, ErrorPart) else []
+    if message.save_error:
+        lines.append(message.save_error)
+    return "\n".join(lines)
 
 
 def notices(message: Message) -> tuple[Notice, ...]:

@@ -164,7 +164,7 @@ class MessageRenderer:
             reasoning_label="" if only_text else mi.reasoning_label(message),
             reasoning_live=not only_text and mi.is_reasoning_live(message),
             notices=() if only_text else mi.notices(message),
-            error="" if only_text else mi.error_text(message),
+            error=mi.error_text(message) if message.save_error or not only_text else "",
             status_label=mi.status_label(message.status, message.retry, message.activity),
             meta=mi.meta_line(message, self._cost(message)) if answer else "",
             streaming=streaming,

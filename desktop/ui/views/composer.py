@@ -7,7 +7,7 @@ above the text, and a file that cannot be attached is named in a notice there.
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
-from PySide6.QtGui import QFocusEvent, QImage, QKeyEvent
+from PySide6.QtGui import QFocusEvent, QImage, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -196,6 +196,8 @@ class Composer(QFrame):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
         self.edit.installEventFilter(self)
 
+        self._sending: list[str] = []  # texts submitted here whose saving may yet fail
+        chat.sendDone.connect(self._on_send_done)
         chat.modelsChanged.connect(self._reload_models)
         chat.selectedModelChanged.connect(self.model_picker.setCurrentIndex)
         chat.busyChanged.connect(self._update_buttons)
@@ -205,11 +207,29 @@ class Composer(QFrame):
         self._update_buttons()
 
     def submit(self) -> None:
-        if self._chat.busy and not self.edit.toPlainText().strip() and not len(self._tray):
+        text = self.edit.toPlainText()
+        if self._chat.busy and not text.strip() and not len(self._tray):
             return
-        if self._chat.submit(self.edit.toPlainText()):
+        self._sending.append(text)  # until `sendDone` says what became of it
+        if self._chat.submit(text):
             self.edit.clear()
             self.notice.dismiss()  # about files picked before: this message is on its way
+        elif text in self._sending:  # refused before anything started
+            self._sending.remove(text)
+
+    def _on_send_done(self, text: str, problem: str) -> None:
+        """A message this composer sent that was not saved: take its text back, before
+        anything typed since, and say why. (The other composer of the chat ignores it.)"""
+        if text not in self._sending:
+            return
+        self._sending.remove(text)
+        if not problem:
+            return
+        current = self.edit.toPlainText()
+        if text.strip() and text not in current:
+            self.edit.setPlainText(f"{text}\n\n{current}" if current.strip() else text)
+            self.edit.moveCursor(QTextCursor.MoveOperation.End)
+        self.notice.add(problem)
 
     def pick_files(self) -> None:
         """A non-modal file dialog: the chat stays usable while it is open."""
@@ -266,16 +286,18 @@ class Composer(QFrame):
 
 
 class AttachmentNotice(QFrame):
-    """Files that could not be attached, each with its reason; closed with its ✕.
+    """Files that could not be attached, and a message that could not be saved, each
+    with its reason; closed with its ✕.
 
-    Inline rather than a dialog: the person keeps typing, and several refused files
-    read as one list.
+    Inline rather than a dialog: the person keeps typing, several refused files read as
+    one list, and a message that was not sent is explained right above its text.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ErrorBox")
         self.label = QLabel(self)
+        self.label.setTextFormat(Qt.TextFormat.PlainText)  # file names, paths, SQLite's words
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.close_button = QToolButton(self)

@@ -31,8 +31,10 @@ from desktop.ui.views.tool_cards import ToolCards
 
 
 def _label(name: str, parent: QWidget) -> QLabel:
+    """Plain text: errors quote servers, file names and paths."""
     label = QLabel(parent)
     label.setObjectName(name)
+    label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label

@@ -1,0 +1,163 @@
+"""The disk fills while Parley runs: nothing typed or shown is lost, and it says why.
+
+The data folder lives on a real, small filesystem that the test fills up
+(tests/support/full_disk.py), so SQLite fails as it does on a full disk in the field.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from desktop.core.models import MessageStatus
+from tests.support.sse_server import DONE, Gate, chat_chunk, sse_response, usage_chunk
+from tests.ui.conftest import write_settings
+
+
+def press_enter(parley) -> None:
+    QTest.keyClick(parley.window.chat_view.composer.edit, Qt.Key.Key_Return)
+
+
+def type_and_send(parley, text: str) -> None:
+    edit = parley.window.chat_view.composer.edit
+    edit.setFocus()
+    QTest.keyClicks(edit, text)
+    press_enter(parley)
+
+
+def transcript_texts(parley) -> list[str]:
+    transcript = parley.window.chat_view.transcript
+    return [
+        transcript.message_widget(mid).body.toPlainText().strip()
+        for mid in transcript.message_ids()
+    ]
+
+
+def test_a_message_sent_on_a_full_disk_stays_in_the_composer_until_it_can_be_saved(
+    driver, sse_server, small_disk
+):
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    parley = driver.start(data)
+    composer = parley.window.chat_view.composer
+    reader = driver.reader(data)
+    errors: list[str] = []
+    parley.chat_vm.errorOccurred.connect(errors.append)
+
+    async def body() -> None:
+        type_and_send(parley, "First question")
+        await driver.until(lambda: len(transcript_texts(parley)) == 2 and not parley.chat_vm.busy)
+        conversation = parley.chat_vm.conversationId
+        small_disk.fill()
+
+        type_and_send(parley, "Is this kept?")
+        await driver.until(lambda: composer.notice.isVisible(), timeout=30)
+        assert composer.edit.toPlainText() == "Is this kept?"
+        assert f"the disk holding {data} is full" in composer.notice.text
+        assert composer.notice.label.textFormat() is Qt.TextFormat.PlainText
+        assert composer.notice.text.startswith("Your message was not sent and is still here.")
+        # Nothing half-saved: neither the question nor an empty answer joined the chat.
+        assert [m.text for m in reader.active_path(conversation)] == [
+            "First question",
+            "Hello from the test server.",
+        ]
+        assert len(transcript_texts(parley)) == 2
+        # The floating window's composer shares the chat, not the text sent here.
+        floating = parley.floating.composer
+        assert floating.edit.toPlainText() == "" and floating.notice.text == ""
+
+        small_disk.release()
+        press_enter(parley)  # the same text, now that there is room
+        await driver.until(lambda: len(transcript_texts(parley)) == 4 and not parley.chat_vm.busy)
+        assert composer.edit.toPlainText() == ""
+        assert not composer.notice.isVisible()
+        assert [m.text for m in reader.active_path(conversation)][2:] == [
+            "Is this kept?",
+            "Hello from the test server.",
+        ]
+
+    driver.run(body(), timeout=90)
+    assert errors == []
+
+
+def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_server, small_disk):
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    parley = driver.start(data)
+    composer = parley.window.chat_view.composer
+    small_disk.fill()
+
+    async def body() -> None:
+        type_and_send(parley, "A brand new chat")
+        assert composer.edit.toPlainText() == "A brand new chat"
+        await driver.until(lambda: composer.notice.isVisible())
+        assert f"the disk holding {data} is full" in composer.notice.text
+        assert parley.chat_vm.conversationId == ""
+        small_disk.release()
+        press_enter(parley)
+        await driver.until(lambda: len(transcript_texts(parley)) == 2 and not parley.chat_vm.busy)
+        assert transcript_texts(parley) == ["A brand new chat", "Hello from the test server."]
+        assert composer.edit.toPlainText() == ""
+
+    driver.run(body(), timeout=90)
+
+
+def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_saved(
+    driver, sse_server, small_disk
+):
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    disk_filled = threading.Event()
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Saved part. "),
+            Gate(disk_filled),
+            *[chat_chunk(content=f"more {i} ") for i in range(40)],
+            chat_chunk(content="The end."),
+            chat_chunk(finish_reason="stop"),
+            usage_chunk(3, 42),
+            DONE,
+        )
+    )
+    parley = driver.start(data)
+    reader = driver.reader(data)
+    transcript = parley.window.chat_view.transcript
+
+    def answer():
+        return transcript.message_widget(transcript.message_ids()[-1])
+
+    async def body() -> None:
+        type_and_send(parley, "Tell me everything")
+        conversation = ""
+
+        def saved_answer() -> str:
+            path = reader.active_path(conversation) if conversation else []
+            return path[-1].text if len(path) == 2 else ""
+
+        await driver.until(lambda: bool(parley.chat_vm.conversationId))
+        conversation = parley.chat_vm.conversationId
+        await driver.until(lambda: saved_answer() == "Saved part. ", timeout=30)
+        small_disk.fill()
+        disk_filled.set()
+
+        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        shown = answer()
+        assert shown.body.toPlainText().strip().endswith("more 39 The end.")
+        assert shown.error_box.isVisible()
+        assert f"Not saved yet: the disk holding {data} is full" in shown.error_box.text()
+        assert shown.error_box.textFormat() is Qt.TextFormat.PlainText
+        assert saved_answer() == "Saved part. "  # what fitted before the disk filled
+
+        # Room again: the next message first saves the answer that is on screen.
+        small_disk.release()
+        type_and_send(parley, "Thanks")
+        await driver.until(lambda: len(transcript_texts(parley)) == 4 and not parley.chat_vm.busy)
+        path = reader.active_path(conversation)
+        assert path[1].text.endswith("more 39 The end.")
+        assert path[1].status is MessageStatus.COMPLETE
+        assert [m.text for m in path[2:]] == ["Thanks", "Hello from the test server."]
+        assert not transcript.message_widget(path[1].id).error_box.isVisible()
+
+    driver.run(body(), timeout=120)
