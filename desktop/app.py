@@ -57,6 +57,7 @@ from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.floating_window import FloatingWindow
+from desktop.ui.views.labels import message_box
 from desktop.ui.views.main_window import MainWindow
 from desktop.ui.views.theme import ThemeController
 from desktop.ui.views.upgrade_notice import UpgradeNotice
@@ -396,13 +397,8 @@ async def _run(
         log.exception("start-up failed")
         print(f"Parley could not start: {error}", file=sys.stderr)
         if not smoke:  # started from a menu or a double-click: nobody reads stderr
-            QMessageBox.critical(
-                None,
-                "Parley",
-                QCoreApplication.translate("Parley", "Parley could not start.\n\n%1").replace(
-                    "%1", str(error)
-                ),
-            )
+            text = QCoreApplication.translate("Parley", "Parley could not start.\n\n%1")
+            message_box(QMessageBox.Icon.Critical, "Parley", text.replace("%1", str(error))).exec()
         return 1
     parley.errors.install()
     # Everything built so far lives as long as the app: keep the collector from walking

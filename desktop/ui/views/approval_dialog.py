@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -30,6 +29,7 @@ from desktop.core.models import Decision
 from desktop.core.tools import BUILTIN_SOURCE, ToolRisk
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel
+from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
 
 
 def _risk_text(widget: QWidget, risk: ToolRisk) -> str:
@@ -53,16 +53,15 @@ class CallPanel(QFrame):
         self._message_id = message_id
         self.call = call
         source = self.tr("built-in") if call.source == BUILTIN_SOURCE else call.source
-        self.title = QLabel(f"<b>{call.name}</b>", self)
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.facts = QLabel(
+        self.title = MarkupLabel(f"<b>{escape(call.name)}</b>", self)
+        self.facts = PlainLabel(
             self.tr("Source: %1 · Risk: %2")
             .replace("%1", source)
             .replace("%2", _risk_text(self, call.risk)),
             self,
         )
         self.facts.setObjectName("MetaLabel")
-        self.description = QLabel(call.description, self)
+        self.description = PlainLabel(call.description, self)
         self.description.setWordWrap(True)
         self.description.setVisible(bool(call.description))
         self.arguments = QPlainTextEdit(self)
@@ -101,7 +100,7 @@ class CallPanel(QFrame):
         answer_layout.addWidget(self.send_answer)
         self.answer_row.hide()
 
-        self.outcome = QLabel(self)
+        self.outcome = PlainLabel("", self)
         self.outcome.setObjectName("StatusLabel")
         self.outcome.hide()
 
@@ -153,7 +152,7 @@ class ApprovalDialog(QDialog):
             self.tr("Allow tool calls?") if count > 1 else self.tr("Allow a tool call?")
         )
         self.resize(640, 520)
-        intro = QLabel(
+        intro = PlainLabel(
             self.tr("The model wants to use tools. Nothing runs until you decide."), self
         )
         intro.setWordWrap(True)

@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.assistant_picker import AssistantPickerModel
+from desktop.ui.views.labels import PlainLabel
 
 
 class PromptEditor(QDialog):
@@ -30,7 +30,7 @@ class PromptEditor(QDialog):
         self.resize(520, 320)
         self._model = model
         self.conversation_id = ""
-        self.hint = QLabel(self)
+        self.hint = PlainLabel("", self)
         self.hint.setWordWrap(True)
         self.hint.setObjectName("FormHint")
         self.text = QPlainTextEdit(self)

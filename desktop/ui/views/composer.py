@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -26,6 +25,7 @@ from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.views.attachment_chips import TrayChips, paperclip_icon
 from desktop.ui.views.context_meter import ContextMeter
 from desktop.ui.views.file_drop import FileDrop, local_files
+from desktop.ui.views.labels import PlainLabel
 
 MAX_VISIBLE_LINES = 8
 PICKER_FILTERS = (
@@ -141,7 +141,7 @@ class Composer(QFrame):
             lambda index: chat.set_reasoning_effort(self.effort.itemData(index))
         )
 
-        self.hint = QLabel(self.tr("Enter to send · Shift+Enter for a new line"), self)
+        self.hint = PlainLabel(self.tr("Enter to send · Shift+Enter for a new line"), self)
         self.hint.setObjectName("ComposerHint")
 
         self.send_button = QPushButton(self.tr("Send"), self)
@@ -275,7 +275,7 @@ class AttachmentNotice(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ErrorBox")
-        self.label = QLabel(self)
+        self.label = PlainLabel("", self)
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.close_button = QToolButton(self)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog, QMenu, QToolButton, QWidget
 
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.workspace import WorkspaceModel
 
 
@@ -82,6 +83,6 @@ class WorkspaceButton(QToolButton):
         )
         if file:
             tips.append(self.tr("%1 is read and sent with each message").replace("%1", file))
-        self.setToolTip("\n".join(tips))
+        self.setToolTip(tooltip("\n".join(tips)))  # paths: a folder may be named <b>
         self.clear_action.setEnabled(bool(folder))
         self.clear_file_action.setEnabled(bool(file))
