@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
@@ -16,6 +15,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.assistant_picker import AssistantPickerModel
+from desktop.ui.views.elided import ElidingComboBox
 from desktop.ui.views.labels import PlainLabel
 
 
@@ -69,10 +69,9 @@ class AssistantPicker(QWidget):
     def __init__(self, model: AssistantPickerModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._model = model
-        self.combo = QComboBox(self)
+        self.combo = ElidingComboBox(self, shortest=6)  # a long name elides, not the header
         self.combo.setObjectName("AssistantPicker")
         self.combo.setToolTip(self.tr("The assistant this conversation talks to"))
-        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.combo.activated.connect(model.choose)
         self.prompt_button = QToolButton(self)
         self.prompt_button.setObjectName("ConversationPromptButton")

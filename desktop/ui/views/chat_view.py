@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -17,6 +18,7 @@ from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.approval_dialog import ApprovalDialogs
 from desktop.ui.views.assistant_picker import AssistantPicker
 from desktop.ui.views.composer import Composer
+from desktop.ui.views.elided import ElidedLabel
 from desktop.ui.views.file_drop import FileDrop
 from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.onboarding import Onboarding
@@ -40,13 +42,15 @@ class ChatView(QWidget):
 
         header = self.header = QFrame(self)
         header.setObjectName("ChatHeader")
-        self.title = PlainLabel("", header)
+        self.title = ElidedLabel("", header)  # a long title elides; it never widens the column
         self.title.setObjectName("ChatTitle")
+        # The room the header's controls leave: a long title shortens before they do.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         header_row = QHBoxLayout(header)
         header_row.setContentsMargins(20, 10, 20, 10)
         header_row.addWidget(self.title, 1)
-        self.usage = PlainLabel("", header)
+        self.usage = ElidedLabel("", header, shortest="000 tokens")
         self.usage.setObjectName("UsageLabel")
         header_row.addWidget(self.usage)
         self.assistant = AssistantPicker(chat.assistants, header)

@@ -9,7 +9,6 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QImage, QKeyEvent
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
@@ -24,10 +23,13 @@ from PySide6.QtWidgets import (
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.views.attachment_chips import TrayChips, paperclip_icon
 from desktop.ui.views.context_meter import ContextMeter
+from desktop.ui.views.elided import ElidedLabel, ElidingComboBox
 from desktop.ui.views.file_drop import FileDrop, local_files
 from desktop.ui.views.labels import PlainLabel
 
 MAX_VISIBLE_LINES = 8
+MODEL_CHARS = 10  # the model picker's narrowest, in characters
+EFFORT_CHARS = 8
 PICKER_FILTERS = (
     "Supported files (*.png *.jpg *.jpeg *.webp *.txt *.md *.markdown *.pdf *.docx *.pptx *.ppt"
     " *.py *.js *.ts *.json *.yaml *.yml *.toml *.csv *.html *.css *.c *.h *.cpp *.rs *.go"
@@ -119,13 +121,14 @@ class Composer(QFrame):
         self.edit.textChanged.connect(self._update_buttons)
         self.edit.focusChanged.connect(self._on_focus_changed)
 
-        self.model_picker = QComboBox(self)
+        # The pickers are as wide as their longest item where there is room, and elide
+        # rather than push the chat column (and the sidebar) when there is not.
+        self.model_picker = ElidingComboBox(self, shortest=MODEL_CHARS)
         self.model_picker.setObjectName("ModelPicker")
         self.model_picker.setToolTip(self.tr("Model for the next message"))
-        self.model_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.model_picker.activated.connect(chat.select_model)
 
-        self.effort = QComboBox(self)
+        self.effort = ElidingComboBox(self, shortest=EFFORT_CHARS)
         self.effort.setObjectName("ReasoningEffort")
         self.effort.setToolTip(self.tr("How long the model may think before it answers"))
         for value, label in (
@@ -136,12 +139,15 @@ class Composer(QFrame):
             ("max", self.tr("Reasoning max")),
         ):
             self.effort.addItem(label, value)
-        self.effort.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.effort.activated.connect(
             lambda index: chat.set_reasoning_effort(self.effort.itemData(index))
         )
 
-        self.hint = PlainLabel(self.tr("Enter to send · Shift+Enter for a new line"), self)
+        self.hint = ElidedLabel(
+            self.tr("Enter to send · Shift+Enter for a new line"), self, shortest=""
+        )
+        # Only the room left over: it gives way before any picker has to elide.
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.hint.setObjectName("ComposerHint")
 
         self.send_button = QPushButton(self.tr("Send"), self)
@@ -186,6 +192,7 @@ class Composer(QFrame):
         row.addWidget(self.meter)
         row.addWidget(self.stop_button)
         row.addWidget(self.send_button)
+        self._row = row
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 8)
         layout.setSpacing(6)
@@ -257,6 +264,12 @@ class Composer(QFrame):
     def _update_buttons(self, *_: object) -> None:
         busy = self._chat.busy
         self.stop_button.setVisible(busy)
+        # The hint holds Stop's place while there is nothing to stop, so the row needs
+        # the same width either way: Stop appearing must not widen the chat column,
+        # which the splitter would take from the sidebar.
+        self.stop_button.ensurePolished()
+        spacing = self._row.spacing()
+        self.hint.setMinimumWidth(0 if busy else self.stop_button.sizeHint().width() + spacing)
         self.send_button.setEnabled(bool(self.edit.toPlainText().strip()) or bool(len(self._tray)))
 
     def _on_focus_changed(self, focused: bool) -> None:

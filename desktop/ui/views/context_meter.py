@@ -6,12 +6,12 @@ from PySide6.QtWidgets import QWidget
 
 from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
-from desktop.ui.views.labels import PlainLabel
+from desktop.ui.views.elided import ElidedLabel
 
 
-class ContextMeter(PlainLabel):
+class ContextMeter(ElidedLabel):
     def __init__(self, model: ContextMeterModel, parent: QWidget | None = None) -> None:
-        super().__init__("", parent)
+        super().__init__("", parent, shortest="000k / 000k")  # its width, whatever it says
         self.setObjectName("ContextMeter")
         self._model = model
         model.changed.connect(self.refresh)
