@@ -267,6 +267,9 @@ class ChipRow(QWidget):
     def heightForWidth(self, width: int) -> int:
         return self._layout.heightForWidth(width)
 
+    def spacing(self) -> int:
+        return self._layout.gap
+
     def show_files(self, files: list[tuple[str, str, Attachment | None]]) -> None:
         """(key, name, attachment or None while loading) for each chip, in order."""
         keys = {key for key, _, _ in files}

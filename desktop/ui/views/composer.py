@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.chat import ChatViewModel
-from desktop.ui.views.attachment_chips import TrayChips, paperclip_icon
+from desktop.ui.views.attachment_chips import paperclip_icon
+from desktop.ui.views.chip_tray import ChipTray
 from desktop.ui.views.context_meter import ContextMeter
 from desktop.ui.views.elided import ElidedLabel, ElidingComboBox
 from desktop.ui.views.file_drop import FileDrop, local_files
@@ -162,7 +163,8 @@ class Composer(QFrame):
         tray = self._tray = chat.tray
         self.notice = AttachmentNotice(self)
         tray.problem.connect(self.notice.add)
-        self.chips = TrayChips(tray, self)
+        self.chips_area = ChipTray(tray, self)  # wraps, grows a few rows, then scrolls
+        self.chips = self.chips_area.chips
         tray.changed.connect(self._update_buttons)
         self.edit.filesPasted.connect(tray.add_paths)
         self.edit.imagePasted.connect(self._attach_image)
@@ -197,10 +199,11 @@ class Composer(QFrame):
         layout.setContentsMargins(12, 10, 12, 8)
         layout.setSpacing(6)
         layout.addWidget(self.notice)
-        layout.addWidget(self.chips)
+        layout.addWidget(self.chips_area)
         layout.addWidget(self.edit)
         layout.addLayout(row)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        # As tall as its parts need at its width (the tray's rows of chips included).
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.edit.installEventFilter(self)
 
         chat.modelsChanged.connect(self._reload_models)
