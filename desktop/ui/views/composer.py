@@ -30,7 +30,6 @@ from desktop.ui.views.labels import PlainLabel
 
 MAX_VISIBLE_LINES = 8
 MODEL_CHARS = 10  # the model picker's narrowest, in characters
-EFFORT_CHARS = 8
 PICKER_FILTERS = (
     "Supported files (*.png *.jpg *.jpeg *.webp *.txt *.md *.markdown *.pdf *.docx *.pptx *.ppt"
     " *.py *.js *.ts *.json *.yaml *.yml *.toml *.csv *.html *.css *.c *.h *.cpp *.rs *.go"
@@ -110,7 +109,12 @@ class ComposerEdit(QPlainTextEdit):
 
 
 class Composer(QFrame):
-    def __init__(self, chat: ChatViewModel, parent: QWidget | None = None) -> None:
+    """`compact` (the floating window): the pickers get a row of their own under the
+    text, and the hint is left out (the shortcuts list has it)."""
+
+    def __init__(
+        self, chat: ChatViewModel, parent: QWidget | None = None, *, compact: bool = False
+    ) -> None:
         super().__init__(parent)
         self._chat = chat
         self.setObjectName("ComposerFrame")
@@ -129,7 +133,7 @@ class Composer(QFrame):
         self.model_picker.setToolTip(self.tr("Model for the next message"))
         self.model_picker.activated.connect(chat.select_model)
 
-        self.effort = ElidingComboBox(self, shortest=EFFORT_CHARS)
+        self.effort = ElidingComboBox(self, shortest=None)  # short labels: never elided
         self.effort.setObjectName("ReasoningEffort")
         self.effort.setToolTip(self.tr("How long the model may think before it answers"))
         for value, label in (
@@ -183,24 +187,32 @@ class Composer(QFrame):
             self.drop = FileDrop(self, (self.edit.viewport(),))
             self.drop.filesDropped.connect(tray.add_paths)
 
-        row = QHBoxLayout()
-        row.setSpacing(8)
-        row.addWidget(self.attach_button)
-        row.addWidget(self.model_picker)
-        row.addWidget(self.effort)
-        row.addWidget(self.hint, 1)
         self.meter = ContextMeter(chat.meter, self)
         self.edit.textChanged.connect(lambda: chat.meter.set_draft(self.edit.toPlainText()))
-        row.addWidget(self.meter)
-        row.addWidget(self.stop_button)
-        row.addWidget(self.send_button)
-        self._row = row
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 8)
         layout.setSpacing(6)
         layout.addWidget(self.notice)
         layout.addWidget(self.chips_area)
         layout.addWidget(self.edit)
+        row = self._row = QHBoxLayout()
+        row.setSpacing(8)
+        row.addWidget(self.attach_button)
+        if compact:
+            pickers = QHBoxLayout()
+            pickers.setSpacing(8)
+            pickers.addWidget(self.model_picker, 1)
+            pickers.addWidget(self.effort)
+            layout.addLayout(pickers)
+            self.hint.hide()
+            row.addStretch(1)
+        else:
+            row.addWidget(self.model_picker)
+            row.addWidget(self.effort)
+            row.addWidget(self.hint, 1)
+        row.addWidget(self.meter)
+        row.addWidget(self.stop_button)
+        row.addWidget(self.send_button)
         layout.addLayout(row)
         # As tall as its parts need at its width (the tray's rows of chips included).
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)

@@ -84,9 +84,10 @@ class ElidedLabel(PlainLabel):
 class ElidingComboBox(QComboBox):
     """As wide as its longest item where there is room, but never narrower than
     `shortest` characters' worth of text, whatever the items: squeezed, the current item
-    shows elided and the tool tip names it in full."""
+    shows elided and the tool tip names it in full. `shortest` None: never narrower than
+    its longest item (for short labels Parley wrote itself)."""
 
-    def __init__(self, parent: QWidget | None = None, *, shortest: int = 8) -> None:
+    def __init__(self, parent: QWidget | None = None, *, shortest: int | None = 8) -> None:
         super().__init__(parent)
         self._tip = ""
         self._shortest = shortest
@@ -101,6 +102,8 @@ class ElidingComboBox(QComboBox):
         if not texts:
             widest = 7 * metrics.horizontalAdvance("x")  # as QComboBox measures no items
         hint = super().sizeHint()
+        if self._shortest is None:
+            return hint
         width = hint.width() - widest + metrics.horizontalAdvance("x" * self._shortest)
         return QSize(min(width, hint.width()), hint.height())
 
@@ -112,7 +115,8 @@ class ElidingComboBox(QComboBox):
     def shown_text(self) -> str:
         """The current item's text as drawn at the current width."""
         text = self.currentText()
-        if self.width() >= super().sizeHint().width():
+        fitted = self.sizeAdjustPolicy() is QComboBox.SizeAdjustPolicy.AdjustToContents
+        if fitted and self.width() >= super().sizeHint().width():
             return text  # the room the style asked for the longest item: drawn as it is
         option = QStyleOptionComboBox()
         self.initStyleOption(option)

@@ -49,6 +49,7 @@ from PySide6.QtWidgets import (
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.views.composer import Composer
+from desktop.ui.views.elided import ElidingComboBox
 from desktop.ui.views.file_drop import FileDrop
 from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.transcript import Transcript
@@ -146,7 +147,7 @@ class FloatingWindow(QWidget):
         self.handle = PlainLabel("⠿", self.title_bar)
         self.handle.setObjectName("FloatingHandle")
         self.handle.setToolTip(self.tr("Drag to move (Alt+arrows)"))
-        self.picker = QComboBox(self.title_bar)
+        self.picker = ElidingComboBox(self.title_bar, shortest=None)  # long titles elide
         self.picker.setObjectName("FloatingPicker")
         self.picker.setModel(conversations)
         self.picker.setPlaceholderText(self.tr("New chat"))
@@ -188,8 +189,7 @@ class FloatingWindow(QWidget):
         self.empty.setObjectName("EmptyTitle")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
-        self.composer = Composer(chat, self)
-        self.composer.hint.hide()  # no room for it; the shortcuts list has it
+        self.composer = Composer(chat, self, compact=True)  # the pickers on a row of their own
         chat_page = self.chat_page = QWidget(self)
         page = QVBoxLayout(chat_page)
         page.setContentsMargins(0, 0, 0, 0)
