@@ -66,9 +66,6 @@ class ChipTray(QScrollArea):
     def _on_focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         """Tab reached a chip's button (or removing a chip moved the focus on): show
         the whole chip."""
-        if new is None or not self.chips.isAncestorOf(new):
-            return
-        chip = new
-        while chip.parentWidget() is not self.chips:
-            chip = chip.parentWidget()
-        self.ensureWidgetVisible(chip, 0, 0)
+        chip = next((c for c in self.chips.chips.values() if new and c.isAncestorOf(new)), None)
+        if chip is not None:
+            self.ensureWidgetVisible(chip, 0, 0)
