@@ -29,7 +29,8 @@ API for view-models
   `pretty_arguments` (indented JSON, or the raw text when it is not JSON)),
   `undecided()` (the calls still waiting), `is_open`, and the answers, each for one or
   several call ids at once:
-  `approve_once(*ids)`, `always_allow(*ids)`, `deny(*ids)`, `answer(call_id, text)`.
+  `approve_once(*ids)`, `always_allow(*ids)` (refused for a call whose tool is not
+  known), `deny(*ids)`, `answer(call_id, text)`.
   Each returns False (and changes nothing) once the request is closed (Stop, a new
   send, the generation ended): a late answer can never run a call.
 - A tool card reads the `ToolCallPart` (desktop/core/models.py): `name`, `arguments`,
