@@ -22,7 +22,6 @@ from PySide6.QtCore import (
     QLibraryInfo,
     QLocale,
     QObject,
-    Qt,
     QTranslator,
     Signal,
 )
@@ -66,6 +65,7 @@ from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.floating_window import FloatingWindow
+from desktop.ui.views.labels import message_box
 from desktop.ui.views.main_window import MainWindow
 from desktop.ui.views.theme import ThemeController
 from desktop.ui.views.upgrade_notice import UpgradeNotice
@@ -497,14 +497,8 @@ async def _end_what_is_left() -> None:
 def _show_startup_failure(reason: str) -> None:
     """Why Parley could not start (a full disk, a damaged or too new database), in a
     box that waits to be read. Plain text: the reason quotes paths and SQLite's words."""
-    box = QMessageBox(
-        QMessageBox.Icon.Critical,
-        "Parley",
-        QCoreApplication.translate("Parley", "Parley could not start.\n\n%1").replace("%1", reason),
-        QMessageBox.StandardButton.Ok,
-    )
-    box.setTextFormat(Qt.TextFormat.PlainText)
-    box.exec()
+    text = QCoreApplication.translate("Parley", "Parley could not start.\n\n%1")
+    message_box(QMessageBox.Icon.Critical, "Parley", text.replace("%1", reason)).exec()
 
 
 async def _warm_up_rendering() -> None:

@@ -14,6 +14,17 @@ from enum import StrEnum
 from typing import Any
 
 BUILTIN_SOURCE = "built-in"
+MCP_PREFIX = "mcp__"  # MCP tools are named mcp__{server}__{tool} (engine/tools/mcp/naming.py)
+
+
+def named_server(name: str) -> str | None:
+    """The server part of an MCP tool's name (`mcp__git__git_add` -> "git"), or None
+    for a name that is not an MCP tool's. Server ids may hold "_", so where the
+    configured ids are known, `ToolService.source_of` matches them instead."""
+    if not name.startswith(MCP_PREFIX):
+        return None
+    server, separator, tool = name.removeprefix(MCP_PREFIX).partition("__")
+    return server if separator and server and tool else None
 
 
 class ToolRisk(StrEnum):

@@ -49,7 +49,7 @@ from desktop.engine.context.service import ContextService, utility_model_of
 from desktop.engine.generation import Generation, GenerationRunner
 from desktop.engine.request_builder import RequestOptions
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
-from desktop.engine.tools.calls import interrupted, lost, pending_call
+from desktop.engine.tools.calls import described, interrupted, lost, pending_call
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.providers.base import ChatProvider
 from desktop.storage.errors import ConversationNotFound, MessageNotFound, StorageError
@@ -109,6 +109,8 @@ class ChatService:
         self._restored: set[str] = set()
         # Finished answers the disk had no room for, by id (`save_unsaved`).
         self._unsaved: dict[str, Message] = {}
+        if tools is not None:
+            tools.changed.subscribe(self._describe_restored_calls)
 
     # --- queries ------------------------------------------------------------------
 
@@ -179,6 +181,36 @@ class ChatService:
             self._restored.discard(message_id)
             self._resume_after_restart(request)
         self.events.emit(ApprovalsChanged(request.conversation_id, message_id))
+
+    async def describe_restored(self) -> None:
+        """Restored requests whose tools were not known at start (an MCP server runs only
+        once something needs it): list the tools now, starting the servers the person
+        allowed (one never allowed asks first), so each waiting call is shown as what
+        it is before anyone decides. Nothing runs; the calls stay pending."""
+        tools = self._tools
+        waiting = [
+            self._approvals[m]
+            for m in self._restored
+            if m in self._approvals and not all(c.known for c in self._approvals[m].calls)
+        ]
+        if tools is None or not waiting:
+            return
+        try:
+            await tools.prepare()
+        except Exception:  # the dialog keeps its cautious wording; the log says why
+            log.exception("could not list the tools of restored approvals")
+            return
+        self._describe_restored_calls(None)
+
+    def _describe_restored_calls(self, _changed: None) -> None:
+        """The tools known changed: restored calls take their tools' definitions."""
+        tools = self._tools
+        if tools is None:
+            return
+        for message_id in list(self._restored):
+            request = self._approvals.get(message_id)
+            if request is not None:
+                request.describe([described(c, tools) for c in request.calls])
 
     def _resume_after_restart(self, request: ApprovalRequest) -> None:
         """Every call of a restored request is decided: go on where the answer paused."""

@@ -473,6 +473,68 @@ def test_mcp_server_git_reads_by_policy_and_a_denied_write_leaves_the_repository
     asyncio.run(main())
 
 
+def git_repository(tmp_path: Path) -> tuple[Path, dict[str, Any], dict[str, Any]]:
+    """A repository with one untracked file, mcp-server-git on it, and settings that
+    allow the server to run."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "notes.txt").write_text("not added yet\n")
+    git_server = {
+        "id": "git",
+        "name": "Git",
+        "command": sys.executable,
+        "args": ["-m", "mcp_server_git", "--repository", str(repo)],
+    }
+    server = parse_settings({"mcp_servers": [git_server]}).mcp_servers[0]
+    settings = {"mcp_servers": [git_server], "mcp_consent": {"git": server.command_line_hash}}
+    return repo, git_server, settings
+
+
+def test_a_restored_call_to_a_server_not_yet_started_is_worded_cautiously_then_described(
+    tmp_path, sse_server
+):
+    repo, _server, settings = git_repository(tmp_path)
+    add = {"repo_path": str(repo), "files": ["notes.txt"]}
+    sse_server.script(call_answer("call_a", "mcp__git__git_add", add))
+
+    async def main() -> None:
+        async with McpHarness(tmp_path, sse_server, settings) as h:
+            await h.chat.send(None, "Stage my notes", TOOLS_MODEL)
+            await h.wait_approval()
+            await h.mcp.stop()
+            await h.restart()  # as at the next start: no MCP server runs yet
+            (request,) = h.chat.pending_approvals()
+            (call,) = request.calls
+            assert (call.name, call.source, call.risk, call.description) == (
+                "mcp__git__git_add",
+                "Git",  # read from the name, as settings name the server
+                None,  # not known: never "reads only"
+                "",
+            )
+            assert not call.known
+            assert not request.always_allow("call_a")  # no grant for an unseen definition
+
+            await h.chat.describe_restored()  # starts the allowed server, runs nothing
+            (call,) = request.calls
+            assert (call.source, call.risk) == ("Git", ToolRisk.WRITE)
+            assert call.description.startswith("Adds file contents to the staging area")
+            assert request.is_open and request.undecided() == [call]
+            assert call.pretty_arguments == json.dumps(add, indent=2)
+            assert _git(repo, "status", "--porcelain") == "?? notes.txt\n"  # not run
+
+    asyncio.run(main())
+
+
+def test_an_unknown_tools_source_comes_from_its_name(tmp_path):
+    settings = MemorySettings(settings_with({**TIME_SERVER, "id": "my_time", "name": "Clock"}))
+    tools = ToolService(DataPaths(tmp_path), settings)
+    assert tools.source_of("mcp__my_time__get_current_time") == "Clock"
+    assert tools.source_of("mcp__git__git_add") == "git"  # not configured: its id
+    assert tools.source_of("current_time") == "built-in"
+    assert tools.source_of("gone_tool") == ""
+
+
 def test_an_image_result_is_kept_as_an_attachment_of_the_call(tmp_path, sse_server):
     settings = {
         "mcp_servers": [TEST_SERVER],

@@ -5,7 +5,17 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QObject, QPoint, QPointF, Qt, QUrl, Slot
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QMimeData,
+    QObject,
+    QPoint,
+    QPointF,
+    Qt,
+    QUrl,
+    Slot,
+)
 from PySide6.QtGui import (
     QDesktopServices,
     QDragEnterEvent,
@@ -15,7 +25,7 @@ from PySide6.QtGui import (
     QImage,
 )
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QWidget
+from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QScrollArea, QWidget
 
 from desktop.app import parse_args
 from desktop.core.attachments import AttachmentKind
@@ -233,6 +243,60 @@ def test_a_chip_is_removed_with_its_button(driver, tmp_path):
         assert tray_names(parley) == ["keep.txt"]
         assert chip_names(parley) == ["keep.txt"]
         assert composer.send_button.isEnabled()  # a file alone can be sent
+
+    driver.run(body())
+
+
+def scroll_into_view(widget: QWidget) -> None:
+    """What a person does to reach a widget: scroll every scroll area it is in."""
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QScrollArea) and parent.widget() is not None:
+            parent.ensureWidgetVisible(widget, 0, 0)
+        parent = parent.parentWidget()
+    for _ in range(4):
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+
+
+def fully_visible(widget: QWidget) -> bool:
+    """Nothing of it cut off by the widgets it sits in, nor by the window's edge."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect() == widget.rect()
+
+
+def test_eight_files_wrap_onto_rows_and_each_chip_can_be_reached_and_removed(driver, tmp_path):
+    parley = start(driver, tmp_path / "data")
+    parley.window.resize(1000, 700)
+    composer = parley.window.chat_view.composer
+    names = [f"quarterly-report-part-{n}.txt" for n in range(1, 9)]
+    files = [make_text(tmp_path / name, f"part {name}\n") for name in names]
+
+    async def body() -> None:
+        parley.chat_vm.tray.add_paths(files)
+        await driver.until(lambda: settled(parley) and len(parley.chat_vm.tray.ids()) == 8)
+        chips = composer.chips.chips
+        await driver.until(lambda: all(c.attachment is not None for c in chips.values()))
+        await driver.until(lambda: len({c.y() for c in chips.values()}) > 1)  # wrapped
+        first = next(iter(chips.values()))
+        assert fully_visible(first)
+        shown = composer.chips.visibleRegion().boundingRect().height()  # of all the rows
+        assert shown > 2 * first.height()  # the tray grew to more than one row...
+        assert shown < 4 * first.height()  # ...up to a few, then it scrolls
+        assert fully_visible(composer.edit)  # the text box stays in sight
+        last = next(c for c in chips.values() if c.name == names[-1])
+        assert not fully_visible(last)  # below the rows shown...
+        parley.window.activateWindow()
+        await driver.until(parley.window.isActiveWindow)
+        last.remove_button.setFocus(Qt.FocusReason.TabFocusReason)
+        await driver.until(lambda: fully_visible(last))  # ...until the keyboard reaches it
+        for name in reversed(names):  # the last chips, out of sight at first, too
+            chip = next(c for c in chips.values() if c.name == name)
+            scroll_into_view(chip)
+            assert fully_visible(chip), name
+            button = chip.remove_button
+            assert button is not None and fully_visible(button)
+            QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+            await driver.until(lambda name=name: name not in tray_names(parley))
+        assert tray_names(parley) == []
 
     driver.run(body())
 

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
-from PySide6.QtCore import QMimeData, QPoint, QPointF, QRect, QSettings, Qt, QUrl
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QMimeData,
+    QPoint,
+    QPointF,
+    QRect,
+    QSettings,
+    Qt,
+    QUrl,
+)
 from PySide6.QtGui import QDragEnterEvent, QDropEvent, QGuiApplication
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
@@ -13,6 +24,7 @@ from desktop.core.models import MessageStatus
 from desktop.ui.views.window_geometry import (
     CORNER_MARGIN,
     DEFAULT_SIZE,
+    MIN_SIZE,
     area_for,
     clamp,
     default_rect,
@@ -289,3 +301,52 @@ def test_clamp_and_the_screen_a_window_belongs_to():
     # On no monitor at all: the nearest one.
     assert area_for(QRect(4000, 200, 400, 500), [left, right], left) == right
     assert area_for(QRect(10, 10, 4, 4), [], left) == left
+
+
+LONG_MODEL = "qwen2.5-coder-32b-instruct-q4_k_m-gguf-with-a-rather-long-name"
+
+
+def shows_its_text(picker) -> bool:
+    """The whole current text fits, or it is elided on purpose with the whole of it in
+    the tool tip (what Qt shows there, rendered)."""
+    if picker.width() >= picker.sizeHint().width():
+        return True
+    is_elided = getattr(picker, "is_elided", None)
+    if is_elided is None or not is_elided():
+        return False  # cut off, not elided
+    shown, full = picker.shown_text(), picker.currentText()
+    return shown.endswith("…") and full.startswith(shown[:-1]) and full in picker.toolTip()
+
+
+def whole(widget) -> bool:
+    """Shown, and nothing of it cut off by the window's edge or its neighbours."""
+    return widget.isVisible() and widget.visibleRegion().boundingRect() == widget.rect()
+
+
+def test_the_pickers_fit_the_floating_window_at_its_default_and_smallest_size(
+    driver, sse_server, tmp_path
+):
+    write_settings(tmp_path, sse_server.base_url, models=(LONG_MODEL, "small"))
+    path = tmp_path / "settings.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["providers"][0]["model_overrides"] = {LONG_MODEL: {"reasoning": True}}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    parley = driver.start(tmp_path)
+    title = "Planning the spring release of the documentation site, with every open question"
+    parley.chat_vm.open_conversation(parley.chat.create_conversation(title).id)
+    floating = shown(parley)
+    composer = floating.composer
+    assert floating.size() == DEFAULT_SIZE
+    assert composer.model_picker.currentText().startswith(LONG_MODEL)
+    assert floating.picker.currentText() == title
+    for size in (DEFAULT_SIZE, MIN_SIZE):
+        floating.resize(size)
+        for _ in range(4):
+            QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+        assert floating.size() == size
+        for picker in (composer.model_picker, composer.effort, floating.picker):
+            assert whole(picker), (size, picker.objectName())
+            assert shows_its_text(picker), (size, picker.objectName(), picker.width())
+        assert composer.effort.width() >= composer.effort.sizeHint().width()  # "Reasoning …"
+        for button in (composer.attach_button, composer.send_button):
+            assert whole(button) and button.width() >= button.sizeHint().width(), size

@@ -282,3 +282,91 @@ def test_an_approval_asked_from_the_floating_chat_opens_over_it(driver, sse_serv
         await driver.until(lambda: not parley.chat_vm.busy)
 
     driver.run(body())
+
+
+def start_with_git(driver, sse_server, tmp_path):
+    """Parley with mcp-server-git allowed to run on a repository with an untracked file,
+    paused on the model's call to `git_add` (a writing tool: it asks)."""
+    from tests.engine.test_mcp import git_repository
+    from tests.engine.test_tool_loop import call_answer
+
+    repo, _server, mcp = git_repository(tmp_path)
+    data = tmp_path / "data"
+    write_tool_settings(data, sse_server.base_url)
+    path = data / "settings.json"
+    path.write_text(json.dumps({**json.loads(path.read_text(encoding="utf-8")), **mcp}))
+    add = {"repo_path": str(repo), "files": ["notes.txt"]}
+    sse_server.script(call_answer("call_a", "mcp__git__git_add", add), text_answer("Staged."))
+    parley = driver.start(data)
+
+    async def body() -> None:
+        type_and_send(parley, "Stage my notes")
+        await driver.until(lambda: len(dialogs(parley)) == 1, timeout=30)
+
+    driver.run(body(), timeout=60)
+    facts = dialogs(parley)[0].panels[0].facts.text()
+    assert "Git" in facts and "changes files" in facts  # known while the server runs
+    driver.close(parley)
+    return repo, data
+
+
+def git_status(repo) -> str:
+    from tests.engine.test_mcp import _git
+
+    return _git(repo, "status", "--porcelain")
+
+
+KNOWN = "Source: MCP server “Git” · Risk: changes files"
+
+
+def test_a_restored_mcp_call_is_described_once_its_server_is_up(driver, sse_server, tmp_path):
+    repo, data = start_with_git(driver, sse_server, tmp_path)
+    again = driver.start(data)
+
+    async def body() -> None:
+        await driver.until(lambda: len(dialogs(again)) == 1)
+        panel = dialogs(again)[0].panels[0]
+        assert "reads only" not in panel.facts.text()  # never the harmless default
+        await driver.until(lambda: panel.facts.text() == KNOWN, timeout=30)
+        assert panel.description.text().startswith("Adds file contents to the staging area")
+        assert panel.always.isEnabled() and panel.approve.isEnabled()  # still undecided
+        assert git_status(repo) == "?? notes.txt\n"
+        QTest.mouseClick(panel.deny, Qt.MouseButton.LeftButton)
+        await driver.until(lambda: not again.chat_vm.busy and not dialogs(again), timeout=30)
+        assert git_status(repo) == "?? notes.txt\n"
+
+    driver.run(body(), timeout=60)
+
+
+def test_a_restored_call_whose_server_cannot_start_yet_is_worded_cautiously(
+    driver, sse_server, tmp_path
+):
+    repo, data = start_with_git(driver, sse_server, tmp_path)
+    path = data / "settings.json"
+    settings = json.loads(path.read_text(encoding="utf-8"))
+    del settings["mcp_consent"]  # the server must be allowed again before it starts
+    path.write_text(json.dumps(settings), encoding="utf-8")
+    again = driver.start(data)
+
+    async def body() -> None:
+        await driver.until(lambda: len(dialogs(again)) == 1)
+        panel = dialogs(again)[0].panels[0]
+        cautious = "Source: MCP server “Git” · Risk: may change files or run commands"
+        assert panel.facts.text() == cautious
+        assert "has not started" in panel.description.text()
+        assert not panel.always.isEnabled()  # no grant for a tool nobody has seen
+        assert panel.approve.isEnabled() and panel.deny.isEnabled()
+        prompt = again.window.mcp_consent  # the server is asked for, to describe the tool
+        await driver.until(lambda: "git" in prompt.dialogs)
+        assert panel.facts.text() == cautious
+
+        QTest.mouseClick(prompt.dialogs["git"].allow, Qt.MouseButton.LeftButton)
+        await driver.until(lambda: panel.facts.text() == KNOWN, timeout=30)
+        assert panel.description.text().startswith("Adds file contents to the staging area")
+        assert panel.always.isEnabled()
+        assert git_status(repo) == "?? notes.txt\n"  # starting the server ran nothing
+        QTest.mouseClick(panel.approve, Qt.MouseButton.LeftButton)
+        await driver.until(lambda: git_status(repo) == "A  notes.txt\n", timeout=30)
+        await driver.until(lambda: not again.chat_vm.busy, timeout=30)
+
+    driver.run(body(), timeout=60)

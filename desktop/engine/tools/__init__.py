@@ -23,11 +23,14 @@ API for view-models
   those restored after a restart) and `ChatService.approval(conversation_id)`.
 - `ApprovalRequest` (approval.py): `conversation_id`, `message_id`, `calls` (tuple of
   `PendingCall`: `call_id`, `name`, `source` ("built-in" or an MCP server name),
-  `description`, `risk` (`ToolRisk`), `arguments` (the model's JSON text, complete),
+  `description`, `risk` (`ToolRisk`, or None while the tool is not known: a call
+  restored after a restart before its MCP server is up; `ChatService.describe_restored`
+  starts the servers and fills it in), `arguments` (the model's JSON text, complete),
   `pretty_arguments` (indented JSON, or the raw text when it is not JSON)),
   `undecided()` (the calls still waiting), `is_open`, and the answers, each for one or
   several call ids at once:
-  `approve_once(*ids)`, `always_allow(*ids)`, `deny(*ids)`, `answer(call_id, text)`.
+  `approve_once(*ids)`, `always_allow(*ids)` (refused for a call whose tool is not
+  known), `deny(*ids)`, `answer(call_id, text)`.
   Each returns False (and changes nothing) once the request is closed (Stop, a new
   send, the generation ended): a late answer can never run a call.
 - A tool card reads the `ToolCallPart` (desktop/core/models.py): `name`, `arguments`,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from desktop.core.models import Decision
 from desktop.core.tools import ToolRisk
@@ -22,14 +22,25 @@ class ApprovalClosed(Exception):
 
 @dataclass(frozen=True, slots=True)
 class PendingCall:
-    """A call waiting for the person, with everything the dialog shows."""
+    """A call waiting for the person, with everything the dialog shows.
+
+    `risk` None means the tool's definition is not known (yet): after a restart an MCP
+    server is not running until something starts it, so a restored call knows only its
+    name, and `source` is the server read from it ("" when even that is unknown). Such
+    a call is shown with the most cautious wording until `ApprovalRequest.describe`
+    gives it its definition; it never defaults to a harmless-looking built-in.
+    """
 
     call_id: str
     name: str
     arguments: str
     description: str = ""
-    source: str = "built-in"
-    risk: ToolRisk = ToolRisk.READ
+    source: str = ""
+    risk: ToolRisk | None = None
+
+    @property
+    def known(self) -> bool:
+        return self.risk is not None
 
     @property
     def pretty_arguments(self) -> str:
@@ -84,6 +95,22 @@ class ApprovalRequest:
     def undecided(self) -> list[PendingCall]:
         return [c for c in self.calls if c.call_id not in self._answers]
 
+    def describe(self, described: Sequence[PendingCall]) -> bool:
+        """Take what is now known of the calls' tools (same ids; arguments unchanged),
+        e.g. once their MCP server is up; True if anything the dialog shows changed."""
+        by_id = {c.call_id: c for c in described}
+        calls = tuple(
+            replace(c, description=d.description, source=d.source, risk=d.risk)
+            if (d := by_id.get(c.call_id)) is not None and d.name == c.name
+            else c
+            for c in self.calls
+        )
+        if not self._open or calls == self.calls:
+            return False
+        self.calls = calls
+        self._notify()
+        return True
+
     def is_settled(self) -> bool:
         return not self.undecided()
 
@@ -93,6 +120,10 @@ class ApprovalRequest:
         return self._decide(call_ids, Answer(Decision.APPROVED_ONCE))
 
     def always_allow(self, *call_ids: str) -> bool:
+        """Refused while a call's tool is not known: a grant is bound to the definition
+        the person was shown."""
+        if any(c.call_id in call_ids and not c.known for c in self.calls):
+            return False
         return self._decide(call_ids, Answer(Decision.ALWAYS_ALLOWED))
 
     def deny(self, *call_ids: str) -> bool:

@@ -73,16 +73,20 @@ def decide(call: ToolCallPart, service: ToolService, toolbox: Toolbox) -> ToolCa
 
 
 def pending_call(call: ToolCallPart, service: ToolService) -> PendingCall:
+    return described(PendingCall(call.call_id, call.name, call.arguments), service)
+
+
+def described(call: PendingCall, service: ToolService) -> PendingCall:
+    """`call` as its tool is known now: with its definition, or, for a tool not known
+    (yet), only the source its name tells and no risk (see `PendingCall`)."""
     definition = service.definition(call.name)
     if definition is None:
-        return PendingCall(call.call_id, call.name, call.arguments)
-    return PendingCall(
-        call.call_id,
-        call.name,
-        call.arguments,
-        definition.description,
-        definition.source,
-        definition.risk,
+        return replace(call, description="", source=service.source_of(call.name), risk=None)
+    return replace(
+        call,
+        description=definition.description,
+        source=definition.source,
+        risk=definition.risk,
     )
 
 

@@ -7,10 +7,11 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from desktop.core.dispatch import EventBus
 from desktop.core.models import Conversation
 from desktop.core.paths import DataPaths
 from desktop.core.settings import Settings
-from desktop.core.tools import ToolDefinition, ToolPolicy
+from desktop.core.tools import MCP_PREFIX, ToolDefinition, ToolPolicy, named_server
 from desktop.engine.tools.builtin import BUILTIN_TOOLS
 from desktop.engine.tools.outputs import OUTPUTS_FOLDER
 from desktop.engine.tools.registry import Tool, Toolbox, ToolContext
@@ -63,6 +64,9 @@ class ToolService:
         self._tools: dict[str, Tool] = {t.name: t for t in (*BUILTIN_TOOLS, *extra)}
         self._extra = tuple(extra)
         self._sources = tuple(sources)
+        # The tools known changed (a server listed its tools, or stopped): a call shown
+        # before its tool was known can now be shown as what it is.
+        self.changed: EventBus[None] = EventBus()
 
     @property
     def data_root(self) -> Path:
@@ -75,9 +79,24 @@ class ToolService:
         tool = self._tools.get(name)
         return tool.definition if tool else None
 
+    def source_of(self, name: str) -> str:
+        """Where the tool called `name` comes from, also while it is not known: an MCP
+        tool's name begins with its server's, which settings name ("" if unknown)."""
+        definition = self.definition(name)
+        if definition is not None:
+            return definition.source
+        servers = self._settings.settings.mcp_servers
+        owners = [s for s in servers if name.startswith(f"{MCP_PREFIX}{s.id}__")]
+        if owners:
+            return max(owners, key=lambda s: len(s.id)).name
+        return named_server(name) or ""
+
     def set_tools(self, tools: Sequence[Tool]) -> None:
         """Replace the extra tools (a server connected or changed its tools)."""
+        before = self._tools
         self._tools = {t.name: t for t in (*BUILTIN_TOOLS, *tools)}
+        if [t.definition for t in before.values()] != [t.definition for t in self._tools.values()]:
+            self.changed.emit(None)
 
     async def prepare(self) -> None:
         """List the sources' tools again before a generation picks its toolbox (this is

@@ -12,16 +12,21 @@ from PySide6.QtCore import QObject, Signal
 from desktop.core.events import ApprovalsChanged, EngineEvent
 from desktop.engine.chat_service import ChatService
 from desktop.engine.tools.approval import ApprovalRequest
+from desktop.ui.viewmodels.tasks import TaskGroup
 
 
 class ApprovalsViewModel(QObject):
     changed = Signal()  # a request opened, changed or closed: read `requests()` again
     revealRequested = Signal(str)  # message id: show its request (the chat's button)
 
-    def __init__(self, chat: ChatService, parent: QObject | None = None) -> None:
+    def __init__(
+        self, chat: ChatService, tasks: TaskGroup | None = None, parent: QObject | None = None
+    ) -> None:
         super().__init__(parent)
         self._chat = chat
         chat.events.subscribe(self._on_engine_event)
+        if tasks is not None:  # requests restored at start: learn what their tools are
+            tasks.start(chat.describe_restored(), "describe-restored-approvals")
 
     def requests(self) -> list[ApprovalRequest]:
         """Every open request, oldest first, also those restored after a restart."""

@@ -116,7 +116,7 @@ class ChatViewModel(QObject):
         chat.events.subscribe(self._on_engine_event)
         settings.changed.subscribe(self._on_settings_changed)
         self._on_settings_changed(settings.settings)
-        self.approvals = ApprovalsViewModel(chat, self)
+        self.approvals = ApprovalsViewModel(chat, tasks, self)
         self.workspace = WorkspaceModel(chat, self)
         self.outputs = ToolOutputs()  # app.py gives it the data folder
         self.conversationIdChanged.connect(self.workspace.follow)

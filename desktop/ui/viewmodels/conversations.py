@@ -33,6 +33,7 @@ from desktop.core.events import ConversationsChanged, EngineEvent
 from desktop.core.models import ConversationSummary
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.conversation_rows import (
     Change,
     Inserted,
@@ -108,7 +109,7 @@ class ConversationListModel(QAbstractListModel):
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return item.title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return item.title
+            return tooltip(item.title)  # a model may have written it
         if role == self.IdRole:
             return item.id
         if role == self.PinnedRole:

@@ -18,6 +18,7 @@ from PySide6.QtCore import (
 from desktop.core.errors import ParleyError
 from desktop.engine.library import Library
 from desktop.storage.search import SearchHit
+from desktop.ui.plain_text import tooltip
 
 Index = QModelIndex | QPersistentModelIndex
 DEBOUNCE_MS = 150  # search once typing pauses, not on every key
@@ -85,7 +86,7 @@ class SearchModel(QAbstractListModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return hit.conversation_title
         if role == Qt.ItemDataRole.ToolTipRole:
-            return hit.snippet
+            return tooltip(hit.snippet)
         return {
             self.ConversationIdRole: hit.conversation_id,
             self.MessageIdRole: hit.message_id or "",

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -30,14 +29,37 @@ from desktop.core.models import Decision
 from desktop.core.tools import BUILTIN_SOURCE, ToolRisk
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel
+from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
 
 
-def _risk_text(widget: QWidget, risk: ToolRisk) -> str:
+def _risk_text(widget: QWidget, risk: ToolRisk | None) -> str:
+    """A tool not known (yet) is worded as the worst it could be."""
+    if risk is None:
+        return widget.tr("may change files or run commands")
     return {
         ToolRisk.READ: widget.tr("reads only"),
         ToolRisk.WRITE: widget.tr("changes files"),
         ToolRisk.SHELL: widget.tr("runs commands"),
     }[risk]
+
+
+def _source_text(widget: QWidget, source: str) -> str:
+    if source == BUILTIN_SOURCE:
+        return widget.tr("built-in")
+    if not source:
+        return widget.tr("unknown")
+    return widget.tr("MCP server “%1”").replace("%1", source)
+
+
+def _about_text(widget: QWidget, call: PendingCall) -> str:
+    if call.known:
+        return call.description
+    if call.source:
+        return widget.tr(
+            "Parley does not know this tool's description yet: its server has not started. "
+            "It is shown here as soon as the server is up."
+        )
+    return widget.tr("Parley does not know this tool.")
 
 
 class CallPanel(QFrame):
@@ -52,19 +74,12 @@ class CallPanel(QFrame):
         self._vm = vm
         self._message_id = message_id
         self.call = call
-        source = self.tr("built-in") if call.source == BUILTIN_SOURCE else call.source
-        self.title = QLabel(f"<b>{call.name}</b>", self)
-        self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.facts = QLabel(
-            self.tr("Source: %1 · Risk: %2")
-            .replace("%1", source)
-            .replace("%2", _risk_text(self, call.risk)),
-            self,
-        )
+        self._decided = False
+        self.title = MarkupLabel(f"<b>{escape(call.name)}</b>", self)
+        self.facts = PlainLabel("", self)
         self.facts.setObjectName("MetaLabel")
-        self.description = QLabel(call.description, self)
+        self.description = PlainLabel("", self)
         self.description.setWordWrap(True)
-        self.description.setVisible(bool(call.description))
         self.arguments = QPlainTextEdit(self)
         self.arguments.setObjectName("ApprovalArguments")
         self.arguments.setReadOnly(True)
@@ -101,7 +116,7 @@ class CallPanel(QFrame):
         answer_layout.addWidget(self.send_answer)
         self.answer_row.hide()
 
-        self.outcome = QLabel(self)
+        self.outcome = PlainLabel("", self)
         self.outcome.setObjectName("StatusLabel")
         self.outcome.hide()
 
@@ -112,6 +127,28 @@ class CallPanel(QFrame):
         layout.addLayout(buttons)
         layout.addWidget(self.answer_row)
         layout.addWidget(self.outcome)
+        self.show_call(call)
+
+    def show_call(self, call: PendingCall) -> None:
+        """What is known of the call's tool (more, once its server is up)."""
+        self.call = call
+        self.facts.setText(
+            self.tr("Source: %1 · Risk: %2")
+            .replace("%1", _source_text(self, call.source))
+            .replace("%2", _risk_text(self, call.risk))
+        )
+        self.description.setText(_about_text(self, call))
+        self.description.setVisible(bool(self.description.text()))
+        self._update_buttons()
+
+    def _update_buttons(self) -> None:
+        for button in (self.approve, self.deny, self.answer_instead):
+            button.setEnabled(not self._decided)
+        # A grant is bound to the tool as the person saw it: not for an unknown one.
+        self.always.setEnabled(not self._decided and self.call.known)
+        self.always.setToolTip(
+            "" if self.call.known else self.tr("Possible once Parley knows what this tool is")
+        )
 
     def _begin_answer(self) -> None:
         self.answer_row.show()
@@ -121,9 +158,8 @@ class CallPanel(QFrame):
         self._vm.answer(self._message_id, self.call.call_id, self.answer_text.text())
 
     def show_decision(self, decision: Decision | None) -> None:
-        decided = decision is not None
-        for button in (self.approve, self.always, self.deny, self.answer_instead):
-            button.setEnabled(not decided)
+        decided = self._decided = decision is not None
+        self._update_buttons()
         self.answer_row.setEnabled(not decided)
         self.outcome.setVisible(decided)
         if decision is not None:
@@ -153,7 +189,7 @@ class ApprovalDialog(QDialog):
             self.tr("Allow tool calls?") if count > 1 else self.tr("Allow a tool call?")
         )
         self.resize(640, 520)
-        intro = QLabel(
+        intro = PlainLabel(
             self.tr("The model wants to use tools. Nothing runs until you decide."), self
         )
         intro.setWordWrap(True)
@@ -198,7 +234,11 @@ class ApprovalDialog(QDialog):
 
     def refresh(self) -> None:
         answers = self.request.answers
+        calls = {c.call_id: c for c in self.request.calls}
         for panel in self.panels:
+            call = calls.get(panel.call.call_id, panel.call)
+            if call != panel.call:
+                panel.show_call(call)
             answer = answers.get(panel.call.call_id)
             panel.show_decision(answer.decision if answer else None)
 

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QToolButton,
     QVBoxLayout,
@@ -17,6 +15,8 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.assistant_picker import AssistantPickerModel
+from desktop.ui.views.elided import ElidingComboBox
+from desktop.ui.views.labels import PlainLabel
 
 
 class PromptEditor(QDialog):
@@ -30,7 +30,7 @@ class PromptEditor(QDialog):
         self.resize(520, 320)
         self._model = model
         self.conversation_id = ""
-        self.hint = QLabel(self)
+        self.hint = PlainLabel("", self)
         self.hint.setWordWrap(True)
         self.hint.setObjectName("FormHint")
         self.text = QPlainTextEdit(self)
@@ -69,10 +69,9 @@ class AssistantPicker(QWidget):
     def __init__(self, model: AssistantPickerModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._model = model
-        self.combo = QComboBox(self)
+        self.combo = ElidingComboBox(self, shortest=6)  # a long name elides, not the header
         self.combo.setObjectName("AssistantPicker")
         self.combo.setToolTip(self.tr("The assistant this conversation talks to"))
-        self.combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.combo.activated.connect(model.choose)
         self.prompt_button = QToolButton(self)
         self.prompt_button.setObjectName("ConversationPromptButton")

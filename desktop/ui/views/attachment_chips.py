@@ -24,7 +24,6 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
     QSizePolicy,
     QToolButton,
     QVBoxLayout,
@@ -33,8 +32,10 @@ from PySide6.QtWidgets import (
 
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.limits import MAX_EXTRACTED_CHARS
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.attachment_tray import AttachmentFiles, AttachmentTray, PendingFile
 from desktop.ui.views.flow_layout import FlowLayout
+from desktop.ui.views.labels import PlainLabel
 
 ICON_SIDE = 32
 NAME_WIDTH = 150  # pixels before a name is elided
@@ -132,12 +133,12 @@ class AttachmentChip(QFrame):
         self.attachment: Attachment | None = None
         self._files = files
         self._removable = removable
-        self.icon = QLabel(self)
+        self.icon = PlainLabel("", self)
         self.icon.setFixedSize(ICON_SIDE, ICON_SIDE)
         self.icon.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.name_label = QLabel(self)
+        self.name_label = PlainLabel("", self)
         self.name_label.setObjectName("AttachmentName")
-        self.detail = QLabel(self)
+        self.detail = PlainLabel("", self)
         self.detail.setObjectName("MetaLabel")
         texts = QVBoxLayout()
         texts.setContentsMargins(0, 0, 0, 0)
@@ -181,7 +182,7 @@ class AttachmentChip(QFrame):
             )
         else:
             self.detail.setText(human_size(attachment.size))
-        self.setToolTip(tooltip_for(self.name, attachment))
+        self.setToolTip(tooltip(tooltip_for(self.name, attachment)))
         self.setAccessibleName(f"{self.name}, {self.detail.text()}")
         self.refresh_icon()
 
@@ -265,6 +266,9 @@ class ChipRow(QWidget):
 
     def heightForWidth(self, width: int) -> int:
         return self._layout.heightForWidth(width)
+
+    def spacing(self) -> int:
+        return self._layout.gap
 
     def show_files(self, files: list[tuple[str, str, Attachment | None]]) -> None:
         """(key, name, attachment or None while loading) for each chip, in order."""

@@ -6,18 +6,21 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QLabel,
+    QSizePolicy,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.approval_dialog import ApprovalDialogs
 from desktop.ui.views.assistant_picker import AssistantPicker
 from desktop.ui.views.composer import Composer
+from desktop.ui.views.elided import ElidedLabel
 from desktop.ui.views.file_drop import FileDrop
+from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.onboarding import Onboarding
 from desktop.ui.views.suggestion_chips import SuggestionChips
 from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
@@ -39,13 +42,15 @@ class ChatView(QWidget):
 
         header = self.header = QFrame(self)
         header.setObjectName("ChatHeader")
-        self.title = QLabel(header)
+        self.title = ElidedLabel("", header)  # a long title elides; it never widens the column
         self.title.setObjectName("ChatTitle")
+        # The room the header's controls leave: a long title shortens before they do.
+        self.title.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         header_row = QHBoxLayout(header)
         header_row.setContentsMargins(20, 10, 20, 10)
         header_row.addWidget(self.title, 1)
-        self.usage = QLabel(header)
+        self.usage = ElidedLabel("", header, shortest="000 tokens")
         self.usage.setObjectName("UsageLabel")
         header_row.addWidget(self.usage)
         self.assistant = AssistantPicker(chat.assistants, header)
@@ -53,14 +58,14 @@ class ChatView(QWidget):
         self.workspace = WorkspaceButton(chat.workspace, header)
         header_row.addWidget(self.workspace)
 
-        self.banner = QLabel(self)
+        self.banner = PlainLabel("", self)
         self.banner.setObjectName("Banner")
         self.banner.setWordWrap(True)
         self.banner.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.banner.hide()
 
         self.transcript = Transcript(chat, self)
-        self.empty = QLabel(self.tr("What would you like to talk about?"), self)
+        self.empty = PlainLabel(self.tr("What would you like to talk about?"), self)
         self.empty.setObjectName("EmptyTitle")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.composer = Composer(chat, self)
@@ -127,7 +132,7 @@ class ChatView(QWidget):
 
     def _update_usage(self) -> None:
         self.usage.setText(self._chat.usage.label())
-        self.usage.setToolTip(self._chat.usage.tooltip())
+        self.usage.setToolTip(tooltip(self._chat.usage.tooltip()))  # model names
 
     def _update_page(self, *_: object) -> None:
         self.pages.setCurrentIndex(0 if self._chat.needsSetup else 1)

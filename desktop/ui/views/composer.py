@@ -9,11 +9,9 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QMimeData, QObject, Qt, Signal
 from PySide6.QtGui import QFocusEvent, QImage, QKeyEvent, QTextCursor
 from PySide6.QtWidgets import (
-    QComboBox,
     QFileDialog,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QPlainTextEdit,
     QPushButton,
     QSizePolicy,
@@ -23,11 +21,15 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.chat import ChatViewModel
-from desktop.ui.views.attachment_chips import TrayChips, paperclip_icon
+from desktop.ui.views.attachment_chips import paperclip_icon
+from desktop.ui.views.chip_tray import ChipTray
 from desktop.ui.views.context_meter import ContextMeter
+from desktop.ui.views.elided import ElidedLabel, ElidingComboBox
 from desktop.ui.views.file_drop import FileDrop, local_files
+from desktop.ui.views.labels import PlainLabel
 
 MAX_VISIBLE_LINES = 8
+MODEL_CHARS = 10  # the model picker's narrowest, in characters
 PICKER_FILTERS = (
     "Supported files (*.png *.jpg *.jpeg *.webp *.txt *.md *.markdown *.pdf *.docx *.pptx *.ppt"
     " *.py *.js *.ts *.json *.yaml *.yml *.toml *.csv *.html *.css *.c *.h *.cpp *.rs *.go"
@@ -107,7 +109,12 @@ class ComposerEdit(QPlainTextEdit):
 
 
 class Composer(QFrame):
-    def __init__(self, chat: ChatViewModel, parent: QWidget | None = None) -> None:
+    """`compact` (the floating window): the pickers get a row of their own under the
+    text, and the hint is left out (the shortcuts list has it)."""
+
+    def __init__(
+        self, chat: ChatViewModel, parent: QWidget | None = None, *, compact: bool = False
+    ) -> None:
         super().__init__(parent)
         self._chat = chat
         self.setObjectName("ComposerFrame")
@@ -119,13 +126,14 @@ class Composer(QFrame):
         self.edit.textChanged.connect(self._update_buttons)
         self.edit.focusChanged.connect(self._on_focus_changed)
 
-        self.model_picker = QComboBox(self)
+        # The pickers are as wide as their longest item where there is room, and elide
+        # rather than push the chat column (and the sidebar) when there is not.
+        self.model_picker = ElidingComboBox(self, shortest=MODEL_CHARS)
         self.model_picker.setObjectName("ModelPicker")
         self.model_picker.setToolTip(self.tr("Model for the next message"))
-        self.model_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.model_picker.activated.connect(chat.select_model)
 
-        self.effort = QComboBox(self)
+        self.effort = ElidingComboBox(self, shortest=None)  # short labels: never elided
         self.effort.setObjectName("ReasoningEffort")
         self.effort.setToolTip(self.tr("How long the model may think before it answers"))
         for value, label in (
@@ -136,12 +144,15 @@ class Composer(QFrame):
             ("max", self.tr("Reasoning max")),
         ):
             self.effort.addItem(label, value)
-        self.effort.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.effort.activated.connect(
             lambda index: chat.set_reasoning_effort(self.effort.itemData(index))
         )
 
-        self.hint = QLabel(self.tr("Enter to send · Shift+Enter for a new line"), self)
+        self.hint = ElidedLabel(
+            self.tr("Enter to send · Shift+Enter for a new line"), self, shortest=""
+        )
+        # Only the room left over: it gives way before any picker has to elide.
+        self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.hint.setObjectName("ComposerHint")
 
         self.send_button = QPushButton(self.tr("Send"), self)
@@ -156,7 +167,8 @@ class Composer(QFrame):
         tray = self._tray = chat.tray
         self.notice = AttachmentNotice(self)
         tray.problem.connect(self.notice.add)
-        self.chips = TrayChips(tray, self)
+        self.chips_area = ChipTray(tray, self)  # wraps, grows a few rows, then scrolls
+        self.chips = self.chips_area.chips
         tray.changed.connect(self._update_buttons)
         self.edit.filesPasted.connect(tray.add_paths)
         self.edit.imagePasted.connect(self._attach_image)
@@ -175,25 +187,35 @@ class Composer(QFrame):
             self.drop = FileDrop(self, (self.edit.viewport(),))
             self.drop.filesDropped.connect(tray.add_paths)
 
-        row = QHBoxLayout()
-        row.setSpacing(8)
-        row.addWidget(self.attach_button)
-        row.addWidget(self.model_picker)
-        row.addWidget(self.effort)
-        row.addWidget(self.hint, 1)
         self.meter = ContextMeter(chat.meter, self)
         self.edit.textChanged.connect(lambda: chat.meter.set_draft(self.edit.toPlainText()))
-        row.addWidget(self.meter)
-        row.addWidget(self.stop_button)
-        row.addWidget(self.send_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(12, 10, 12, 8)
         layout.setSpacing(6)
         layout.addWidget(self.notice)
-        layout.addWidget(self.chips)
+        layout.addWidget(self.chips_area)
         layout.addWidget(self.edit)
+        row = self._row = QHBoxLayout()
+        row.setSpacing(8)
+        row.addWidget(self.attach_button)
+        if compact:
+            pickers = QHBoxLayout()
+            pickers.setSpacing(8)
+            pickers.addWidget(self.model_picker, 1)
+            pickers.addWidget(self.effort)
+            layout.addLayout(pickers)
+            self.hint.hide()
+            row.addStretch(1)
+        else:
+            row.addWidget(self.model_picker)
+            row.addWidget(self.effort)
+            row.addWidget(self.hint, 1)
+        row.addWidget(self.meter)
+        row.addWidget(self.stop_button)
+        row.addWidget(self.send_button)
         layout.addLayout(row)
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Maximum)
+        # As tall as its parts need at its width (the tray's rows of chips included).
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.edit.installEventFilter(self)
 
         self._sending: list[str] = []  # texts submitted here whose saving may yet fail
@@ -277,6 +299,12 @@ class Composer(QFrame):
     def _update_buttons(self, *_: object) -> None:
         busy = self._chat.busy
         self.stop_button.setVisible(busy)
+        # The hint holds Stop's place while there is nothing to stop, so the row needs
+        # the same width either way: Stop appearing must not widen the chat column,
+        # which the splitter would take from the sidebar.
+        self.stop_button.ensurePolished()
+        spacing = self._row.spacing()
+        self.hint.setMinimumWidth(0 if busy else self.stop_button.sizeHint().width() + spacing)
         self.send_button.setEnabled(bool(self.edit.toPlainText().strip()) or bool(len(self._tray)))
 
     def _on_focus_changed(self, focused: bool) -> None:
@@ -296,8 +324,7 @@ class AttachmentNotice(QFrame):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("ErrorBox")
-        self.label = QLabel(self)
-        self.label.setTextFormat(Qt.TextFormat.PlainText)  # file names, paths, SQLite's words
+        self.label = PlainLabel("", self)  # file names, paths, SQLite's words
         self.label.setWordWrap(True)
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.close_button = QToolButton(self)

@@ -36,7 +36,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QMenu,
     QPushButton,
     QSizeGrip,
@@ -50,7 +49,9 @@ from PySide6.QtWidgets import (
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.views.composer import Composer
+from desktop.ui.views.elided import ElidingComboBox
 from desktop.ui.views.file_drop import FileDrop
+from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.transcript import Transcript
 from desktop.ui.views.window_geometry import (
     MIN_SIZE,
@@ -143,10 +144,10 @@ class FloatingWindow(QWidget):
 
         self.title_bar = TitleBar(self)
         # Labels pass their clicks on: the handle and the gap are where to drag it by.
-        self.handle = QLabel("⠿", self.title_bar)
+        self.handle = PlainLabel("⠿", self.title_bar)
         self.handle.setObjectName("FloatingHandle")
         self.handle.setToolTip(self.tr("Drag to move (Alt+arrows)"))
-        self.picker = QComboBox(self.title_bar)
+        self.picker = ElidingComboBox(self.title_bar, shortest=None)  # long titles elide
         self.picker.setObjectName("FloatingPicker")
         self.picker.setModel(conversations)
         self.picker.setPlaceholderText(self.tr("New chat"))
@@ -184,12 +185,11 @@ class FloatingWindow(QWidget):
             title_row.addWidget(button)
 
         self.transcript = Transcript(chat, self)
-        self.empty = QLabel(self.tr("What would you like to talk about?"), self)
+        self.empty = PlainLabel(self.tr("What would you like to talk about?"), self)
         self.empty.setObjectName("EmptyTitle")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
-        self.composer = Composer(chat, self)
-        self.composer.hint.hide()  # no room for it; the shortcuts list has it
+        self.composer = Composer(chat, self, compact=True)  # the pickers on a row of their own
         chat_page = self.chat_page = QWidget(self)
         page = QVBoxLayout(chat_page)
         page.setContentsMargins(0, 0, 0, 0)
@@ -210,7 +210,7 @@ class FloatingWindow(QWidget):
 
         setup_page = QWidget(self)
         setup = QVBoxLayout(setup_page)
-        setup_text = QLabel(self.tr("Add a model in the main window to start chatting."), self)
+        setup_text = PlainLabel(self.tr("Add a model in the main window to start chatting."), self)
         setup_text.setWordWrap(True)
         setup_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
         setup_button = QPushButton(self.tr("Open Parley"), self)

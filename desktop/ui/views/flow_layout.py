@@ -16,6 +16,11 @@ class FlowLayout(QLayout):
         self._gap = spacing
         self.setContentsMargins(0, 0, 0, 0)
 
+    @property
+    def gap(self) -> int:
+        """Pixels between widgets, across and between lines."""
+        return self._gap
+
     def addItem(self, item: QLayoutItem) -> None:
         self._items.append(item)
 

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from desktop.engine.local_servers import FoundServer
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.local_servers import LocalServersModel
+from desktop.ui.views.labels import PlainLabel
 
 
 class FoundServerRow(QWidget):
@@ -27,13 +29,13 @@ class FoundServerRow(QWidget):
             detail = self.tr("1 model")
         else:
             detail = self.tr("%1 models").replace("%1", str(count))
-        self.label = QLabel(
+        self.label = PlainLabel(
             self.tr("Found %1 on this computer (%2)")
             .replace("%1", server.name)
             .replace("%2", detail),
             self,
         )
-        self.label.setToolTip(server.base_url)
+        self.label.setToolTip(tooltip(server.base_url))
         self.add_button = QPushButton(self.tr("Add"), self)
         self.add_button.setObjectName("FoundServerAdd")
         self.add_button.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -59,7 +61,7 @@ class FoundServers(QWidget):
         self._model = model
         self._compact = compact
         self.rows: list[FoundServerRow] = []
-        self.note = QLabel(self)
+        self.note = PlainLabel("", self)
         self.note.setObjectName("FoundServersNote")
         self._layout = QVBoxLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)

@@ -26,6 +26,7 @@ from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.chat_view import ChatView
+from desktop.ui.views.labels import escape, message_box
 from desktop.ui.views.settings_dialog import SettingsDialog
 from desktop.ui.views.settings_pages.mcp_page import McpConsentPrompt
 from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
@@ -260,10 +261,9 @@ class MainWindow(QMainWindow):
     # --- messages -----------------------------------------------------------------
 
     def show_error(self, message: str) -> None:
-        """Non-modal: an error never blocks the rest of the app."""
-        box = QMessageBox(
-            QMessageBox.Icon.Warning, "Parley", message, QMessageBox.StandardButton.Ok, self
-        )
+        """Non-modal: an error never blocks the rest of the app. Its text is shown as it
+        is: it often carries a server's or a file's own words."""
+        box = message_box(QMessageBox.Icon.Warning, "Parley", message, parent=self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.setModal(False)
         box.show()
@@ -282,6 +282,7 @@ class MainWindow(QMainWindow):
 
     def show_about(self) -> None:
         box = QMessageBox(self)
+        box.setTextFormat(Qt.TextFormat.RichText)  # Parley's markup; the path is escaped
         box.setWindowTitle(self.tr("About Parley"))
         box.setIconPixmap(self.windowIcon().pixmap(64, 64))
         box.setText(
@@ -290,7 +291,7 @@ class MainWindow(QMainWindow):
                 "</p><p>Logs: %2</p>"
             )
             .replace("%1", __version__)
-            .replace("%2", str(self._log_folder))
+            .replace("%2", escape(str(self._log_folder)))
         )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()

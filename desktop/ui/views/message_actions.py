@@ -15,9 +15,10 @@ from __future__ import annotations
 from typing import ClassVar
 
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, SignalInstance
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QToolButton, QWidget
 
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.views.labels import PlainLabel
 
 COPIED_FEEDBACK_MS = 1500
 
@@ -47,7 +48,7 @@ class MessageActions(QWidget):
         )
         self.previous_button = self._button("‹", self.tr("Previous version"), None)
         self.previous_button.clicked.connect(lambda: self.versionClicked.emit(-1))
-        self.version_label = QLabel(self)
+        self.version_label = PlainLabel("", self)
         self.version_label.setObjectName("VersionLabel")
         self.next_button = self._button("›", self.tr("Next version"), None)
         self.next_button.clicked.connect(lambda: self.versionClicked.emit(1))

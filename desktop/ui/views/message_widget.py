@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.views.labels import MarkupLabel, PlainLabel
 from desktop.ui.views.message_actions import ActionSlot, MessageActions, has_actions
 from desktop.ui.views.notice_detail import NoticeDetailDialog, notice_index, notices_html
 from desktop.ui.views.rich_text import RichText
@@ -32,9 +33,8 @@ from desktop.ui.views.tool_cards import ToolCards
 
 def _label(name: str, parent: QWidget) -> QLabel:
     """Plain text: errors quote servers, file names and paths."""
-    label = QLabel(parent)
+    label = PlainLabel("", parent)
     label.setObjectName(name)
-    label.setTextFormat(Qt.TextFormat.PlainText)
     label.setWordWrap(True)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
@@ -71,8 +71,9 @@ class MessageWidget(QFrame):
         self.body.set_image_source(chat.image)
         self.body.document().setDefaultStyleSheet(chat.document_css)
         self.body.linkActivated.connect(self._on_link)
-        self.notices = _label("MetaLabel", self)
-        self.notices.setTextFormat(Qt.TextFormat.RichText)
+        self.notices = MarkupLabel("", self)  # escaped notices, "Show text" links
+        self.notices.setObjectName("MetaLabel")
+        self.notices.setWordWrap(True)
         self.notices.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse
             | Qt.TextInteractionFlag.LinksAccessibleByMouse

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QIcon
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.found_servers import FoundServers
+from desktop.ui.views.labels import PlainLabel
 
 COLUMN_WIDTH = 440
 
@@ -22,13 +23,13 @@ class Onboarding(QWidget):
     ) -> None:
         super().__init__(parent)
         self.setObjectName("Onboarding")
-        icon = QLabel(self)
+        icon = PlainLabel("", self)
         icon.setPixmap(QIcon(str(resource_path("icons", "parley.svg"))).pixmap(72, 72))
         icon.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        title = QLabel(self.tr("Welcome to Parley"), self)
+        title = PlainLabel(self.tr("Welcome to Parley"), self)
         title.setObjectName("OnboardingTitle")
         title.setAlignment(Qt.AlignmentFlag.AlignHCenter)
-        text = QLabel(
+        text = PlainLabel(
             self.tr(
                 "Connect a model provider to start chatting: a local server such as "
                 "Ollama, LM Studio or llama.cpp, or a service such as OpenAI, Anthropic, "

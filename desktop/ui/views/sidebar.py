@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListView,
     QMenu,
@@ -21,6 +20,7 @@ from PySide6.QtWidgets import (
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.views.confirm import confirm_delete
+from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.scroll_anchor import ScrollAnchor
 from desktop.ui.views.sidebar_delegates import ConversationDelegate, SearchHitDelegate
 
@@ -44,7 +44,7 @@ class Sidebar(QFrame):
         self.setObjectName("Sidebar")
         self.setMinimumWidth(200)
 
-        title = QLabel(self.tr("Chats"), self)
+        title = PlainLabel(self.tr("Chats"), self)
         title.setObjectName("SidebarTitle")
         self.new_button = QPushButton(self.tr("New chat"), self)
         self.new_button.setObjectName("NewChatButton")
@@ -68,7 +68,7 @@ class Sidebar(QFrame):
         self.results.setWordWrap(True)
         self.results.clicked.connect(self._on_hit_clicked)
         self.results.activated.connect(self._on_hit_clicked)
-        self.no_results = QLabel(self.tr("No chats match."), self)
+        self.no_results = PlainLabel(self.tr("No chats match."), self)
         self.no_results.setObjectName("MetaLabel")
         self.no_results.setAlignment(Qt.AlignmentFlag.AlignHCenter)
 

@@ -5,8 +5,11 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QWidget
 
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.views.flow_layout import FlowLayout
+
+CHIP_TEXT = 360  # px of a suggestion shown on its chip
 
 
 class SuggestionChips(QWidget):
@@ -27,10 +30,15 @@ class SuggestionChips(QWidget):
             button.deleteLater()
         self._buttons = []
         for text in items:
-            button = QPushButton(text, self)
+            button = QPushButton(self)
             button.setObjectName("SuggestionChip")
             button.setCursor(Qt.CursorShape.PointingHandCursor)
-            button.setToolTip(self.tr("Send this as your next message"))
+            # A model writes these: a long one is cut short rather than widen the chat
+            # column (which would take the width from the sidebar); the tip has it all.
+            shown = button.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, CHIP_TEXT)
+            button.setText(shown)
+            tip = self.tr("Send this as your next message")
+            button.setToolTip(tooltip(tip if shown == text else f"{text}\n{tip}"))
             button.clicked.connect(lambda _checked=False, t=text: self._model.choose(t))
             self._buttons.append(button)
         self._flow.place(list(self._buttons))

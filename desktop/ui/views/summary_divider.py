@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.context import ContextViewModel
+from desktop.ui.views.labels import PlainLabel
 
 
 class SummaryDivider(QFrame):
@@ -52,7 +52,7 @@ class SummaryDivider(QFrame):
         header.addWidget(self.toggle)
         header.addWidget(right, 1)
 
-        self.text = QLabel(self)
+        self.text = PlainLabel("", self)
         self.text.setObjectName("SummaryText")
         self.text.setWordWrap(True)
         self.text.setTextFormat(Qt.TextFormat.PlainText)
@@ -119,7 +119,7 @@ class SummaryEditor(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            QLabel(self.tr("The model gets this instead of the older messages."), self)
+            PlainLabel(self.tr("The model gets this instead of the older messages."), self)
         )
         layout.addWidget(self.editor, 1)
         layout.addWidget(buttons)
@@ -148,7 +148,7 @@ class CompressDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
         layout.addWidget(
-            QLabel(self.tr("Summarise all but the last few messages now. Nothing is deleted."))
+            PlainLabel(self.tr("Summarise all but the last few messages now. Nothing is deleted."))
         )
         layout.addWidget(self.instructions)
         layout.addWidget(buttons)

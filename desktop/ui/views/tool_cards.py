@@ -7,8 +7,6 @@ which makes the transcript place its rows again.
 
 from __future__ import annotations
 
-import html
-
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
@@ -16,14 +14,14 @@ from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 from desktop.ui.viewmodels.attachment_tray import AttachmentFiles
 from desktop.ui.viewmodels.tool_card import ToolCard
 from desktop.ui.views.attachment_chips import SentChips
+from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
 
 
 def _mono_label(parent: QWidget, name: str) -> QLabel:
-    label = QLabel(parent)
+    label = PlainLabel("", parent)
     label.setObjectName(name)
     label.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
     label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.PlainText)
     label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
     return label
 
@@ -46,17 +44,17 @@ class ToolCardWidget(QFrame):
         self.toggle.setArrowType(Qt.ArrowType.RightArrow)
         self.toggle.setAutoRaise(True)
         self.toggle.toggled.connect(self._on_toggled)
-        self.summary = QLabel(self)
+        self.summary = PlainLabel("", self)  # may quote a tool's error
         self.summary.setObjectName("MetaLabel")
         self.summary.setWordWrap(True)
         self.details = QWidget(self)
-        self.arguments_title = QLabel(self.tr("Arguments"), self.details)
+        self.arguments_title = PlainLabel(self.tr("Arguments"), self.details)
         self.arguments_title.setObjectName("MetaLabel")
         self.arguments = _mono_label(self.details, "ToolArguments")
-        self.result_title = QLabel(self.tr("Result"), self.details)
+        self.result_title = PlainLabel(self.tr("Result"), self.details)
         self.result_title.setObjectName("MetaLabel")
         self.result = _mono_label(self.details, "ToolResult")
-        self.output = QLabel(self.details)
+        self.output = MarkupLabel("", self.details)  # the escaped path and an Open link
         self.output.setObjectName("MetaLabel")
         self.output.setWordWrap(True)
         self.output.linkActivated.connect(
@@ -101,7 +99,7 @@ class ToolCardWidget(QFrame):
         if card.output_path:
             self.output.setText(
                 self.tr("Full output: %1 — <a href='open'>Open</a>").replace(
-                    "%1", html.escape(card.output_path)
+                    "%1", escape(card.output_path)
                 )
             )
         self._show_files(card.attachment_ids)

@@ -8,7 +8,9 @@ anything else exists, so the notice is painted once and then simply stays up.
 from __future__ import annotations
 
 from PySide6.QtCore import QCoreApplication, QEventLoop, Qt
-from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QVBoxLayout, QWidget
+
+from desktop.ui.views.labels import PlainLabel
 
 
 class UpgradeNotice(QWidget):
@@ -16,9 +18,9 @@ class UpgradeNotice(QWidget):
         super().__init__(None, Qt.WindowType.SplashScreen | Qt.WindowType.WindowStaysOnTopHint)
         self.setObjectName("UpgradeNotice")
         self.setWindowTitle("Parley")
-        title = QLabel(self.tr("Updating your chats for this version of Parley…"))
+        title = PlainLabel(self.tr("Updating your chats for this version of Parley…"))
         title.setObjectName("UpgradeTitle")
-        detail = QLabel(self.tr("This happens once and can take a few seconds."))
+        detail = PlainLabel(self.tr("This happens once and can take a few seconds."))
         detail.setObjectName("MetaLabel")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(28, 22, 28, 22)

@@ -6,14 +6,20 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMenu, QToolButton, QWidget
 
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.workspace import WorkspaceModel
+from desktop.ui.views.elided import ElidingToolButton
 
 
-class WorkspaceButton(QToolButton):
+class WorkspaceButton(ElidingToolButton):
+    """A long folder or file name elides in the middle; the tool tip has the paths."""
+
     def __init__(self, model: WorkspaceModel, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
+        shortest = QCoreApplication.translate("WorkspaceButton", "Workspace: %1")
+        super().__init__(parent, shortest=shortest.replace("%1", "…"))
         self.setObjectName("WorkspaceButton")
         self.setAutoRaise(True)
         self.setPopupMode(QToolButton.ToolButtonPopupMode.MenuButtonPopup)
@@ -82,6 +88,6 @@ class WorkspaceButton(QToolButton):
         )
         if file:
             tips.append(self.tr("%1 is read and sent with each message").replace("%1", file))
-        self.setToolTip("\n".join(tips))
+        self.setToolTip(tooltip("\n".join(tips)))  # paths: a folder may be named <b>
         self.clear_action.setEnabled(bool(folder))
         self.clear_file_action.setEnabled(bool(file))

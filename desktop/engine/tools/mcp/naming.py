@@ -10,6 +10,8 @@ from __future__ import annotations
 import hashlib
 import re
 
+from desktop.core.tools import MCP_PREFIX
+
 MAX_NAME = 64
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 
@@ -20,7 +22,7 @@ def sanitise(text: str) -> str:
 
 def mcp_tool_name(server: str, tool: str, taken: set[str]) -> str:
     """A provider-safe, unique name for `tool` of `server`; adds it to `taken`."""
-    full = f"mcp__{sanitise(server)}__{sanitise(tool)}"
+    full = f"{MCP_PREFIX}{sanitise(server)}__{sanitise(tool)}"
     name = full[:MAX_NAME]
     if name in taken:
         digest = hashlib.sha256(f"{server}\0{tool}".encode()).hexdigest()[:8]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QSpinBox, QWidget
 
 from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.views.labels import plain_form_labels
 
 SYSTEM_SIZE = 5  # below the smallest allowed size (6 pt): stands for the system's size
 
@@ -41,6 +42,7 @@ class AppearancePage(QWidget):
         form.addRow(self.tr("Theme"), self.theme)
         form.addRow(self.tr("Text size"), self.font_size)
         form.addRow(self.tr("Images"), self.remote_images)
+        plain_form_labels(form)
 
     def _on_font_size(self, points: int) -> None:
         self._vm.set_font_size(0 if points == SYSTEM_SIZE else points)

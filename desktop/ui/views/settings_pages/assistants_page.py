@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QListWidgetItem,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.assistants import EFFORTS, MIN_THRESHOLD, Assistant
 from desktop.ui.viewmodels.assistants import AssistantsModel
+from desktop.ui.views.labels import PlainLabel, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 _ID_ROLE = Qt.ItemDataRole.UserRole
@@ -97,7 +97,7 @@ class AssistantsPage(QWidget):
         self.save_button = QPushButton(self.tr("Save"), self)
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save)
-        self.status = QLabel(self)
+        self.status = PlainLabel("", self)
         self.status.setWordWrap(True)
 
         buttons = QHBoxLayout()
@@ -129,6 +129,7 @@ class AssistantsPage(QWidget):
         tools_column.addWidget(self.all_tools)
         tools_column.addWidget(self.tools)
         form.addRow(self.tr("Tools"), tools_column)
+        plain_form_labels(form)
         right = QVBoxLayout()
         right.addLayout(form, 1)
         save_row = QHBoxLayout()

@@ -8,13 +8,13 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QKeySequenceEdit,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
+from desktop.ui.views.labels import PlainLabel, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 PORTABLE = QKeySequence.SequenceFormat.PortableText
@@ -27,7 +27,7 @@ class DesktopPage(QWidget):
         self.close_to_tray = QCheckBox(self.tr("Keep running in the tray when the window closes"))
         self.close_to_tray.setObjectName("CloseToTray")
         self.close_to_tray.toggled.connect(model.set_close_to_tray)
-        self.tray_note = QLabel(self)
+        self.tray_note = PlainLabel("", self)
         self.tray_note.setObjectName("FormHint")
         self.tray_note.setWordWrap(True)
         self.notifications = QCheckBox(
@@ -47,10 +47,10 @@ class DesktopPage(QWidget):
         self.no_shortcut = QPushButton(self.tr("None"), self)
         self.no_shortcut.setToolTip(self.tr("No global shortcut"))
         self.no_shortcut.clicked.connect(lambda: model.set_floating_shortcut(""))
-        self.shortcut_note = QLabel(self)
+        self.shortcut_note = PlainLabel("", self)
         self.shortcut_note.setObjectName("FormHint")
         self.shortcut_note.setWordWrap(True)
-        self.status = QLabel(self)
+        self.status = PlainLabel("", self)
         self.status.setWordWrap(True)
 
         tray_column = QVBoxLayout()
@@ -68,6 +68,7 @@ class DesktopPage(QWidget):
         form.addRow(self.tr("Tray"), tray_column)
         form.addRow(self.tr("Notifications"), self.notifications)
         form.addRow(self.tr("Floating chat shortcut"), shortcut_column)
+        plain_form_labels(form)
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addStretch(1)

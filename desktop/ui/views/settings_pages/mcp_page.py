@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.mcp_settings import McpServerSettings, McpTransport
 from desktop.ui.viewmodels.mcp_servers import ConsentRequest, McpServersModel
+from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape, plain_form_labels
 from desktop.ui.views.settings_pages.headers_editor import HeadersEditor
 
 
@@ -35,7 +35,7 @@ class McpConsentDialog(QDialog):
         self._model = model
         self.request = request
         self.setWindowTitle(self.tr("Allow {name} to run?").format(name=request.name))
-        explain = QLabel(
+        explain = PlainLabel(
             self.tr(
                 "This MCP server is a program that will run on your computer with your "
                 "permissions. Start it only if you trust it."
@@ -50,8 +50,9 @@ class McpConsentDialog(QDialog):
         env = ", ".join(request.env_names) or self.tr("(none)")
         form = QFormLayout()
         form.addRow(self.tr("Command line"), self.command)
-        form.addRow(self.tr("Working folder"), QLabel(cwd, self))
-        form.addRow(self.tr("Environment variables"), QLabel(env, self))
+        form.addRow(self.tr("Working folder"), PlainLabel(cwd, self))
+        form.addRow(self.tr("Environment variables"), PlainLabel(env, self))
+        plain_form_labels(form)
         buttons = QDialogButtonBox(self)
         self.allow = buttons.addButton(
             self.tr("Allow and start"), QDialogButtonBox.ButtonRole.AcceptRole
@@ -111,7 +112,7 @@ class McpHeadersDialog(QDialog):
         self.setWindowTitle(self.tr("Headers for {name}").format(name=server.name))
         self.editor = HeadersEditor(self)
         self.editor.set_headers(tuple(server.headers.items()))
-        self.error = QLabel("", self)
+        self.error = PlainLabel("", self)
         self.error.setObjectName("ErrorLabel")
         self.error.setWordWrap(True)
         buttons = QDialogButtonBox(
@@ -156,7 +157,7 @@ class McpServersPage(QWidget):
         self.url.setPlaceholderText("https://example.com/mcp")
         self.headers = HeadersEditor(add_box)
         self.add = QPushButton(self.tr("Add"), add_box)
-        self.error = QLabel("", add_box)
+        self.error = PlainLabel("", add_box)
         self.error.setObjectName("ErrorLabel")
         self.error.setWordWrap(True)
         form = QFormLayout(add_box)
@@ -167,6 +168,7 @@ class McpServersPage(QWidget):
         form.addRow(self.tr("URL"), self.url)
         form.addRow(self.tr("Headers"), self.headers)
         form.addRow(self.error, self.add)
+        plain_form_labels(form)
         self.kind.currentIndexChanged.connect(self._show_fields)
         self.add.clicked.connect(self._add)
 
@@ -226,7 +228,7 @@ class McpServersPage(QWidget):
         self.rows = {}
         servers = self._model.servers()
         if not servers:
-            self._list.addWidget(QLabel(self.tr("No MCP server is set up."), self.list_box))
+            self._list.addWidget(PlainLabel(self.tr("No MCP server is set up."), self.list_box))
         for server in servers:
             row = QWidget(self.list_box)
             line = QHBoxLayout(row)
@@ -235,8 +237,8 @@ class McpServersPage(QWidget):
             about = QWidget(row)
             lines = QVBoxLayout(about)
             lines.setContentsMargins(0, 0, 0, 0)
-            lines.addWidget(QLabel(f"<b>{server.name}</b> · {where}", about))
-            status = QLabel(self._model.status(server.id), about)
+            lines.addWidget(MarkupLabel(f"<b>{escape(server.name)}</b> · {escape(where)}", about))
+            status = PlainLabel(self._model.status(server.id), about)
             status.setObjectName("status")
             lines.addWidget(status)
             line.addWidget(about, 1)

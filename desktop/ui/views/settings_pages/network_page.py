@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QRadioButton,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.views.labels import PlainLabel, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 
@@ -47,7 +47,7 @@ class NetworkPage(QWidget):
         self.browse_button.clicked.connect(self._browse)
         self.clear_button = QPushButton(self.tr("Clear"), self)
         self.clear_button.clicked.connect(self.ca_bundle.clear)
-        ca_hint = QLabel(
+        ca_hint = PlainLabel(
             self.tr(
                 "Certificates (PEM) trusted in addition to the system's, e.g. for a company "
                 "proxy that inspects encrypted connections."
@@ -56,7 +56,7 @@ class NetworkPage(QWidget):
         )
         ca_hint.setObjectName("FormHint")
         ca_hint.setWordWrap(True)
-        self.status = QLabel(self)
+        self.status = PlainLabel("", self)
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.save_button = QPushButton(self.tr("Save network settings"), self)
@@ -83,6 +83,7 @@ class NetworkPage(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         form.addRow(self.tr("Proxy"), proxy_column)
         form.addRow(self.tr("CA bundle"), ca_column)
+        plain_form_labels(form)
         buttons = QHBoxLayout()
         buttons.addWidget(self.status, 1)
         buttons.addWidget(self.save_button, 0, Qt.AlignmentFlag.AlignBottom)

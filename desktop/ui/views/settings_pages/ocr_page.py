@@ -4,9 +4,10 @@ local engine's status."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QVBoxLayout, QWidget
 
 from desktop.ui.viewmodels.ocr_settings import OcrSettingsModel
+from desktop.ui.views.labels import PlainLabel, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 
@@ -14,7 +15,7 @@ class OcrPage(QWidget):
     def __init__(self, model: OcrSettingsModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._model = model
-        intro = QLabel(
+        intro = PlainLabel(
             self.tr(
                 "When you send images to a model that cannot see them, Parley first reads "
                 "the text in them and sends that instead. Choose a model with vision to do "
@@ -28,16 +29,16 @@ class OcrPage(QWidget):
         self.picker.setObjectName("OcrModelPicker")
         self.picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.picker.activated.connect(model.choose)
-        picker_hint = QLabel(
+        picker_hint = PlainLabel(
             self.tr("Only models that can see images are listed."),
             self,
         )
         picker_hint.setObjectName("FormHint")
-        self.local_status = QLabel(self)
+        self.local_status = PlainLabel("", self)
         self.local_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.summary = QLabel(self)
+        self.summary = PlainLabel("", self)
         self.summary.setWordWrap(True)
-        self.status = QLabel(self)
+        self.status = PlainLabel("", self)
         self.status.setWordWrap(True)
 
         picker_column = QVBoxLayout()
@@ -46,6 +47,7 @@ class OcrPage(QWidget):
         picker_column.addWidget(picker_hint)
         form = QFormLayout()
         form.addRow(self.tr("OCR model"), picker_column)
+        plain_form_labels(form)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addSpacing(8)

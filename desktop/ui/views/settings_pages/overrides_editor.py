@@ -11,10 +11,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QObject
-from PySide6.QtWidgets import QComboBox, QFormLayout, QLabel, QSpinBox, QWidget
+from PySide6.QtWidgets import QComboBox, QFormLayout, QSpinBox, QWidget
 
 from desktop.core.settings import ModelOverride
 from desktop.providers.base import Capabilities
+from desktop.ui.views.labels import PlainLabel
 
 # ModelOverride field -> the Capabilities flag it overrides
 FLAGS = {
@@ -57,7 +58,9 @@ class OverridesEditor(QObject):
         self.context.setSingleStep(1024)
         self.context.setGroupSeparatorShown(True)
         self.context.setSuffix(self.tr(" tokens"))
-        self.empty_note = QLabel(self.tr("Add models above to adjust what they can do."), parent)
+        self.empty_note = PlainLabel(
+            self.tr("Add models above to adjust what they can do."), parent
+        )
         self.empty_note.setObjectName("FormHint")
         self._labels = labels
         self._update_enabled()

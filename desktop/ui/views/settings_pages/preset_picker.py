@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QGridLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QGridLayout, QPushButton, QVBoxLayout, QWidget
 
 from desktop.providers.presets import Preset
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.found_servers import FoundServers
+from desktop.ui.views.labels import PlainLabel
 
 COLUMNS = 3
 
@@ -22,9 +23,9 @@ class PresetPicker(QWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        title = QLabel(self.tr("Add a provider"), self)
+        title = PlainLabel(self.tr("Add a provider"), self)
         title.setObjectName("SettingsSection")
-        hint = QLabel(
+        hint = PlainLabel(
             self.tr("Choose a service to fill in its address; every field can be changed."),
             self,
         )
@@ -47,7 +48,7 @@ class PresetPicker(QWidget):
             button.clicked.connect(lambda _=False, pid=preset.id: self.presetChosen.emit(pid))
             grid.addWidget(button, index // COLUMNS, index % COLUMNS)
             self.buttons[preset.id] = button
-        local_title = QLabel(self.tr("On this computer"), self)
+        local_title = PlainLabel(self.tr("On this computer"), self)
         local_title.setObjectName("SettingsSection")
         self.found = FoundServers(local_servers, self)
 

@@ -27,12 +27,13 @@ from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S
 from desktop.core.settings import ProviderKind
 from desktop.providers.base import Capabilities
 from desktop.ui.viewmodels.provider_draft import ProviderDraft
+from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape, plain_form_labels
 from desktop.ui.views.settings_pages.headers_editor import HeadersEditor
 from desktop.ui.views.settings_pages.overrides_editor import OverridesEditor
 
 
 def _section(title: str, parent: QWidget) -> QLabel:
-    label = QLabel(title, parent)
+    label = PlainLabel(title, parent)
     label.setObjectName("SettingsSection")
     return label
 
@@ -64,14 +65,14 @@ class ProviderForm(QScrollArea):
         }
         for kind in ProviderKind:
             self.kind.addItem(kind_labels.get(kind, kind.value), kind.value)
-        self.kind_hint = QLabel(body)
+        self.kind_hint = PlainLabel("", body)
         self.kind_hint.setObjectName("FormHint")
         self.kind_hint.hide()
         self.base_url = QLineEdit(body)
         self.base_url.setPlaceholderText("https://api.example.com/v1")
         self.api_key = QLineEdit(body)
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_link = QLabel(body)
+        self.key_link = MarkupLabel("", body)  # a link to the preset's own key page
         self.key_link.setObjectName("FormHint")
         self.key_link.setOpenExternalLinks(True)
         self.key_link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
@@ -80,7 +81,7 @@ class ProviderForm(QScrollArea):
         self.test_button.setToolTip(
             self.tr("List the server's models (or ask the model for one token) with these settings")
         )
-        self.connection_status = QLabel(body)
+        self.connection_status = PlainLabel("", body)
         self.connection_status.setObjectName("ConnectionStatus")
         self.connection_status.setWordWrap(True)
         self.connection_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -127,7 +128,7 @@ class ProviderForm(QScrollArea):
         models_row = QHBoxLayout()
         models_row.addWidget(self.models, 1)
         models_row.addWidget(self.fetch_button, 0, Qt.AlignmentFlag.AlignTop)
-        body_hint = QLabel(
+        body_hint = PlainLabel(
             self.tr("Merged over every request Parley sends; null removes a field."), body
         )
         body_hint.setObjectName("FormHint")
@@ -174,7 +175,7 @@ class ProviderForm(QScrollArea):
         form.addRow(self.tr("Extra JSON body"), body_column)
         form.addRow(self.tr("Stall timeout"), stall_column)
         form.addRow(_section(self.tr("Model capabilities"), body))
-        capabilities_hint = QLabel(
+        capabilities_hint = PlainLabel(
             self.tr(
                 "What Parley assumes each model can do. Change it when a model can do more "
                 "or less than its family usually can."
@@ -185,6 +186,7 @@ class ProviderForm(QScrollArea):
         capabilities_hint.setWordWrap(True)
         form.addRow(capabilities_hint)
         self.overrides.add_rows(form)
+        plain_form_labels(form)
         layout = QVBoxLayout(body)
         layout.setContentsMargins(0, 0, 12, 0)
         layout.addLayout(form)
@@ -279,7 +281,7 @@ class ProviderForm(QScrollArea):
         else:
             hint = self.tr("Not needed for most local servers")
         self.api_key.setPlaceholderText(hint)
-        link = self.tr('<a href="%1">Get an API key</a>').replace("%1", key_url)
+        link = self.tr('<a href="%1">Get an API key</a>').replace("%1", escape(key_url))
         self.key_link.setText(link if key_url else "")
         self.key_link.setVisible(bool(key_url))
 

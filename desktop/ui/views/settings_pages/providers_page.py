@@ -17,7 +17,9 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.providers.presets import preset
+from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.settings_pages.preset_picker import PresetPicker
 from desktop.ui.views.settings_pages.provider_form import ProviderForm
 
@@ -45,7 +47,7 @@ class ProvidersPage(QWidget):
         self.remove_button = QPushButton(self.tr("Remove"), self)
         self.remove_button.clicked.connect(self._remove)
 
-        self.keyring_note = QLabel(self)
+        self.keyring_note = PlainLabel("", self)
         self.keyring_note.setWordWrap(True)
         self.keyring_note.setTextFormat(Qt.TextFormat.PlainText)
         self.keyring_note.setObjectName("Banner")
@@ -54,7 +56,7 @@ class ProvidersPage(QWidget):
         self.form = ProviderForm(vm.default_capabilities, self)
         self.form.fetch_button.clicked.connect(self._fetch)
         self.form.test_button.clicked.connect(self._test)
-        self.status = QLabel(self)
+        self.status = PlainLabel("", self)
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.save_button = QPushButton(self.tr("Save provider"), self)
@@ -164,7 +166,7 @@ class ProvidersPage(QWidget):
         for provider in self._vm.providers:
             item = QListWidgetItem(provider.name)
             item.setData(Qt.ItemDataRole.UserRole, provider.id)
-            item.setToolTip(provider.base_url)
+            item.setToolTip(tooltip(provider.base_url))
             self.list.addItem(item)
             if provider.id == editing:
                 self.list.setCurrentItem(item)

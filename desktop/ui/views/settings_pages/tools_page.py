@@ -9,7 +9,6 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
@@ -18,6 +17,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.tools import BUILTIN_SOURCE, ToolPolicy, ToolRisk
 from desktop.ui.viewmodels.tool_settings import ToolSettingsModel
+from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
 
 
 class ToolsPage(QWidget):
@@ -25,7 +25,7 @@ class ToolsPage(QWidget):
         super().__init__(parent)
         self._model = model
         self.selectors: dict[str, QComboBox] = {}
-        intro = QLabel(
+        intro = PlainLabel(
             self.tr(
                 "Auto runs a tool when the model asks; Ask shows you the call first; "
                 "Off never offers it. Tools that change files or run commands ask by default."
@@ -57,9 +57,11 @@ class ToolsPage(QWidget):
         grid.setColumnStretch(1, 1)
         for row, tool in enumerate(model.rows()):
             definition = tool.definition
-            name = QLabel(f"<b>{definition.name}</b>", table)
+            name = MarkupLabel(f"<b>{escape(definition.name)}</b>", table)
             source = "" if definition.source == BUILTIN_SOURCE else f" · {definition.source}"
-            about = QLabel(f"{definition.description}\n{self._risk(definition.risk)}{source}")
+            about = PlainLabel(
+                f"{definition.description}\n{self._risk(definition.risk)}{source}", table
+            )
             about.setWordWrap(True)
             about.setObjectName("MetaLabel")
             selector = QComboBox(table)
@@ -103,12 +105,14 @@ class ToolsPage(QWidget):
                 item.widget().deleteLater()
         grants = self._model.grants()
         if not grants:
-            self._grants.addWidget(QLabel(self.tr("No tool is always allowed."), self.grants_box))
+            self._grants.addWidget(
+                PlainLabel(self.tr("No tool is always allowed."), self.grants_box)
+            )
         for name in grants:
             row = QWidget(self.grants_box)
             line = QHBoxLayout(row)
             line.setContentsMargins(0, 0, 0, 0)
-            line.addWidget(QLabel(name, row), 1)
+            line.addWidget(PlainLabel(name, row), 1)
             remove = QPushButton(self.tr("Remove"), row)
             remove.clicked.connect(lambda _c=False, n=name: self._model.remove_grant(n))
             line.addWidget(remove)

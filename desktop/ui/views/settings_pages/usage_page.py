@@ -8,7 +8,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHeaderView,
-    QLabel,
     QLineEdit,
     QTableWidget,
     QTableWidgetItem,
@@ -17,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.viewmodels.usage_settings import PriceRow, UsageSettingsModel
+from desktop.ui.views.labels import PlainLabel, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 MODEL, INPUT, OUTPUT, REASONING = range(4)
@@ -32,7 +32,7 @@ class UsagePage(QWidget):
         self._model = model
         self._rows: list[PriceRow] = []
         self._editing = False
-        intro = QLabel(
+        intro = PlainLabel(
             self.tr(
                 "Titles for new chats and follow-up suggestions are written in the "
                 "background by the utility model. A small, fast model keeps them cheap."
@@ -58,8 +58,9 @@ class UsagePage(QWidget):
         form.addRow("", self.titles)
         form.addRow("", self.suggestions)
         form.addRow(self.tr("Currency"), self.currency)
+        plain_form_labels(form)
 
-        prices_hint = QLabel(
+        prices_hint = PlainLabel(
             self.tr(
                 "Prices per million tokens. Leave a row empty for no cost; reasoning "
                 "tokens cost the output price unless you give them their own."
@@ -82,7 +83,7 @@ class UsagePage(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(MODEL, QHeaderView.ResizeMode.Stretch)
         self.table.itemChanged.connect(self._on_item_changed)
-        self.status = QLabel(self)
+        self.status = PlainLabel("", self)
         self.status.setWordWrap(True)
 
         layout = QVBoxLayout(self)
