@@ -48,6 +48,7 @@ from desktop.ui.desktop_shell import DesktopShell
 from desktop.ui.global_shortcut import GlobalShortcut
 from desktop.ui.global_shortcut import support as shortcut_support
 from desktop.ui.image_loader import ImageLoader
+from desktop.ui.quit_signals import QuitSignals
 from desktop.ui.resources import resource_path
 from desktop.ui.single_instance import InstanceServer, NotAnswering, claim
 from desktop.ui.viewmodels.chat import ChatViewModel
@@ -324,7 +325,17 @@ def install_translations(qapp: QApplication) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    """Parley's command; the exit status is 0 after an ordinary quit (SIGTERM included),
+    130 after Ctrl+C (see `quit_signals.py`)."""
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:  # Ctrl+C before the event loop took the signal over
+        log.info("interrupted while starting")
+        print("Parley: interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     if argv[:1] == [OCR_WORKER_FLAG]:
         # A bundled Parley has no `python -m`: the OCR engine's child process is this
         # same executable, told to be the worker before anything starts Qt.
@@ -390,6 +401,24 @@ async def _run(
     files: Sequence[Path] = (),
     instance: InstanceServer | None = None,
 ) -> int:
+    signals = QuitSignals(asyncio.get_running_loop())
+    signals.install()
+    try:
+        exit_code = await _serve(qapp, paths, secrets, smoke, files, instance, signals)
+    finally:
+        signals.uninstall()
+    return exit_code if exit_code or signals.exit_status is None else signals.exit_status
+
+
+async def _serve(
+    qapp: QApplication,
+    paths: DataPaths,
+    secrets: SecretStore,
+    smoke: bool,
+    files: Sequence[Path],
+    instance: InstanceServer | None,
+    signals: QuitSignals,
+) -> int:
     try:
         parley = Parley(qapp, paths, secrets)
     except Exception as error:
@@ -414,6 +443,9 @@ async def _run(
     parley.attach(files)
     if instance is not None:  # later launches hand their files over from now on
         instance.serve(parley.window, parley.attach)
+    # SIGINT and SIGTERM quit as File → Quit does (a signal during start-up, now).
+    signals.quit_with(parley.window.quit)
+    log.info("Parley ready")
     warming = asyncio.ensure_future(_warm_up_rendering())
     tidying = asyncio.ensure_future(_collect_attachments(parley.store))
     exit_code = 0
