@@ -5,7 +5,6 @@ No logic of its own beyond wiring, start-up and an orderly shutdown.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import logging
@@ -22,6 +21,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop import __version__
+from desktop.cli import parse_args
 from desktop.core import i18n
 from desktop.core.models import Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths, resolve_data_dir
@@ -31,7 +31,7 @@ from desktop.engine.attachments.service import AttachmentService
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
-from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG, LocalOcrEngine
+from desktop.engine.ocr.local_engine import LocalOcrEngine
 from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
@@ -297,20 +297,6 @@ def create_event_loop(qapp: QApplication) -> qasync.QEventLoop:
     return loop
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="parley", description="Parley: chat with language models")
-    parser.add_argument("--data-dir", help="folder for conversations, settings and logs")
-    parser.add_argument("files", nargs="*", help="files to attach to a new chat")
-    parser.add_argument(
-        "--smoke-test",
-        action="store_true",
-        help="start, show the window, round-trip the database, and exit 0",
-    )
-    parser.add_argument("--version", action="version", version=f"Parley {__version__}")
-    args, _qt_args = parser.parse_known_args(argv)
-    return args
-
-
 def install_translations(qapp: QApplication) -> None:
     """Load Qt's and Parley's translations for the system language, when present."""
     locale = QLocale.system()
@@ -325,8 +311,9 @@ def install_translations(qapp: QApplication) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parley's command; the exit status is 0 after an ordinary quit (SIGTERM included),
-    130 after Ctrl+C (see `quit_signals.py`)."""
+    """Start Parley (`launch.main`, the `parley` command, has checked the system first);
+    the exit status is 0 after an ordinary quit (SIGTERM included), 130 after Ctrl+C
+    (see `quit_signals.py`)."""
     try:
         return _main(sys.argv[1:] if argv is None else argv)
     except KeyboardInterrupt:  # Ctrl+C before the event loop took the signal over
@@ -336,13 +323,6 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _main(argv: list[str]) -> int:
-    if argv[:1] == [OCR_WORKER_FLAG]:
-        # A bundled Parley has no `python -m`: the OCR engine's child process is this
-        # same executable, told to be the worker before anything starts Qt.
-        from desktop.engine.ocr.worker import main as ocr_worker
-
-        ocr_worker(argv[1:])
-        return 0
     args = parse_args(argv)
     paths = DataPaths(resolve_data_dir(args.data_dir))
     try:
