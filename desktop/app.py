@@ -255,6 +255,7 @@ class Parley:
         if self._closed:
             return
         self._closed = True
+        self.chat_vm.meter.close()  # the answers stopping below would start estimates
         await self.shell.aclose()
         self.floating_shortcut.close()
         self.floating.hide()  # saves its place
