@@ -192,12 +192,20 @@ def missing_for_xcb(
     return Missing(missing) if missing else None
 
 
-def startup_problem(environ: Mapping[str, str], argv: Sequence[str] = ()) -> str | None:
-    """The message to show instead of starting Qt, or None to start it."""
+def startup_problem(
+    environ: Mapping[str, str],
+    argv: Sequence[str] = (),
+    resolver: LibraryResolver | None = None,
+) -> str | None:
+    """The message to show instead of starting Qt, or None to start it.
+
+    Only a missing library of `PACKAGES` stops the start: one this table does not know
+    may be a library a new PySide6 or a bundle's own layout put elsewhere, which Qt may
+    well find; it is named beside the known ones, never alone."""
     if not sys.platform.startswith("linux") or not would_use_xcb(environ, argv):
         return None
-    missing = missing_for_xcb()
-    if missing is None:
+    missing = missing_for_xcb(resolver)
+    if missing is None or not missing.packages:
         return None
     return missing.message(
         apt=shutil.which("apt") is not None or shutil.which("apt-get") is not None

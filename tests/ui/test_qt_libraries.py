@@ -220,3 +220,26 @@ def test_parley_names_the_missing_packages_instead_of_letting_qt_abort(
     assert notification_daemon.wait_for_calls(1)
     (call,) = notification_daemon.calls
     assert call.summary == "Parley cannot start" and command_line in call.body
+
+
+@linux_only
+def test_only_a_known_library_missing_stops_the_start(tmp_path):
+    """A library the table does not know (a newer PySide6's, a bundle laid out its own
+    way) might be found by Qt where the check does not look: it never stops Parley."""
+    present = {s: found for s, found in _system_libraries().items() if found is not None}
+    folder = tmp_path / "lib"
+    folder.mkdir()
+    for soname, found in present.items():
+        if soname in PACKAGES:
+            (folder / soname).symlink_to(os.path.realpath(found))
+    only_known = LibraryResolver([str(folder)])
+    environ = {"DISPLAY": ":0"}
+    missing = qt_libraries.missing_for_xcb(only_known, PYSIDE)
+    loader = [s for s in (missing.sonames if missing else ()) if s.startswith("ld-linux")]
+    assert missing is not None and loader  # the dynamic loader itself: not in the table
+    assert missing.packages == ()
+    assert qt_libraries.startup_problem(environ, resolver=only_known) is None
+    (folder / "libxcb-cursor.so.0").unlink()
+    problem = qt_libraries.startup_problem(environ, resolver=only_known)
+    assert problem is not None and "  sudo apt install libxcb-cursor0" in problem.splitlines()
+    assert f"  {loader[0]}" in problem.splitlines()  # named beside the known one
