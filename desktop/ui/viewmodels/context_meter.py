@@ -112,8 +112,8 @@ class ContextMeterModel(QObject):
         self._assistant_id: str | None = None
         self._files: tuple[str, ...] = ()
         self._text = ""
-        # The last request's size and the draft text it was built with.
-        self._counted: tuple[int, str] | None = None
+        # The last request's size, and the estimate of the draft it was built with.
+        self._counted: tuple[int, int] | None = None
         self._running: asyncio.Task[None] | None = None
         self._again = False
         self._closed = False
@@ -139,8 +139,8 @@ class ContextMeterModel(QObject):
         draft = estimate_tokens(self._text)
         if self._counted is None:
             return draft
-        total, text = self._counted
-        return max(0, total - estimate_tokens(text) + draft)
+        total, built_with = self._counted
+        return max(0, total - built_with + draft)
 
     def reading(self) -> Reading:
         limit = None
@@ -228,7 +228,7 @@ class ContextMeterModel(QObject):
         current = (draft.conversation_id, draft.model) == (self._conversation_id, self._model)
         if total is not None and current:
             before = self.tokens
-            self._counted = (total, draft.text)
+            self._counted = (total, estimate_tokens(draft.text))
             if self.tokens != before:
                 self.changed.emit()
         if self._again and not self._closed:
