@@ -5,7 +5,6 @@ No logic of its own beyond wiring, start-up and an orderly shutdown.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import gc
 import logging
@@ -29,6 +28,7 @@ from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop import __version__
+from desktop.cli import parse_args
 from desktop.core import i18n
 from desktop.core.models import Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths, resolve_data_dir
@@ -38,7 +38,7 @@ from desktop.engine.attachments.service import AttachmentService
 from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
-from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG, LocalOcrEngine
+from desktop.engine.ocr.local_engine import LocalOcrEngine
 from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
@@ -56,6 +56,7 @@ from desktop.ui.desktop_shell import DesktopShell
 from desktop.ui.global_shortcut import GlobalShortcut
 from desktop.ui.global_shortcut import support as shortcut_support
 from desktop.ui.image_loader import ImageLoader
+from desktop.ui.quit_signals import QuitSignals
 from desktop.ui.resources import resource_path
 from desktop.ui.single_instance import InstanceServer, NotAnswering, claim
 from desktop.ui.viewmodels.chat import ChatViewModel
@@ -265,6 +266,7 @@ class Parley:
         if self._closed:
             return
         self._closed = True
+        self.chat_vm.meter.close()  # the answers stopping below would start estimates
         await self.shell.aclose()
         self.floating_shortcut.close()
         self.floating.hide()  # saves its place
@@ -340,20 +342,6 @@ def create_event_loop(qapp: QApplication) -> ParleyEventLoop:
     return loop
 
 
-def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="parley", description="Parley: chat with language models")
-    parser.add_argument("--data-dir", help="folder for conversations, settings and logs")
-    parser.add_argument("files", nargs="*", help="files to attach to a new chat")
-    parser.add_argument(
-        "--smoke-test",
-        action="store_true",
-        help="start, show the window, round-trip the database, and exit 0",
-    )
-    parser.add_argument("--version", action="version", version=f"Parley {__version__}")
-    args, _qt_args = parser.parse_known_args(argv)
-    return args
-
-
 def install_translations(qapp: QApplication) -> None:
     """Load Qt's and Parley's translations for the system language, when present."""
     locale = QLocale.system()
@@ -368,14 +356,18 @@ def install_translations(qapp: QApplication) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == [OCR_WORKER_FLAG]:
-        # A bundled Parley has no `python -m`: the OCR engine's child process is this
-        # same executable, told to be the worker before anything starts Qt.
-        from desktop.engine.ocr.worker import main as ocr_worker
+    """Start Parley (`launch.main`, the `parley` command, has checked the system first);
+    the exit status is 0 after an ordinary quit (SIGTERM included), 130 after Ctrl+C
+    (see `quit_signals.py`)."""
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except KeyboardInterrupt:  # Ctrl+C before the event loop took the signal over
+        log.info("interrupted while starting")
+        print("Parley: interrupted", file=sys.stderr)
+        return 130
 
-        ocr_worker(argv[1:])
-        return 0
+
+def _main(argv: list[str]) -> int:
     args = parse_args(argv)
     paths = DataPaths(resolve_data_dir(args.data_dir))
     try:
@@ -442,6 +434,24 @@ async def _run(
     files: Sequence[Path] = (),
     instance: InstanceServer | None = None,
 ) -> int:
+    signals = QuitSignals(asyncio.get_running_loop())
+    signals.install()
+    try:
+        exit_code = await _serve(qapp, paths, secrets, smoke, files, instance, signals)
+    finally:
+        signals.uninstall()
+    return exit_code if exit_code or signals.exit_status is None else signals.exit_status
+
+
+async def _serve(
+    qapp: QApplication,
+    paths: DataPaths,
+    secrets: SecretStore,
+    smoke: bool,
+    files: Sequence[Path],
+    instance: InstanceServer | None,
+    signals: QuitSignals,
+) -> int:
     try:
         parley = Parley(qapp, paths, secrets)
     except Exception as error:
@@ -460,6 +470,9 @@ async def _run(
     parley.attach(files)
     if instance is not None:  # later launches hand their files over from now on
         instance.serve(parley.window, parley.attach)
+    # SIGINT and SIGTERM quit as File → Quit does (a signal during start-up, now).
+    signals.quit_with(parley.window.quit)
+    log.info("Parley ready")
     warming = asyncio.ensure_future(_warm_up_rendering())
     tidying = asyncio.ensure_future(_collect_attachments(parley.store))
     exit_code = 0

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,3 +88,47 @@ def test_starting_on_a_full_disk_says_the_disk_is_full_and_where(small_disk):
     assert "Traceback" not in result.stderr and "Logging error" not in result.stderr
     small_disk.release()
     assert run_parley("--smoke-test", "--data-dir", str(data)).returncode == 0
+
+
+def _log_of(data: Path) -> str:
+    log = data / "logs" / "parley.log"
+    return log.read_text(encoding="utf-8") if log.exists() else ""
+
+
+@pytest.mark.parametrize(
+    ("signum", "exit_status"),
+    [(signal.SIGINT, 130), (signal.SIGTERM, 0)],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_quit_signal_shuts_parley_down_in_order(tmp_path, signum, exit_status):
+    """Ctrl+C in the terminal (SIGINT) or a kill/logout (SIGTERM): the same orderly way
+    out as File → Quit, with no traceback and the database closed."""
+    data = tmp_path / "data"
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "--data-dir", str(data)],
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120  # a loaded 2-core machine takes its time
+        while "Parley ready" not in _log_of(data):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "Parley never came up"
+            time.sleep(0.1)
+        process.send_signal(signum)
+        _out, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == exit_status, err
+    assert "Traceback" not in err
+    log = _log_of(data)
+    name = signal.Signals(signum).name
+    assert f"{name} received: quitting" in log
+    assert log.index(f"{name} received") < log.index("Parley stopped")
+    # The database was closed: its last connection folded the write-ahead log back in.
+    assert (data / "parley.db").is_file() and not (data / "parley.db-wal").exists()

@@ -5,12 +5,18 @@ Runs once at the start of a generation (every later tool step reuses the result)
 the GUI thread: the store and the OCR engines do their file work in worker threads or
 processes. A model that cannot see and no OCR to read for it is an error before
 anything is sent: an image is never silently dropped.
+
+`preview` gives the same inputs for a request that is only being estimated (the
+composer's meter), blocking, in the worker thread the estimate runs in: no image is
+read and no OCR runs. Images for a model with vision carry only their size; for a
+model without, what OCR read in them before stands in, and an image not read yet
+counts for nothing until it is.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Protocol
@@ -19,6 +25,7 @@ from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
 from desktop.core.i18n import tr
 from desktop.core.models import ContextSnapshot, Message, NoticePart, Role
 from desktop.engine.attachment_text import AttachmentInput
+from desktop.engine.attachments.text_cap import Extracted
 from desktop.engine.ocr.service import OcrImage, OcrOutcome, OcrUnavailable
 from desktop.providers.base import ImageInput
 
@@ -30,6 +37,10 @@ class AttachmentSource(Protocol):
 
     async def snapshot_text_file(self, path: Path) -> Attachment: ...
 
+    def read_text_file(self, path: Path) -> Extracted: ...
+
+    def read_document_text(self, attachment: Attachment) -> str: ...
+
     async def document_text(self, attachment: Attachment) -> str: ...
 
     async def image_bytes(self, attachment: Attachment) -> bytes: ...
@@ -37,6 +48,8 @@ class AttachmentSource(Protocol):
 
 class ImageReader(Protocol):
     async def transcribe(self, images: Sequence[OcrImage]) -> OcrOutcome: ...
+
+    def known(self, hashes: Sequence[str]) -> list[str | None]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +73,9 @@ def attachment_ids(path: Sequence[Message]) -> list[str]:
 
 def _question(path: Sequence[Message]) -> Message | None:
     return next((m for m in reversed(path) if m.role is Role.USER), None)
+
+
+WORKSPACE_PREVIEW_ID = "workspace-file-now"  # the stand-in for a workspace copy not made
 
 
 class AttachmentReader:
@@ -137,6 +153,70 @@ class AttachmentReader:
             inputs.update(await self._transcribe(to_read, path, notices))
         return PreparedFiles(inputs, tuple(notices))
 
+    def workspace_preview(self, workspace_file: str | None) -> AttachmentInput | None:
+        """The workspace file as the next message would send it (`capture` then
+        `prepare`), read now and kept nowhere; None when it cannot be read (the send
+        would say why instead)."""
+        if not workspace_file:
+            return None
+        path = Path(workspace_file)
+        try:
+            extracted = self._files.read_text_file(path)
+        except AttachmentError:
+            return None
+        copy = Attachment(
+            id=WORKSPACE_PREVIEW_ID,
+            sha256="",
+            name=path.name,
+            mime="text/plain",
+            size=len(extracted.text),
+            kind=AttachmentKind.DOCUMENT,
+            text_chars=len(extracted.text),
+            truncated=extracted.truncated,
+        )
+        return AttachmentInput(copy, text=extracted.text, workspace=True)
+
+    def preview(
+        self,
+        path: Sequence[Message],
+        vision: bool,
+        *,
+        workspace: AttachmentInput | None = None,
+        texts: MutableMapping[str, str] | None = None,
+    ) -> dict[str, AttachmentInput]:
+        """What `prepare` gives for `path`, without reading an image (see the module
+        docstring). `workspace` is the question's workspace file (`workspace_preview`);
+        `texts` keeps documents' text by attachment id between calls (it never changes)."""
+        texts = {} if texts is None else texts
+        ids = [i for i in attachment_ids(path) if i != WORKSPACE_PREVIEW_ID]
+        found = {a.id: a for a in self._files.get_many(ids)}
+        inputs: dict[str, AttachmentInput] = {}
+        unread: list[Attachment] = []
+        for attachment_id in ids:
+            attachment = found.get(attachment_id)
+            if attachment is None:
+                continue
+            if attachment.kind is AttachmentKind.DOCUMENT:
+                if attachment.id not in texts:
+                    try:
+                        texts[attachment.id] = self._files.read_document_text(attachment)
+                    except (OSError, ValueError, AttachmentError):
+                        inputs[attachment.id] = _unreadable(attachment)
+                        continue
+                inputs[attachment.id] = AttachmentInput(attachment, text=texts[attachment.id])
+            elif vision:  # the size is what its estimate needs; the bytes are never sent
+                inputs[attachment.id] = AttachmentInput(attachment, image=_image(attachment, b""))
+            else:
+                unread.append(attachment)
+        if unread and self._ocr is not None:
+            known = self._ocr.known([a.sha256 for a in unread])
+            for attachment, text in zip(unread, known, strict=True):
+                if text is not None:
+                    inputs[attachment.id] = AttachmentInput(attachment, text=text, transcribed=True)
+        if workspace is not None:
+            inputs[workspace.attachment.id] = workspace
+        return inputs
+
     async def _transcribe(
         self,
         images: list[tuple[Attachment, bytes]],
@@ -170,7 +250,7 @@ def _workspace_notices(question: Message | None) -> list[NoticePart]:
 
 
 def _image(attachment: Attachment, data: bytes) -> ImageInput:
-    return ImageInput(mime=attachment.mime, data=data)
+    return ImageInput(attachment.mime, data, attachment.width, attachment.height)
 
 
 def _unreadable(attachment: Attachment) -> AttachmentInput:

@@ -47,6 +47,7 @@ from desktop.engine.assistants import assistant_for
 from desktop.engine.attachment_inputs import AttachmentReader
 from desktop.engine.context.service import ContextService, utility_model_of
 from desktop.engine.generation import Generation, GenerationRunner
+from desktop.engine.next_request import NextRequest
 from desktop.engine.request_builder import RequestOptions
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import described, interrupted, lost, pending_call
@@ -341,6 +342,18 @@ class ChatService:
     def context(self) -> ContextService:
         """The rolling context of every conversation (summaries, what a request sends)."""
         return ContextService(self._repo, self._providers, utility_model_of(self._providers))
+
+    @cached_property
+    def next_request(self) -> NextRequest:
+        """The request the next send would make, for estimating its size."""
+        return NextRequest(
+            self._repo,
+            self._providers,
+            self.assistant_of,
+            files=self._files,
+            tools=self._tools,
+            context=self.context,
+        )
 
     def set_summary_text(self, conversation_id: str, text: str) -> Conversation:
         """The person's edit of the rolling summary: it keeps covering the same messages.

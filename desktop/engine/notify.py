@@ -61,6 +61,12 @@ class Notifier:
             if self._fallback is not None:
                 self._fallback(notice)
 
+    async def send_now(self, notice: Notice) -> bool:
+        """Deliver `notice` and wait until it is shown; False when the desktop has no
+        notification service. For a notice sent before Parley's window exists."""
+        async with self._order:
+            return await self._send(notice)
+
     def _connect(self) -> DesktopNotifier:
         """Built at the first notice: loading desktop-notifier and its D-Bus library
         costs about 0.1 s, which start-up need not pay."""

@@ -1,8 +1,9 @@
 """Titles written by a model: the prompt, and cleaning what comes back.
 
-Models wrap titles in quotes, prefix "Title:", end them with a full stop or run on for
-a sentence; the cleaning keeps one short line so the sidebar reads like a list of
-topics, in whatever language the conversation is in.
+Models wrap titles in quotes, prefix "Title:", end them with a full stop, run on for
+a sentence or dress them in Markdown (which the sidebar would show as asterisks); the
+cleaning keeps one short line of plain text so the sidebar reads like a list of topics,
+in whatever language the conversation is in.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 
 from desktop.core.limits import TITLE_MAX_CHARS
+from desktop.engine.plain_line import MAX_INPUT_CHARS, plain_line
 
 MAX_WORDS = 6
 _EXCERPT_CHARS = 1500
@@ -33,10 +35,15 @@ def title_prompt(question: str, answer: str) -> str:
 
 
 def clean_title(raw: str) -> str:
-    """One line of at most `MAX_WORDS` words (and `TITLE_MAX_CHARS` characters, for
-    scripts written without spaces); "" when nothing usable came back."""
-    line = next((ln.strip() for ln in raw.splitlines() if ln.strip()), "")
-    line = _PREFIX.sub("", line).strip().strip(_QUOTES).strip()
+    """One line of plain text, at most `MAX_WORDS` words (and `TITLE_MAX_CHARS`
+    characters, for scripts written without spaces): the first line that still says
+    something once its Markdown is gone (a code fence or a lone "**" does not);
+    "" when nothing usable came back."""
+    line = ""
+    for candidate in raw[: 4 * MAX_INPUT_CHARS].splitlines():
+        line = _PREFIX.sub("", plain_line(candidate)).strip().strip(_QUOTES).strip()
+        if line.rstrip(_TRAILING):
+            break
     words = line.split()
     if len(words) > MAX_WORDS:
         line = " ".join(words[:MAX_WORDS])

@@ -28,10 +28,13 @@ class ReasoningEffort(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class ImageInput:
-    """An image for a model with vision: raw bytes, encoded by each adapter its own way."""
+    """An image for a model with vision: raw bytes, encoded by each adapter its own way.
+    `width` and `height` (pixels), when known, are what its token estimate goes by."""
 
     mime: str  # image/png, image/jpeg, image/webp
     data: bytes
+    width: int | None = None
+    height: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 # Builds parley_<version>_<arch>.deb from the PyInstaller bundle.
 #
 #   packaging/linux/build_deb.sh [--bundle dist/parley] [--out dist]
+#   packaging/linux/build_deb.sh --print-depends   (only print the Depends field)
 #
 # Without --bundle it first builds the bundle with packaging/parley.spec, using
 # $PYTHON (default python3) with PyInstaller installed (pip install -e ".[package]").
@@ -19,13 +20,25 @@ here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bundle=""
 out="$root/dist"
+print_depends=""
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --bundle) bundle="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    *) echo "usage: $0 [--bundle DIR] [--out DIR]" >&2; exit 2 ;;
+    --print-depends) print_depends=1; shift ;;
+    *) echo "usage: $0 [--bundle DIR] [--out DIR] [--print-depends]" >&2; exit 2 ;;
   esac
 done
+
+# depends.txt as a Depends field: comments and blank lines out, the lines joined by ", ".
+depends() {
+  sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$here/depends.txt" | paste -sd, - \
+    | sed 's/,/, /g'
+}
+if [[ -n "$print_depends" ]]; then
+  depends
+  exit 0
+fi
 
 version="$(sed -n 's/^__version__ = "\(.*\)"/\1/p' "$root/desktop/__init__.py")"
 arch="$(dpkg --print-architecture)"
@@ -57,26 +70,9 @@ install -m 0644 "$root/resources/icons/parley.svg" "$stage/usr/share/icons/hicol
 find "$stage" -type d -exec chmod 0755 {} +
 find "$stage/usr/share" -type f -exec chmod 0644 {} +
 
-# The bundle carries Qt, ICU, Python and SQLite; everything else it links comes from
-# the distribution (packaging/parley.spec leaves those libraries out): the C and C++
-# runtimes and compression libraries, OpenSSL, GLib, D-Bus, fontconfig and freetype,
-# X11, xcb and xkbcommon, OpenGL/EGL and Wayland's client libraries, plus a font.
-# tests/packaging checks that every library the bundle needs and does not carry comes
-# from a package named here. "| ...t64" names the same library after Debian 13's and
-# Ubuntu 24.04's 64-bit time_t renames.
-depends=(
-  libc6 libgcc-s1 libstdc++6 zlib1g libbz2-1.0 liblzma5 libzstd1 libuuid1 libffi8
-  "libssl3 | libssl3t64" libgssapi-krb5-2 "libglib2.0-0 | libglib2.0-0t64" libdbus-1-3
-  libbrotli1 libexpat1 libfontconfig1 libfreetype6 "libpng16-16 | libpng16-16t64"
-  libegl1 libgl1 libwayland-client0 libwayland-cursor0 libwayland-egl1
-  libx11-6 libx11-xcb1 libxau6 libxdmcp6 libxkbcommon0 libxkbcommon-x11-0
-  libxcb1 libxcb-cursor0 libxcb-glx0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1
-  libxcb-randr0 libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0 libxcb-sync1
-  libxcb-util1 libxcb-xfixes0 libxcb-xkb1
-  fonts-dejavu-core
-)
-depends_line="$(printf '%s, ' "${depends[@]}")"
-depends_line="${depends_line%, }"
+# What the bundle needs from the system: one package a line in depends.txt, which
+# .ci/run reads too, so the two cannot drift apart.
+depends_line="$(depends)"
 installed_kb="$(du -sk --exclude=DEBIAN "$stage" | cut -f1)"
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: parley

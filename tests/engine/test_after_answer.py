@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 
 from desktop.core.events import ConversationsChanged, GenerationFinished, SuggestionsReady
 from desktop.core.models import ModelRef, utc_now
@@ -291,6 +292,53 @@ def test_the_utility_model_writes_them_when_one_is_set(tmp_path, sse_server):
         assert models == {"chat": "test-model", "title": "mini", "suggestions": "mini"}
 
     run(tmp_path, sse_server, body, utility_model="local/mini")
+
+
+def test_a_markdown_title_from_the_model_becomes_plain_text(tmp_path, sse_server):
+    async def body(h: Harness) -> None:
+        answers(sse_server, title="Hi! I am a **local mock** assistant, here to help.")
+        result = await h.chat.send(None, "Hello", MODEL)
+        await wait_for(lambda: h.of(GenerationFinished))
+        await h.idle(result.conversation_id)
+        assert [kind_of(r) for r in sse_server.requests].count("title") == 1
+        conversation = h.chat.conversation(result.conversation_id)
+        assert conversation is not None and conversation.title == "Hi! I am a local mock"
+
+    run(tmp_path, sse_server, body)
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        ("**Paris** trip _ideas_", "Paris trip ideas"),
+        ("## Budget for 2025 ##", "Budget for 2025"),
+        ("# Title: Weekend in Rome", "Weekend in Rome"),
+        ("**Title:** `npm install` fails", "npm install fails"),
+        ("See [the docs](https://example.com/a_b) and ![logo](x.png)", "See the docs and logo"),
+        ("<https://example.com> explained", "https://example.com explained"),
+        ("> - 1. ~~Old~~ New plan", "Old New plan"),
+        ("- [x] Ship the release", "Ship the release"),
+        ('"**Quoted** title"', "Quoted title"),
+        ("Fixing snake_case and __init__ names", "Fixing snake_case and init names"),
+        ("5 * 3 equals fifteen", "5 * 3 equals fifteen"),
+        (r"Escaped \*stars\* stay", "Escaped *stars* stay"),
+        ("<b>Bold</b> move", "Bold move"),
+        ("```\nDeploy checklist\n```", "Deploy checklist"),
+        ("**\n\nTrip\tplanning\x1b[31m", "Trip planning [31m"),
+    ],
+)
+def test_titles_are_plain_text(raw, title):
+    assert titles.clean_title(raw) == title
+
+
+def test_a_title_is_one_line_of_bounded_length_whatever_comes_back():
+    title = titles.clean_title("Ü" * 5000 + " more\u2028second line")
+    assert title == "Ü" * 60
+    assert "\n" not in titles.clean_title("first\r\nsecond") == "first"
+    # Hostile markup (unclosed links, endless emphasis runs) is cut before it is read.
+    hostile = "[" * 200_000 + "(" * 200_000 + "*" * 200_000
+    assert titles.clean_title(hostile) == "[" * 60
+    assert titles.clean_title(" " * 100_000 + "#") == ""
 
 
 def test_clean_title_keeps_one_short_line():

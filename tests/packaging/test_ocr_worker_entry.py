@@ -1,5 +1,5 @@
 """A bundled Parley has no `python -m`: its OCR engine runs the executable itself with
-`--ocr-worker`, which `desktop.app.main` hands to the worker before starting Qt."""
+`--ocr-worker`, which `desktop.launch.main` hands to the worker before loading Qt."""
 
 from __future__ import annotations
 

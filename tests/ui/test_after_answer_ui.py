@@ -14,6 +14,7 @@ from PySide6.QtTest import QTest
 from desktop.core.models import ModelRef
 from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.utility import UtilityModel
+from desktop.ui.viewmodels.usage import compact
 from tests.engine.test_after_answer import kind_of
 from tests.support.sse_server import (
     RecordedRequest,
@@ -117,27 +118,32 @@ def test_each_answer_shows_its_cost_and_the_header_the_chats_totals(driver, sse_
     driver.run(body())
 
 
-def test_the_context_meter_counts_the_chat_and_the_draft_against_the_context_length(
+def test_the_context_meter_counts_the_next_request_and_the_draft_against_the_context_length(
     driver, sse_server, tmp_path
 ):
     write(tmp_path, sse_server.base_url)
     parley = driver.start(tmp_path)
     composer = parley.window.chat_view.composer
-    meter = composer.meter
+    meter, model = composer.meter, parley.chat_vm.meter
 
     async def body() -> None:
-        assert meter.text() == "0 / 1k"
+        await driver.until(lambda: model.idle)
+        empty = model.tokens  # an empty chat's request still has its system prompt
+        assert 0 < empty < 100 and meter.text() == f"{empty} / 1k"
+        # Typing moves the count at once, by the draft's estimate.
         composer.edit.setPlainText("x" * 400)  # about 100 tokens of Latin text
-        assert (meter.text(), meter.property("level")) == ("100 / 1k", "ok")
+        assert (meter.text(), meter.property("level")) == (f"{empty + 100} / 1k", "ok")
         composer.edit.setPlainText("x" * 3600)
-        assert (meter.text(), meter.property("level")) == ("900 / 1k", "high")
+        assert (meter.text(), meter.property("level")) == (f"{empty + 900} / 1k", "high")
         composer.edit.setPlainText("x" * 4400)
-        assert (meter.text(), meter.property("level")) == ("1.1k / 1k", "full")
+        assert (meter.text(), meter.property("level")) == (f"{compact(empty + 1100)} / 1k", "full")
         composer.edit.clear()
+        await driver.until(lambda: model.idle)
+        assert model.tokens == empty
         type_and_send(parley, "Hello")
         await driver.until(lambda: len(bodies(parley)) == 2 and not parley.chat_vm.busy)
         # The chat itself now counts: two messages and their overhead.
-        await driver.until(lambda: meter.text() not in ("0 / 1k", ""))
+        await driver.until(lambda: model.idle and model.tokens > empty)
         assert meter.text().endswith(" / 1k") and meter.property("level") == "ok"
         # Another model without a known context length shows the count alone.
         parley.chat_vm.select_model(1)

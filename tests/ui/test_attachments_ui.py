@@ -30,6 +30,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QScrollArea,
 from desktop.app import parse_args
 from desktop.core.attachments import AttachmentKind
 from desktop.core.limits import MAX_ATTACHMENTS_PER_MESSAGE
+from tests.engine.attachments.documents import make_docx, with_bad_crc
 from tests.support.sse_server import DONE, chat_chunk, sse_response
 from tests.ui.conftest import write_settings
 
@@ -332,6 +333,23 @@ def test_a_file_that_cannot_be_attached_is_named_and_the_others_are_kept(driver,
         await driver.until(lambda: settled(parley) and len(parley.chat_vm.tray.entries()) == 2)
         assert tray_names(parley) == ["summary.txt", "chart.png"]
         assert "holiday.png" in composer.notice.text and composer.notice.isVisible()
+
+    driver.run(body())
+
+
+def test_a_damaged_document_is_named_as_damaged_not_with_the_parsers_words(driver, tmp_path):
+    parley = start(driver, tmp_path / "data")
+    composer = parley.window.chat_view.composer
+    report = tmp_path / "report.docx"
+    report.write_bytes(with_bad_crc(make_docx(), "word/document.xml"))
+
+    async def body() -> None:
+        parley.chat_vm.tray.add_paths([report])
+        await driver.until(lambda: composer.notice.isVisible())
+        assert composer.notice.text == (
+            "report.docx: the file is damaged and cannot be read as a Word document"
+        )
+        assert tray_names(parley) == []
 
     driver.run(body())
 

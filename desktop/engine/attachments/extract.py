@@ -2,8 +2,9 @@
 
 Parsers of untrusted files fail in many ways (zipfile, expat, olefile, pypdf each have
 their own exceptions, and damaged input can surface as struct or index errors); every
-failure becomes an `AttachmentError` naming the file and the format it was read as, so
-one bad file is a clear message and never a crash.
+failure becomes an `AttachmentError` saying that the named file is damaged (the
+parser's own message goes to the log, see `damage.py`), so one bad file is a clear
+message and never a crash.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from desktop.core.attachments import AttachmentError
+from desktop.engine.attachments.damage import damaged
 from desktop.engine.attachments.formats import FileFormat
 from desktop.engine.attachments.legacy_ppt import extract_ppt
+from desktop.engine.attachments.ooxml import UnsafeXml, unsafe_xml
 from desktop.engine.attachments.pdf_text import extract_pdf
 from desktop.engine.attachments.plain_text import extract_plain_text
 from desktop.engine.attachments.powerpoint import extract_pptx
@@ -41,8 +44,7 @@ def extract_text(name: str, file_format: FileFormat, stream: BinaryIO) -> Extrac
         raise
     except MemoryError:
         raise AttachmentError(name, "too large to read into memory") from None
+    except UnsafeXml:
+        raise unsafe_xml(name) from None
     except Exception as exc:  # see the module docstring
-        detail = str(exc) or type(exc).__name__
-        raise AttachmentError(
-            name, f"could not be read as a {file_format.label} ({detail})"
-        ) from exc
+        raise damaged(name, file_format.label, exc) from exc

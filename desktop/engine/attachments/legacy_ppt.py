@@ -20,10 +20,11 @@ from typing import BinaryIO
 
 import olefile
 
-from desktop.core.attachments import AttachmentError
+from desktop.engine.attachments.damage import damaged
 from desktop.engine.attachments.text_cap import Extracted, TextCap
 
 STREAM = "PowerPoint Document"
+LABEL = "PowerPoint presentation"
 CONTAINER_VERSION = 0xF
 RT_DOCUMENT = 0x03E8
 RT_NOTES = 0x03F0
@@ -49,8 +50,13 @@ def extract_ppt(name: str, stream: BinaryIO) -> Extracted:
     stream.seek(0)
     with olefile.OleFileIO(stream) as ole:
         if not ole.exists(STREAM):
-            raise AttachmentError(name, "could not be read as a PowerPoint presentation")
+            raise damaged(name, LABEL)
+        declared = ole.get_size(STREAM)
         data = ole.openstream(STREAM).read()
+    if len(data) < declared:
+        # olefile hands out what is there of a cut-off file without a word: the
+        # stream's directory entry says how long it should be.
+        raise damaged(name, LABEL, EOFError(f"stream has {len(data)} of {declared} bytes"))
     lines: dict[str, list[str]] = {"slides": [], "notes": [], "other": []}
     slide_count = 0
     for found in _walk(data, 0, len(data), depth=0, section="other"):

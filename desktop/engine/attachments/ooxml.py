@@ -11,6 +11,7 @@ import posixpath
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
+from desktop.core.attachments import AttachmentError
 from desktop.engine.attachments.zip_guard import GuardedZip
 
 CONTENT_TYPES = "[Content_Types].xml"
@@ -31,6 +32,10 @@ _FAMILIES = (
 
 class UnsafeXml(ValueError):
     """XML with a DOCTYPE, which no Office file has."""
+
+
+def unsafe_xml(name: str) -> AttachmentError:
+    return AttachmentError(name, "refused: its XML declares a DOCTYPE, which no Office file has")
 
 
 def check_no_doctype(head: bytes) -> None:

@@ -100,6 +100,12 @@ class AttachmentService:
         )
         return await self._keep_text(attachment, extracted)
 
+    def read_text_file(self, path: Path) -> Extracted:
+        """A text file as `snapshot_text_file` would keep it now, without keeping it (what
+        the next message would send of the workspace file). Blocking: for a worker
+        thread. Raises `AttachmentError`."""
+        return _read_text_file(Path(path))
+
     def get_many(self, ids: Sequence[str]) -> list[Attachment]:
         return self._store.get_many(ids)
 
@@ -110,10 +116,14 @@ class AttachmentService:
         """The saved text; extracted again from the stored copy if the text file is gone."""
         if attachment.kind is not AttachmentKind.DOCUMENT:
             raise AttachmentError(attachment.name, "is an image, not a document")
-        text = await asyncio.to_thread(self._store.load_text, attachment)
-        if text is None:
-            text = await asyncio.to_thread(self._extract_again, attachment)
-        return text
+        return await asyncio.to_thread(self.read_document_text, attachment)
+
+    def read_document_text(self, attachment: Attachment) -> str:
+        """`document_text`, blocking: for a worker thread."""
+        if attachment.kind is not AttachmentKind.DOCUMENT:
+            raise AttachmentError(attachment.name, "is an image, not a document")
+        text = self._store.load_text(attachment)
+        return text if text is not None else self._extract_again(attachment)
 
     async def image_bytes(self, attachment: Attachment) -> bytes:
         return await asyncio.to_thread(self._store.read_bytes, attachment)

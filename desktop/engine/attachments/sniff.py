@@ -19,6 +19,7 @@ from typing import BinaryIO
 import olefile
 
 from desktop.core.attachments import AttachmentError, AttachmentKind
+from desktop.engine.attachments.damage import damaged, unrecognised
 from desktop.engine.attachments.formats import (
     FORMAT_MIMES,
     IMAGE_FORMATS,
@@ -34,7 +35,7 @@ from desktop.engine.attachments.image_headers import (
     png_size,
     webp_size,
 )
-from desktop.engine.attachments.ooxml import UnsafeXml, identify_package
+from desktop.engine.attachments.ooxml import UnsafeXml, identify_package, unsafe_xml
 from desktop.engine.attachments.zip_guard import GuardedZip
 
 HEAD_BYTES = 8192
@@ -47,7 +48,8 @@ _UTF_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
 _HEIF_BRANDS = {b"heic": "a HEIC image", b"heix": "a HEIC image", b"mif1": "a HEIF image"}
 _AVIF_BRANDS = {b"avif": "an AVIF image", b"avis": "an AVIF image"}
 # Beyond BadZipFile: an unsupported compression method, an encrypted member, a bad name.
-_ZIP_ERRORS = (NotImplementedError, RuntimeError, KeyError, UnsafeXml)
+_ZIP_ERRORS = (NotImplementedError, RuntimeError, KeyError)
+OFFICE_LABEL = "Office document"
 _FAMILY_FORMATS = {"word": FileFormat.DOCX, "powerpoint": FileFormat.PPTX}
 _FAMILY_NAMES = {
     "word": "a Word document",
@@ -130,9 +132,7 @@ def _document(name: str, claimed: FileFormat, head: bytes, stream: BinaryIO) -> 
     other = _describe_document(head, stream)
     if other is not None:
         raise _mismatch(name, claimed, other)
-    if claimed is FileFormat.PDF:
-        raise AttachmentError(name, "not a valid PDF document (no %PDF header)")
-    raise AttachmentError(name, f"could not be read as a {claimed.label} (unknown content)")
+    raise unrecognised(name, claimed.label)
 
 
 def _office_or_pdf(
@@ -154,14 +154,16 @@ def _office_or_pdf(
 
 
 def _zip_family(name: str, stream: BinaryIO, claimed: FileFormat | None) -> str | None:
-    label = claimed.label if claimed is not None else "Office document"
+    label = claimed.label if claimed is not None else OFFICE_LABEL
     try:
         with GuardedZip(stream, name) as archive:
             return identify_package(archive).family
     except AttachmentError:
         raise
+    except UnsafeXml:
+        raise unsafe_xml(name) from None
     except (zipfile.BadZipFile, SyntaxError, OSError, EOFError, ValueError, *_ZIP_ERRORS) as exc:
-        raise AttachmentError(name, f"could not be read as a {label} ({exc})") from None
+        raise damaged(name, label, exc) from None
 
 
 def _ole_has_powerpoint(name: str, stream: BinaryIO, claimed: FileFormat | None) -> bool:
@@ -169,13 +171,13 @@ def _ole_has_powerpoint(name: str, stream: BinaryIO, claimed: FileFormat | None)
 
 
 def _ole_streams(name: str, stream: BinaryIO, claimed: FileFormat | None) -> set[str]:
-    label = claimed.label if claimed is not None else "Office document"
+    label = claimed.label if claimed is not None else OFFICE_LABEL
     stream.seek(0)
     try:
         with olefile.OleFileIO(stream) as ole:
             return {"/".join(entry).lower() for entry in ole.listdir()}
     except Exception as exc:  # olefile reports damage with many exception types
-        raise AttachmentError(name, f"could not be read as a {label} ({exc})") from None
+        raise damaged(name, label, exc) from None
 
 
 def _describe_document(head: bytes, stream: BinaryIO) -> str | None:

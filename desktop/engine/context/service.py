@@ -18,7 +18,8 @@ from desktop.core.errors import ParleyError, SettingsError
 from desktop.core.i18n import tr
 from desktop.core.models import Conversation, Message, ModelRef, Role, RollingSummary
 from desktop.engine.context.planner import DEFAULT_THRESHOLD, ContextPlan, Refresh, plan
-from desktop.engine.context.summariser import summarise
+from desktop.engine.context.summariser import MAX_OUTPUT_TOKENS, summarise
+from desktop.engine.context.tokens import estimate_tokens, message_tokens
 from desktop.providers.base import ChatProvider
 from desktop.storage.errors import ConversationNotFound
 from desktop.storage.repository import ChatRepository
@@ -38,6 +39,30 @@ class ContextResult:
     messages: tuple[Message, ...]
     summary_text: str | None
     notice: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ContextPreview:
+    """What `window_for` would send, decided without writing anything: `messages` in
+    full and the valid summary's text, or, when a summary would have to be written
+    first, `unwritten_tokens`, an estimate of its size."""
+
+    messages: tuple[Message, ...]
+    summary_text: str | None
+    unwritten_tokens: int = 0
+
+
+def unwritten_summary_tokens(refresh: Refresh) -> int:
+    """About how long a summary still to be written will be: the summary it merges
+    with plus a quarter of the messages joining it, at most what the summariser lets
+    the model write."""
+    total = estimate_tokens(refresh.previous or "")
+    joining = 0
+    for message in refresh.messages:  # a long chat's oldest messages need not be counted
+        joining += message_tokens(message)
+        if total + joining // 4 >= MAX_OUTPUT_TOKENS:
+            return MAX_OUTPUT_TOKENS
+    return total + joining // 4
 
 
 def failure_notice() -> str:
@@ -83,6 +108,21 @@ class ContextService:
             log.warning("summarising %s failed: %s", current.id, error)
             return ContextResult(result.window, None, failure_notice())
         return ContextResult(result.window, summary.text)
+
+    def preview(
+        self,
+        conversation: Conversation,
+        path: Sequence[Message],
+        threshold: int = DEFAULT_THRESHOLD,
+    ) -> ContextPreview:
+        """What `window_for` would send for `path` with `conversation` as it is now
+        (read fresh by the caller), by the same plan, with nothing written."""
+        result = plan(
+            path, conversation.summary, threshold=threshold, pinned=conversation.pinned_message_ids
+        )
+        if result.refresh is None:
+            return ContextPreview(result.window, _text(result))
+        return ContextPreview(result.window, None, unwritten_summary_tokens(result.refresh))
 
     async def compress_now(
         self, conversation_id: str, instructions: str | None = None, model: ModelRef | None = None

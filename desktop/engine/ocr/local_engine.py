@@ -31,7 +31,7 @@ INSTALL_HINT = "pip install 'parley[ocr]'"
 _STDERR_KEPT = 2000  # characters of the child's complaint worth showing
 # Where `desktop` is imported from, so the child finds the same Parley however it started.
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(desktop.__file__)))
-# What `desktop.app.main` takes as "be the OCR worker": a bundled (frozen) Parley's
+# What `desktop.launch.main` takes as "be the OCR worker": a bundled (frozen) Parley's
 # executable cannot run `-m desktop.engine.ocr.worker`, so it runs itself with this.
 OCR_WORKER_FLAG = "--ocr-worker"
 

@@ -95,6 +95,22 @@ class OcrService:
         """Whether images can be read at all (an OCR model chosen, or the local engine)."""
         return self._model() is not None or self._local.available
 
+    def _engine_key(self) -> str | None:
+        """The cache's name for the engine in use (as `transcribe` keys it)."""
+        ref = self._model()
+        if ref is not None:
+            return f"model:{ref}"
+        return self._local.key if self._local.available else None
+
+    def known(self, hashes: Sequence[str]) -> list[str | None]:
+        """What the engine in use read in these images before (by image hash), without
+        reading any: None for an image it has not read (or when there is no engine).
+        Blocking (a file each): for a worker thread."""
+        engine_key = self._engine_key()
+        if engine_key is None:
+            return [None] * len(hashes)
+        return [self._cache.get(engine_key, h) for h in hashes]
+
     async def transcribe(self, images: Sequence[OcrImage]) -> OcrOutcome:
         """The text in each image. Raises `OcrUnavailable` when no engine is set up and
         `OcrError` when the engine fails; cancellation stops a running engine."""
@@ -161,9 +177,9 @@ class _Cache:
         return self._folder / f"{name}.json"
 
     def get_many(self, engine_key: str, images: Sequence[OcrImage]) -> list[str | None]:
-        return [self._get(engine_key, image.sha256) for image in images]
+        return [self.get(engine_key, image.sha256) for image in images]
 
-    def _get(self, engine_key: str, sha256: str) -> str | None:
+    def get(self, engine_key: str, sha256: str) -> str | None:
         try:
             data = json.loads(self._path(engine_key, sha256).read_text(encoding="utf-8"))
         except (OSError, ValueError):

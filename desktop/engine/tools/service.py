@@ -116,10 +116,15 @@ class ToolService:
     def toolbox(self, conversation: Conversation | None) -> Toolbox:
         """The tools offered for one request of this conversation, minus those turned
         off; grants for definitions that changed are dropped first."""
+        self._drop_stale_grants()
+        return self.offered(conversation)
+
+    def offered(self, conversation: Conversation | None) -> Toolbox:
+        """The tools a request of this conversation would be offered now, changing
+        nothing (no server is started, no setting saved): for an estimate."""
         workspace = (
             Path(conversation.workspace) if conversation and conversation.workspace else None
         )
-        self._drop_stale_grants()
         policies = self._settings.settings.tools
         chosen = {
             name: tool

@@ -135,10 +135,15 @@ class ChatViewModel(QObject):
         self.usage = UsageModel(chat, settings, self)  # tokens and cost
         self.conversationIdChanged.connect(self.usage.follow)
         self._renderer.cost_text = self.usage.cost_text
-        self.meter = ContextMeterModel(chat, settings, self)  # the composer's meter
+        self.meter = ContextMeterModel(chat, settings, tasks, self)  # the composer's meter
         self.conversationIdChanged.connect(self.meter.follow)
         self.selectedModelChanged.connect(lambda _i: self.meter.set_model(self.selected_model()))
+        self.tray.changed.connect(lambda: self.meter.set_files(self.tray.ids()))
+        self.assistants.changed.connect(
+            lambda: self.meter.set_assistant(self.assistants.current.id)
+        )
         self.meter.set_model(self.selected_model())
+        self.meter.set_assistant(self.assistants.current.id)
         # Before the chat switches to it: the new conversation gets the picked assistant.
         self.workspace.conversationCreated.connect(self.assistants.adopt)
         self.workspace.conversationCreated.connect(self.open_conversation)

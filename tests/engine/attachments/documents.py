@@ -125,3 +125,51 @@ def rezip(original: bytes, replace: dict[str, bytes]) -> bytes:
         for info in source.infolist():
             target.writestr(info.filename, replace.get(info.filename, source.read(info)))
     return out.getvalue()
+
+
+# --- damaged copies: what a failed download, a full disk or a bad sector leaves -------
+
+
+def _member_data_offset(data: bytes, member: str) -> int:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        info = archive.getinfo(member)
+    name_length = int.from_bytes(data[info.header_offset + 26 : info.header_offset + 28], "little")
+    extra_length = int.from_bytes(data[info.header_offset + 28 : info.header_offset + 30], "little")
+    return info.header_offset + 30 + name_length + extra_length
+
+
+def with_bad_crc(original: bytes, member: str) -> bytes:
+    """The same package with `member` stored uncompressed and one of its bytes changed,
+    so only its CRC-32 gives the damage away."""
+    out = io.BytesIO()
+    with (
+        zipfile.ZipFile(io.BytesIO(original)) as source,
+        zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target,
+    ):
+        for info in source.infolist():
+            kind = zipfile.ZIP_STORED if info.filename == member else zipfile.ZIP_DEFLATED
+            target.writestr(info.filename, source.read(info), compress_type=kind)
+    data = bytearray(out.getvalue())
+    data[_member_data_offset(bytes(data), member) + 40] ^= 0x01
+    return bytes(data)
+
+
+def with_flipped_bytes(original: bytes, start: int, count: int = 16) -> bytes:
+    data = bytearray(original)
+    for index in range(start, min(start + count, len(data))):
+        data[index] ^= 0xFF
+    return bytes(data)
+
+
+def with_flipped_member(original: bytes, member: str) -> bytes:
+    """`member`'s compressed bytes scrambled: the inflater fails on them."""
+    return with_flipped_bytes(original, _member_data_offset(original, member) + 4)
+
+
+def garbage(size: int = 4096, seed: int = 7) -> bytes:
+    state = seed
+    out = bytearray()
+    for _ in range(size):
+        state = (state * 1103515245 + 12345) & 0x7FFFFFFF
+        out.append(state >> 16 & 0xFF)
+    return bytes(out)

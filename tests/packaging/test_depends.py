@@ -1,0 +1,66 @@
+"""One list of system packages (packaging/linux/depends.txt) for the .deb, CI, the
+README and the start-up check, so they cannot drift apart. Quick: builds nothing."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from desktop.ui.qt_libraries import PACKAGES
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPENDS = ROOT / "packaging" / "linux" / "depends.txt"
+BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"
+CI = ROOT / ".ci" / "run"
+README = ROOT / "README.md"
+
+
+def _entries() -> list[str]:
+    """depends.txt's Depends entries ("a | b" kept whole)."""
+    lines = (line.split("#", 1)[0].strip() for line in DEPENDS.read_text().splitlines())
+    return [line for line in lines if line]
+
+
+def _names() -> set[str]:
+    return {name.strip() for entry in _entries() for name in entry.split("|")}
+
+
+def _readme_packages() -> list[str]:
+    """The packages of the README's `sudo apt install` for Qt's system libraries."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## System packages") : text.index("## Two commands")]
+    command = re.search(r"```sh\n(sudo apt install .*?)```", section, re.DOTALL)
+    assert command is not None
+    return command.group(1).replace("\\\n", " ").split()[3:]
+
+
+def test_the_deb_depends_field_is_depends_txt():
+    if shutil.which("bash") is None or shutil.which("paste") is None:
+        pytest.skip("needs bash and coreutils")
+    printed = subprocess.run(
+        ["bash", str(BUILD_DEB), "--print-depends"], capture_output=True, text=True, timeout=60
+    )
+    assert printed.returncode == 0, printed.stderr
+    assert printed.stdout.strip() == ", ".join(_entries())
+    assert "fonts-noto-cjk" in _entries() and "libgssapi-krb5-2" in _entries()
+    assert "libglib2.0-0 | libglib2.0-0t64" in _entries()
+
+
+def test_ci_installs_the_list_rather_than_a_copy_of_it():
+    script = CI.read_text(encoding="utf-8")
+    assert "packaging/linux/depends.txt" in script
+    assert "libxcb-cursor0" not in script and "libxcb-cursor0" not in BUILD_DEB.read_text()
+
+
+def test_the_readme_lists_the_packages_before_the_install_commands():
+    packages = _readme_packages()
+    assert {"libglib2.0-0", "libgssapi-krb5-2", "fonts-noto-cjk"} <= set(packages)
+    assert set(packages) <= _names()  # what the README asks for, the .deb brings
+
+
+def test_every_package_the_start_up_check_names_is_in_the_deb_depends():
+    assert set(PACKAGES.values()) <= _names()
