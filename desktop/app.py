@@ -423,6 +423,7 @@ def _main(argv: list[str]) -> int:
                 _run(qapp, paths, secrets, args.smoke_test, files, instance)
             )
         finally:
+            loop.run_until_complete(_end_what_is_left())
             instance.close()
 
 
@@ -486,14 +487,14 @@ async def _serve(
     tidying.cancel()
     await parley.aclose()
     await asyncio.gather(warming, tidying, return_exceptions=True)
-    await _end_what_is_left()
     log.info("Parley stopped")
     return exit_code
 
 
 async def _end_what_is_left() -> None:
     """Every part of Parley ends its own work when it closes; anything still running
-    here would be stepped after the loop is gone, so it is named in the log and ended."""
+    once the app has returned would be stepped after the loop is gone, so it is named
+    in the log and ended."""
     here = asyncio.current_task()
     left = [task for task in asyncio.all_tasks() if task is not here and not task.done()]
     # Streams the collector found abandoned close in tasks of their own: let them.

@@ -137,7 +137,7 @@ class ProviderForm(QScrollArea):
         body_column.addWidget(self.extra_body)
         body_column.addWidget(body_hint)
 
-        stall_hint = QLabel(
+        stall_hint = PlainLabel(
             self.tr(
                 "How long the server may stay silent, before its first word or between "
                 "two, before Parley gives up. Give more to a local server that loads a "
