@@ -16,6 +16,8 @@ from desktop.core.models import (
     ReasoningPart,
     RetryWait,
 )
+from desktop.render.guard import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS  # what views lay out
+from desktop.render.plain import SOFT_BREAK as SOFT_BREAK  # views copy text without it
 from desktop.ui.viewmodels.tool_card import ToolCard
 
 
@@ -57,11 +59,27 @@ class MessageItem:
     can_retry: bool = False  # failed: a new attempt can be made
     tools: tuple[ToolCard, ...] = ()  # the tool calls, as cards
     awaiting_approval: bool = False  # tool calls wait for the person
+    cut_note: str = ""  # the text is too long to show all of it: says how much is shown
 
     @cached_property
     def html(self) -> str:
         source = self.html_source
         return source if isinstance(source, str) else source()
+
+
+def cut_note(shown: int, total: int) -> str:
+    """E.g. "Showing the first 100,000 of 10,485,760 characters."."""
+    locale = QLocale()
+    return (
+        _tr("Showing the first %1 of %2 characters.")
+        .replace("%1", locale.toString(shown))
+        .replace("%2", locale.toString(total))
+    )
+
+
+def hidden_note(hidden: int) -> str:
+    """E.g. "… and 1,234 more characters, not shown."."""
+    return _tr("… and %n more characters, not shown.").replace("%n", QLocale().toString(hidden))
 
 
 def reasoning_label(message: Message) -> str:

@@ -17,9 +17,9 @@ from markdown_it.common.utils import escapeHtml
 
 from desktop.core.models import Message, MessageStatus, Role, TextPart
 from desktop.engine import versions
-from desktop.render.guard import plain_text_html
 from desktop.render.images import pending_images
 from desktop.render.markdown import render_markdown
+from desktop.render.plain import plain_text_html
 from desktop.render.streaming import StreamingRenderer
 from desktop.ui.viewmodels import message_item as mi
 from desktop.ui.viewmodels.message_item import MessageItem
@@ -135,7 +135,7 @@ class MessageRenderer:
         # The answer just completed: its streaming renderer has every block but the last
         # cached and gives exactly what a full render gives, at a fraction of the cost.
         html = (
-            streamed.render(text)
+            streamed.render(text, final=True)
             if streamed
             else render_markdown(text, dark=self._dark, images=self._images)
         )
