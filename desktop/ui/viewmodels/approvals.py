@@ -3,6 +3,8 @@
 The engine owns each `ApprovalRequest`; this model only follows `ApprovalsChanged` and
 passes the person's answers on. An answer to a request that closed meanwhile (Stop, a
 new send) is refused by the request itself, so a late click can never run a call.
+`arguments_text` is what the dialog shows of a call's arguments: all of them, unless
+they are too long to lay out (then the start, and how much more there is).
 """
 
 from __future__ import annotations
@@ -11,7 +13,20 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop.core.events import ApprovalsChanged, EngineEvent
 from desktop.engine.chat_service import ChatService
-from desktop.engine.tools.approval import ApprovalRequest
+from desktop.engine.tools.approval import ApprovalRequest, PendingCall
+from desktop.render.guard import MAX_SHOWN_CHARS
+from desktop.render.plain import break_runs
+from desktop.ui.viewmodels.message_item import hidden_note
+from desktop.ui.viewmodels.tool_card import MAX_PRETTY_CHARS
+
+
+def arguments_text(call: PendingCall) -> str:
+    """Indented JSON (short arguments) or the text as written, with soft breaks in long
+    runs (see ``render/plain``: the view copies without them), at most MAX_SHOWN_CHARS."""
+    text = call.pretty_arguments if len(call.arguments) <= MAX_PRETTY_CHARS else call.arguments
+    shown = break_runs(text[:MAX_SHOWN_CHARS])
+    hidden = len(text) - MAX_SHOWN_CHARS
+    return f"{shown}\n{hidden_note(hidden)}" if hidden > 0 else shown
 
 
 class ApprovalsViewModel(QObject):
