@@ -176,7 +176,7 @@ def test_switching_theme_drops_the_cache() -> None:
 
 
 def test_a_costly_block_is_plain_text_while_it_grows_then_formatted_once() -> None:
-    rows = "| a | b |\n|---|---|\n" + "".join(f"| {n} | x |\n" for n in range(600))
+    rows = "| a | b |\n|---|---|\n" + "".join(f"| {n} | x |\n" for n in range(400))
     assert GROWING_BLOCK_BUDGET < text_cost(rows) < FORMAT_BUDGET
     renderer = StreamingRenderer()
     for prefix, html in _stream("Intro.\n\n" + rows, renderer, max_step=400):
