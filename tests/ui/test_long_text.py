@@ -26,7 +26,9 @@ from desktop.core.models import (
     new_id,
 )
 from desktop.engine.tools.approval import PendingCall
+from desktop.ui.viewmodels.message_item import Notice
 from desktop.ui.views.approval_dialog import CallPanel
+from desktop.ui.views.notice_detail import NoticeDetailDialog
 from tests.support.sse_server import DONE, chat_chunk, sse_response
 from tests.ui.conftest import write_settings
 
@@ -245,3 +247,14 @@ def test_huge_arguments_awaiting_approval_are_bounded_and_copied_as_written(driv
     panel.arguments.selectAll()
     panel.arguments.copy()
     assert QGuiApplication.clipboard().text() == text
+
+
+def test_a_huge_notice_detail_is_bounded_and_copied_as_written(qtbot):
+    dialog = NoticeDetailDialog(Notice("1 image was read with OCR", detail=ONE_LINE))
+    qtbot.addWidget(dialog)
+    document = dialog.text.document()
+    assert shown_chars(document) < SHOWN + 100
+    assert longest_run(document) <= RUN
+    dialog.text.selectAll()
+    dialog.text.copy()
+    assert QGuiApplication.clipboard().text().startswith(ONE_LINE[:SHOWN] + "\n")

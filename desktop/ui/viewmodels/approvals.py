@@ -14,19 +14,13 @@ from PySide6.QtCore import QObject, Signal
 from desktop.core.events import ApprovalsChanged, EngineEvent
 from desktop.engine.chat_service import ChatService
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
-from desktop.render.guard import MAX_SHOWN_CHARS
-from desktop.render.plain import break_runs
-from desktop.ui.viewmodels.message_item import hidden_note
 from desktop.ui.viewmodels.tool_card import MAX_PRETTY_CHARS
 
 
 def arguments_text(call: PendingCall) -> str:
-    """Indented JSON (short arguments) or the text as written, with soft breaks in long
-    runs (see ``render/plain``: the view copies without them), at most MAX_SHOWN_CHARS."""
-    text = call.pretty_arguments if len(call.arguments) <= MAX_PRETTY_CHARS else call.arguments
-    shown = break_runs(text[:MAX_SHOWN_CHARS])
-    hidden = len(text) - MAX_SHOWN_CHARS
-    return f"{shown}\n{hidden_note(hidden)}" if hidden > 0 else shown
+    """Indented JSON, or the text as written when it is long or not JSON (a plain-text
+    view lays it out with `message_item.laid_out_text`)."""
+    return call.pretty_arguments if len(call.arguments) <= MAX_PRETTY_CHARS else call.arguments
 
 
 class ApprovalsViewModel(QObject):

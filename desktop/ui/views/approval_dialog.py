@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QMimeData, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QTextOption
 from PySide6.QtWidgets import (
     QDialog,
@@ -30,7 +30,7 @@ from desktop.core.models import Decision
 from desktop.core.tools import BUILTIN_SOURCE, ToolRisk
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel, arguments_text
-from desktop.ui.viewmodels.message_item import SOFT_BREAK
+from desktop.ui.views.plain_text_view import PlainTextView
 
 
 def _risk_text(widget: QWidget, risk: ToolRisk) -> str:
@@ -39,16 +39,6 @@ def _risk_text(widget: QWidget, risk: ToolRisk) -> str:
         ToolRisk.WRITE: widget.tr("changes files"),
         ToolRisk.SHELL: widget.tr("runs commands"),
     }[risk]
-
-
-class _ArgumentsView(QPlainTextEdit):
-    """Copies the arguments as the model wrote them, without the soft breaks for layout."""
-
-    def createMimeDataFromSelection(self) -> QMimeData:
-        mime = super().createMimeDataFromSelection()
-        if SOFT_BREAK in mime.text():
-            mime.setText(mime.text().replace(SOFT_BREAK, ""))
-        return mime
 
 
 class CallPanel(QFrame):
@@ -76,14 +66,12 @@ class CallPanel(QFrame):
         self.description = QLabel(call.description, self)
         self.description.setWordWrap(True)
         self.description.setVisible(bool(call.description))
-        self.arguments = _ArgumentsView(self)
+        self.arguments = PlainTextView(arguments_text(call), self)
         self.arguments.setObjectName("ApprovalArguments")
-        self.arguments.setReadOnly(True)
         # Long values wrap instead of running off to the side; a long call scrolls.
         self.arguments.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.arguments.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.arguments.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.arguments.setPlainText(arguments_text(call))
         line_height = self.arguments.fontMetrics().lineSpacing()
         self.arguments.setMinimumHeight(8 * line_height + 12)
 
