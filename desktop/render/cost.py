@@ -14,7 +14,8 @@ the whole path from markdown to a painted widget:
 - every line 28 (markdown-it's block rules, a Qt block) and every character 0.5;
 - ASCII punctuation 20 outside code: each may start markup that markdown-it's inline rules
   try (emphasis delimiters are balanced, links scanned) and that Qt gets an element for;
-  ``<`` 40 more (autolinks), ``|`` 140 more (a table cell, Qt's most expensive layout);
+  ``<`` 40 more and ``@`` 30 more (links found in text), ``|`` 140 more (a table cell,
+  Qt's most expensive layout);
 - a quote or list marker at a line start 120: a list item or a quote (a table in Qt),
   plus 0.05 for each marked line just before it (Qt's import of a list is quadratic);
 - in a fence pygments highlights, each word or symbol 36 (a token and a styled span).
@@ -35,6 +36,7 @@ LINE = 28.0
 CHAR = 0.5
 PUNCT = 20.0
 ANGLE = 40.0
+AT = 30.0
 PIPE = 140.0
 MARKER = 120.0
 RUN_ITEM = 0.05
@@ -89,7 +91,8 @@ def line_cost(line: str, state: LineState) -> tuple[float, LineState]:
             cost += CODE_TOKEN * len(_CODE_TOKEN.findall(line))
         return cost, state
     punctuation = len(line) - len(line.translate(_DROP_PUNCT))
-    cost += PUNCT * punctuation + ANGLE * line.count("<") + PIPE * line.count("|")
+    cost += PUNCT * punctuation + PIPE * line.count("|")
+    cost += ANGLE * line.count("<") + AT * line.count("@")
     markers = _marker_count(line) if line.lstrip(" \t")[:1] in _MARKER_START else 0
     if not markers:
         return cost, START if state.run else state
