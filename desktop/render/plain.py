@@ -3,12 +3,12 @@
 Qt lays out a run of text with no break opportunity in it (a hash, base64 without
 ``+``/``/``, a line of digits, ``aaaa…``) in time quadratic in the run's length: a
 30,000-character run took 57 ms of GUI-thread CPU, 100,000 took 0.5 s and 300,000 took
-6-10 s, where ordinary prose of that length takes 30-90 ms. So a zero-width space (a
-break opportunity that draws nothing) goes into every run of non-space characters
-longer than `SOFT_BREAK_RUN`, every `SOFT_BREAK_RUN` characters: layout then costs
-about 0.5 us per character whatever the text. Only what Qt shows gets them: the message
-itself, "Copy", "Copy all", "Save as file" and export keep the text as it came, and
-`RichText` takes them out of what is copied from a selection.
+4.4 s (6-10 s with every core busy), where prose that long takes 30-90 ms. So a
+zero-width space (a break opportunity that draws nothing) goes into every run of
+non-space characters longer than `SOFT_BREAK_RUN`, every `SOFT_BREAK_RUN` characters:
+layout then costs about 0.5 us per character whatever the text. Only the HTML given to
+Qt has them: the stored message, "Copy", "Copy all", "Save as file" and export keep the
+text as it came, and the views take them out of what a selection copies.
 
 Plain text is cut into units of about `UNIT_CHARS` characters at line ends, each its
 own ``<pre>``: a long plain-text reply that streams in then re-imports only its last

@@ -29,7 +29,7 @@ from __future__ import annotations
 from collections.abc import Collection
 
 from desktop.render.cost import CostScanner
-from desktop.render.guard import GROWING_BLOCK_BUDGET, Plan, plan, shown_source
+from desktop.render.guard import GROWING_BLOCK_BUDGET, plan, shown_source
 from desktop.render.markdown import compose, render_fragment
 from desktop.render.plain import plain_text_html
 from desktop.render.splitter import Block, BlockSplitter, CrossBlockReferences, CutShort
@@ -40,7 +40,7 @@ class StreamingRenderer:
 
     Use one instance per message view. `block_renders` counts blocks rendered and
     `full_renders` whole-text renders taken by the fallback, so tests can prove that
-    completed blocks are reused; `plan` is the plan of the last render.
+    completed blocks are reused.
     """
 
     def __init__(self, *, dark: bool = False, images: Collection[str] | None = None) -> None:
@@ -52,7 +52,6 @@ class StreamingRenderer:
         self._shown = ("", "")  # the last shown source and its HTML
         # The last markdown part rendered complete (no block left as plain text), its HTML.
         self._formatted: tuple[str, str | None] = ("", "")
-        self.plan = Plan(0)
         self.block_renders = 0
         self.full_renders = 0
 
@@ -87,10 +86,9 @@ class StreamingRenderer:
         else:
             markdown = self._markdown(region, growing=growing)
             self._formatted = ("", "") if growing else (region, markdown)
-        rendered = compose(markdown, source, layout, dark=self._dark)
-        self.plan = rendered.plan
-        self._shown = (source, rendered.html)
-        return rendered.html
+        html = compose(markdown, source, layout, dark=self._dark).html
+        self._shown = (source, html)
+        return html
 
     def _markdown(self, source: str, *, growing: bool) -> str | None:
         """The HTML of `source` as markdown, block by block; None when it is cut short.

@@ -32,7 +32,7 @@ from desktop.render.guard import (
     normalize_source,
 )
 from desktop.render.markdown import render_fragment
-from desktop.render.plain import PRE_OPEN
+from desktop.render.plain import PRE_OPEN, break_html_runs, break_runs
 
 # Inputs markdown-it (or a plugin) is superlinear on: never parsed, all plain text.
 PATHOLOGICAL = {
@@ -214,3 +214,11 @@ def test_many_unclosed_math_openers_in_a_list_still_render() -> None:
     assert fallback_reason(text) is None
     html = render_fragment(normalize_source(text), dark=False)
     assert html is not None and html.count("<li>$$a</li>") == 5_000
+
+
+def test_soft_breaks_never_split_an_entity_or_a_character_from_its_marks() -> None:
+    html = break_html_runs("<p>" + "a" * 998 + "&amp;" + "b" * 1_500 + "</p>")
+    assert "&amp;" in html and html.count(SOFT_BREAK) == 2
+    assert html.index(SOFT_BREAK) == len("<p>") + 998 + len("&amp;")
+    text = break_runs("c" * 999 + "e\u0301\u0301" + "d" * 1_500)
+    assert "e\u0301\u0301" + SOFT_BREAK in text
