@@ -16,6 +16,11 @@ Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 
     first paint, are all in (and the longest event-loop turn meanwhile), then paging up
     through it.
 (c) RSS with that conversation open, beside a bare PySide6 window.
+(d) Hostile answers through the same real path: a 5,000-row table and a 1 MB answer on
+    one line streamed in as many updates as (a), and a chat holding both (plus a 1 MB
+    question) opened from the database. A 5 ms heartbeat timer runs throughout: its
+    longest gap is the longest the window could not react to input; the ordinary
+    stream of (a) is the baseline.
 
 Each measurement runs in a fresh process (this script with --phase), so RSS figures do
 not mix; the parent prints one table.
@@ -172,8 +177,9 @@ def through_event_loop(
 
     ticker.timeout.connect(tick)
     applied_before, wall, cpu = pacer.applied, time.perf_counter(), time.thread_time()
-    ticker.start()
-    loop.exec()
+    with Heartbeat() as heartbeat:
+        ticker.start()
+        loop.exec()
     wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
     applied = pacer.applied - applied_before
     return costs, {
@@ -181,14 +187,44 @@ def through_event_loop(
         "frames": len(frames),
         "applied": applied,
         "interval_ms": 1000 * wall / max(applied, 1),
+        "stall_ms": heartbeat.longest_gap_ms,
     }
 
 
+class Heartbeat:
+    """A timer ticking every 5 ms on the GUI thread; the longest gap between its ticks is
+    the longest the window could not have reacted to a key or a click."""
+
+    def __init__(self) -> None:
+        from PySide6.QtCore import Qt, QTimer
+
+        self._timer = QTimer()
+        self._timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self._timer.setInterval(5)
+        self._timer.timeout.connect(self._tick)
+        self._last = 0.0
+        self.longest_gap_ms = 0.0
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.longest_gap_ms = max(self.longest_gap_ms, (now - self._last) * 1000)
+        self._last = now
+
+    def __enter__(self) -> Heartbeat:
+        self._last = time.perf_counter()
+        self._timer.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._tick()
+        self._timer.stop()
+
+
 def summary(timings: list[float]) -> dict[str, float]:
-    ordered = sorted(timings)
+    ordered = sorted(timings) or [0.0]
     return {
-        "busy_pct": 100 * sum(timings) / (len(timings) * FRAME_MS),
-        "mean_ms": sum(timings) / len(timings),
+        "busy_pct": 100 * sum(ordered) / (len(ordered) * FRAME_MS),
+        "mean_ms": sum(ordered) / len(ordered),
         "p95_ms": ordered[int(len(ordered) * 0.95)],
         "worst_ms": ordered[-1],
         "frames": len(timings),
@@ -219,12 +255,15 @@ class GcPauses:
             self.pauses.append((time.perf_counter() - self._start) * 1000)
 
 
-def phase_stream(folder: Path, *, freeze: bool = False, view_only: bool = False) -> dict[str, Any]:
+def phase_stream(
+    folder: Path, *, freeze: bool = False, view_only: bool = False, hostile: str = ""
+) -> dict[str, Any]:
     """The real path: engine event -> ChatViewModel -> Transcript -> paint.
 
     `view_only`: the same updates as ready-made items straight into the transcript, so
     the view's share is visible. `freeze`: `gc.freeze()` after start-up, so a full
-    collection no longer walks every object the app made while starting.
+    collection no longer walks every object the app made while starting. `hostile`: one
+    of HOSTILE streamed instead, in as many updates as the ordinary answer.
     """
     from PySide6.QtWidgets import QApplication
     from render_bench import document
@@ -287,6 +326,9 @@ def phase_stream(folder: Path, *, freeze: bool = False, view_only: bool = False)
 
     text = document(ANSWER_CHARS)
     prefixes = updates(text)
+    if hostile:
+        text, count = HOSTILE[hostile](), len(prefixes)
+        prefixes = [text[: len(text) * (n + 1) // count] for n in range(count)]
     pacing: dict[str, Any] = {}
     with GcPauses() as collections:
         if view_only:
@@ -472,6 +514,57 @@ def build_conversation(folder: Path, count: int) -> str:
         database.close()
 
 
+HOSTILE: dict[str, Callable[[], str]] = {
+    "5,000-row table": lambda: "| a | b | c |\n|---|---|---|\n" + "| x | y | z |\n" * 5_000,
+    "1 MB answer on one line": lambda: "x" * 1_000_000,
+}
+
+
+def phase_open_hostile(folder: Path) -> dict[str, Any]:
+    """Open a chat holding a 1 MB question, a 1 MB one-line answer and a 5,000-row table."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.core.models import Message, ModelRef, Role, TextPart, new_id
+    from desktop.storage.database import Database
+    from desktop.storage.repository import ChatRepository
+
+    write_settings(folder)
+    database = Database.open(folder / "parley.db")
+    try:
+        repository = ChatRepository(database)
+        conversation = repository.create_conversation("Hostile answers").id
+        parent = None
+        texts = [
+            (Role.USER, "q" * 1_000_000),
+            (Role.ASSISTANT, HOSTILE["1 MB answer on one line"]()),
+            (Role.USER, "And a table?"),
+            (Role.ASSISTANT, HOSTILE["5,000-row table"]()),
+        ]
+        for role, text in texts:
+            model = ModelRef("local", "m") if role is Role.ASSISTANT else None
+            message = Message(new_id(), conversation, parent, role, [TextPart(text)], model=model)
+            parent = repository.add_message(message).id
+    finally:
+        database.close()
+    parley = start_app(folder)
+    qapp = QApplication.instance()
+    transcript = parley.window.chat_view.transcript
+    with Heartbeat() as heartbeat:
+        start, cpu = time.perf_counter(), time.thread_time()
+        parley.chat_vm.open_conversation(conversation)
+        transcript.viewport().repaint()
+        opened, opened_cpu = time.perf_counter(), time.thread_time()
+        settle(qapp, 0.5)
+        transcript.scroll_to_message(transcript.message_ids()[0])  # up to the 1 MB question
+        transcript.viewport().repaint()
+        settle(qapp, 0.5)
+    return {
+        "open_ms": (opened - start) * 1000,
+        "open_cpu_ms": (opened_cpu - cpu) * 1000,
+        "stall_ms": heartbeat.longest_gap_ms,
+    }
+
+
 def phase_bare(_folder: Path) -> dict[str, Any]:
     from PySide6.QtWidgets import QApplication, QLabel, QMainWindow
 
@@ -490,6 +583,9 @@ PHASES: dict[str, Callable[..., dict[str, Any]]] = {
     "stream-view": lambda folder: phase_stream(folder, view_only=True),
     "baseline": phase_baseline,
     "bare": phase_bare,
+    "stream-table": lambda folder: phase_stream(folder, hostile="5,000-row table"),
+    "stream-line": lambda folder: phase_stream(folder, hostile="1 MB answer on one line"),
+    "open-hostile": phase_open_hostile,
 }
 
 
@@ -524,6 +620,11 @@ def main() -> None:
         "naive full re-render": child("baseline", args.messages),
     }
     opened, bare = child("open", args.messages), child("bare", args.messages)
+    hostile = {
+        "5,000-row table": child("stream-table", args.messages),
+        "1 MB answer on one line": child("stream-line", args.messages),
+    }
+    opened_hostile = child("open-hostile", args.messages)
     stream = rows["Parley (view-model + view)"]
     print(
         f"(a) streaming a {ANSWER_CHARS // 1000} KB answer at {TOKENS_PER_SECOND} tok/s, "
@@ -571,6 +672,20 @@ def main() -> None:
     print(
         f"    Parley, {opened['messages']} messages open   {opened['rss_open_mb']:7.1f} MB"
         "  (target <= 250)"
+    )
+    print("(d) hostile answers, the real path; longest heartbeat gap = longest the window")
+    print("    could not react (target <= 1,000 ms)")
+    print(f"    {'streamed':30} {'busy':>7} {'mean':>8} {'worst':>8} {'longest gap':>12}")
+    for label, row in {"ordinary 20 KB (baseline)": stream, **hostile}.items():
+        print(
+            f"    {label:30} {row['busy_pct']:6.1f}% {row['mean_ms']:6.1f}ms "
+            f"{row['worst_ms']:6.1f}ms {row['stall_ms']:9.1f} ms"
+        )
+    print(
+        f"    opening a chat with a 1 MB question, a 1 MB one-line answer and a 5,000-row "
+        f"table: {opened_hostile['open_ms']:.0f} ms to first paint "
+        f"({opened_hostile['open_cpu_ms']:.0f} ms CPU), longest heartbeat gap "
+        f"{opened_hostile['stall_ms']:.0f} ms"
     )
 
 

@@ -1,25 +1,42 @@
 """Timings for desktop.render: whole documents, hostile inputs and a streamed reply.
 
-Run from the repository root:  python benchmarks/render_bench.py
+Run from the repository root:  python benchmarks/render_bench.py [--unguarded-timeout S]
 
 Prints milliseconds. The streaming session feeds a ~21 KB reply in 2,000 deltas twice in
 the same run: through StreamingRenderer (block cache) and through render_markdown on
 every delta (the baseline, what a view without the cache would do).
+
+Hostile inputs are measured from text to painted widget: GUI-thread CPU time
+(`time.thread_time`) of rendering, Qt's HTML import and layout in the message view's
+`RichText` at the transcript's column width, and painting one viewport of it, once
+complete and per update while it streams. Each is shown beside the cost model's
+prediction (see desktop/render/cost.py) and two baselines from the same run: an ordinary
+21 KB answer through the same path, and the hostile input unguarded (formatted as
+markdown whenever markdown-it accepts it, else one plain `<pre>`, with no soft breaks
+and no nesting cap, as before the formatting budget), each in a child process stopped
+after `--unguarded-timeout` seconds.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from desktop.render import StreamingRenderer, fallback_reason, render_markdown
+from desktop.render import StreamingRenderer, render_markdown, render_message, shown_source
 from desktop.render.autolinks import CORE_RULE, INLINE_RULE
-from desktop.render.markdown import parser
+from desktop.render.cost import text_cost
+from desktop.render.guard import normalize_source
+from desktop.render.markdown import parser, render_fragment
 
 _SECTION = """\
 ## Section {n}: handling input
@@ -77,8 +94,15 @@ def median_ms(action: Callable[[], object], repeat: int) -> float:
 
 
 def path_of(text: str) -> str:
-    reason = fallback_reason(text)
-    return "markdown" if reason is None else f"plain text ({reason})"
+    """What the plan chose: markdown, plain text, or markdown then plain text."""
+    source = shown_source(text)
+    end = render_message(text).plan.markdown_end
+    shown = "" if len(source) == len(text) else f", {len(source):,} of {len(text):,} shown"
+    if end == len(source):
+        return f"markdown{shown}"
+    if end == 0:
+        return f"plain text{shown}"
+    return f"markdown for {end:,} characters, then plain text{shown}"
 
 
 def bench_documents() -> None:
@@ -94,26 +118,9 @@ def bench_documents() -> None:
         print(f"  {label:>7}  {ms:8.1f} ms   {path_of(text)}")
 
 
-def bench_hostile() -> None:
-    print("Hostile inputs (render_markdown, median of 3)")
-    cases = {
-        "50,000 nested brackets": "[" * 50_000 + "x" + "]" * 50_000,
-        "10,000-deep list": "- " * 10_000 + "x",
-        "10,000-deep blockquote": "> " * 10_000 + "x",
-        "5 MB reply": "All work and no play. " * 240_000,
-        "9,999 '- $$a' list items": "- $$a\n" * 9_999,
-        "20,000 '*a **a' runs": "*a **a " * 20_000,
-        "'www.' x 35,000, one line": "www." * 35_000,
-        "'http://' x 20,000": "http://" * 20_000,
-    }
-    for label, text in cases.items():
-        ms = median_ms(lambda text=text: render_markdown(text), repeat=3)
-        print(f"  {label:<26} {ms:8.1f} ms   {path_of(text)}")
-
-
 def bench_autolinks() -> None:
     """Bare URLs, www. and e-mail links; the baseline is the same parser without them."""
-    print("Bare links (render_markdown, median of 3): with autolinks / without (baseline)")
+    print("Bare links (as markdown, median of 3): with autolinks / without (baseline)")
     cases = {
         "21 KB document": document(21_000),
         "4,000 lines with a URL": "see https://example.com/a_b?x=1.\n" * 4_000,
@@ -127,10 +134,15 @@ def bench_autolinks() -> None:
     }
     md = parser()
     for label, text in cases.items():
-        with_links = median_ms(lambda text=text: render_markdown(text), repeat=3)
+        source = normalize_source(text)  # as markdown, whatever the formatting budget says
+
+        def render(source: str = source) -> object:
+            return render_fragment(source, dark=False)
+
+        with_links = median_ms(render, repeat=3)
         md.disable([INLINE_RULE, CORE_RULE])
         try:
-            without = median_ms(lambda text=text: render_markdown(text), repeat=3)
+            without = median_ms(render, repeat=3)
         finally:
             md.enable([INLINE_RULE, CORE_RULE])
         print(f"  {label:<26} {with_links:8.1f} ms / {without:8.1f} ms   {path_of(text)}")
@@ -165,10 +177,145 @@ def bench_streaming(deltas: int = 2_000) -> None:
     )
 
 
+# --- hostile input, from text to painted widget ---------------------------------------
+
+WIDTH = 816  # the transcript's widest text column (MAX_TEXT_WIDTH) minus the margins
+VIEW_HEIGHT = 640  # one viewport of it is painted
+
+HOSTILE: dict[str, Callable[[], str]] = {
+    "10 MB answer on one line": lambda: "x" * 10_000_000,
+    "100,000 characters, one line": lambda: "7" * 100_000,
+    "300,000 characters, one line": lambda: "7" * 300_000,
+    "5,000-row table": lambda: "| a | b | c |\n|---|---|---|\n" + "| x | y | z |\n" * 5_000,
+    "9,000 '- $$ a' lines": lambda: "- $$ a\n" * 9_000,
+    "'_' x 50k, 'a', '_' x 50k": lambda: "_" * 50_000 + "a" + "_" * 50_000,
+    "'*a **a ' x 20,000": lambda: "*a **a " * 20_000,
+    "'<http://a' x 16,600": lambda: "<http://a" * 16_600,  # just under the old size limit
+    "'<http://a' x 20,000": lambda: "<http://a" * 20_000,
+    "3,000 '> - [a](b) *c* `d`'": lambda: "> - [a](b) *c* `d`\n" * 3_000,
+    "50,000 nested brackets": lambda: "[" * 50_000 + "x" + "]" * 50_000,
+    "10,000-deep list": lambda: "- " * 10_000 + "x",
+    "5 MB reply of prose": lambda: "All work and no play. " * 240_000,
+}
+BASELINE = "ordinary 21 KB answer"
+
+
+def qt_app() -> object:
+    from PySide6.QtWidgets import QApplication
+
+    return QApplication.instance() or QApplication([])
+
+
+def message_view() -> object:
+    """The widget an answer's text is shown in, styled as in the transcript."""
+    from desktop.render import document_css
+    from desktop.ui.views.rich_text import RichText
+
+    view = RichText()
+    view.document().setDefaultStyleSheet(document_css(False))
+    view.set_wrap_width(WIDTH)
+    return view
+
+
+def to_widget_ms(text: str, html_for: Callable[[str], str]) -> float:
+    """GUI-thread CPU from `text` to a laid out widget with one viewport painted."""
+    view = message_view()
+    start = time.thread_time()
+    view.set_html(html_for(text))
+    height = view.heightForWidth(WIDTH)
+    view.resize(WIDTH, min(height, VIEW_HEIGHT))
+    view.grab()
+    return (time.thread_time() - start) * 1000
+
+
+def stream_ms(text: str, updates: int) -> list[float]:
+    """Per update, as the view-model and view do while `text` streams in `updates` steps."""
+    view, renderer = message_view(), StreamingRenderer()
+    step = max(1, len(text) // updates)
+    timings = []
+    for end in range(step, len(text) + step, step):
+        start = time.thread_time()
+        view.set_html(renderer.render(text[:end]), growing=True)
+        height = view.heightForWidth(WIDTH)
+        view.resize(WIDTH, min(height, VIEW_HEIGHT))
+        view.grab()
+        timings.append((time.thread_time() - start) * 1000)
+    return timings
+
+
+def unguarded_html(text: str) -> str:
+    """What the view got before the formatting budget: all of it as markdown when under the
+    old size limits (150,000 characters, 10,000 lines) and markdown-it's own limits, else
+    one plain `<pre>`; no soft breaks, no nesting cap."""
+    from markdown_it.common.utils import escapeHtml
+
+    from desktop.render.guard import fallback_reason
+    from desktop.render.markdown import is_cut_short, parser
+    from desktop.render.rules import ENV_KEY, RenderContext
+
+    md = parser()
+    for name in ("em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"):
+        md.renderer.rules.pop(name, None)
+    source = normalize_source(text)
+    if len(source) <= 150_000 and source.count("\n") < 10_000 and not fallback_reason(source):
+        env = {ENV_KEY: RenderContext(dark=False)}
+        tokens = md.parse(source, env)
+        if not is_cut_short(tokens):
+            return str(md.renderer.render(tokens, md.options, env))
+    return f'<pre style="white-space: pre-wrap;">{escapeHtml(source)}</pre>'
+
+
+def unguarded_child(label: str, timeout: float) -> str:
+    """The unguarded cost, measured in a child process that is stopped after `timeout`."""
+    command = [sys.executable, __file__, "--unguarded", label]
+    try:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return f"> {timeout:.0f} s"
+    if result.returncode != 0:
+        raise SystemExit(f"unguarded {label} failed:\n{result.stderr}")
+    return f"{json.loads(result.stdout.strip().splitlines()[-1]):.0f} ms"
+
+
+def bench_hostile(unguarded_timeout: float) -> None:
+    qt_app()
+    ordinary = document(21_000)
+    baseline = statistics.median(to_widget_ms(ordinary, render_markdown) for _ in range(3))
+    print(
+        "Hostile inputs, text to painted widget (GUI-thread CPU, ms): Parley / predicted by "
+        f"the cost model / unguarded; baseline: {BASELINE} {baseline:.0f} ms"
+    )
+    for label, make in HOSTILE.items():
+        text = make()
+        parley = statistics.median(to_widget_ms(text, render_markdown) for _ in range(3))
+        source = shown_source(text)
+        predicted = text_cost(source[: render_message(text).plan.markdown_end]) / 1000
+        before = unguarded_child(label, unguarded_timeout)
+        print(f"  {label:<30} {parley:7.0f} / {predicted:4.0f} / {before:>8}   {path_of(text)}")
+
+
+def bench_hostile_streaming() -> None:
+    qt_app()
+    print("Hostile inputs streamed in 100 updates: per update mean / worst (GUI-thread CPU, ms)")
+    cases = {BASELINE: lambda: document(21_000), **HOSTILE}
+    for label, make in cases.items():
+        timings = stream_ms(make(), updates=100)
+        print(f"  {label:<30} {statistics.mean(timings):7.1f} / {max(timings):7.1f}")
+
+
 def main() -> None:
+    arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    arguments.add_argument("--unguarded", metavar="INPUT", help=argparse.SUPPRESS)
+    arguments.add_argument("--unguarded-timeout", type=float, default=60.0)
+    options = arguments.parse_args()
     render_markdown(document(2_000))  # warm-up: imports pygments lexers and styles
+    if options.unguarded:
+        qt_app()
+        print(json.dumps(to_widget_ms(HOSTILE[options.unguarded](), unguarded_html)))
+        return
     bench_documents()
-    bench_hostile()
+    bench_hostile(options.unguarded_timeout)
+    bench_hostile_streaming()
     bench_autolinks()
     bench_streaming()
 

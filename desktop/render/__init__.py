@@ -1,19 +1,27 @@
 """Markdown -> inert HTML for the chat view: pure functions, no Qt (see SPEC.md section 1).
 
+How much of a message is shown, and how much of that is formatted, is decided up front
+by a cost model (`guard.plan`), so no message can keep the GUI thread busy for long.
+
 The view feeds `render_markdown()` (or a `StreamingRenderer` while a reply streams) into
 a QTextBrowser with `document_css()`, opens a clicked link only if `is_safe_link()`, and
 copies ``code_blocks(text)[copy_index(url)]`` when a "Copy" link is clicked. With remote
 images allowed it passes the images it has loaded, and fetches `pending_images(html)`.
 """
 
-from desktop.render.guard import fallback_reason, plain_text_html
+from desktop.render.guard import MAX_SHOWN_CHARS, Plan, fallback_reason, plan, shown_source
 from desktop.render.images import is_web_image, pending_images
 from desktop.render.links import copy_href, copy_index, is_safe_link
-from desktop.render.markdown import code_blocks, render_markdown
+from desktop.render.markdown import Rendered, code_blocks, render_markdown, render_message
+from desktop.render.plain import SOFT_BREAK, plain_text_html
 from desktop.render.streaming import StreamingRenderer
 from desktop.render.theme import document_css, document_html
 
 __all__ = [
+    "MAX_SHOWN_CHARS",
+    "SOFT_BREAK",
+    "Plan",
+    "Rendered",
     "StreamingRenderer",
     "code_blocks",
     "copy_href",
@@ -25,5 +33,8 @@ __all__ = [
     "is_web_image",
     "pending_images",
     "plain_text_html",
+    "plan",
     "render_markdown",
+    "render_message",
+    "shown_source",
 ]

@@ -53,3 +53,8 @@ def quote_open(colours: Palette) -> str:
 
 def quote_close() -> str:
     return "</td></tr>\n</table>\n"
+
+
+def note(text: str, colours: Palette) -> str:
+    """A small muted line about how what follows is shown; `text` is plain (escaped here)."""
+    return f'<p style="color: {colours.muted_text};"><small>{escapeHtml(text)}</small></p>\n'

@@ -1,25 +1,29 @@
 """Limits that keep hostile or huge replies from freezing the GUI thread.
 
-markdown-it-py parses dense markup at roughly 150 KB/s on the machines we target, and a
-few inputs make it (or a plugin) quadratic. Rendering runs on the GUI thread while a
-reply streams, so every input is checked here, in one linear pass, *before* it is parsed;
-anything over a limit is shown as escaped plain text instead. Nothing is lost: the
-person still sees (and can copy) every character.
+Rendering runs on the GUI thread while a reply streams, so what is formatted is decided
+here, before anything is parsed, by `plan()`:
 
-The thresholds, and why (timings on the 2-core reference machine, see
-benchmarks/render_bench.py):
+- ``MAX_SHOWN_CHARS`` (100,000): at most this much of a message is shown at all (Qt's
+  layout of plain text costs about 0.5 us a character; 10 MB would take seconds). The
+  view says so and offers the whole text to copy or save; storage, "Copy" and export
+  always have all of it.
+- ``FORMAT_BUDGET``: the lines that fit in this predicted cost (see `cost`) are
+  formatted as markdown, the rest of what is shown is plain text. It is about what an
+  ordinary 30 KB answer costs, 0.3 s of GUI-thread CPU on the 2-core reference machine
+  with every core busy (the transcript lays a message out again when its width changes,
+  so opening one costs up to about twice that); 5,000 table rows or 20,000 ``*a **a``
+  runs would otherwise take 3-4 s.
+- ``GROWING_BLOCK_BUDGET`` (a third of that): while a reply streams, its last block is
+  rendered again on every update; one that costs more (a huge table, list or code block
+  still growing) is plain text until it is complete, then formatted once.
 
-- ``MAX_MARKDOWN_CHARS`` (150,000): a long real answer is 5-30 KB, while dense markup
-  (``[a](b`` repeated, emphasis runs) parses at ~200 KB/s, so this keeps the worst
-  case under about 0.8 s.
-- ``MAX_MARKDOWN_LINES`` (10,000): block parsing costs ~35-50 us per line, so 20,000
-  short list items would take about a second even under the size limit.
+Then, because a few inputs make markdown-it (or a plugin) superlinear, the markdown part
+is checked in one linear pass and shown as plain text when over one of these limits
+(timings on the reference machine, see benchmarks/render_bench.py):
+
 - ``MAX_LINE_NESTING`` (16): container markers (``>``, ``-``, ``*``, ``+``, ``1.``) at
   the start of one line, as in ``> > > > x`` or ``- - - - x``. Deeper nesting is never
   prose, and markdown-it drops content past ``MAX_BLOCK_NESTING`` levels.
-- ``MAX_CONTAINER_MARKERS`` (20,000): such markers summed over all lines. Each nested
-  list costs markdown-it ~25 us per line, so 8,000 lines of ``- - - - - - - - x`` took
-  1.5 s although each is only 8 deep.
 - ``MAX_LINK_OPENERS`` (5,000): ``](`` pairs. An unclosed ``![a](b`` costs ~60 us
   (its destination is scanned through up to 32 nested parentheses), so 25,000 of them
   in one line took 1.4 s.
@@ -36,29 +40,33 @@ benchmarks/render_bench.py):
 - ``MAX_MATH_BLOCK_LINES`` (100): a ``$$`` block must close within this many lines.
   Unbounded, every ``$$`` line in a long list scans to the end of the document
   (30,000 such list items took minutes); see ``markdown._bound_math_block_scan``.
+
+Emphasis nested deeper than ``MAX_INLINE_NESTING`` (``_`` x 5,000, ``a``, ``_`` x 5,000)
+keeps its text but no more tags (see ``rules``): Qt's HTML import is quadratic in the
+depth of nested elements.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
-from markdown_it.common.utils import escapeHtml
+from desktop.render.cost import CostScanner
 
-MAX_MARKDOWN_CHARS = 150_000
-MAX_MARKDOWN_LINES = 10_000
+MAX_SHOWN_CHARS = 100_000
+FORMAT_BUDGET = 300_000.0
+GROWING_BLOCK_BUDGET = 100_000.0
 MAX_LINE_NESTING = 16
-MAX_CONTAINER_MARKERS = 20_000
 MAX_LINK_OPENERS = 5_000
 MAX_LINK_SCAN = 500_000
 MAX_BRACKET_DEPTH = 64
 MAX_BLOCK_NESTING = 40
 MAX_MATH_BLOCK_LINES = 100
+MAX_INLINE_NESTING = 8
 
 _NEWLINES_RE = re.compile(r"\r\n?")
 _MARKER = r"[ \t]*(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$))"
 _DEEP_LINE_RE = re.compile(f"^(?:{_MARKER}){{{MAX_LINE_NESTING + 1}}}", re.MULTILINE)
-_MARKER_RUN_RE = re.compile(f"^(?:{_MARKER})+", re.MULTILINE)
-_MARKER_RE = re.compile(_MARKER)
 _DESTINATION_END_RE = re.compile(r"[\x00-\x20\x7f]")
 _BRACKET_OR_BLANK_RE = re.compile(r"[\[\]]|\n[ \t]*(?=\n)")
 
@@ -74,18 +82,12 @@ def normalize_source(text: str) -> str:
 
 def fallback_reason(text: str) -> str | None:
     """Why `text` must not be parsed as markdown, or None when it is safe to parse."""
-    if len(text) > MAX_MARKDOWN_CHARS:
-        return f"longer than {MAX_MARKDOWN_CHARS} characters"
-    if text.count("\n") >= MAX_MARKDOWN_LINES:
-        return f"more than {MAX_MARKDOWN_LINES} lines"
     if _DEEP_LINE_RE.search(text):
         return f"more than {MAX_LINE_NESTING} nested quote or list markers on a line"
     if text.count("](") > MAX_LINK_OPENERS:
         return f"more than {MAX_LINK_OPENERS} links or images"
     if _link_scan_exceeds(text, MAX_LINK_SCAN):
         return f"links that would scan more than {MAX_LINK_SCAN} characters"
-    if _container_markers_exceed(text, MAX_CONTAINER_MARKERS):
-        return f"more than {MAX_CONTAINER_MARKERS} quote or list markers"
     if _bracket_depth_exceeds(text, MAX_BRACKET_DEPTH):
         return f"more than {MAX_BRACKET_DEPTH} unclosed brackets in a paragraph"
     return None
@@ -100,15 +102,6 @@ def _link_scan_exceeds(text: str, limit: int) -> bool:
         if total > limit:
             return True
         start = text.find("](", start + 2)
-    return False
-
-
-def _container_markers_exceed(text: str, limit: int) -> bool:
-    total = 0
-    for run in _MARKER_RUN_RE.finditer(text):
-        total += len(_MARKER_RE.findall(run.group()))
-        if total > limit:
-            return True
     return False
 
 
@@ -127,6 +120,27 @@ def _bracket_depth_exceeds(text: str, limit: int) -> bool:
     return False
 
 
-def plain_text_html(text: str) -> str:
-    """The fallback view: escaped text that keeps its line breaks and wraps long lines."""
-    return f'<pre style="white-space: pre-wrap;">{escapeHtml(text)}</pre>\n'
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """How the shown part of a message is rendered: ``source[:markdown_end]`` as
+    markdown, the rest as plain text; `reason` says why the markdown stops early."""
+
+    markdown_end: int
+    reason: str | None = None
+
+
+def shown_source(text: str) -> str:
+    """The part of `text` that is shown at all, normalised for the parser."""
+    return normalize_source(text[:MAX_SHOWN_CHARS])
+
+
+def plan(source: str, scanner: CostScanner | None = None) -> Plan:
+    """What of `source` (from `shown_source`) is formatted; the same text, the same plan.
+
+    `scanner` keeps the costs of a text that grows (the streaming renderer passes one).
+    """
+    end = (scanner or CostScanner()).fitting(source, FORMAT_BUDGET)
+    reason = fallback_reason(source[:end])
+    if reason is not None:
+        return Plan(0, reason)
+    return Plan(end, None if end == len(source) else "more than the formatting budget")

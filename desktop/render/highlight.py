@@ -37,13 +37,22 @@ def _lexer(language: str) -> Lexer | None:
 
 def highlight_code(code: str, language: str, *, dark: bool) -> str | None:
     """Highlighted, escaped HTML for `code`, or None when pygments does not know `language`."""
-    language = language.strip().lower()
-    if not language or len(language) > _MAX_LANGUAGE_CHARS:
-        return None
-    lexer = _lexer(language)
+    lexer = _lexer_for(language)
     if lexer is None:
         return None
     return highlight(code, lexer, _formatter(dark)).removesuffix("\n")
+
+
+def can_highlight(language: str) -> bool:
+    """Whether a fence naming `language` is highlighted (`highlight_code` gives HTML)."""
+    return _lexer_for(language) is not None
+
+
+def _lexer_for(language: str) -> Lexer | None:
+    language = language.strip().lower()
+    if not language or len(language) > _MAX_LANGUAGE_CHARS:
+        return None
+    return _lexer(language)
 
 
 # The languages answers most often fence; their lexers are loaded ahead of time.

@@ -11,9 +11,11 @@ as ``https:`` repeated (24,000 repeats took 48 s); markdown-it's own linkify (wi
 up to the size limit and 2.5 s on 8,000 lines each holding a ``www.`` link, where ours
 take about 10 ms and 0.3 s.
 
-Inputs over the limits in `guard` are shown as escaped plain text instead (see that
-module for the thresholds), and so are documents markdown-it would cut short because
-they nest deeper than ``MAX_BLOCK_NESTING``.
+What is formatted is planned in `guard` before anything is parsed: the lines that fit
+the formatting budget are markdown, the rest of what is shown is escaped plain text
+after a note saying so (see that module for the limits), and so is a document
+markdown-it would cut short because it nests deeper than ``MAX_BLOCK_NESTING``. Runs
+of text too long for Qt's layout get soft breaks (see `plain`).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import bisect
 import functools
 from collections.abc import Collection
+from dataclasses import dataclass
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -29,15 +32,13 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
+from desktop.core.i18n import tr
 from desktop.render import rules
-from desktop.render.guard import (
-    MAX_BLOCK_NESTING,
-    MAX_MATH_BLOCK_LINES,
-    fallback_reason,
-    normalize_source,
-    plain_text_html,
-)
+from desktop.render.blocks import note
+from desktop.render.guard import MAX_BLOCK_NESTING, MAX_MATH_BLOCK_LINES, Plan, plan, shown_source
+from desktop.render.plain import break_html_runs, plain_text_html
 from desktop.render.rules import COPYABLE_TYPES, ENV_KEY, RenderContext, copy_source
+from desktop.render.theme import palette
 
 _MATH_CLOSERS_KEY = "parley_math_closers"
 
@@ -106,13 +107,46 @@ def _math_closer_lines(state: StateBlock) -> list[int]:
     return closers
 
 
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A message's HTML and the plan it was rendered by (the view words what it says)."""
+
+    html: str
+    plan: Plan
+
+
 def render_markdown(text: str, *, dark: bool = False, images: Collection[str] | None = None) -> str:
     """Render a message as HTML for a QTextBrowser; inert whatever the input.
 
     `images`: None while remote images are off (every image is a link); otherwise the
     web images already loaded, shown inline (see `desktop.render.images`).
     """
-    return render_fragment(normalize_source(text), dark=dark, images=images)
+    return render_message(text, dark=dark, images=images).html
+
+
+def render_message(
+    text: str, *, dark: bool = False, images: Collection[str] | None = None
+) -> Rendered:
+    """`render_markdown`, with the plan that decided how much is markdown."""
+    source = shown_source(text)
+    layout = plan(source)
+    markdown = render_fragment(source[: layout.markdown_end], dark=dark, images=images)
+    return compose(markdown, source, layout, dark=dark)
+
+
+def compose(markdown: str | None, source: str, layout: Plan, *, dark: bool) -> Rendered:
+    """The markdown part's HTML (None: cut short) and the rest of `source` as plain text."""
+    if markdown is None:
+        markdown, layout = "", Plan(0, "nested deeper than markdown keeps")
+    end = layout.markdown_end
+    if end >= len(source):
+        return Rendered(markdown, layout)
+    if end:
+        said = tr("The rest is shown as plain text: it is too long or complex to format.")
+    else:
+        said = tr("Shown as plain text: it is too long or complex to format.")
+    plain = note(said, palette(dark)) + plain_text_html(source[end:])
+    return Rendered(markdown + plain, layout)
 
 
 def render_fragment(
@@ -121,21 +155,23 @@ def render_fragment(
     dark: bool,
     first_copy_index: int = 0,
     images: Collection[str] | None = None,
-) -> str:
-    """Render already-normalised `source`; copy links are numbered from `first_copy_index`.
+) -> str | None:
+    """Render already-normalised `source` as markdown, whatever it costs (the plan has
+    decided it may); None when markdown-it would cut it short. Copy links are numbered
+    from `first_copy_index`.
 
     The streaming renderer calls this per top-level block, so its output for a block
     must not depend on anything outside the block except that index (and `images`).
     """
-    if fallback_reason(source):
-        return plain_text_html(source)
+    if not source:
+        return ""
     md = parser()
     context = RenderContext(dark=dark, next_copy_index=first_copy_index, images=images)
     env: dict[str, Any] = {ENV_KEY: context}
     tokens = md.parse(source, env)
     if is_cut_short(tokens):
-        return plain_text_html(source)
-    return str(md.renderer.render(tokens, md.options, env))
+        return None
+    return break_html_runs(str(md.renderer.render(tokens, md.options, env)))
 
 
 def is_cut_short(tokens: list[Token]) -> bool:
@@ -147,11 +183,10 @@ def code_blocks(text: str) -> list[str]:
     """The source of each copyable block, indexed like the "Copy" links in the HTML.
 
     Fenced and indented code, mermaid and ``$$`` math, in document order (footnote
-    contents last, where they are rendered). Empty when the text is shown as plain text.
+    contents last, where they are rendered). Only the part formatted as markdown has any.
     """
-    source = normalize_source(text)
-    if fallback_reason(source):
-        return []
+    source = shown_source(text)
+    source = source[: plan(source).markdown_end]
     tokens = parser().parse(source, {ENV_KEY: RenderContext(dark=False)})
     if is_cut_short(tokens):
         return []

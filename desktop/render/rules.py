@@ -25,6 +25,7 @@ from markdown_it.token import Token
 from desktop.core.i18n import tr
 from desktop.render import autolinks
 from desktop.render.blocks import code_frame, quote_close, quote_open
+from desktop.render.guard import MAX_INLINE_NESTING
 from desktop.render.highlight import highlight_code
 from desktop.render.images import PENDING_CLASS, is_web_image
 from desktop.render.links import is_safe_link
@@ -45,6 +46,7 @@ class RenderContext:
     next_copy_index: int = 0
     # None: remote images are off. Otherwise the web images already loaded (see `images`).
     images: Collection[str] | None = None
+    emphasis_depth: int = 0  # emphasis and strikethrough elements open around the text
 
     @property
     def colours(self) -> Palette:
@@ -228,6 +230,23 @@ def _raw_html(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> st
     return escapeHtml(token.content) + ("\n" if token.block else "")
 
 
+def _emphasis_open(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
+    """Emphasis deeper than MAX_INLINE_NESTING keeps its text but gets no more tags."""
+    context = _context(env)
+    context.emphasis_depth += 1
+    if context.emphasis_depth > MAX_INLINE_NESTING:
+        return ""
+    return str(self.renderToken(tokens, idx, options, env))
+
+
+def _emphasis_close(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
+    context = _context(env)
+    context.emphasis_depth -= 1
+    if context.emphasis_depth >= MAX_INLINE_NESTING:
+        return ""
+    return str(self.renderToken(tokens, idx, options, env))
+
+
 def _task_checkbox(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
     return "☑" if tokens[idx].meta.get("checked") else "☐"
 
@@ -300,6 +319,12 @@ _RENDER_RULES = {
     "html_inline": _raw_html,
     "html_block": _raw_html,
     "task_checkbox": _task_checkbox,
+    "em_open": _emphasis_open,
+    "em_close": _emphasis_close,
+    "strong_open": _emphasis_open,
+    "strong_close": _emphasis_close,
+    "s_open": _emphasis_open,
+    "s_close": _emphasis_close,
     "blockquote_open": _blockquote_open,
     "blockquote_close": _blockquote_close,
     "table_open": _table_open,

@@ -6,7 +6,9 @@ from collections import Counter
 import pytest
 
 import desktop.render.streaming as streaming
-from desktop.render import StreamingRenderer, render_markdown
+from desktop.render import StreamingRenderer, plain_text_html, render_markdown
+from desktop.render.cost import text_cost
+from desktop.render.guard import FORMAT_BUDGET, GROWING_BLOCK_BUDGET
 from desktop.render.splitter import TAIL_LINES, split_blocks
 from tests.render.corpus import (
     MIXED,
@@ -171,3 +173,26 @@ def test_switching_theme_drops_the_cache() -> None:
     renderer.render(MIXED)
     renderer.dark = True
     assert renderer.render(MIXED) == render_markdown(MIXED, dark=True)
+
+
+def test_a_costly_block_is_plain_text_while_it_grows_then_formatted_once() -> None:
+    rows = "| a | b |\n|---|---|\n" + "".join(f"| {n} | x |\n" for n in range(400))
+    assert GROWING_BLOCK_BUDGET < text_cost(rows) < FORMAT_BUDGET
+    renderer = StreamingRenderer()
+    for prefix, html in _stream("Intro.\n\n" + rows, renderer, max_step=400):
+        if text_cost(prefix) > GROWING_BLOCK_BUDGET + text_cost("Intro.\n\n"):
+            assert "<table" not in html  # each update would lay the whole table out again
+            assert html == "<p>Intro.</p>\n" + plain_text_html(prefix[len("Intro.\n\n") :])
+    text = "Intro.\n\n" + rows + "\nAfter the table."
+    after = renderer.render(text)  # a block follows it: the table is complete
+    assert "<table" in after and after == render_markdown(text)
+    done = renderer.render(text, final=True)
+    assert done == render_markdown(text)
+
+
+def test_the_final_render_formats_a_costly_last_block() -> None:
+    code = "```python\n" + "value = compute(items[i], {'key': 1})\n" * 400
+    renderer = StreamingRenderer()
+    assert "<table" not in renderer.render(code)  # still growing: plain text
+    assert renderer.render(code, final=True) == render_markdown(code)
+    assert "<table" in render_markdown(code)  # a code frame

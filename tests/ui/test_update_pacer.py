@@ -8,6 +8,7 @@ import time
 
 from desktop.core.models import Message, MessageStatus, Role, TextPart
 from desktop.ui.viewmodels.update_pacer import (
+    MAX_BUSY_SHARE,
     MAX_INTERVAL_MS,
     MIN_INTERVAL_MS,
     UpdatePacer,
@@ -19,8 +20,14 @@ def test_the_delay_keeps_the_busy_share_within_bounds() -> None:
     assert next_delay_ms(1.0, 0.0) == MIN_INTERVAL_MS  # cheap: the engine's own pace
     assert next_delay_ms(9.0, 0.0) == 100  # 9 ms of work, then 91 ms free
     assert next_delay_ms(9.0, 30.0) == 70  # time already passed counts
-    assert next_delay_ms(500.0, 0.0) == MAX_INTERVAL_MS  # text keeps flowing
+    assert next_delay_ms(50.0, 0.0) == MAX_INTERVAL_MS  # text keeps flowing
     assert next_delay_ms(9.0, 1_000.0) == 0
+
+
+def test_a_very_costly_update_waits_long_enough_to_leave_the_window_responsive() -> None:
+    # A reply of hostile markdown: formatting is bounded, but each update still costs.
+    assert next_delay_ms(500.0, 0.0) == round(500.0 / MAX_BUSY_SHARE)
+    assert next_delay_ms(500.0, 500.0) == round(500.0 / MAX_BUSY_SHARE) - 500
 
 
 def _text(message: Message) -> str:

@@ -3,6 +3,8 @@
 The engine owns each `ApprovalRequest`; this model only follows `ApprovalsChanged` and
 passes the person's answers on. An answer to a request that closed meanwhile (Stop, a
 new send) is refused by the request itself, so a late click can never run a call.
+`arguments_text` is what the dialog shows of a call's arguments: all of them, unless
+they are too long to lay out (then the start, and how much more there is).
 """
 
 from __future__ import annotations
@@ -11,8 +13,15 @@ from PySide6.QtCore import QObject, Signal
 
 from desktop.core.events import ApprovalsChanged, EngineEvent
 from desktop.engine.chat_service import ChatService
-from desktop.engine.tools.approval import ApprovalRequest
+from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.ui.viewmodels.tasks import TaskGroup
+from desktop.ui.viewmodels.tool_card import MAX_PRETTY_CHARS
+
+
+def arguments_text(call: PendingCall) -> str:
+    """Indented JSON, or the text as written when it is long or not JSON (a plain-text
+    view lays it out with `message_item.laid_out_text`)."""
+    return call.pretty_arguments if len(call.arguments) <= MAX_PRETTY_CHARS else call.arguments
 
 
 class ApprovalsViewModel(QObject):

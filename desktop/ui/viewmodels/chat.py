@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Coroutine
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
@@ -39,6 +41,7 @@ from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
+from desktop.ui.viewmodels.transfer import write_atomically
 from desktop.ui.viewmodels.update_pacer import UpdatePacer
 from desktop.ui.viewmodels.usage import UsageModel
 from desktop.ui.viewmodels.workspace import WorkspaceModel
@@ -73,6 +76,7 @@ class ChatViewModel(QObject):
     sendDone = Signal(str, str)
     focusMessage = Signal(str)  # scroll to this message (a search hit)
     generationFinished = Signal(str, str, str)  # conversation id, message id, status
+    messageSaved = Signal(str)  # the file a message's text was saved to
 
     def __init__(
         self,
@@ -405,6 +409,26 @@ class ChatViewModel(QObject):
         answer = next((m for m in reversed(path) if m.role is Role.ASSISTANT and m.text), None)
         if answer is not None:
             QGuiApplication.clipboard().setText(answer.text)
+
+    @Slot(str, str)
+    def save_message(self, message_id: str, path: str) -> None:
+        """Write a message's whole text to `path` (one too long to show in full, say)."""
+        self._tasks.start(self._save_message(message_id, Path(path)), "save-message")
+
+    async def _save_message(self, message_id: str, path: Path) -> None:
+        messages = self._chat.messages_by_id([message_id])
+        if not messages:
+            return  # deleted meanwhile
+        try:
+            await asyncio.to_thread(write_atomically, path, messages[0].text)
+        except OSError as error:
+            self.errorOccurred.emit(
+                self.tr("Could not save to %1: %2")
+                .replace("%1", str(path))
+                .replace("%2", str(error))
+            )
+        else:
+            self.messageSaved.emit(str(path))
 
     @Slot(str, str)
     def activate_link(self, url: str, markdown: str) -> None:

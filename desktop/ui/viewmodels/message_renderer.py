@@ -6,29 +6,46 @@ finished messages are rendered once and kept until the view is reset.
 With remote images allowed, the web images a rendered answer links to are requested
 (`request_image`); when one has loaded, `image_loaded` names the messages to show again,
 now with the image inline.
+
+A message longer than ``MAX_SHOWN_CHARS`` shows only its beginning (its item says so, and
+the view offers the whole text); the person's text and reasoning are plain text in
+bounded units with soft breaks, like the plain part of an answer (see ``render/plain``).
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 
 from markdown_it.common.utils import escapeHtml
 
 from desktop.core.models import Message, MessageStatus, Role, TextPart
 from desktop.engine import versions
-from desktop.render.guard import plain_text_html
+from desktop.render.blocks import note
+from desktop.render.guard import MAX_SHOWN_CHARS
 from desktop.render.images import pending_images
 from desktop.render.markdown import render_markdown
+from desktop.render.plain import plain_text_html, units_html
 from desktop.render.streaming import StreamingRenderer
+from desktop.render.theme import palette
 from desktop.ui.viewmodels import message_item as mi
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.tool_card import tool_cards
 
+USER_TEXT_OPEN = '<p style="white-space: pre-wrap; margin: 0">'
+
 
 def user_text_html(text: str) -> str:
     """What the person typed, exactly: no markdown, line breaks and spaces kept."""
-    return f'<p style="white-space: pre-wrap; margin: 0">{html.escape(text)}</p>'
+    return units_html(text[:MAX_SHOWN_CHARS], USER_TEXT_OPEN, "</p>")
+
+
+def reasoning_html(text: str, *, dark: bool) -> str:
+    """The model's reasoning as plain text; past the shown limit, a line saying how much more."""
+    html = plain_text_html(text[:MAX_SHOWN_CHARS])
+    hidden = len(text) - MAX_SHOWN_CHARS
+    if hidden > 0:
+        html += "\n" + note(mi.hidden_note(hidden), palette(dark))
+    return html
 
 
 class _Body:
@@ -135,7 +152,7 @@ class MessageRenderer:
         # The answer just completed: its streaming renderer has every block but the last
         # cached and gives exactly what a full render gives, at a fraction of the cost.
         html = (
-            streamed.render(text)
+            streamed.render(text, final=True)
             if streamed
             else render_markdown(text, dark=self._dark, images=self._images)
         )
@@ -160,7 +177,7 @@ class MessageRenderer:
             is_user=message.role is Role.USER,
             markdown=text,
             html_source=body,
-            reasoning_html=plain_text_html(reasoning) if reasoning else "",
+            reasoning_html=reasoning_html(reasoning, dark=self._dark) if reasoning else "",
             reasoning_label="" if only_text else mi.reasoning_label(message),
             reasoning_live=not only_text and mi.is_reasoning_live(message),
             notices=() if only_text else mi.notices(message),
@@ -174,4 +191,5 @@ class MessageRenderer:
             can_retry=answer and message.status is MessageStatus.ERROR,
             tools=() if only_text else tool_cards(message),
             awaiting_approval=message.status is MessageStatus.AWAITING_APPROVAL,
+            cut_note=mi.cut_note(MAX_SHOWN_CHARS, len(text)) if len(text) > MAX_SHOWN_CHARS else "",
         )

@@ -1,13 +1,21 @@
-"""What a tool card shows for one `ToolCallPart`: plain, already worded data."""
+"""What a tool card shows for one `ToolCallPart`: plain, already worded data.
+
+Arguments and results are shown up to `MAX_CARD_CHARS` each (a model can write megabytes
+of arguments, and a label's layout of that would freeze the window); the card says how
+much more there is. The message keeps all of it, and a large result is in its output file.
+"""
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from desktop.core.models import CallState, DecidedBy, Decision, Message, ToolCallPart
+
+MAX_CARD_CHARS = 8_000
+MAX_PRETTY_CHARS = 32_768  # longer arguments are shown as written, not parsed
 
 
 def _tr(text: str) -> str:
@@ -21,8 +29,8 @@ class ToolCard:
     state: str  # "running", "done", "denied", "error", "answered", "interrupted", "pending"…
     state_label: str
     summary: str  # decision and who made it, duration, result size, on one line
-    arguments: str  # pretty JSON (or the raw text when it is not JSON)
-    result: str  # the result, or its preview when the output was large
+    arguments: str  # pretty JSON (or the raw text when it is not JSON), as shown
+    result: str  # the result, or its preview when the output was large, as shown
     is_error: bool
     output_path: str  # relative to the data folder; "" when the result is complete
     attachment_ids: tuple[str, ...] = ()  # images the tool returned, in the attachment store
@@ -74,10 +82,21 @@ def size_text(size: int) -> str:
 
 
 def pretty_json(text: str) -> str:
+    if len(text) > MAX_PRETTY_CHARS:
+        return text
     try:
         return json.dumps(json.loads(text or "{}"), ensure_ascii=False, indent=2)
     except ValueError:
         return text
+
+
+def shown_text(text: str) -> str:
+    """`text`, or its first `MAX_CARD_CHARS` and a line saying how much more there is."""
+    hidden = len(text) - MAX_CARD_CHARS
+    if hidden <= 0:
+        return text
+    more = _tr("… and %n more characters, not shown.").replace("%n", QLocale().toString(hidden))
+    return f"{text[:MAX_CARD_CHARS]}\n{more}"
 
 
 def tool_card(part: ToolCallPart) -> ToolCard:
@@ -100,8 +119,8 @@ def tool_card(part: ToolCallPart) -> ToolCard:
         state=state.value,
         state_label=_state_labels()[state],
         summary=" · ".join(b for b in bits if b),
-        arguments=pretty_json(part.arguments),
-        result=result,
+        arguments=shown_text(pretty_json(part.arguments)),
+        result=shown_text(result),
         is_error=part.is_error or state is CallState.ERROR,
         output_path=part.output_path or "",
         attachment_ids=part.attachment_ids,

@@ -10,7 +10,10 @@ frame later, and anything else) is the cost of a cycle, and the next update wait
 a cycle's cost is at most `BUSY_SHARE` of its length, never less than `MIN_INTERVAL_MS`
 and never more than `MAX_INTERVAL_MS`, so text keeps flowing. Only the latest update of
 a message is kept while it waits: each carries the whole message so far, so nothing is
-lost; a message's final update (complete, failed, stopped) is applied at once.
+lost; a message's final update (complete, failed, stopped) is applied at once. An update
+so costly that even `MAX_INTERVAL_MS` would keep the thread busier than `MAX_BUSY_SHARE`
+(a reply of hostile markdown, whose formatting the renderer bounds at a few hundred ms)
+waits longer instead, so the window stays responsive between its updates.
 """
 
 from __future__ import annotations
@@ -25,12 +28,14 @@ from desktop.core.models import Message
 BUSY_SHARE = 0.09  # a little under the 10 % target: the idle loop costs ~0.5 %
 MIN_INTERVAL_MS = 40
 MAX_INTERVAL_MS = 250
+MAX_BUSY_SHARE = 0.25
 _CYCLE_SECONDS = 2 * MAX_INTERVAL_MS / 1000  # longer gaps: the stream paused, cost unknown
 
 
 def next_delay_ms(cost_ms: float, since_start_ms: float) -> int:
     """How long to wait before the next update, `since_start_ms` after the last began."""
     interval = min(max(cost_ms / BUSY_SHARE, MIN_INTERVAL_MS), MAX_INTERVAL_MS)
+    interval = max(interval, cost_ms / MAX_BUSY_SHARE)
     return max(0, round(interval - since_start_ms))
 
 

@@ -28,8 +28,9 @@ from PySide6.QtWidgets import (
 from desktop.core.models import Decision
 from desktop.core.tools import BUILTIN_SOURCE, ToolRisk
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
-from desktop.ui.viewmodels.approvals import ApprovalsViewModel
+from desktop.ui.viewmodels.approvals import ApprovalsViewModel, arguments_text
 from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
+from desktop.ui.views.plain_text_view import PlainTextView
 
 
 def _risk_text(widget: QWidget, risk: ToolRisk | None) -> str:
@@ -80,14 +81,12 @@ class CallPanel(QFrame):
         self.facts.setObjectName("MetaLabel")
         self.description = PlainLabel("", self)
         self.description.setWordWrap(True)
-        self.arguments = QPlainTextEdit(self)
+        self.arguments = PlainTextView(arguments_text(call), self)
         self.arguments.setObjectName("ApprovalArguments")
-        self.arguments.setReadOnly(True)
         # Long values wrap instead of running off to the side; a long call scrolls.
         self.arguments.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
         self.arguments.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
         self.arguments.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        self.arguments.setPlainText(call.pretty_arguments)
         line_height = self.arguments.fontMetrics().lineSpacing()
         self.arguments.setMinimumHeight(8 * line_height + 12)
 

@@ -100,6 +100,11 @@ class MainWindow(QMainWindow):
         self.chat_view.setupRequested.connect(lambda: self.show_settings(new_provider=True))
         chat.conversationIdChanged.connect(self.sidebar.set_current)
         chat.errorOccurred.connect(self.show_error)
+        chat.messageSaved.connect(
+            lambda path: self.statusBar().showMessage(
+                self.tr("Saved to %1").replace("%1", path), 6000
+            )
+        )
         conversations.errorOccurred.connect(self.show_error)
         settings.saveFailed.connect(self._on_settings_save_failed)
         self.chat_view.show_banner(settings.load_problem)

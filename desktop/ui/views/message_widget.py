@@ -3,15 +3,19 @@
 A message widget shows a `MessageItem` and reports what the person asks of it through
 signals carrying the message id; the transcript forwards them to the view-model. Its
 action row shows on hover, while focus is inside it (so Tab reaches the buttons) and
-always on the latest message; it keeps its space when hidden so text never jumps.
+always on the latest message; it keeps its space when hidden so text never jumps. A
+message too long to show in full gets a `CutBar` under its text.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
 from PySide6.QtGui import QEnterEvent, QGuiApplication
 from PySide6.QtWidgets import (
     QApplication,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLabel,
@@ -24,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.views.cut_bar import CutBar
 from desktop.ui.views.labels import MarkupLabel, PlainLabel
 from desktop.ui.views.message_actions import ActionSlot, MessageActions, has_actions
 from desktop.ui.views.notice_detail import NoticeDetailDialog, notice_index, notices_html
@@ -51,6 +56,7 @@ class MessageWidget(QFrame):
     _pinned = False
     _header: QWidget | None = None  # a row above the message (the summary divider)
     _pin_marker: QLabel | None = None
+    _cut_bar: CutBar | None = None  # built for a message too long to show in full
 
     def __init__(
         self,
@@ -169,8 +175,24 @@ class MessageWidget(QFrame):
     def begin_edit(self) -> None:
         """Only the person's own messages can be edited (see `UserMessage`)."""
 
+    @property
+    def cut_bar(self) -> CutBar:
+        if self._cut_bar is None:
+            bar = self._cut_bar = CutBar(self)
+            bar.copyClicked.connect(self._copy_message)
+            bar.saveClicked.connect(self._save_message)
+            layout, index = self._cut_bar_place()
+            layout.insertWidget(index, bar)
+        return self._cut_bar
+
+    def _cut_bar_place(self) -> tuple[QVBoxLayout, int]:
+        """Where the cut bar goes: right under the text."""
+        raise NotImplementedError
+
     def update_item(self, item: MessageItem) -> None:
         self._item = item
+        if item.cut_note or self._cut_bar is not None:
+            self.cut_bar.set_note(item.cut_note)
         self.notices.setVisible(bool(item.notices))
         self.notices.setText(notices_html(item.notices, self.tr("Show text")))
         self.error_box.setVisible(bool(item.error))
@@ -230,6 +252,16 @@ class MessageWidget(QFrame):
         QGuiApplication.clipboard().setText(self._item.markdown)
         self.actions.flash_copied()
 
+    def _save_message(self) -> None:
+        """Ask where, then have the view-model write the whole text there."""
+        name = self.tr("message.txt") if self._item.is_user else self.tr("answer.md")
+        dialog = QFileDialog(self.window(), self.tr("Save Message"), str(Path.home() / name))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        message_id = self._id
+        dialog.fileSelected.connect(lambda path: self._chat.save_message(message_id, path))
+        dialog.open()
+
 
 class AssistantMessage(MessageWidget):
     """A full-width answer: reasoning (built when there is some), text, notices, footer."""
@@ -268,6 +300,9 @@ class AssistantMessage(MessageWidget):
         self._wrap_width = width_hint - 4  # minus the side margins
         self.body.set_wrap_width(self._wrap_width)
         self.update_item(item)
+
+    def _cut_bar_place(self) -> tuple[QVBoxLayout, int]:
+        return self._layout, self._layout.indexOf(self.body) + 1
 
     @property
     def reasoning_toggle(self) -> QToolButton:

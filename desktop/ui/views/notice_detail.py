@@ -6,9 +6,10 @@ from __future__ import annotations
 from html import escape
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QPlainTextEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QVBoxLayout, QWidget
 
 from desktop.ui.viewmodels.message_item import Notice
+from desktop.ui.views.plain_text_view import PlainTextView
 
 LINK_PREFIX = "notice:"
 
@@ -38,8 +39,7 @@ class NoticeDetailDialog(QDialog):
         super().__init__(parent)
         self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.setWindowTitle(notice.text)
-        self.text = QPlainTextEdit(notice.detail or "", self)
-        self.text.setReadOnly(True)
+        self.text = PlainTextView(notice.detail or "", self)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
         buttons.rejected.connect(self.close)
         layout = QVBoxLayout(self)

@@ -7,6 +7,8 @@ laying a long answer out twice). While an answer streams, only the
 changed end of the document is rewritten (`TailWriter`), so an update costs about the
 size of the last block, not of the whole answer. Links are never followed by Qt: clicks
 are handed to the owner, which decides (only http/https/mailto reach the system browser).
+What a selection copies leaves out the soft breaks the renderer puts into long runs of
+text for Qt's layout (see ``render/plain.py``), so it is the text as it came.
 """
 
 from __future__ import annotations
@@ -14,10 +16,11 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from PySide6.QtCore import QSize, Qt, QUrl, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QImage, QKeyEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
 
+from desktop.ui.viewmodels.message_item import SOFT_BREAK
 from desktop.ui.views.document_tail import TailWriter
 
 # Keys the transcript scrolls with; a message passes them on unless text is being selected.
@@ -135,6 +138,15 @@ class RichText(QTextBrowser):
 
     def minimumSizeHint(self) -> QSize:
         return QSize(0, 0)
+
+    def createMimeDataFromSelection(self) -> QMimeData:
+        """The selection as text and HTML, without the soft breaks added for layout."""
+        mime = super().createMimeDataFromSelection()
+        if mime.hasText() and SOFT_BREAK in mime.text():
+            mime.setText(mime.text().replace(SOFT_BREAK, ""))
+        if mime.hasHtml() and SOFT_BREAK in mime.html():
+            mime.setHtml(mime.html().replace(SOFT_BREAK, ""))
+        return mime
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Page keys scroll the transcript, not the (never scrolling) message."""

@@ -13,7 +13,7 @@ import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
-from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.viewmodels.message_item import MAX_SHOWN_CHARS, MessageItem
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,10 +32,12 @@ def estimate_height(item: MessageItem, column_width: int, metrics: TextMetrics) 
     width = column_width * 0.8 if item.is_user else column_width
     per_line = max(8, int(width / max(1.0, metrics.char_width)))
     # Wrapped length plus half the line breaks: prose lines are long, code lines short.
-    lines = len(text) // per_line + text.count("\n") // 2 + 1
+    # Only the start of a very long message is shown.
+    shown = min(len(text), MAX_SHOWN_CHARS)
+    lines = shown // per_line + text.count("\n", 0, shown) // 2 + 1
     extra = 0
     if not item.is_user:
-        extra += (text.count("```") // 2) * 2 * metrics.line_height  # code block header
+        extra += (text.count("```", 0, shown) // 2) * 2 * metrics.line_height  # code headers
         extra += metrics.line_height + 8 if item.reasoning_html else 0
         extra += 3 * metrics.line_height if item.error else 0
     chrome = metrics.user_chrome if item.is_user else metrics.assistant_chrome

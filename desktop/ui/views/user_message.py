@@ -59,6 +59,9 @@ class UserMessage(MessageWidget):
         self.body.set_wrap_width(int(width_hint * BUBBLE_SHARE) - margins.left() - margins.right())
         self.update_item(item)
 
+    def _cut_bar_place(self) -> tuple[QVBoxLayout, int]:
+        return self._inside, self._inside.indexOf(self.body) + 1
+
     @property
     def is_editing(self) -> bool:
         return self.editor is not None and not self.editor.isHidden()

@@ -1,0 +1,260 @@
+"""Huge and hostile messages: what reaches Qt's layout is bounded, the whole text is kept.
+
+Qt lays out a run of text with no break opportunity in time quadratic in its length, and
+formatting hostile markdown costs seconds; these tests assert what is handed to Qt (how
+many characters, the longest unbreakable run, how many table rows) and that copy and
+save still give every character. The timings are in benchmarks/render_bench.py.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from PySide6.QtGui import QGuiApplication, QTextDocument
+from PySide6.QtWidgets import QApplication, QFileDialog
+
+from desktop.core.models import (
+    CallState,
+    Message,
+    MessageStatus,
+    ModelRef,
+    ReasoningPart,
+    Role,
+    TextPart,
+    ToolCallPart,
+    new_id,
+)
+from desktop.engine.tools.approval import PendingCall
+from desktop.ui.viewmodels.message_item import Notice
+from desktop.ui.views.approval_dialog import CallPanel
+from desktop.ui.views.notice_detail import NoticeDetailDialog
+from tests.support.sse_server import DONE, chat_chunk, sse_response
+from tests.ui.conftest import write_settings
+
+NO_SERVER = "http://127.0.0.1:9/v1"
+SHOWN = 100_000  # at most this many characters of a message reach the layout
+RUN = 1_000  # nor a run without a break opportunity longer than this
+ONE_LINE = "7" * 300_000  # digits: no break opportunity at all
+TABLE = "| a | b | c |\n|---|---|---|\n" + "| x | y | z |\n" * 5_000
+
+
+def longest_run(document: QTextDocument) -> int:
+    """The longest stretch of text Qt's line breaking must scan without a break."""
+    text = document.toRawText()
+    return max((len(run) for run in re.split(r"[\s\u200b\u2029\u2028]+", text)), default=0)
+
+
+def shown_chars(document: QTextDocument) -> int:
+    return len(document.toPlainText().replace("\u200b", "").rstrip())
+
+
+def chat_with(repo, *messages: tuple[Role, list[object]]) -> tuple[str, list[Message]]:
+    conversation = repo.create_conversation("Long text").id
+    saved: list[Message] = []
+    for role, parts in messages:
+        parent = saved[-1].id if saved else None
+        model = ModelRef("local", "test-model") if role is Role.ASSISTANT else None
+        message = Message(new_id(), conversation, parent, role, parts, model=model)
+        saved.append(repo.add_message(message))
+    return conversation, saved
+
+
+def test_a_huge_one_line_answer_shows_its_start_and_copies_and_saves_all_of_it(driver, tmp_path):
+    write_settings(tmp_path, NO_SERVER)
+    parley = driver.start(tmp_path)
+    chat, (_question, answer) = chat_with(
+        parley.repository,
+        (Role.USER, [TextPart("Print a lot")]),
+        (Role.ASSISTANT, [TextPart(ONE_LINE)]),
+    )
+    transcript = parley.window.chat_view.transcript
+    target = tmp_path / "saved" / "answer.md"
+    target.parent.mkdir()
+
+    async def body() -> None:
+        parley.chat_vm.open_conversation(chat)
+        widget = transcript.message_widget(answer.id)
+        document = widget.body.document()
+        assert shown_chars(document) == SHOWN
+        assert longest_run(document) <= RUN
+        assert widget.cut_bar.isVisible()
+        assert "300000" in widget.cut_bar.label.text().replace(",", "")
+
+        widget.cut_bar.copy_button.click()
+        assert QGuiApplication.clipboard().text() == ONE_LINE
+        widget.body.selectAll()
+        widget.body.copy()  # a selection copies the text as it came, without soft breaks
+        assert QGuiApplication.clipboard().text().rstrip() == ONE_LINE[:SHOWN]
+
+        widget.cut_bar.save_button.click()
+        dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog))
+        dialog.selectFile(str(target))
+        dialog.accept()
+        await driver.until(lambda: target.exists(), timeout=30)
+        assert target.read_text(encoding="utf-8") == ONE_LINE
+
+    driver.run(body(), timeout=60)
+
+
+def test_a_huge_message_from_the_person_is_bounded_too(driver, tmp_path):
+    write_settings(tmp_path, NO_SERVER)
+    parley = driver.start(tmp_path)
+    chat, (question,) = chat_with(parley.repository, (Role.USER, [TextPart(ONE_LINE)]))
+    transcript = parley.window.chat_view.transcript
+
+    async def body() -> None:
+        parley.chat_vm.open_conversation(chat)
+        widget = transcript.message_widget(question.id)
+        assert shown_chars(widget.body.document()) == SHOWN
+        assert longest_run(widget.body.document()) <= RUN
+        assert widget.cut_bar.isVisible()
+        widget.cut_bar.copy_button.click()
+        assert QGuiApplication.clipboard().text() == ONE_LINE
+
+    driver.run(body(), timeout=60)
+
+
+def test_huge_reasoning_and_tool_calls_are_bounded(driver, tmp_path):
+    write_settings(tmp_path, NO_SERVER)
+    parley = driver.start(tmp_path)
+    call = ToolCallPart(
+        "call-1",
+        "write_file",
+        arguments='{"content": "' + ONE_LINE + '"}',
+        result=ONE_LINE[:30_000],
+        state=CallState.DONE,
+    )
+    chat, (_question, answer) = chat_with(
+        parley.repository,
+        (Role.USER, [TextPart("Think hard")]),
+        (Role.ASSISTANT, [ReasoningPart(ONE_LINE, duration_ms=1_000), call, TextPart("Done.")]),
+    )
+    transcript = parley.window.chat_view.transcript
+
+    async def body() -> None:
+        parley.chat_vm.open_conversation(chat)
+        widget = transcript.message_widget(answer.id)
+        widget.reasoning_toggle.click()
+        reasoning = widget.reasoning_body.document()
+        assert SHOWN <= shown_chars(reasoning) < SHOWN + 100  # and a line saying how much more
+        assert "200000 more characters" in reasoning.toPlainText().replace(",", "")
+        assert longest_run(reasoning) <= RUN
+        card = widget.tool_cards.cards[0]
+        card.toggle.click()
+        for label in (card.arguments, card.result):
+            assert len(label.text()) < 8_100
+            assert "more characters, not shown" in label.text()
+
+    driver.run(body(), timeout=60)
+
+
+def test_a_hostile_table_keeps_its_first_rows_as_a_table_and_the_rest_as_text(driver, tmp_path):
+    write_settings(tmp_path, NO_SERVER)
+    parley = driver.start(tmp_path)
+    chat, (_question, answer) = chat_with(
+        parley.repository,
+        (Role.USER, [TextPart("A big table")]),
+        (Role.ASSISTANT, [TextPart(TABLE)]),
+    )
+    transcript = parley.window.chat_view.transcript
+
+    async def body() -> None:
+        parley.chat_vm.open_conversation(chat)
+        document = transcript.message_widget(answer.id).body.document()
+        tables = [
+            frame
+            for frame in document.rootFrame().childFrames()
+            if frame.metaObject().className() == "QTextTable"
+        ]
+        assert len(tables) == 1
+        rows = tables[0].rows()
+        assert 100 < rows < 5_000
+        text = document.toPlainText()
+        assert "The rest is shown as plain text" in text
+        assert text.count("| x | y | z |") == 5_000 - (rows - 1)
+        assert not transcript.message_widget(answer.id).cut_bar.isVisible()
+
+    driver.run(body(), timeout=60)
+
+
+def test_streaming_a_huge_one_line_answer_stops_rewriting_once_past_what_is_shown(
+    driver, sse_server, tmp_path
+):
+    answer = "8" * 1_000_000
+    chunks = [chat_chunk(content=answer[i : i + 20_000]) for i in range(0, len(answer), 20_000)]
+    sse_server.enqueue(sse_response(*chunks, chat_chunk(finish_reason="stop"), DONE))
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    transcript = parley.window.chat_view.transcript
+    seen: list[tuple[int, int, int]] = []  # per update: characters, longest run, re-imports
+
+    def on_update(item) -> None:
+        widget = transcript.message_widget(item.id)
+        if widget is not None and not item.is_user:
+            document = widget.body.document()
+            units = widget.body.tail.reimported_units
+            seen.append((shown_chars(document), longest_run(document), units))
+
+    parley.chat_vm.messageUpdated.connect(on_update)
+
+    async def body() -> None:
+        assert parley.chat_vm.submit("Print a million eights")
+        await driver.until(lambda: parley.chat_vm.busy, timeout=30)
+        await driver.until(lambda: not parley.chat_vm.busy, timeout=60)
+        answer_id = transcript.message_ids()[-1]
+        widget = transcript.message_widget(answer_id)
+        assert parley.chat_vm._chat.messages_by_id([answer_id])[0].status is (
+            MessageStatus.COMPLETE
+        )
+        assert seen and all(chars <= SHOWN and run <= RUN for chars, run, _ in seen)
+        full = [units for chars, _, units in seen if chars == SHOWN]
+        assert full and full[-1] == full[0]  # once the shown part was complete: no rewrite
+        assert shown_chars(widget.body.document()) == SHOWN
+        widget.cut_bar.copy_button.click()
+        assert QGuiApplication.clipboard().text() == answer
+
+    driver.run(body(), timeout=120)
+
+
+def test_saving_a_message_writes_its_whole_text(driver, tmp_path):
+    write_settings(tmp_path, NO_SERVER)
+    parley = driver.start(tmp_path)
+    _chat, (answer,) = chat_with(parley.repository, (Role.ASSISTANT, [TextPart(ONE_LINE)]))
+    target = Path(tmp_path) / "out.txt"
+    saved: list[str] = []
+    parley.chat_vm.messageSaved.connect(saved.append)
+
+    async def body() -> None:
+        parley.chat_vm.save_message(answer.id, str(target))
+        await driver.until(lambda: saved == [str(target)], timeout=30)
+        assert target.read_text(encoding="utf-8") == ONE_LINE
+
+    driver.run(body())
+
+
+def test_huge_arguments_awaiting_approval_are_bounded_and_copied_as_written(driver, tmp_path):
+    write_settings(tmp_path, NO_SERVER)
+    parley = driver.start(tmp_path)
+    arguments = '{"path": "' + ONE_LINE + '"}'
+    call = PendingCall("call-1", "write_file", arguments)
+    panel = CallPanel(parley.chat_vm.approvals, "message-1", call, parley.window)
+    document = panel.arguments.document()
+    text = document.toPlainText().replace("\u200b", "")
+    assert text.startswith(arguments[:SHOWN]) and len(text) < SHOWN + 100
+    assert "more characters, not shown" in text
+    assert longest_run(document) <= RUN
+    panel.arguments.selectAll()
+    panel.arguments.copy()
+    assert QGuiApplication.clipboard().text() == text
+
+
+def test_a_huge_notice_detail_is_bounded_and_copied_as_written(qtbot):
+    dialog = NoticeDetailDialog(Notice("1 image was read with OCR", detail=ONE_LINE))
+    qtbot.addWidget(dialog)
+    document = dialog.text.document()
+    assert shown_chars(document) < SHOWN + 100
+    assert longest_run(document) <= RUN
+    dialog.text.selectAll()
+    dialog.text.copy()
+    assert QGuiApplication.clipboard().text().startswith(ONE_LINE[:SHOWN] + "\n")
