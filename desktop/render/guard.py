@@ -9,10 +9,10 @@ here, before anything is parsed, by `plan()`:
   always have all of it.
 - ``FORMAT_BUDGET``: the lines that fit in this predicted cost (see `cost`) are
   formatted as markdown, the rest of what is shown is plain text. It is about what an
-  ordinary 30 KB answer costs, 0.3 s of GUI-thread CPU on the 2-core reference machine
-  with every core busy (the transcript lays a message out again when its width changes,
-  so opening one costs up to about twice that); 5,000 table rows or 20,000 ``*a **a``
-  runs would otherwise take 3-4 s.
+  ordinary 40 KB answer (some 10,000 tokens, longer than most models write at once)
+  costs, 0.35 s of GUI-thread CPU on the 2-core reference machine (the transcript lays
+  a message out again when its width changes, so opening one costs up to about twice
+  that); 5,000 table rows or 20,000 ``*a **a`` runs would otherwise take 3-4 s.
 - ``GROWING_BLOCK_BUDGET`` (a third of that): while a reply streams, its last block is
   rendered again on every update; one that costs more (a huge table, list or code block
   still growing) is plain text until it is complete, then formatted once.
@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from desktop.render.cost import CostScanner
 
 MAX_SHOWN_CHARS = 100_000
-FORMAT_BUDGET = 300_000.0
+FORMAT_BUDGET = 400_000.0
 GROWING_BLOCK_BUDGET = 100_000.0
 MAX_LINE_NESTING = 16
 MAX_LINK_OPENERS = 5_000
