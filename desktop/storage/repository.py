@@ -243,9 +243,17 @@ class ChatRepository:
     def save_message(self, message: Message) -> None:
         """Write the streaming-time fields of an existing node (parts, status, usage...).
 
+        While the answer still streams its text is not indexed for search: the index
+        takes the whole text out and puts it back on every change, which for a long
+        answer saved twice a second costs far more than the write itself. Every other
+        status indexes it, and so does `interrupt_streaming` after a crash.
+
         Raises MessageNotFound if the row is gone (e.g. its conversation was deleted
         while the answer streamed), so the engine can stop instead of writing into void.
         """
+        values = mapping.message_update_values(message)
+        if message.status is MessageStatus.STREAMING:
+            del values["search_text"]
         with self._db.write() as conn:
             result = conn.execute(
                 update(messages)
@@ -253,7 +261,7 @@ class ChatRepository:
                     messages.c.id == message.id,
                     messages.c.conversation_id == message.conversation_id,
                 )
-                .values(mapping.message_update_values(message))
+                .values(values)
             )
             if result.rowcount == 0:
                 raise MessageNotFound(message.id)
@@ -445,17 +453,22 @@ class ChatRepository:
         return [mapping.message_from_row(row) for row in rows]
 
     def interrupt_streaming(self) -> list[str]:
-        """At start-up: rows a crash left `streaming` become `interrupted`; returns ids."""
+        """At start-up: rows a crash left `streaming` become `interrupted`, their text
+        indexed for search at last (see `save_message`); returns their ids."""
         streaming = messages.c.status == MessageStatus.STREAMING.value
         with self._db.write() as conn:
-            ids = list(conn.execute(select(messages.c.id).where(streaming)).scalars())
-            if ids:
+            rows = conn.execute(select(*_MESSAGE_COLUMNS).where(streaming)).mappings().all()
+            for row in rows:
                 conn.execute(
                     update(messages)
-                    .where(streaming)
-                    .values(status=MessageStatus.INTERRUPTED.value, finished_at=self._now_ms())
+                    .where(messages.c.id == row["id"])
+                    .values(
+                        status=MessageStatus.INTERRUPTED.value,
+                        finished_at=self._now_ms(),
+                        search_text=mapping.message_from_row(row).text,
+                    )
                 )
-        return ids
+        return [row["id"] for row in rows]
 
 
 def _summaries() -> Select[Any]:

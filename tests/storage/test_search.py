@@ -333,6 +333,25 @@ def test_saved_text_replaces_the_indexed_text(repo: ChatRepository, db: Database
     assert search_index_is_consistent(db)
 
 
+def test_a_streaming_answer_is_indexed_when_it_ends_or_a_crash_interrupts_it(
+    repo: ChatRepository, db: Database
+) -> None:
+    """Saving a streaming answer twice a second must not re-index its whole text each
+    time (seconds per save for a long answer): it is indexed once it stops."""
+    chat = repo.create_conversation("Streaming")
+    question = _say(repo, chat.id, "question")
+    answer = _say(repo, chat.id, "", question, status=MessageStatus.STREAMING)
+    answer.parts = [TextPart("a growing reply about beavers")]
+    repo.save_message(answer)
+    assert repo.get_message(answer.id).text == "a growing reply about beavers"  # saved
+    assert search(db, "beavers") == []  # not indexed yet
+
+    assert repo.interrupt_streaming() == [answer.id]  # the next start, after a crash
+    assert repo.get_message(answer.id).status is MessageStatus.INTERRUPTED
+    assert _ids(search(db, "beavers")) == [answer.id]
+    assert search_index_is_consistent(db)
+
+
 def test_renaming_a_conversation_reindexes_its_title(repo: ChatRepository, db: Database) -> None:
     chat = repo.create_conversation("Before rename")
     repo.rename_conversation(chat.id, "After rename")
