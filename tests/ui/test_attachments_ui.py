@@ -226,7 +226,12 @@ def test_pasting_files_copied_in_a_file_manager_attaches_them(driver, tmp_path):
         await driver.until(lambda: len(parley.chat_vm.tray.ids()) == 1)
         assert tray_names(parley) == ["copied.txt"] and edit.toPlainText() == ""
 
-    driver.run(body())
+    try:
+        driver.run(body())
+    finally:
+        # The clipboard owns the data now; left there, Qt frees it again at exit after
+        # Python has (a crash of the test process once every test passed).
+        QGuiApplication.clipboard().clear()
 
 
 def test_a_chip_is_removed_with_its_button(driver, tmp_path):
