@@ -175,8 +175,11 @@ class ElidingToolButton(QToolButton):
         return QSize(width, super().minimumSizeHint().height())
 
     def shown_text(self) -> str:
+        """The text as drawn at the current width; an "&&" (an "&" shown as itself, see
+        `plain_text.button_text`) is never cut in two."""
         width = self.width() - self._chrome() - self._text_width("")
-        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, width)
+        mode, flags = Qt.TextElideMode.ElideMiddle, Qt.TextFlag.TextShowMnemonic
+        return self.fontMetrics().elidedText(self.text(), mode, width, flags)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QStylePainter(self)
