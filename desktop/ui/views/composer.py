@@ -25,7 +25,7 @@ from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.views.attachment_chips import paperclip_icon
 from desktop.ui.views.chip_tray import ChipTray
 from desktop.ui.views.context_meter import ContextMeter
-from desktop.ui.views.elided import ElidedLabel, ElidingComboBox
+from desktop.ui.views.elided import ElidingComboBox, WholeLabel
 from desktop.ui.views.file_drop import FileDrop, local_files
 from desktop.ui.views.labels import PlainLabel
 
@@ -149,10 +149,11 @@ class Composer(QFrame):
             lambda index: chat.set_reasoning_effort(self.effort.itemData(index))
         )
 
-        self.hint = ElidedLabel(
+        self.hint = WholeLabel(
             self.tr("Enter to send · Shift+Enter for a new line"), self, shortest=""
         )
-        # Only the room left over: it gives way before any picker has to elide.
+        # Only the room left over: it gives way before any picker has to elide, and shows
+        # nothing where it does not fit whole.
         self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.hint.setObjectName("ComposerHint")
 

@@ -81,6 +81,21 @@ class ElidedLabel(PlainLabel):
         return super().event(event)
 
 
+class WholeLabel(ElidedLabel):
+    """One line of plain text shown whole or not at all, in the room the layout gives it
+    either way: a hint cut to "Enter to s…" says nothing a person can use."""
+
+    def shown_text(self) -> str:
+        text = self.text()
+        width = self.contentsRect().width()
+        return text if self.fontMetrics().horizontalAdvance(text) <= width else ""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and self.is_elided() and not self.toolTip():
+            return True  # nothing is shown there to explain
+        return super().event(event)
+
+
 class ElidingComboBox(QComboBox):
     """As wide as its longest item where there is room, but never narrower than
     `shortest` characters' worth of text, whatever the items: squeezed, the current item
