@@ -5,11 +5,19 @@ D-Bus on Linux (Qt's tray balloons never reach it there), and the native centres
 Windows and macOS; it is asyncio-native, so it runs on Parley's one loop. When it
 cannot deliver (no session bus, no notification daemon) Parley says so in the log once
 and hands notices to `fallback` (the tray balloon) from then on.
+
+A notice's words are the model's (the start of an answer, a chat title it wrote), so
+they go out as text. The freedesktop specification makes the summary plain text
+everywhere, but a server that lists "body-markup" among its capabilities (GNOME, KDE,
+dunst) reads the body as markup, and one that does not shows it as written. So the body
+has & < > escaped exactly when the server reads markup; desktop-notifier passes both
+through untouched.
 """
 
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +29,12 @@ if TYPE_CHECKING:
     from desktop_notifier import DesktopNotifier
 
 log = logging.getLogger("parley.notify")
+
+
+def body_text(text: str, *, markup: bool) -> str:
+    """`text` as a notification body that shows exactly `text`: a server that reads
+    markup gets & < > as entities, one that does not gets the text as it is."""
+    return html.escape(text, quote=False) if markup else text
 
 
 class Notifier:
@@ -38,6 +52,7 @@ class Notifier:
         self._icon = icon
         self._desktop: DesktopNotifier | None = None
         self._desktop_works = True
+        self._body_markup: bool | None = None  # None: not asked yet
         self._shown: dict[str, str] = {}  # conversation id -> its notification's id
         self._order = asyncio.Lock()  # a replacement must not overtake what it replaces
         self._tasks: set[asyncio.Task[None]] = set()
@@ -91,11 +106,14 @@ class Notifier:
                 await desktop.clear(previous)
             except Exception:  # already closed by the person or the daemon
                 log.debug("could not withdraw notification %s", previous, exc_info=True)
+        markup = await self._reads_markup(desktop)
+        if markup is None:
+            return False
         delivered: list[bool] = []
         cid = notice.conversation_id
         notification = Notification(
             notice.title,
-            notice.body,
+            body_text(notice.body, markup=markup),
             on_dispatched=lambda: delivered.append(True),
             on_clicked=lambda: self._clicked(cid),
         )
@@ -106,6 +124,24 @@ class Notifier:
         if delivered:
             self._shown[cid] = notification.identifier
         return bool(delivered)
+
+    async def _reads_markup(self, desktop: DesktopNotifier) -> bool | None:
+        """Whether the notification server reads the body as markup ("body-markup" in
+        its GetCapabilities), asked once, as desktop-notifier asks for its own; None
+        when no server answers (the send, which asks too, would fail the same way)."""
+        if self._body_markup is None:
+            try:
+                await desktop.get_capabilities()  # on D-Bus, this opens the connection
+                # Only the D-Bus backend has this interface; the native centres of
+                # Windows and macOS take plain text.
+                interface = getattr(getattr(desktop, "_backend", None), "interface", None)
+                ask = getattr(interface, "call_get_capabilities", None)
+                capabilities = await ask() if ask is not None else []
+            except Exception:
+                log.debug("the notification server does not answer", exc_info=True)
+                return None
+            self._body_markup = "body-markup" in capabilities
+        return self._body_markup
 
     def _clicked(self, conversation_id: str) -> None:
         self._shown.pop(conversation_id, None)

@@ -7,6 +7,10 @@ tip) and renders anything that looks like HTML (`Qt.mightBeRichText`) as rich te
 would become a link. Labels therefore say what they hold (`desktop.ui.views.labels`);
 where Parley writes markup itself, outside text goes in through `escape`; tool tips,
 which cannot be told, go through `tooltip`.
+
+Buttons, actions, menu entries, check boxes and tabs read "&" as the mark of a keyboard
+mnemonic: a suggestion "Compare Q&A tools" would show "Compare QA tools" with the A
+underlined, and Alt+A would press it. Outside text goes on them through `button_text`.
 """
 
 from __future__ import annotations
@@ -27,3 +31,9 @@ def tooltip(text: str) -> str:
     if not Qt.mightBeRichText(text):
         return text
     return Qt.convertFromPlainText(text, Qt.WhiteSpaceMode.WhiteSpaceNormal)
+
+
+def button_text(text: str) -> str:
+    """`text` for a button's, an action's or a menu entry's `setText`, shown as it is:
+    each "&" doubled, which Qt shows as one "&" and never takes for a mnemonic."""
+    return text.replace("&", "&&")

@@ -72,3 +72,40 @@ def test_without_a_notification_service_notices_go_to_the_fallback_logged_once(
     assert shown == notices
     ours = [r for r in caplog.records if r.name == "parley.notify"]
     assert len(ours) == 1 and "unavailable" in ours[0].getMessage()
+
+
+@pytest.mark.parametrize("reads_markup", [True, False], ids=["body-markup", "plain"])
+def test_a_notice_shows_its_words_as_written_whether_the_server_reads_markup_or_not(
+    reads_markup, monkeypatch
+):
+    """A model's answer and the title it wrote are text: a server that reads the body as
+    markup gets & < > escaped, a plain one gets them as they are; the summary is plain
+    text for every server."""
+    NotificationDaemon.skip_unless_available()
+    capabilities = ("body", "actions", "body-markup") if reads_markup else ("body", "actions")
+    daemon = NotificationDaemon(capabilities).start()
+    monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", daemon.address)
+    title = "Q&A: <i>tools</i>"
+    body = 'See <a href="https://example.com">this</a> & <img src="x.png"/> <b>now</b>'
+
+    async def run() -> bool:
+        notifier = Notifier(lambda _cid: None)
+        try:
+            return await notifier.send_now(Notice("c1", title, body))
+        finally:
+            await notifier.aclose()
+
+    try:
+        assert asyncio.run(run())
+        assert daemon.wait_for_calls(1)
+        (call,) = daemon.calls
+    finally:
+        daemon.stop()
+    assert call.summary == title
+    if reads_markup:
+        assert call.body == (
+            'See &lt;a href="https://example.com"&gt;this&lt;/a&gt; &amp; '
+            '&lt;img src="x.png"/&gt; &lt;b&gt;now&lt;/b&gt;'
+        )
+    else:
+        assert call.body == body

@@ -69,7 +69,7 @@ class _Notifications(ServiceInterface):
 
     @method()
     def GetCapabilities(self) -> Strings:
-        return ["body", "actions"]
+        return list(self._daemon.capabilities)
 
     @method()
     def GetServerInformation(self) -> ServerInformation:
@@ -86,9 +86,11 @@ class _Notifications(ServiceInterface):
 
 class NotificationDaemon:
     """Start with `start()`; `address` is the bus the app must use
-    (DBUS_SESSION_BUS_ADDRESS)."""
+    (DBUS_SESSION_BUS_ADDRESS). `capabilities` is what GetCapabilities answers: add
+    "body-markup" to play GNOME, KDE or dunst, which read the body as markup."""
 
-    def __init__(self) -> None:
+    def __init__(self, capabilities: tuple[str, ...] = ("body", "actions")) -> None:
+        self.capabilities = capabilities
         self.address = ""
         self._process: subprocess.Popen[str] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import base64
 import json
+import threading
 from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QGuiApplication, QImage
 from PySide6.QtTest import QTest
 
 from desktop.core.models import Message, ModelRef, Role, RollingSummary, TextPart
@@ -22,6 +23,7 @@ from desktop.engine.context.tokens import (
     image_tokens,
     message_tokens,
 )
+from desktop.ui.viewmodels import context_meter
 from desktop.ui.viewmodels.usage import compact
 from tests.support.sse_server import (
     RecordedRequest,
@@ -306,3 +308,73 @@ def test_a_summary_still_to_be_written_is_counted_by_its_expected_size(
         assert wire_tokens(sent) <= estimate < wire_tokens(sent) + history // 4
 
     driver.run(body(), timeout=90)
+
+
+class CountedEstimates:
+    """The real `estimate_tokens`, counting its calls on the GUI thread and off it."""
+
+    def __init__(self, monkeypatch) -> None:
+        self._real = context_meter.estimate_tokens
+        self.on_gui_thread = 0
+        self.in_workers = 0
+        monkeypatch.setattr(context_meter, "estimate_tokens", self)
+
+    def __call__(self, text: str) -> int:
+        if threading.current_thread() is threading.main_thread():
+            self.on_gui_thread += 1
+        else:
+            self.in_workers += 1
+        return self._real(text)
+
+
+def test_a_keystroke_estimates_the_draft_once(driver, sse_server, tmp_path, monkeypatch):
+    write(tmp_path / "data", sse_server.base_url)
+    route(sse_server)
+    parley = driver.start(tmp_path / "data")
+    composer = parley.window.chat_view.composer
+    counted = CountedEstimates(monkeypatch)
+
+    async def body() -> None:
+        select(parley, "text-model")
+        empty = await settle(driver, parley)
+        draft = "你好 " * 2_000 + "typed"
+        composer.edit.setPlainText(draft[:-5])
+        await settle(driver, parley)
+        counted.on_gui_thread = 0
+        QTest.keyClicks(composer.edit, "typed")  # five keystrokes, the meter shown after each
+        assert counted.on_gui_thread == 5
+        assert composer.meter.text() == f"{compact(parley.chat_vm.meter.tokens)} / 32k"
+        assert await settle(driver, parley) >= empty + estimate_tokens(draft)
+
+    driver.run(body(), timeout=90)
+
+
+def test_a_huge_paste_is_counted_off_the_gui_thread_and_as_sent(
+    driver, sse_server, tmp_path, monkeypatch
+):
+    write(tmp_path / "data", sse_server.base_url)
+    route(sse_server)
+    parley = driver.start(tmp_path / "data")
+    composer = parley.window.chat_view.composer
+    counted = CountedEstimates(monkeypatch)
+    pasted = "你好世界。" * 80_000  # 400,000 characters, about as many tokens
+
+    async def body() -> None:
+        select(parley, "seeing-model")
+        empty = await settle(driver, parley)
+        counted.on_gui_thread = counted.in_workers = 0
+        QGuiApplication.clipboard().setText(pasted)
+        composer.edit.setFocus()
+        composer.edit.paste()
+        assert composer.edit.toPlainText() == pasted
+        assert counted.on_gui_thread == 0  # the GUI thread never walks the paste
+        estimate = await settle(driver, parley)
+        assert counted.in_workers >= 1 and counted.on_gui_thread == 0
+        assert estimate >= empty + estimate_tokens(pasted)
+        assert composer.meter.text() == f"{compact(estimate)} / 128k"
+        QTest.keyClick(composer.edit, Qt.Key.Key_Return)
+        await driver.until(lambda: len(chats(sse_server)) == 1 and not parley.chat_vm.busy)
+        (sent,) = chats(sse_server)
+        assert close_to(estimate, wire_tokens(sent)), (estimate, wire_tokens(sent))
+
+    driver.run(body(), timeout=120)

@@ -82,6 +82,28 @@ def test_a_message_sent_on_a_full_disk_stays_in_the_composer_until_it_can_be_sav
     assert errors == []
 
 
+def test_a_message_that_failed_to_save_comes_back_even_when_what_was_typed_since_contains_it(
+    driver, sse_server, small_disk
+):
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    parley = driver.start(data)
+    composer = parley.window.chat_view.composer
+
+    async def body() -> None:
+        type_and_send(parley, "First question")
+        await driver.until(lambda: len(transcript_texts(parley)) == 2 and not parley.chat_vm.busy)
+        small_disk.fill()
+        type_and_send(parley, "ok")
+        assert composer.edit.toPlainText() == ""  # on its way: the saving fails later
+        QTest.keyClicks(composer.edit, "looks ok?")  # typed before the failure is known
+        await driver.until(lambda: composer.notice.isVisible(), timeout=30)
+        assert composer.edit.toPlainText() == "ok\n\nlooks ok?"
+        assert f"the disk holding {data} is full" in composer.notice.text
+
+    driver.run(body(), timeout=90)
+
+
 def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_server, small_disk):
     data = small_disk.root / "data"
     write_settings(data, sse_server.base_url)

@@ -8,10 +8,11 @@ save still give every character. The timings are in benchmarks/render_bench.py.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
-from PySide6.QtGui import QGuiApplication, QTextDocument
+from PySide6.QtGui import QGuiApplication, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from desktop.core.models import (
@@ -25,12 +26,13 @@ from desktop.core.models import (
     ToolCallPart,
     new_id,
 )
-from desktop.engine.tools.approval import PendingCall
 from desktop.ui.viewmodels.message_item import Notice
-from desktop.ui.views.approval_dialog import CallPanel
 from desktop.ui.views.notice_detail import NoticeDetailDialog
+from desktop.ui.views.plain_text_view import PlainTextView
 from tests.support.sse_server import DONE, chat_chunk, sse_response
 from tests.ui.conftest import write_settings
+from tests.ui.test_chat_window import type_and_send
+from tests.ui.test_tool_approval import dialogs, start_with_workspace, text_answer, write_call
 
 NO_SERVER = "http://127.0.0.1:9/v1"
 SHOWN = 100_000  # at most this many characters of a message reach the layout
@@ -233,28 +235,80 @@ def test_saving_a_message_writes_its_whole_text(driver, tmp_path):
     driver.run(body())
 
 
-def test_huge_arguments_awaiting_approval_are_bounded_and_copied_as_written(driver, tmp_path):
-    write_settings(tmp_path, NO_SERVER)
-    parley = driver.start(tmp_path)
-    arguments = '{"path": "' + ONE_LINE + '"}'
-    call = PendingCall("call-1", "write_file", arguments)
-    panel = CallPanel(parley.chat_vm.approvals, "message-1", call, parley.window)
-    document = panel.arguments.document()
-    text = document.toPlainText().replace("\u200b", "")
-    assert text.startswith(arguments[:SHOWN]) and len(text) < SHOWN + 100
-    assert "more characters, not shown" in text
-    assert longest_run(document) <= RUN
-    panel.arguments.selectAll()
-    panel.arguments.copy()
-    assert QGuiApplication.clipboard().text() == text
+def test_huge_arguments_awaiting_approval_show_both_ends_and_copy_and_save_as_written(
+    driver, sse_server, tmp_path
+):
+    """A model can push what matters past any cut: the person sees the start and the
+    end, is told how much is between, and can copy or save every character."""
+    content = "Begin. " + ONE_LINE + " rm -rf ~ at the very end"
+    arguments = json.dumps({"path": "notes.txt", "content": content})
+    parley, workspace = start_with_workspace(driver, sse_server, tmp_path)
+    sse_server.script(write_call(content=content), text_answer("Not written."))
+    target = tmp_path / "arguments.json"
+
+    async def body() -> None:
+        type_and_send(parley, "Write my notes")
+        await driver.until(lambda: len(dialogs(parley)) == 1)
+        panel = dialogs(parley)[0].panels[0]
+        document = panel.arguments.document()
+        text = document.toPlainText().replace("\u200b", "")
+        hidden = len(arguments) - SHOWN
+        head, marker, tail = text.split("\n")
+        assert head == arguments[: SHOWN // 2]
+        assert tail == arguments[-SHOWN // 2 :] and tail.endswith('rm -rf ~ at the very end"}')
+        assert marker.replace(",", "") == f"… {hidden} characters not shown …"
+        assert longest_run(document) <= RUN
+        assert panel.cut_bar.isVisible()
+        note = panel.cut_bar.label.text().replace(",", "")
+        assert "first 50000 and the last 50000" in note and str(len(arguments)) in note
+
+        panel.arguments.selectAll()
+        panel.arguments.copy()  # no note, no soft breaks: the characters the model wrote
+        assert QGuiApplication.clipboard().text() == arguments
+        QGuiApplication.clipboard().clear()
+        panel.cut_bar.copy_button.click()
+        assert QGuiApplication.clipboard().text() == arguments
+
+        panel.cut_bar.save_button.click()
+        dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog))
+        dialog.selectFile(str(target))
+        dialog.accept()
+        await driver.until(lambda: panel.saved.isVisible(), timeout=30)
+        assert target.read_text(encoding="utf-8") == arguments
+        assert str(target) in panel.saved.text()
+
+        panel.deny.click()
+        await driver.until(lambda: not parley.chat_vm.busy and not dialogs(parley))
+        assert not (workspace / "notes.txt").exists()
+
+    driver.run(body(), timeout=60)
 
 
-def test_a_huge_notice_detail_is_bounded_and_copied_as_written(qtbot):
+def test_a_selection_across_what_is_not_shown_copies_what_it_spans(qtbot):
+    text = "".join(f"{i:07d} " for i in range(40_000))  # 320,000 characters, none alike
+    view = PlainTextView(text)
+    qtbot.addWidget(view)
+    cursor = view.textCursor()
+    cursor.setPosition(12)
+    cursor.movePosition(QTextCursor.MoveOperation.End, QTextCursor.MoveMode.KeepAnchor)
+    cursor.movePosition(QTextCursor.MoveOperation.Left, QTextCursor.MoveMode.KeepAnchor, 9)
+    view.setTextCursor(cursor)
+    view.copy()
+    assert QGuiApplication.clipboard().text() == text[12:-9]
+    cursor.setPosition(100)
+    cursor.setPosition(180, QTextCursor.MoveMode.KeepAnchor)  # within the start: as shown
+    view.setTextCursor(cursor)
+    view.copy()
+    assert QGuiApplication.clipboard().text() == text[100:180]
+
+
+def test_a_huge_notice_detail_is_bounded_and_copied_whole(qtbot):
     dialog = NoticeDetailDialog(Notice("1 image was read with OCR", detail=ONE_LINE))
     qtbot.addWidget(dialog)
     document = dialog.text.document()
     assert shown_chars(document) < SHOWN + 100
     assert longest_run(document) <= RUN
+    assert "characters not shown" in document.toPlainText()
     dialog.text.selectAll()
     dialog.text.copy()
-    assert QGuiApplication.clipboard().text().startswith(ONE_LINE[:SHOWN] + "\n")
+    assert QGuiApplication.clipboard().text() == ONE_LINE

@@ -8,8 +8,10 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLabel
 
 from desktop.app import Parley
+from desktop.ui.views.labels import MarkupLabel
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
 from tests.support.sse_server import (
     Sleep,
@@ -397,3 +399,20 @@ def test_the_default_shown_for_a_model_includes_what_the_endpoint_says(
     assert editor.flags["vision"].itemText(0) == "Default (on)"
     assert editor.context.specialValueText() == "Default (65,536)"
     assert editor.flags["vision"].currentIndex() == 0  # still no override of the person's
+
+
+def test_only_labels_made_to_open_links_open_them_and_only_to_fixed_addresses(
+    driver, tmp_path, memory_keyring
+):
+    """A label that opens its links itself says so (`MarkupLabel(opens_links=True)`);
+    every other link is reported to Parley, which decides whether to open it."""
+    page = open_providers(driver, tmp_path)
+    click(page.picker.buttons["openai"])
+    labels = page.window().findChildren(QLabel)
+    opening = [label for label in labels if label.openExternalLinks()]
+    assert opening == [page.form.key_link]
+    assert all(isinstance(label, MarkupLabel) and label.opens_links for label in opening)
+    assert (
+        page.form.key_link.text()
+        == '<a href="https://platform.openai.com/api-keys">Get an API key</a>'
+    )

@@ -153,3 +153,27 @@ def test_a_long_model_name_does_not_widen_the_chat_column(driver, sse_server, tm
     laid_out()
     assert chat_view.minimumSizeHint().width() == narrow
     assert parley.window.sidebar.width() == 260
+
+
+def test_the_composers_hint_is_shown_whole_or_not_at_all(driver, sse_server, tmp_path):
+    """A long model's name leaves the hint no room: "Enter to s…" would say nothing."""
+    whole = "Enter to send · Shift+Enter for a new line"
+    long_name = "organisation/an-extremely-long-model-name-with-a-date-2026-11-29-preview"
+    hints = []
+    for name, models in (("short", ("test-model",)), ("long", ("test-model", long_name))):
+        write_settings(tmp_path / name, sse_server.base_url, models=models)
+        parley = driver.start(tmp_path / name)
+        parley.window.resize(WIDTH, HEIGHT)
+        hints.append(parley.window.chat_view.composer.hint)
+    roomy, squeezed = hints
+    needed = roomy.fontMetrics().horizontalAdvance(whole)
+
+    async def body() -> None:
+        await driver.until(lambda: roomy.width() >= needed and 0 < squeezed.width() < needed)
+        assert roomy.text() == whole and roomy.shown_text() == whole  # room enough: all
+        assert squeezed.text() == whole and squeezed.shown_text() == ""  # not a piece of it
+        for width in range(0, needed + 20):
+            squeezed.resize(width, squeezed.height())
+            assert squeezed.shown_text() in ("", whole), width
+
+    driver.run(body())

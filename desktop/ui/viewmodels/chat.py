@@ -70,10 +70,11 @@ class ChatViewModel(QObject):
     messageAdded = Signal(object)  # MessageItem
     messageUpdated = Signal(object)  # MessageItem
     errorOccurred = Signal(str)
-    # A submitted message is saved (and its answer started), or could not be: its text,
-    # and why it was not sent ("" when it was). The composer that sent a message that
-    # failed takes its text back, so nothing typed is lost, and shows why.
-    sendDone = Signal(str, str)
+    # A submitted message is saved (and its answer started), or could not be: the
+    # submission's id (as given to `submit`), its text, and why it was not sent ("" when
+    # it was). The composer that sent a message that failed takes its text back, so
+    # nothing typed is lost, and shows why.
+    sendDone = Signal(str, str, str)
     focusMessage = Signal(str)  # scroll to this message (a search hit)
     generationFinished = Signal(str, str, str)  # conversation id, message id, status
     messageSaved = Signal(str)  # the file a message's text was saved to
@@ -310,9 +311,10 @@ class ChatViewModel(QObject):
             self.open_conversation(self._conversation_id)
 
     @Slot(str, result=bool)
-    def submit(self, text: str) -> bool:
+    def submit(self, text: str, submission: str = "") -> bool:
         """Start sending `text` and the tray's files; True when accepted (the composer
-        may clear itself). The files leave the tray once the message is saved."""
+        may clear itself). The files leave the tray once the message is saved.
+        `submission` is the caller's id for this send: `sendDone` carries it back."""
         batch = self.tray.batch()
         if not text.strip() and not batch:
             return False
@@ -324,13 +326,14 @@ class ChatViewModel(QObject):
             try:
                 conversation = self._chat.create_conversation(title_from(text or batch.names[0]))
             except ParleyError as error:  # a full disk: the composer keeps the text
-                self.sendDone.emit(text, self._not_sent(error))
+                self.sendDone.emit(submission, text, self._not_sent(error))
                 return False
             self.assistants.adopt(conversation.id)
             with self.tray.carrying():
                 self._set_conversation_id(conversation.id)
             self._set_title(conversation.title)
-        self._tasks.start(self._send(self._conversation_id, text, model, batch), "send")
+        sending = self._send(submission, self._conversation_id, text, model, batch)
+        self._tasks.start(sending, "send")
         return True
 
     @Slot()
@@ -451,7 +454,7 @@ class ChatViewModel(QObject):
             )
 
     async def _send(
-        self, conversation_id: str, text: str, model: ModelRef, batch: SendBatch
+        self, submission: str, conversation_id: str, text: str, model: ModelRef, batch: SendBatch
     ) -> None:
         try:
             ids = await batch.ready_ids()  # waits for files still being added
@@ -460,10 +463,10 @@ class ChatViewModel(QObject):
         except ParleyError as error:
             # Nothing was saved (`ChatService.send` saves the message and its answer's
             # placeholder together): the text goes back, the files stay on the tray.
-            self.sendDone.emit(text, self._not_sent(error))
+            self.sendDone.emit(submission, text, self._not_sent(error))
             return
         batch.sent()
-        self.sendDone.emit(text, "")
+        self.sendDone.emit(submission, text, "")
 
     def _not_sent(self, error: ParleyError) -> str:
         return self.tr("Your message was not sent and is still here. %1").replace("%1", str(error))

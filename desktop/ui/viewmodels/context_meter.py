@@ -9,6 +9,11 @@ and the draft. Building it reads the branch in a worker thread, so it runs after
 change, never on each keystroke: while the person types, the count moves by the draft's
 own estimate at once, and the whole request is built again once typing pauses.
 
+The draft is estimated once per change and the figure kept: a keystroke costs one pass
+over the draft, and reading the meter costs none. A draft longer than
+`INSTANT_DRAFT_CHARS` (a huge paste) is not even estimated on the GUI thread: it is
+counted in the worker with the request, and the meter keeps its figure until then.
+
 The build happens in one worker-thread call, and what runs on the loop around it asks
 the loop for nothing: qasync steps pending callbacks once more after its loop has
 stopped (at exit, and after every test body), where `asyncio.get_running_loop()` fails.
@@ -47,6 +52,9 @@ TYPING_PAUSE_MS = 300  # the request is built again this long after the last key
 # the same branch meanwhile would only slow that down.
 OPENING_PAUSE_MS = 500
 HIGH = 0.8  # above this share of the context the meter is coloured
+# At most this long a draft is estimated on the GUI thread as it changes (about 30 ms
+# for CJK text on a slow machine); a longer one is counted in the worker.
+INSTANT_DRAFT_CHARS = 100_000
 
 
 def _tr(text: str) -> str:
@@ -112,6 +120,8 @@ class ContextMeterModel(QObject):
         self._assistant_id: str | None = None
         self._files: tuple[str, ...] = ()
         self._text = ""
+        self._draft_tokens = 0  # the estimate of `_counted_text`
+        self._counted_text = ""  # the draft as it was last estimated
         # The last request's size, and the estimate of the draft it was built with.
         self._counted: tuple[int, int] | None = None
         self._running: asyncio.Task[None] | None = None
@@ -135,8 +145,8 @@ class ContextMeterModel(QObject):
 
     @property
     def tokens(self) -> int:
-        """The last request built, with the draft as it is now."""
-        draft = estimate_tokens(self._text)
+        """The last request built, with the draft as last estimated."""
+        draft = self._draft_tokens
         if self._counted is None:
             return draft
         total, built_with = self._counted
@@ -184,6 +194,8 @@ class ContextMeterModel(QObject):
         if text != self._text:
             before = self.tokens
             self._text = text
+            if len(text) <= INSTANT_DRAFT_CHARS:
+                self._draft_tokens, self._counted_text = estimate_tokens(text), text
             self._soon(TYPING_PAUSE_MS)
             if self.tokens != before:
                 self.changed.emit()
@@ -199,38 +211,54 @@ class ContextMeterModel(QObject):
         if self._running is not None:
             self._again = True  # one more once this one is done, with what is current then
             return
-        if self._model is None:
-            return
+        if self._model is None and self._counted_text == self._text:
+            return  # no request to build, and the draft is counted
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # a timer fired after the loop stopped: try when it runs
             self._soon(TYPING_PAUSE_MS)
             return
-        draft = Draft(
-            self._conversation_id,
-            self._text,
-            self._files,
-            self._model,
-            self._assistant_id if not self._conversation_id else None,
-        )
-        self._running = self._tasks.start(self._estimate(loop, draft), "context-meter")
-
-    async def _estimate(self, loop: asyncio.AbstractEventLoop, draft: Draft) -> None:
-        try:
-            total: int | None = await loop.run_in_executor(
-                None, self._chat.next_request.tokens, draft
+        request = None
+        if self._model is not None:
+            request = Draft(
+                self._conversation_id,
+                self._text,
+                self._files,
+                self._model,
+                self._assistant_id if not self._conversation_id else None,
             )
-        except (ParleyError, OSError) as error:  # a chat deleted meanwhile, a full disk
-            log.info("the next request could not be estimated: %s", type(error).__name__)
-            total = None
+        job = self._estimate(loop, request, self._text)
+        self._running = self._tasks.start(job, "context-meter")
+
+    def _measure(self, request: Draft | None, text: str) -> tuple[int | None, int]:
+        """In a worker thread: the request's size (None when there is none) and the
+        draft's own estimate."""
+        total = None
+        if request is not None:
+            try:
+                total = self._chat.next_request.tokens(request)
+            except (ParleyError, OSError) as error:  # a chat deleted meanwhile, a full disk
+                log.info("the next request could not be estimated: %s", type(error).__name__)
+        return total, estimate_tokens(text)
+
+    async def _estimate(
+        self, loop: asyncio.AbstractEventLoop, request: Draft | None, text: str
+    ) -> None:
+        try:
+            total, draft_tokens = await loop.run_in_executor(None, self._measure, request, text)
         finally:
             self._running = None
-        current = (draft.conversation_id, draft.model) == (self._conversation_id, self._model)
+        before = self.tokens
+        if text == self._text:
+            self._draft_tokens, self._counted_text = draft_tokens, text
+        current = request is not None and (request.conversation_id, request.model) == (
+            self._conversation_id,
+            self._model,
+        )
         if total is not None and current:
-            before = self.tokens
-            self._counted = (total, estimate_tokens(draft.text))
-            if self.tokens != before:
-                self.changed.emit()
+            self._counted = (total, draft_tokens)
+        if self.tokens != before:
+            self.changed.emit()
         if self._again and not self._closed:
             self._again = False
             self._soon()

@@ -17,8 +17,6 @@ from desktop.core.models import (
     RetryWait,
 )
 from desktop.render.guard import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS  # what views lay out
-from desktop.render.plain import SOFT_BREAK as SOFT_BREAK  # views copy text without it
-from desktop.render.plain import break_runs
 from desktop.ui.viewmodels.tool_card import ToolCard
 
 
@@ -66,29 +64,6 @@ class MessageItem:
     def html(self) -> str:
         source = self.html_source
         return source if isinstance(source, str) else source()
-
-
-def cut_note(shown: int, total: int) -> str:
-    """E.g. "Showing the first 100,000 of 10,485,760 characters."."""
-    locale = QLocale()
-    return (
-        _tr("Showing the first %1 of %2 characters.")
-        .replace("%1", locale.toString(shown))
-        .replace("%2", locale.toString(total))
-    )
-
-
-def hidden_note(hidden: int) -> str:
-    """E.g. "… and 1,234 more characters, not shown."."""
-    return _tr("… and %n more characters, not shown.").replace("%n", QLocale().toString(hidden))
-
-
-def laid_out_text(text: str) -> str:
-    """`text` for a plain-text view: at most MAX_SHOWN_CHARS of it with soft breaks in long
-    runs (see ``render/plain``), and a line saying how much more there is."""
-    shown = break_runs(text[:MAX_SHOWN_CHARS])
-    hidden = len(text) - MAX_SHOWN_CHARS
-    return f"{shown}\n{hidden_note(hidden)}" if hidden > 0 else shown
 
 
 def reasoning_label(message: Message) -> str:

@@ -28,6 +28,7 @@ from desktop.render.plain import plain_text_html, units_html
 from desktop.render.streaming import StreamingRenderer
 from desktop.render.theme import palette
 from desktop.ui.viewmodels import message_item as mi
+from desktop.ui.viewmodels.long_text import cut_note, hidden_note
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.tool_card import tool_cards
 
@@ -44,7 +45,7 @@ def reasoning_html(text: str, *, dark: bool) -> str:
     html = plain_text_html(text[:MAX_SHOWN_CHARS])
     hidden = len(text) - MAX_SHOWN_CHARS
     if hidden > 0:
-        html += "\n" + note(mi.hidden_note(hidden), palette(dark))
+        html += "\n" + note(hidden_note(hidden), palette(dark))
     return html
 
 
@@ -191,5 +192,5 @@ class MessageRenderer:
             can_retry=answer and message.status is MessageStatus.ERROR,
             tools=() if only_text else tool_cards(message),
             awaiting_approval=message.status is MessageStatus.AWAITING_APPROVAL,
-            cut_note=mi.cut_note(MAX_SHOWN_CHARS, len(text)) if len(text) > MAX_SHOWN_CHARS else "",
+            cut_note=cut_note(MAX_SHOWN_CHARS, len(text)) if len(text) > MAX_SHOWN_CHARS else "",
         )

@@ -10,9 +10,10 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication, QLocale
+from PySide6.QtCore import QCoreApplication
 
 from desktop.core.models import CallState, DecidedBy, Decision, Message, ToolCallPart
+from desktop.ui.viewmodels.long_text import hidden_note
 
 MAX_CARD_CHARS = 8_000
 MAX_PRETTY_CHARS = 32_768  # longer arguments are shown as written, not parsed
@@ -95,8 +96,7 @@ def shown_text(text: str) -> str:
     hidden = len(text) - MAX_CARD_CHARS
     if hidden <= 0:
         return text
-    more = _tr("… and %n more characters, not shown.").replace("%n", QLocale().toString(hidden))
-    return f"{text[:MAX_CARD_CHARS]}\n{more}"
+    return f"{text[:MAX_CARD_CHARS]}\n{hidden_note(hidden)}"
 
 
 def tool_card(part: ToolCallPart) -> ToolCard:

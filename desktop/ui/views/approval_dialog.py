@@ -10,11 +10,13 @@ a restart, and brings one back when the chat's "Review tool calls" button asks.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFontDatabase, QTextOption
+from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextOption
 from PySide6.QtWidgets import (
     QDialog,
+    QFileDialog,
     QFrame,
     QHBoxLayout,
     QLineEdit,
@@ -26,45 +28,16 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core.models import Decision
-from desktop.core.tools import BUILTIN_SOURCE, ToolRisk
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
-from desktop.ui.viewmodels.approvals import ApprovalsViewModel, arguments_text
+from desktop.ui.viewmodels.approvals import ApprovalsViewModel, call_view
+from desktop.ui.views.cut_bar import CutBar
 from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
 from desktop.ui.views.plain_text_view import PlainTextView
 
 
-def _risk_text(widget: QWidget, risk: ToolRisk | None) -> str:
-    """A tool not known (yet) is worded as the worst it could be."""
-    if risk is None:
-        return widget.tr("may change files or run commands")
-    return {
-        ToolRisk.READ: widget.tr("reads only"),
-        ToolRisk.WRITE: widget.tr("changes files"),
-        ToolRisk.SHELL: widget.tr("runs commands"),
-    }[risk]
-
-
-def _source_text(widget: QWidget, source: str) -> str:
-    if source == BUILTIN_SOURCE:
-        return widget.tr("built-in")
-    if not source:
-        return widget.tr("unknown")
-    return widget.tr("MCP server “%1”").replace("%1", source)
-
-
-def _about_text(widget: QWidget, call: PendingCall) -> str:
-    if call.known:
-        return call.description
-    if call.source:
-        return widget.tr(
-            "Parley does not know this tool's description yet: its server has not started. "
-            "It is shown here as soon as the server is up."
-        )
-    return widget.tr("Parley does not know this tool.")
-
-
 class CallPanel(QFrame):
-    """One call: what it is, its complete arguments, and the four answers."""
+    """One call: what it is, its complete arguments, and the four answers. Arguments too
+    long to lay out show their start and end, with Copy all and Save as file… for all."""
 
     def __init__(
         self, vm: ApprovalsViewModel, message_id: str, call: PendingCall, parent: QWidget
@@ -75,13 +48,14 @@ class CallPanel(QFrame):
         self._vm = vm
         self._message_id = message_id
         self.call = call
+        self.view = view = call_view(call)
         self._decided = False
-        self.title = MarkupLabel(f"<b>{escape(call.name)}</b>", self)
+        self.title = MarkupLabel(f"<b>{escape(view.name)}</b>", self)
         self.facts = PlainLabel("", self)
         self.facts.setObjectName("MetaLabel")
         self.description = PlainLabel("", self)
         self.description.setWordWrap(True)
-        self.arguments = PlainTextView(arguments_text(call), self)
+        self.arguments = PlainTextView(view.arguments, self)
         self.arguments.setObjectName("ApprovalArguments")
         # Long values wrap instead of running off to the side; a long call scrolls.
         self.arguments.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
@@ -89,6 +63,16 @@ class CallPanel(QFrame):
         self.arguments.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         line_height = self.arguments.fontMetrics().lineSpacing()
         self.arguments.setMinimumHeight(8 * line_height + 12)
+        self.cut_bar = CutBar(self)
+        self.cut_bar.set_note(view.cut_note)
+        self.cut_bar.copyClicked.connect(self._copy_arguments)
+        self.cut_bar.saveClicked.connect(self._save_arguments)
+        self.saved = PlainLabel("", self)
+        self.saved.setObjectName("MetaLabel")
+        self.saved.setWordWrap(True)
+        self.saved.hide()
+        vm.argumentsSaved.connect(self._on_vm_arguments_saved)
+        vm.saveFailed.connect(self._on_vm_save_failed)
 
         self.approve = QPushButton(self.tr("Approve once"), self)
         self.always = QPushButton(self.tr("Always allow this tool"), self)
@@ -123,6 +107,8 @@ class CallPanel(QFrame):
         for widget in (self.title, self.facts, self.description):
             layout.addWidget(widget)
         layout.addWidget(self.arguments, 1)
+        layout.addWidget(self.cut_bar)
+        layout.addWidget(self.saved)
         layout.addLayout(buttons)
         layout.addWidget(self.answer_row)
         layout.addWidget(self.outcome)
@@ -131,23 +117,45 @@ class CallPanel(QFrame):
     def show_call(self, call: PendingCall) -> None:
         """What is known of the call's tool (more, once its server is up)."""
         self.call = call
-        self.facts.setText(
-            self.tr("Source: %1 · Risk: %2")
-            .replace("%1", _source_text(self, call.source))
-            .replace("%2", _risk_text(self, call.risk))
-        )
-        self.description.setText(_about_text(self, call))
-        self.description.setVisible(bool(self.description.text()))
+        self.view = view = call_view(call)
+        self.facts.setText(view.facts)
+        self.description.setText(view.about)
+        self.description.setVisible(bool(view.about))
         self._update_buttons()
 
     def _update_buttons(self) -> None:
         for button in (self.approve, self.deny, self.answer_instead):
             button.setEnabled(not self._decided)
-        # A grant is bound to the tool as the person saw it: not for an unknown one.
-        self.always.setEnabled(not self._decided and self.call.known)
-        self.always.setToolTip(
-            "" if self.call.known else self.tr("Possible once Parley knows what this tool is")
-        )
+        self.always.setEnabled(not self._decided and self.view.can_always_allow)
+        self.always.setToolTip(self.view.always_allow_tip)
+
+    def _copy_arguments(self) -> None:
+        QGuiApplication.clipboard().setText(self.call.arguments)
+
+    def _save_arguments(self) -> None:
+        """Ask where, then have the view-model write the arguments there."""
+        name = self.tr("arguments.json")
+        dialog = QFileDialog(self.window(), self.tr("Save Arguments"), str(Path.home() / name))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        message_id, call_id = self._message_id, self.call.call_id
+        dialog.fileSelected.connect(lambda path: self._vm.save_arguments(message_id, call_id, path))
+        dialog.open()
+
+    def _mine(self, message_id: str, call_id: str) -> bool:
+        return (message_id, call_id) == (self._message_id, self.call.call_id)
+
+    def _on_vm_arguments_saved(self, message_id: str, call_id: str, path: str) -> None:
+        if self._mine(message_id, call_id):
+            self._say(self.tr("Saved to %1").replace("%1", path))
+
+    def _on_vm_save_failed(self, message_id: str, call_id: str, reason: str) -> None:
+        if self._mine(message_id, call_id):
+            self._say(reason)
+
+    def _say(self, text: str) -> None:
+        self.saved.setText(text)
+        self.saved.show()
 
     def _begin_answer(self) -> None:
         self.answer_row.show()

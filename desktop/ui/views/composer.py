@@ -20,11 +20,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.core.models import new_id
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.views.attachment_chips import paperclip_icon
 from desktop.ui.views.chip_tray import ChipTray
 from desktop.ui.views.context_meter import ContextMeter
-from desktop.ui.views.elided import ElidedLabel, ElidingComboBox
+from desktop.ui.views.elided import ElidingComboBox, WholeLabel
 from desktop.ui.views.file_drop import FileDrop, local_files
 from desktop.ui.views.labels import PlainLabel
 
@@ -148,10 +149,11 @@ class Composer(QFrame):
             lambda index: chat.set_reasoning_effort(self.effort.itemData(index))
         )
 
-        self.hint = ElidedLabel(
+        self.hint = WholeLabel(
             self.tr("Enter to send · Shift+Enter for a new line"), self, shortest=""
         )
-        # Only the room left over: it gives way before any picker has to elide.
+        # Only the room left over: it gives way before any picker has to elide, and shows
+        # nothing where it does not fit whole.
         self.hint.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.hint.setObjectName("ComposerHint")
 
@@ -218,7 +220,9 @@ class Composer(QFrame):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.edit.installEventFilter(self)
 
-        self._sending: list[str] = []  # texts submitted here whose saving may yet fail
+        # Submissions from here whose saving may yet fail: id -> whether the composer was
+        # cleared for it (then a failure puts the text back).
+        self._sending: dict[str, bool] = {}
         chat.sendDone.connect(self._on_send_done)
         chat.modelsChanged.connect(self._reload_models)
         chat.selectedModelChanged.connect(self.model_picker.setCurrentIndex)
@@ -232,23 +236,24 @@ class Composer(QFrame):
         text = self.edit.toPlainText()
         if self._chat.busy and not text.strip() and not len(self._tray):
             return
-        self._sending.append(text)  # until `sendDone` says what became of it
-        if self._chat.submit(text):
+        submission = new_id()
+        self._sending[submission] = False  # until `sendDone` says what became of it
+        if self._chat.submit(text, submission):
+            if submission in self._sending:
+                self._sending[submission] = True
             self.edit.clear()
             self.notice.dismiss()  # about files picked before: this message is on its way
-        elif text in self._sending:  # refused before anything started
-            self._sending.remove(text)
+        else:  # refused before anything started: the text is still here
+            self._sending.pop(submission, None)
 
-    def _on_send_done(self, text: str, problem: str) -> None:
+    def _on_send_done(self, submission: str, text: str, problem: str) -> None:
         """A message this composer sent that was not saved: take its text back, before
         anything typed since, and say why. (The other composer of the chat ignores it.)"""
-        if text not in self._sending:
+        cleared = self._sending.pop(submission, None)
+        if cleared is None or not problem:
             return
-        self._sending.remove(text)
-        if not problem:
-            return
-        current = self.edit.toPlainText()
-        if text.strip() and text not in current:
+        if cleared and text.strip():
+            current = self.edit.toPlainText()
             self.edit.setPlainText(f"{text}\n\n{current}" if current.strip() else text)
             self.edit.moveCursor(QTextCursor.MoveOperation.End)
         self.notice.add(problem)

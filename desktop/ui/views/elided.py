@@ -81,6 +81,21 @@ class ElidedLabel(PlainLabel):
         return super().event(event)
 
 
+class WholeLabel(ElidedLabel):
+    """One line of plain text shown whole or not at all, in the room the layout gives it
+    either way: a hint cut to "Enter to s…" says nothing a person can use."""
+
+    def shown_text(self) -> str:
+        text = self.text()
+        width = self.contentsRect().width()
+        return text if self.fontMetrics().horizontalAdvance(text) <= width else ""
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ToolTip and self.is_elided() and not self.toolTip():
+            return True  # nothing is shown there to explain
+        return super().event(event)
+
+
 class ElidingComboBox(QComboBox):
     """As wide as its longest item where there is room, but never narrower than
     `shortest` characters' worth of text, whatever the items: squeezed, the current item
@@ -175,8 +190,11 @@ class ElidingToolButton(QToolButton):
         return QSize(width, super().minimumSizeHint().height())
 
     def shown_text(self) -> str:
+        """The text as drawn at the current width; an "&&" (an "&" shown as itself, see
+        `plain_text.button_text`) is never cut in two."""
         width = self.width() - self._chrome() - self._text_width("")
-        return self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideMiddle, width)
+        mode, flags = Qt.TextElideMode.ElideMiddle, Qt.TextFlag.TextShowMnemonic
+        return self.fontMetrics().elidedText(self.text(), mode, width, flags)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         painter = QStylePainter(self)

@@ -26,12 +26,19 @@ class PlainLabel(QLabel):
 
 class MarkupLabel(QLabel):
     """Shows Parley's own rich text; outside text inside it must come through `escape`.
-    Links are reported (`linkActivated`), never opened by the label itself."""
+    Links are reported (`linkActivated`) and not opened by the label itself, unless it
+    is made with `opens_links`: only for a link to a fixed address Parley wrote (a
+    provider preset's key page), never one whose address came from outside."""
 
-    def __init__(self, markup: str = "", parent: QWidget | None = None) -> None:
+    def __init__(
+        self, markup: str = "", parent: QWidget | None = None, *, opens_links: bool = False
+    ) -> None:
         super().__init__(parent)
+        self.opens_links = opens_links
         self.setTextFormat(Qt.TextFormat.RichText)
-        self.setOpenExternalLinks(False)
+        self.setOpenExternalLinks(opens_links)
+        if opens_links:
+            self.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.setText(markup)
 
 

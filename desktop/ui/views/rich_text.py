@@ -20,7 +20,7 @@ from PySide6.QtCore import QMimeData, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QImage, QKeyEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
 
-from desktop.ui.viewmodels.message_item import SOFT_BREAK
+from desktop.ui.viewmodels.long_text import SOFT_BREAK
 from desktop.ui.views.document_tail import TailWriter
 
 # Keys the transcript scrolls with; a message passes them on unless text is being selected.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QPushButton, QWidget
 
-from desktop.ui.plain_text import tooltip
+from desktop.ui.plain_text import button_text, tooltip
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.views.flow_layout import FlowLayout
 
@@ -36,7 +36,7 @@ class SuggestionChips(QWidget):
             # A model writes these: a long one is cut short rather than widen the chat
             # column (which would take the width from the sidebar); the tip has it all.
             shown = button.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, CHIP_TEXT)
-            button.setText(shown)
+            button.setText(button_text(shown))
             tip = self.tr("Send this as your next message")
             button.setToolTip(tooltip(tip if shown == text else f"{text}\n{tip}"))
             button.clicked.connect(lambda _checked=False, t=text: self._model.choose(t))

@@ -55,7 +55,6 @@ class SummaryDivider(QFrame):
         self.text = PlainLabel("", self)
         self.text.setObjectName("SummaryText")
         self.text.setWordWrap(True)
-        self.text.setTextFormat(Qt.TextFormat.PlainText)
         self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.edit_button = QPushButton(self.tr("Edit…"), self)
         self.edit_button.clicked.connect(self.open_editor)

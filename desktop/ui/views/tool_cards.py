@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from desktop.ui.plain_text import button_text
 from desktop.ui.viewmodels.attachment_tray import AttachmentFiles
 from desktop.ui.viewmodels.tool_card import ToolCard
 from desktop.ui.views.attachment_chips import SentChips
@@ -88,7 +89,7 @@ class ToolCardWidget(QFrame):
     def show_card(self, card: ToolCard) -> None:
         self._card = card
         self.setProperty("toolState", card.state)
-        self.toggle.setText(f"{card.name} — {card.state_label}")
+        self.toggle.setText(button_text(f"{card.name} — {card.state_label}"))
         self.summary.setText(card.summary)
         self.summary.setVisible(bool(card.summary))
         self.arguments.setText(card.arguments or "{}")

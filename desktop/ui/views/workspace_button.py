@@ -9,7 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QMenu, QToolButton, QWidget
 
-from desktop.ui.plain_text import tooltip
+from desktop.ui.plain_text import button_text, tooltip
 from desktop.ui.viewmodels.workspace import WorkspaceModel
 from desktop.ui.views.elided import ElidingToolButton
 
@@ -80,7 +80,7 @@ class WorkspaceButton(ElidingToolButton):
         )
         if file:
             text += f" · {Path(file).name}"
-        self.setText(text)
+        self.setText(button_text(text))  # a folder may be named "R&D"
         tips = (
             [folder]
             if folder

@@ -72,10 +72,9 @@ class ProviderForm(QScrollArea):
         self.base_url.setPlaceholderText("https://api.example.com/v1")
         self.api_key = QLineEdit(body)
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
-        self.key_link = MarkupLabel("", body)  # a link to the preset's own key page
+        # A link to the preset's own key page: a fixed address, which the label opens.
+        self.key_link = MarkupLabel("", body, opens_links=True)
         self.key_link.setObjectName("FormHint")
-        self.key_link.setOpenExternalLinks(True)
-        self.key_link.setTextInteractionFlags(Qt.TextInteractionFlag.TextBrowserInteraction)
         self.key_link.hide()
         self.test_button = QPushButton(self.tr("Test connection"), body)
         self.test_button.setToolTip(

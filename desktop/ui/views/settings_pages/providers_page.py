@@ -49,7 +49,6 @@ class ProvidersPage(QWidget):
 
         self.keyring_note = PlainLabel("", self)
         self.keyring_note.setWordWrap(True)
-        self.keyring_note.setTextFormat(Qt.TextFormat.PlainText)
         self.keyring_note.setObjectName("Banner")
         self.picker = PresetPicker(vm.presets, vm.local_servers, self)
         self.picker.presetChosen.connect(self.choose_preset)
