@@ -296,6 +296,12 @@ class ChatService:
         self.events.emit(ConversationsChanged(conversation.id))
         return conversation
 
+    def new_chat(self, title: str | None = None, assistant_id: str | None = None) -> Conversation:
+        """A conversation that is not saved yet: `send` it its first message, and both
+        are saved together (or, on a full disk, neither). Sending to it again once it
+        was saved goes on in it."""
+        return self._repo.new_conversation(title or tr("New chat"), assistant_id)
+
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         conversation = self._repo.rename_conversation(conversation_id, title)
         self.events.emit(ConversationsChanged(conversation_id))
@@ -398,12 +404,17 @@ class ChatService:
 
     async def send(
         self,
-        conversation_id: str | None,
+        conversation_id: str | Conversation | None,
         text: str,
         model: ModelRef,
         attachment_ids: Sequence[str] = (),
     ) -> SendResult:
         """Save the person's message and start the answer; returns once both are saved.
+
+        `conversation_id` None starts a new chat titled after the text; a `new_chat`
+        is that chat as the person set it up. A new chat is saved with the message and
+        its answer's placeholder, in one transaction: if they do not fit on the disk,
+        no empty chat is left behind either.
 
         `attachment_ids` are files already in the attachment store; the message's
         context snapshot keeps them, so a regenerate sends the same files.
@@ -419,12 +430,15 @@ class ChatService:
                 )
             )
         if conversation_id is None:
-            conversation = self.create_conversation(title_from(text))
-        else:
-            found = self._repo.get_conversation(conversation_id)
-            if found is None:
-                raise ConversationNotFound(conversation_id)
-            conversation = found
+            conversation_id = self.new_chat(title_from(text))
+        unsaved = conversation_id if isinstance(conversation_id, Conversation) else None
+        wanted = unsaved.id if unsaved is not None else conversation_id
+        assert isinstance(wanted, str)
+        found = self._repo.get_conversation(wanted)
+        if found is None and unsaved is None:
+            raise ConversationNotFound(wanted)
+        conversation = found or unsaved
+        assert conversation is not None
         conversation_id = conversation.id
         context = ContextSnapshot(attachment_ids=tuple(attachment_ids))
         if self._files is not None:
@@ -436,7 +450,9 @@ class ChatService:
             path = self._repo.active_path(conversation_id)
             parent_id = path[-1].id if path else None
             user, assistant = self._add_exchange(
-                versions.user_message(conversation_id, parent_id, text, context), model
+                versions.user_message(conversation_id, parent_id, text, context),
+                model,
+                new_chat=unsaved,
             )
             self._announce(conversation_id, [user, assistant])
             self._generate(assistant, [*path, user])
@@ -613,12 +629,15 @@ class ChatService:
             m for m in self._repo.messages(message.conversation_id) if m.parent_id == message.id
         ]
 
-    def _add_exchange(self, user: Message, model: ModelRef) -> tuple[Message, Message]:
-        """Save the person's message and its answer's `streaming` placeholder together:
-        if the disk is full neither is saved, so the text can go back to the composer
-        without a copy of it left behind in the chat."""
+    def _add_exchange(
+        self, user: Message, model: ModelRef, new_chat: Conversation | None = None
+    ) -> tuple[Message, Message]:
+        """Save the person's message and its answer's `streaming` placeholder together
+        (with `new_chat`, the conversation too, unless it was saved already): if the
+        disk is full none is saved, so the text can go back to the composer without a
+        copy of it, or an empty chat, left behind."""
         placeholder = versions.placeholder(user.conversation_id, user.id, model)
-        saved, answer = self._repo.add_messages([user, placeholder])
+        saved, answer = self._repo.add_messages([user, placeholder], conversation=new_chat)
         return saved, answer
 
     def _add_answer(self, conversation_id: str, parent_id: str, model: ModelRef) -> Message:

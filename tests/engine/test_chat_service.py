@@ -25,6 +25,7 @@ from desktop.storage.errors import DiskFullError
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 from tests.support.chat_wire import turns
+from tests.support.full_disk import SmallDisk
 from tests.support.sse_server import (
     DONE,
     Disconnect,
@@ -435,6 +436,39 @@ def test_a_send_on_a_full_disk_saves_nothing_and_works_again_once_there_is_room(
         assert result.conversation_id == conversation.id
 
     run(small_disk.root, sse_server, body)
+
+
+# Free space left on the disk before a new chat's first message. Somewhere between
+# none and enough (where exactly depends on what the write-ahead log holds) a new
+# conversation's row alone fits but not the message with it: these sizes cover that
+# window and both sides of it.
+FREE_SIZES = [k * 1024 for k in (0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 192)]
+
+
+def test_a_new_chat_that_does_not_fit_on_the_disk_leaves_no_empty_chat_behind(sse_server, tmp_path):
+    outcomes: dict[int, str] = {}
+    for free in FREE_SIZES:
+        with SmallDisk.mounted(tmp_path / f"disk-{free // 1024}k") as disk:
+
+            async def body(h: Harness, disk: SmallDisk = disk, free: int = free) -> None:
+                disk.fill(leave=free)
+                try:
+                    await h.chat.send(None, "A brand new chat " * 50, MODEL)
+                except DiskFullError:
+                    outcomes[free] = "refused"
+                else:
+                    outcomes[free] = "sent"
+                    await h.wait_finished()
+                disk.release()
+                chats = h.repo.list_conversations()
+                # Each chat in the list holds the message it was made for; a refused
+                # one left nothing at all.
+                assert [len(h.repo.messages(c.id)) for c in chats] == (
+                    [2] if outcomes[free] == "sent" else []
+                ), f"{free} bytes free: {outcomes[free]}"
+
+            run(disk.root, sse_server, body)
+    assert "refused" in outcomes.values(), outcomes  # the window was reached
 
 
 def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_room(

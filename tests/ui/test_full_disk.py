@@ -91,10 +91,11 @@ def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_serve
 
     async def body() -> None:
         type_and_send(parley, "A brand new chat")
-        assert composer.edit.toPlainText() == "A brand new chat"
         await driver.until(lambda: composer.notice.isVisible())
+        assert composer.edit.toPlainText() == "A brand new chat"
         assert f"the disk holding {data} is full" in composer.notice.text
         assert parley.chat_vm.conversationId == ""
+        assert parley.conversations_vm.conversation_count() == 0  # no empty chat left
         small_disk.release()
         press_enter(parley)
         await driver.until(lambda: len(transcript_texts(parley)) == 2 and not parley.chat_vm.busy)
@@ -102,6 +103,57 @@ def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_serve
         assert composer.edit.toPlainText() == ""
 
     driver.run(body(), timeout=90)
+
+
+# Free space before a new chat's first message: somewhere in there a new
+# conversation's row alone would fit but not the message with it.
+FREE_SIZES = [k * 1024 for k in (0, 16, 32, 40, 48, 56, 64, 96, 128, 192)]
+
+
+def test_a_new_chat_that_does_not_fit_leaves_no_empty_chat_in_the_sidebar(
+    driver, sse_server, small_disk
+):
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    parley = driver.start(data)
+    composer = parley.window.chat_view.composer
+    reader = driver.reader(data)
+    sidebar = parley.conversations_vm
+
+    def listed() -> list[str]:
+        ids = (sidebar.id_at(row) for row in range(sidebar.rowCount()))
+        return [i for i in ids if i]
+
+    async def body() -> None:
+        refused = 0
+        for free in FREE_SIZES:
+            parley.window.new_chat()
+            composer.edit.clear()
+            before = listed()
+            small_disk.fill(leave=free)
+            type_and_send(parley, f"A new chat with {free} bytes free")
+            await driver.until(
+                lambda: (
+                    composer.notice.isVisible()
+                    or (bool(parley.chat_vm.conversationId) and not parley.chat_vm.busy)
+                ),
+                timeout=30,
+            )
+            small_disk.release()
+            if composer.notice.isVisible():  # refused: the text is back, no chat made
+                refused += 1
+                assert composer.edit.toPlainText() == f"A new chat with {free} bytes free"
+                assert parley.chat_vm.conversationId == ""
+                assert listed() == before, f"{free} bytes free"
+            else:
+                expected = len(before) + 1
+                await driver.until(lambda n=expected: len(listed()) == n)
+            # Every chat in the list (and in the database) holds its message.
+            assert all(reader.messages(c) for c in listed()), f"{free} bytes free"
+            assert all(reader.messages(c.id) for c in reader.list_conversations())
+        assert refused > 0  # the sizes reached the window
+
+    driver.run(body(), timeout=300)
 
 
 def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_saved(
