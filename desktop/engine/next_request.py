@@ -67,8 +67,10 @@ class NextRequest:
         files: AttachmentReader | None,
         tools: ToolService | None,
         context: ContextService,
+        overlay: Callable[[list[Message]], list[Message]] = list,
     ) -> None:
         self._repo = repository
+        self._overlay = overlay  # answers not saved yet, as they ended (`unsaved.py`)
         self._providers = providers
         self._assistant_of = assistant_of
         self._files = files
@@ -161,10 +163,11 @@ class NextRequest:
         if conversation is None:
             return None, [], []
         if not known:  # the first estimate of this chat: the whole branch, in one read
-            path = self._repo.active_path(conversation_id)
+            path = self._overlay(self._repo.active_path(conversation_id))
             return conversation, [m.id for m in path], path
         ids, _children = self._repo.active_branch_ids(conversation_id)
-        return conversation, ids, self._repo.messages_by_id([i for i in ids if i not in known])
+        fresh = self._repo.messages_by_id([i for i in ids if i not in known])
+        return conversation, ids, self._overlay(fresh)
 
 
 def _question(draft: Draft, conversation: Conversation, parent_id: str | None) -> Message:

@@ -16,6 +16,8 @@ from desktop.core.events import GenerationFinished, MessageChanged
 from desktop.core.limits import DB_WRITE_INTERVAL_S
 from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
 from desktop.engine.chat_service import ChatService, title_from
+from desktop.engine.library import Library
+from desktop.engine.next_request import Draft as NextDraft
 from desktop.engine.request_builder import RequestOptions
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.openai_chat import OpenAIChatProvider
@@ -510,5 +512,51 @@ def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_
         again = [e.message for e in h.events if isinstance(e, MessageChanged)][-1]
         assert again.id == answer_id and again.save_error is None
         assert h.chat.save_unsaved() is True  # nothing left
+
+    run(small_disk.root, sse_server, body)
+
+
+def test_an_answer_not_saved_yet_is_what_every_read_gives_until_it_is_saved(sse_server, small_disk):
+    """The chat read back, an export and the estimate of the next request see the
+    answer as it ended, not the start the disk still holds; it reaches the disk by
+    itself once there is room."""
+    disk_filled = threading.Event()
+    words = [f"word{i} " for i in range(30)]
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Saved. "),
+            Gate(disk_filled),
+            *[chat_chunk(content=w) for w in words],
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+    full = "Saved. " + "".join(words)
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "Talk", MODEL)
+        conversation, answer_id = result.conversation_id, result.assistant_message_id
+        await wait_for(lambda: h.repo.get_message(answer_id).text == "Saved. ", 30)
+        small_disk.fill()
+        disk_filled.set()
+        await h.wait_finished(timeout=30)
+        assert h.repo.get_message(answer_id).status is MessageStatus.STREAMING
+
+        [_question, shown] = h.chat.active_path(conversation)
+        assert (shown.text, shown.status) == (full, MessageStatus.COMPLETE)
+        assert shown.save_error is not None and "Not saved yet" in shown.save_error
+        assert h.chat.messages_by_id([answer_id]) == [shown]
+        library = Library(h.db, h.repo, h.chat.events, h.chat.unsaved_over)
+        assert full in library.export_markdown(conversation, branch_only=True)
+        assert full in library.export_json(conversation, branch_only=False)
+        draft = NextDraft(conversation, "And then?", (), MODEL)
+        stale = ChatService(h.repo, h.settings).next_request.tokens(draft)  # the disk's copy
+        assert h.chat.next_request.tokens(draft) > stale
+
+        small_disk.release()  # nothing else is done: Parley tries again by itself
+        await wait_for(lambda: h.repo.get_message(answer_id).text == full, 60)
+        assert h.repo.get_message(answer_id).status is MessageStatus.COMPLETE
+        again = [e.message for e in h.events if isinstance(e, MessageChanged)][-1]
+        assert again.id == answer_id and again.save_error is None
 
     run(small_disk.root, sse_server, body)

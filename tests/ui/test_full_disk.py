@@ -213,3 +213,62 @@ def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_
         assert not transcript.message_widget(path[1].id).error_box.isVisible()
 
     driver.run(body(), timeout=120)
+
+
+def test_an_answer_not_saved_yet_is_shown_as_it_ended_when_the_chat_is_opened_again(
+    driver, sse_server, small_disk
+):
+    """The database holds only what fitted (the start, still `streaming`); leaving the
+    chat and coming back shows the whole answer, marked, and it is saved once there is
+    room, without anything else being sent."""
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    disk_filled = threading.Event()
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Saved part. "),
+            Gate(disk_filled),
+            *[chat_chunk(content=f"more {i} ") for i in range(40)],
+            chat_chunk(content="The end."),
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+    parley = driver.start(data)
+    reader = driver.reader(data)
+    transcript = parley.window.chat_view.transcript
+
+    def shown_answer():
+        ids = transcript.message_ids()
+        return transcript.message_widget(ids[-1]) if len(ids) == 2 else None
+
+    async def body() -> None:
+        type_and_send(parley, "Tell me everything")
+        await driver.until(lambda: bool(parley.chat_vm.conversationId))
+        conversation = parley.chat_vm.conversationId
+
+        def stored():
+            path = reader.active_path(conversation)
+            return path[-1] if len(path) == 2 else None
+
+        await driver.until(lambda: stored() is not None and stored().text == "Saved part. ")
+        small_disk.fill()
+        disk_filled.set()
+        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        assert stored().status is MessageStatus.STREAMING  # the last copy that fitted
+
+        parley.window.new_chat()
+        await driver.until(lambda: transcript.message_ids() == [])
+        parley.chat_vm.open_conversation(conversation)
+        await driver.until(lambda: shown_answer() is not None)
+        again = shown_answer()
+        assert again.body.toPlainText().strip().endswith("more 39 The end.")
+        assert again.error_box.isVisible()
+        assert f"Not saved yet: the disk holding {data} is full" in again.error_box.text()
+
+        small_disk.release()  # and nothing else: Parley tries again by itself
+        await driver.until(lambda: stored().status is MessageStatus.COMPLETE, timeout=60)
+        assert stored().text.endswith("more 39 The end.")
+        await driver.until(lambda: not shown_answer().error_box.isVisible())
+
+    driver.run(body(), timeout=180)
