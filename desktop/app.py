@@ -175,7 +175,9 @@ class Parley:
         )
         self.chat_vm.set_dark(self.theme.dark)
         self.chat_vm.outputs.data_root = paths.root
-        self.library = Library(self.database, self.repository, self.chat.events)
+        self.library = Library(
+            self.database, self.repository, self.chat.events, self.chat.unsaved_over
+        )
         self.conversations_vm = ConversationListModel(self.chat, self.library, self.tasks)
         self.search_vm = SearchModel(self.library)
         self.transfer_vm = TransferViewModel(self.library, self.tasks)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -132,3 +133,51 @@ def test_a_quit_signal_shuts_parley_down_in_order(tmp_path, signum, exit_status)
     assert log.index(f"{name} received") < log.index("Parley stopped")
     # The database was closed: its last connection folded the write-ahead log back in.
     assert (data / "parley.db").is_file() and not (data / "parley.db-wal").exists()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc for Qt's lock")
+def test_a_second_ctrl_c_ends_a_shutdown_that_is_held_up(tmp_path):
+    """The orderly way out can wait a long time on something outside Parley: here
+    another program holds the lock of the window-state file that closing the window
+    saves (Qt waits for that lock inside one call, where no Python code runs). A second
+    Ctrl+C ends Parley then and there."""
+    data = tmp_path / "data"
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "--data-dir", str(data)],
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    lock = data / "window.ini.lock"
+    try:
+        deadline = time.monotonic() + 120
+        while "Parley ready" not in _log_of(data):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "Parley never came up"
+            time.sleep(0.1)
+        # Qt's lock file: held by this (live) process, so Qt waits for it to go.
+        executable = Path(os.readlink(f"/proc/{os.getpid()}/exe")).name
+        lock.write_text(f"{os.getpid()}\n{executable}\n{socket.gethostname()}\n")
+
+        process.send_signal(signal.SIGINT)
+        while "SIGINT received: quitting" not in _log_of(data):
+            assert process.poll() is None, process.communicate()
+            assert time.monotonic() < deadline, "the first Ctrl+C was not taken"
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        # Kept fresh, the lock never turns stale: only the second Ctrl+C can end it.
+        ended = time.monotonic() + 60
+        while process.poll() is None and time.monotonic() < ended:
+            os.utime(lock)
+            time.sleep(0.1)
+        assert process.poll() is not None, "the second Ctrl+C did not end Parley"
+        _out, err = process.communicate(timeout=60)
+    finally:
+        lock.unlink(missing_ok=True)
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == -signal.SIGINT, err  # a shell shows status 130
+    assert "Parley stopped" not in _log_of(data)  # it did not wait for the lock

@@ -4,18 +4,24 @@ The conversation's assistant (its prompt, sampling and allowed tools), the windo
 messages the rolling context sends with the summary that stands for the rest, and the
 attached files read for the model. Each step then only adds the answer so far and
 goes through the prompt pipeline (`prompt/pipeline.py`).
+
+`answer_inputs` puts them together. A send (`Generation`) and the estimate of the next
+one (`NextRequest`) gather the parts each in its own way (the send may write a summary,
+run OCR, start MCP servers; the estimate only reads), then both call it: that is what
+makes the estimate the size of the request a send makes.
 """
 
 from __future__ import annotations
 
 import getpass
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from desktop.core.assistants import Assistant
 from desktop.core.models import Conversation, Message
-from desktop.engine.assistants import allowed
+from desktop.engine.assistants import allowed, options_for
+from desktop.engine.attachment_text import AttachmentInput
 from desktop.engine.prompt.clock import local_zone_name
 from desktop.engine.prompt.pipeline import prepare_request
 from desktop.engine.request_builder import RequestOptions, Step
@@ -54,6 +60,35 @@ class AnswerInputs:
             user=person_name(),
             tools_wanted=self.tools_wanted,
         )
+
+
+def answer_inputs(
+    assistant: Assistant,
+    conversation: Conversation | None,
+    base: RequestOptions,
+    *,
+    window: Sequence[Message],
+    summary_text: str | None,
+    files: Mapping[str, AttachmentInput] | None,
+    offered: Toolbox | None,
+    has_tools: bool,
+) -> tuple[AnswerInputs, Toolbox | None]:
+    """The inputs of an answer, and the tools it may call, from what was gathered for
+    it: the provider's `base` options for the model, the context `window` and its
+    summary, the window's `files` as read for the model (None: no attachment store),
+    the tools `offered` (None when the model cannot call tools) and whether Parley has
+    tools at all (`has_tools`: without, no capability note is added)."""
+    options = options_for(assistant, base)
+    if files is not None:
+        options = replace(options, attachments=dict(files))
+    toolbox = allowed_toolbox(offered, assistant) if offered is not None else None
+    if toolbox is not None:
+        options = replace(options, tools=toolbox.specs())
+    tools_wanted = has_tools and assistant.allowed_tools != ()
+    inputs = AnswerInputs(
+        assistant, conversation, tuple(window), summary_text, options, tools_wanted
+    )
+    return inputs, toolbox
 
 
 def allowed_toolbox(toolbox: Toolbox, assistant: Assistant) -> Toolbox:

@@ -52,8 +52,9 @@ from desktop.engine.request_builder import RequestOptions
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import described, interrupted, lost, pending_call
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
+from desktop.engine.unsaved import UnsavedAnswers
 from desktop.providers.base import ChatProvider
-from desktop.storage.errors import ConversationNotFound, MessageNotFound, StorageError
+from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
@@ -108,8 +109,8 @@ class ChatService:
         # them (they came back after a restart) until the person has decided.
         self._approvals: dict[str, ApprovalRequest] = {}
         self._restored: set[str] = set()
-        # Finished answers the disk had no room for, by id (`save_unsaved`).
-        self._unsaved: dict[str, Message] = {}
+        # Finished answers the disk had no room for, laid over every read of messages.
+        self._unsaved = UnsavedAnswers(repository, self._announce_saved)
         if tools is not None:
             tools.changed.subscribe(self._describe_restored_calls)
 
@@ -129,7 +130,7 @@ class ChatService:
         return self._repo.conversation_summary(conversation_id)
 
     def active_path(self, conversation_id: str) -> list[Message]:
-        return self._repo.active_path(conversation_id)
+        return self._unsaved.over(self._repo.active_path(conversation_id))
 
     def active_branch_ids(
         self, conversation_id: str
@@ -148,7 +149,16 @@ class ChatService:
 
     def messages_by_id(self, message_ids: Sequence[str]) -> list[Message]:
         """These messages in this order; ones deleted in the meantime are left out."""
-        return self._repo.messages_by_id(message_ids)
+        return self._unsaved.over(self._repo.messages_by_id(message_ids))
+
+    def messages(self, conversation_id: str) -> list[Message]:
+        """Every message of the conversation (every version), in creation order."""
+        return self._unsaved.over(self._repo.messages(conversation_id))
+
+    def unsaved_over(self, messages: Sequence[Message]) -> list[Message]:
+        """`messages` read from the database, with the answers not saved yet as they
+        ended (see `unsaved.py`): for readers outside the service (exports)."""
+        return self._unsaved.over(messages)
 
     def is_generating(self, conversation_id: str) -> bool:
         return self._runner.is_running(conversation_id)
@@ -296,6 +306,12 @@ class ChatService:
         self.events.emit(ConversationsChanged(conversation.id))
         return conversation
 
+    def new_chat(self, title: str | None = None, assistant_id: str | None = None) -> Conversation:
+        """A conversation that is not saved yet: `send` it its first message, and both
+        are saved together (or, on a full disk, neither). Sending to it again once it
+        was saved goes on in it."""
+        return self._repo.new_conversation(title or tr("New chat"), assistant_id)
+
     def rename_conversation(self, conversation_id: str, title: str) -> Conversation:
         conversation = self._repo.rename_conversation(conversation_id, title)
         self.events.emit(ConversationsChanged(conversation_id))
@@ -353,6 +369,7 @@ class ChatService:
             files=self._files,
             tools=self._tools,
             context=self.context,
+            overlay=self._unsaved.over,
         )
 
     def set_summary_text(self, conversation_id: str, text: str) -> Conversation:
@@ -398,12 +415,17 @@ class ChatService:
 
     async def send(
         self,
-        conversation_id: str | None,
+        conversation_id: str | Conversation | None,
         text: str,
         model: ModelRef,
         attachment_ids: Sequence[str] = (),
     ) -> SendResult:
         """Save the person's message and start the answer; returns once both are saved.
+
+        `conversation_id` None starts a new chat titled after the text; a `new_chat`
+        is that chat as the person set it up. A new chat is saved with the message and
+        its answer's placeholder, in one transaction: if they do not fit on the disk,
+        no empty chat is left behind either.
 
         `attachment_ids` are files already in the attachment store; the message's
         context snapshot keeps them, so a regenerate sends the same files.
@@ -419,12 +441,15 @@ class ChatService:
                 )
             )
         if conversation_id is None:
-            conversation = self.create_conversation(title_from(text))
-        else:
-            found = self._repo.get_conversation(conversation_id)
-            if found is None:
-                raise ConversationNotFound(conversation_id)
-            conversation = found
+            conversation_id = self.new_chat(title_from(text))
+        unsaved = conversation_id if isinstance(conversation_id, Conversation) else None
+        wanted = unsaved.id if unsaved is not None else conversation_id
+        assert isinstance(wanted, str)
+        found = self._repo.get_conversation(wanted)
+        if found is None and unsaved is None:
+            raise ConversationNotFound(wanted)
+        conversation = found or unsaved
+        assert conversation is not None
         conversation_id = conversation.id
         context = ContextSnapshot(attachment_ids=tuple(attachment_ids))
         if self._files is not None:
@@ -433,10 +458,12 @@ class ChatService:
         async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
             self.save_unsaved()
-            path = self._repo.active_path(conversation_id)
+            path = self.active_path(conversation_id)
             parent_id = path[-1].id if path else None
             user, assistant = self._add_exchange(
-                versions.user_message(conversation_id, parent_id, text, context), model
+                versions.user_message(conversation_id, parent_id, text, context),
+                model,
+                new_chat=unsaved,
             )
             self._announce(conversation_id, [user, assistant])
             self._generate(assistant, [*path, user])
@@ -459,7 +486,7 @@ class ChatService:
         async with self._runner.lock(conversation_id):
             await self.stop(conversation_id)
             self.save_unsaved()
-            history = self._repo.branch(question.id)
+            history = self._branch(question.id)
             assistant = self._add_answer(conversation_id, question.id, model)
             self._announce(conversation_id, [assistant], switched=True)
             self._generate(assistant, history)
@@ -479,7 +506,7 @@ class ChatService:
             await self.stop(conversation_id)
             self.save_unsaved()
             parent_id = original.parent_id
-            history = self._repo.branch(parent_id) if parent_id else []
+            history = self._branch(parent_id) if parent_id else []
             user, assistant = self._add_exchange(
                 versions.user_message(conversation_id, parent_id, text, original.context), model
             )
@@ -546,7 +573,7 @@ class ChatService:
             self.save_unsaved()
             message = self._message(message_id)  # as the stop left it
             versions.check_continuable(message)
-            history = self._repo.branch(message_id)
+            history = self._branch(message_id)
             reopened = versions.reopened(message)
             self._repo.save_message(reopened)
             self._repo.touch(conversation_id)
@@ -568,36 +595,30 @@ class ChatService:
         for request in list(self._approvals.values()):
             request.suspend()
         await self._runner.shutdown()
+        await self._unsaved.close()
         self.save_unsaved()
 
     def save_unsaved(self) -> bool:
         """Save the answers whose last save failed (a full disk); True when none is left.
 
-        Tried before each new message and at shutdown: the person freed some space and
-        goes on, and the answer on screen reaches the disk first. Each one saved is
-        announced again, without its "not saved" error.
+        Tried before each new message, every few seconds while one waits, and at
+        shutdown: the answer on screen reaches the disk once there is room. Each one
+        saved is announced again, without its "not saved" error.
         """
-        for message_id, message in list(self._unsaved.items()):
-            saved = replace(message, save_error=None)
-            try:
-                self._repo.save_message(saved)
-            except MessageNotFound:
-                log.info("unsaved answer %s was deleted meanwhile", message_id)
-            except StorageError:
-                return False  # still no room: the next attempt tries them all again
-            else:
-                self.events.emit(MessageChanged(saved))
-            del self._unsaved[message_id]
-        return True
+        return self._unsaved.save()
 
-    def _keep_unsaved(self, message: Message) -> None:
-        self._unsaved[message.id] = message
+    def _announce_saved(self, message: Message) -> None:
+        self.events.emit(MessageChanged(message))
 
     def _message(self, message_id: str) -> Message:
-        message = self._repo.get_message(message_id)
+        message = self._unsaved.one(self._repo.get_message(message_id))
         if message is None:
             raise MessageNotFound(message_id)
         return message
+
+    def _branch(self, message_id: str) -> list[Message]:
+        """Root ... `message_id`, as shown (answers not saved yet as they ended)."""
+        return self._unsaved.over(self._repo.branch(message_id))
 
     def _writes_under(self, generating: str, message_id: str) -> bool:
         """Whether the generation writing `generating` writes inside `message_id`'s
@@ -613,12 +634,15 @@ class ChatService:
             m for m in self._repo.messages(message.conversation_id) if m.parent_id == message.id
         ]
 
-    def _add_exchange(self, user: Message, model: ModelRef) -> tuple[Message, Message]:
-        """Save the person's message and its answer's `streaming` placeholder together:
-        if the disk is full neither is saved, so the text can go back to the composer
-        without a copy of it left behind in the chat."""
+    def _add_exchange(
+        self, user: Message, model: ModelRef, new_chat: Conversation | None = None
+    ) -> tuple[Message, Message]:
+        """Save the person's message and its answer's `streaming` placeholder together
+        (with `new_chat`, the conversation too, unless it was saved already): if the
+        disk is full none is saved, so the text can go back to the composer without a
+        copy of it, or an empty chat, left behind."""
         placeholder = versions.placeholder(user.conversation_id, user.id, model)
-        saved, answer = self._repo.add_messages([user, placeholder])
+        saved, answer = self._repo.add_messages([user, placeholder], conversation=new_chat)
         return saved, answer
 
     def _add_answer(self, conversation_id: str, parent_id: str, model: ModelRef) -> Message:
@@ -662,7 +686,7 @@ class ChatService:
             files=self._files,
             assistant=self.assistant_of(conversation),
             context=self.context,
-            keep_unsaved=self._keep_unsaved,
+            keep_unsaved=self._unsaved.keep,
         )
         self._runner.start(conversation_id, message.id, generation.run())
         self.events.emit(GenerationStarted(conversation_id, message.id))

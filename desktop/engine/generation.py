@@ -34,9 +34,9 @@ from desktop.core.models import (
     Usage,
     utc_now,
 )
-from desktop.engine.answer_inputs import AnswerInputs, allowed_toolbox
-from desktop.engine.assistants import options_for
+from desktop.engine.answer_inputs import AnswerInputs, answer_inputs
 from desktop.engine.attachment_inputs import AttachmentReader
+from desktop.engine.attachment_text import AttachmentInput
 from desktop.engine.context.service import ContextService
 from desktop.engine.request_builder import RequestOptions, Step
 from desktop.engine.stream_fold import Draft, close_open, fold
@@ -221,20 +221,22 @@ class Generation:
 
     async def _inputs(self, model: ModelRef) -> tuple[AnswerInputs, Toolbox | None]:
         """The assistant's settings, the context window and summary, the files, and the
-        tools: prepared once for every step of this answer."""
+        tools: prepared once for every step of this answer (`answer_inputs`, as the
+        estimate of the next request builds them too)."""
         assistant = self._assistant
-        options = options_for(assistant, self._providers.request_options(model))
+        base = self._providers.request_options(model)
         summary = await self._context_window(model, assistant)
-        options = await self._with_files(options)
-        toolbox = await self._toolbox(options)
-        if toolbox is not None:
-            toolbox = allowed_toolbox(toolbox, assistant)
-            options = replace(options, tools=toolbox.specs())
-        tools_wanted = self._tools is not None and assistant.allowed_tools != ()
-        inputs = AnswerInputs(
-            assistant, self._conversation, tuple(self._window), summary, options, tools_wanted
+        files = await self._read_files(base.capabilities.supports_vision)
+        return answer_inputs(
+            assistant,
+            self._conversation,
+            base,
+            window=self._window,
+            summary_text=summary,
+            files=files,
+            offered=await self._toolbox(base),
+            has_tools=self._tools is not None,
         )
-        return inputs, toolbox
 
     async def _context_window(self, model: ModelRef, assistant: Assistant) -> str | None:
         """What of the branch is sent in full, and the summary standing for the rest."""
@@ -257,15 +259,15 @@ class Generation:
         self._activity = tr("Summarising earlier messages…")
         self._publish()
 
-    async def _with_files(self, options: RequestOptions) -> RequestOptions:
-        """The window's attachments read once for every step of this answer."""
+    async def _read_files(self, vision: bool) -> dict[str, AttachmentInput] | None:
+        """The window's attachments read once for every step of this answer (None:
+        Parley runs without an attachment store)."""
         if self._files is None:
-            return options
-        vision = options.capabilities.supports_vision
+            return None
         prepared = await self._files.prepare(self._window, vision, self._reading_images)
         self._activity = None
         self._notices.extend(prepared.notices)
-        return replace(options, attachments=prepared.inputs)
+        return prepared.inputs
 
     def _reading_images(self, count: int) -> None:
         text = (

@@ -7,6 +7,7 @@ chat service's event bus so every window refreshes the same way.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from desktop.core.dispatch import EventBus
@@ -25,11 +26,18 @@ from desktop.storage.transfer import ImportResult, import_conversation
 
 class Library:
     def __init__(
-        self, database: Database, repository: ChatRepository, events: EventBus[EngineEvent]
+        self,
+        database: Database,
+        repository: ChatRepository,
+        events: EventBus[EngineEvent],
+        overlay: Callable[[list[Message]], list[Message]] = list,
     ) -> None:
         self._db = database
         self._repo = repository
         self._events = events
+        # Answers not saved yet, as they ended (`ChatService.unsaved_over`): an export
+        # holds what the person sees, not the last copy that fitted on the disk.
+        self._overlay = overlay
 
     def search(self, query: str, limit: int = 50) -> list[SearchHit]:
         return search(self._db, query, limit)
@@ -67,5 +75,5 @@ class Library:
         if conversation is None:
             raise ConversationNotFound(conversation_id)
         if branch_only:
-            return conversation, self._repo.active_path(conversation_id)
-        return conversation, self._repo.messages(conversation_id)
+            return conversation, self._overlay(self._repo.active_path(conversation_id))
+        return conversation, self._overlay(self._repo.messages(conversation_id))

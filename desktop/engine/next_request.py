@@ -1,14 +1,15 @@
 """The request the next send would make, built without sending or saving anything, and
 its size in tokens: what the composer's meter shows.
 
-It is built by the code a send runs (`Generation._inputs`): the assistant's options, the
-rolling context's plan, the attached files, the offered tools, then the prompt pipeline
-(`prompt/pipeline.py`). What a send would do first is stood in for, so that nothing is
-written, started or read twice:
+It is built by the code a send runs (`answer_inputs`, which `Generation._inputs` calls
+too): the assistant's options, the rolling context's plan, the attached files, the
+offered tools, then the prompt pipeline (`prompt/pipeline.py`). What a send would do
+first is stood in for, so that nothing is written, started or read twice:
 
 - the person's message is not saved: a stand-in question carries the draft's words, its
   files and the workspace file as it is now (read, not copied into the store);
-- images are not read and OCR does not run (`AttachmentReader.preview`);
+- images are not read and OCR does not run (`AttachmentReader.preview`), and a
+  document whose saved text is gone is read again without being saved;
 - a summary the plan would have to write first is counted by its expected size
   (`context.service.unwritten_summary_tokens`);
 - MCP servers are not started: the tools known now are counted.
@@ -25,14 +26,13 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from desktop.core.assistants import Assistant
 from desktop.core.models import ContextSnapshot, Conversation, Message, MessageStatus, ModelRef
 from desktop.engine import versions
-from desktop.engine.answer_inputs import AnswerInputs, allowed_toolbox
-from desktop.engine.assistants import options_for
+from desktop.engine.answer_inputs import answer_inputs
 from desktop.engine.attachment_inputs import WORKSPACE_PREVIEW_ID, AttachmentReader
 from desktop.engine.context.service import ContextService
 from desktop.engine.context.tokens import estimate_tokens, request_tokens
@@ -67,8 +67,10 @@ class NextRequest:
         files: AttachmentReader | None,
         tools: ToolService | None,
         context: ContextService,
+        overlay: Callable[[list[Message]], list[Message]] = list,
     ) -> None:
         self._repo = repository
+        self._overlay = overlay  # answers not saved yet, as they ended (`unsaved.py`)
         self._providers = providers
         self._assistant_of = assistant_of
         self._files = files
@@ -101,27 +103,32 @@ class NextRequest:
             conversation = Conversation(id="", title="", assistant_id=draft.assistant_id)
         question = _question(draft, conversation, path[-1].id if path else None)
         assistant = self._assistant_of(conversation)
-        options = options_for(assistant, self._providers.request_options(draft.model))
+        base = self._providers.request_options(draft.model)
         history = [*path, question]
         preview = self._context.preview(conversation, history, assistant.context_threshold)
         window = list(preview.messages)
+        files = None
         if self._files is not None:
-            workspace = self._files.workspace_preview(conversation.workspace_file)
-            inputs = self._files.preview(
+            files = self._files.preview(
                 window,
-                options.capabilities.supports_vision,
-                workspace=workspace,
+                base.capabilities.supports_vision,
+                workspace=self._files.workspace_preview(conversation.workspace_file),
                 texts=self._texts,
             )
-            options = replace(options, attachments=inputs)
-        if self._tools is not None and options.capabilities.supports_tools:
-            toolbox = allowed_toolbox(self._tools.offered(conversation), assistant)
-            options = replace(options, tools=toolbox.specs())
-        tools_wanted = self._tools is not None and assistant.allowed_tools != ()
-        inputs_for = AnswerInputs(
-            assistant, conversation, tuple(window), preview.summary_text, options, tools_wanted
+        offered = None
+        if self._tools is not None and base.capabilities.supports_tools:
+            offered = self._tools.offered(conversation)
+        inputs, _toolbox = answer_inputs(
+            assistant,
+            conversation,
+            base,
+            window=window,
+            summary_text=preview.summary_text,
+            files=files,
+            offered=offered,
+            has_tools=self._tools is not None,
         )
-        request = inputs_for.request(window, draft.model.model, Step.ANSWER)
+        request = inputs.request(window, draft.model.model, Step.ANSWER)
         unwritten = preview.unwritten_tokens
         if unwritten:
             unwritten += estimate_tokens(SUMMARY_HEADING)
@@ -161,10 +168,11 @@ class NextRequest:
         if conversation is None:
             return None, [], []
         if not known:  # the first estimate of this chat: the whole branch, in one read
-            path = self._repo.active_path(conversation_id)
+            path = self._overlay(self._repo.active_path(conversation_id))
             return conversation, [m.id for m in path], path
         ids, _children = self._repo.active_branch_ids(conversation_id)
-        return conversation, ids, self._repo.messages_by_id([i for i in ids if i not in known])
+        fresh = self._repo.messages_by_id([i for i in ids if i not in known])
+        return conversation, ids, self._overlay(fresh)
 
 
 def _question(draft: Draft, conversation: Conversation, parent_id: str | None) -> Message:

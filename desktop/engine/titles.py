@@ -25,6 +25,10 @@ SYSTEM = (
 _PREFIX = re.compile(r"^\s*(title|titre|titel|título|标题|標題|タイトル)\s*[:：]\s*", re.IGNORECASE)
 _QUOTES = "\"'`“”‘’«»「」『』*#"
 _TRAILING = " .。!！?？,，;；:：-—…"
+# A star or hash the model escaped is text, not Markdown: it stands in as a private-use
+# character while the markup is taken off and the ends are trimmed, then comes back.
+_ESCAPED = re.compile(r"\\([\\*#])")
+_KEPT = {"*": "\ue000", "#": "\ue001"}
 
 
 def title_prompt(question: str, answer: str) -> str:
@@ -41,7 +45,7 @@ def clean_title(raw: str) -> str:
     "" when nothing usable came back."""
     line = ""
     for candidate in raw[: 4 * MAX_INPUT_CHARS].splitlines():
-        line = _PREFIX.sub("", plain_line(candidate)).strip().strip(_QUOTES).strip()
+        line = _PREFIX.sub("", plain_line(_protect(candidate))).strip().strip(_QUOTES).strip()
         if line.rstrip(_TRAILING):
             break
     words = line.split()
@@ -49,4 +53,12 @@ def clean_title(raw: str) -> str:
         line = " ".join(words[:MAX_WORDS])
     if len(line) > TITLE_MAX_CHARS:
         line = line[:TITLE_MAX_CHARS]
-    return line.rstrip(_TRAILING + _QUOTES).strip()
+    line = line.rstrip(_TRAILING + _QUOTES).strip()
+    return line.replace(_KEPT["*"], "*").replace(_KEPT["#"], "#")
+
+
+def _protect(line: str) -> str:
+    """`line` with its escaped stars and hashes as their stand-ins (an escaped
+    backslash stays one: the star after it is markup)."""
+    line = line.replace(_KEPT["*"], "").replace(_KEPT["#"], "")
+    return _ESCAPED.sub(lambda m: _KEPT.get(m.group(1), m.group(0)), line)

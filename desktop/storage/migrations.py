@@ -9,7 +9,10 @@ than calling `tables.metadata.create_all()`, because `tables.py` always describe
 Safety rules (SPEC section 9: a migration failure never destroys data):
 - a database newer than the code is refused before anything touches it;
 - a database that already holds tables is copied to `<name>.pre-v{N}.bak` (SQLite
-  backup API, so the copy is consistent even with a live WAL) before the first step;
+  backup API, so the copy is consistent even with a live WAL) before the first step,
+  unless no pending step has anything to change in it (a repair that this database
+  does not need, see `NEEDED`): then only the version moves on, with no copy (which a
+  nearly full disk may have no room for) and no upgrade notice;
 - each step runs in `BEGIN IMMEDIATE`; a failing step rolls back, including its DDL
   and the version bump, and surfaces as `MigrationError`.
 """
@@ -20,7 +23,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -34,6 +37,9 @@ log = logging.getLogger(__name__)
 
 Migration = Callable[[Connection], None]
 """One step: runs inside the caller's transaction, must not commit or change the version."""
+
+Needed = Callable[[Connection], bool]
+"""Whether a step would change anything in this database (read only; `NEEDED`)."""
 
 
 _V1_DDL: Final = (
@@ -312,6 +318,15 @@ def _v6_add_missing_columns(conn: Connection) -> None:
             conn.exec_driver_sql(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
 
 
+def _v6_needed(conn: Connection) -> bool:
+    """Whether step 6 has a column to add here (only databases of one early release)."""
+    for table, column, _kind in _V6_MISSING_COLUMNS:
+        present = {row[1] for row in conn.exec_driver_sql(f"PRAGMA table_info({table})")}
+        if column not in present:
+            return True
+    return False
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_create_chat_tables,
     _v2_full_text_search,
@@ -321,6 +336,11 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v6_add_missing_columns,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
+
+# Steps that change something only in some databases, and how to tell which: where none
+# of the pending steps is needed, no backup is taken. A step not named here always
+# changes the database.
+NEEDED: Final[Mapping[Migration, Needed]] = {_v6_add_missing_columns: _v6_needed}
 
 
 def _too_new(path: Path | str, found: int, known: int) -> DatabaseTooNewError:
@@ -375,6 +395,19 @@ def _backup_needs_space(db_path: Path) -> StorageError:
     )
 
 
+def _step_needed(conn: Connection, step: Migration, needed: Mapping[Migration, Needed]) -> bool:
+    check = needed.get(step)
+    return True if check is None else check(conn)
+
+
+def _changes_data(
+    conn: Connection, steps: Sequence[Migration], needed: Mapping[Migration, Needed]
+) -> bool:
+    """Whether any of `steps` would change the database as it is now. (A step not
+    needed now is not needed after earlier steps that were not needed either.)"""
+    return any(_step_needed(conn, step, needed) for step in steps)
+
+
 def _version(conn: Connection) -> int:
     return int(conn.exec_driver_sql("PRAGMA user_version").scalar_one())
 
@@ -427,11 +460,13 @@ def migrate(
     engine: Engine,
     migrations: Sequence[Migration] = MIGRATIONS,
     on_upgrade: Callable[[], object] | None = None,
+    needed: Mapping[Migration, Needed] = NEEDED,
 ) -> int:
     """Bring the database up to `len(migrations)`; returns that version.
 
     `on_upgrade` is called once before an existing database is upgraded (which may take
-    seconds on a long history), so the app can say what it is doing.
+    seconds on a long history), so the app can say what it is doing. Where no pending
+    step is `needed`, the version moves on without a backup and without `on_upgrade`.
 
     Raises `DatabaseTooNewError` (nothing changed) or `MigrationError` (the failing
     step rolled back; earlier steps stay applied and the backup is kept).
@@ -441,13 +476,14 @@ def migrate(
     with read_transaction(engine) as conn:
         current = _version(conn)
         has_data = _has_tables(conn)
+        changes = has_data and _changes_data(conn, migrations[current:], needed)
     if current > target:
         raise _too_new(db_name, current, target)
     if current == target:
         return current
 
     backup: Path | None = None
-    if has_data:
+    if changes:
         if on_upgrade is not None:
             on_upgrade()
         deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
@@ -475,7 +511,8 @@ def migrate(
             with write_transaction(engine) as conn:
                 if _version(conn) >= version:  # another instance got there first
                     continue
-                step(conn)
+                if _step_needed(conn, step, needed):
+                    step(conn)
                 conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
         except Exception as exc:
             detail = getattr(exc, "orig", None) or exc

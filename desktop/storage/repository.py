@@ -86,13 +86,23 @@ class ChatRepository:
 
     def create_conversation(self, title: str) -> Conversation:
         """A new, empty conversation. The title is stripped and must not be empty."""
-        now = mapping.truncate_to_ms(self._clock())
-        conversation = Conversation(
-            id=new_id(), title=_clean_title(title), created_at=now, updated_at=now
-        )
+        conversation = self.new_conversation(title)
         with self._db.write() as conn:
             conn.execute(insert(conversations).values(mapping.conversation_to_row(conversation)))
         return conversation
+
+    def new_conversation(self, title: str, assistant_id: str | None = None) -> Conversation:
+        """A conversation as `create_conversation` would store it, not stored: a new
+        chat is saved with its first message (`add_messages(..., conversation=)`), so a
+        message that cannot be saved leaves no empty chat behind."""
+        now = mapping.truncate_to_ms(self._clock())
+        return Conversation(
+            id=new_id(),
+            title=_clean_title(title),
+            assistant_id=assistant_id,
+            created_at=now,
+            updated_at=now,
+        )
 
     def get_conversation(self, conversation_id: str) -> Conversation | None:
         with self._db.read() as conn:
@@ -225,11 +235,20 @@ class ChatRepository:
         """
         return self.add_messages([message])[0]
 
-    def add_messages(self, new: Sequence[Message]) -> list[Message]:
+    def add_messages(
+        self, new: Sequence[Message], *, conversation: Conversation | None = None
+    ) -> list[Message]:
         """`add_message` for each, in one transaction: all are saved or none is (the
-        person's message and the placeholder of its answer). The last becomes the leaf."""
+        person's message and the placeholder of its answer). The last becomes the leaf.
+
+        `conversation` (from `new_conversation`) is stored first, in the same
+        transaction, unless it is stored already (an earlier message of it was saved)."""
         rows = [mapping.message_to_row(message) for message in new]
         with self._db.write() as conn:
+            if conversation is not None and _conversation(conn, conversation.id) is None:
+                conn.execute(
+                    insert(conversations).values(mapping.conversation_to_row(conversation))
+                )
             for message, row in zip(new, rows, strict=True):
                 _check_new_node(conn, message)
                 conn.execute(insert(messages).values(row))

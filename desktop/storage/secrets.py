@@ -7,7 +7,8 @@ unless the person asked for it. They ask by naming the backend, as the `keyring`
 documents, in `PYTHON_KEYRING_BACKEND` or in its `keyringrc.cfg`; Parley then uses it
 and says plainly (`notice`) what it is and where the keys are. A backend that asks for
 its password on a terminal (keyrings.alt's EncryptedKeyring) can only work when Parley
-was started from one: otherwise it counts as unavailable, saying why. Providers that
+was started from one and runs in its foreground: otherwise it counts as unavailable,
+saying why. Providers that
 need no key keep working either way.
 
 Keys never appear in log messages or exception text. As defence in depth, every key the
@@ -96,8 +97,9 @@ class SecretStore:
                 if name in _TERMINAL_PROMPTS and not _on_a_terminal():
                     return (
                         f"The keyring you chose ({type(backend).__name__}) asks for its "
-                        "password on a terminal, and Parley was not started from one, so "
-                        "API keys cannot be saved. Start Parley from a terminal, or choose "
+                        "password on a terminal, and Parley was not started from one (or "
+                        "runs in its background), so API keys cannot be saved. Start Parley "
+                        "from a terminal, in its foreground, or choose "
                         "a Secret Service such as GNOME Keyring or KeePassXC (see the "
                         "README, API keys); providers without a key still work."
                     )
@@ -213,10 +215,28 @@ class SecretStore:
 
 
 def _on_a_terminal() -> bool:
+    """Whether a password prompt could be answered now. `getpass` asks on the
+    controlling terminal (/dev/tty; stdin when there is none), and only the terminal's
+    foreground job may read from it: Parley started with `&` has a terminal, yet the
+    kernel stops the whole process at its first read (SIGTTIN) and the window freezes.
+    (keyrings.cryptfile, up to 1.3.9, takes its password from nowhere else: a
+    KEYRING_CRYPTFILE_PASSWORD variable is a convention of other programs, which set
+    `keyring_key` themselves.)"""
+    if os.name != "posix":  # Windows: getpass reads the console Parley runs in
+        try:
+            return sys.stdin is not None and sys.stdin.isatty()
+        except (OSError, ValueError):
+            return False
     try:
-        return sys.stdin is not None and sys.stdin.isatty()
-    except (OSError, ValueError):
+        fd = os.open("/dev/tty", os.O_RDWR | os.O_NOCTTY)
+    except OSError:  # no controlling terminal
         return False
+    try:
+        return os.tcgetpgrp(fd) == os.getpgrp()
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
 
 
 class SecretRedactingFilter(logging.Filter):

@@ -30,6 +30,8 @@ from desktop.ui.shared_libraries import LibraryResolver, dynamic_section
 # The Qt modules Parley imports, and the platform plugin Qt loads on X11.
 QT_MODULES = ("QtCore", "QtGui", "QtWidgets", "QtNetwork")
 XCB_PLUGIN = Path("Qt", "plugins", "platforms", "libqxcb.so")
+# What the tests run on (QT_QPA_PLATFORM=offscreen): the README names what it needs.
+OFFSCREEN_PLUGIN = Path("Qt", "plugins", "platforms", "libqoffscreen.so")
 
 PACKAGES: dict[str, str] = {
     "libEGL.so.1": "libegl1",
@@ -132,9 +134,10 @@ def pyside_folder() -> Path | None:
     return Path(locations[0]) if locations else None
 
 
-def qt_objects(pyside: Path) -> list[Path]:
-    """The xcb plugin and the binary modules of `QT_MODULES` that exist under `pyside`."""
-    found = [pyside / XCB_PLUGIN] if (pyside / XCB_PLUGIN).is_file() else []
+def qt_objects(pyside: Path, plugin: Path = XCB_PLUGIN) -> list[Path]:
+    """The platform plugin (xcb unless told) and the binary modules of `QT_MODULES`
+    that exist under `pyside`."""
+    found = [pyside / plugin] if (pyside / plugin).is_file() else []
     for module in QT_MODULES:
         found += sorted(pyside.glob(f"{module}.*.so"))[:1]
     return found

@@ -12,6 +12,12 @@ loop through the signal's wake-up descriptor), never in the middle of other code
 Exit status: 130 after SIGINT, as shells expect of a program interrupted from the
 keyboard; 0 after SIGTERM, an ordinary request to quit that service managers and
 session logouts count as a clean exit.
+
+A second signal ends Parley at once: a person who presses Ctrl+C again means it. Once
+the first one is taken, both signals go back to the system's default action, so the
+kernel ends the process itself, even while the shutdown waits inside a call that does
+not return to Python (a file lock another program holds, a thread being joined), where
+no handler of ours could run.
 """
 
 from __future__ import annotations
@@ -31,9 +37,11 @@ class QuitSignals:
         self._loop = loop
         self._quit: Callable[[], None] | None = None
         self._fallback: list[signal.Signals] = []
+        self._installed = False
         self.received: signal.Signals | None = None
 
     def install(self) -> None:
+        self._installed = True
         for signum in EXIT_STATUS:
             try:
                 self._loop.add_signal_handler(signum, self._on_signal, signum)
@@ -46,11 +54,17 @@ class QuitSignals:
                 self._fallback.append(signum)
 
     def uninstall(self) -> None:
+        """Our handlers go; after a quit signal the system's default action stays."""
+        if not self._installed:
+            return
+        self._installed = False
         for signum in EXIT_STATUS:
             if signum in self._fallback:
                 signal.signal(signum, signal.SIG_DFL)
             else:
                 self._loop.remove_signal_handler(signum)
+                if self.received is not None:  # not Python's KeyboardInterrupt again
+                    signal.signal(signum, signal.SIG_DFL)
         self._fallback.clear()
 
     def quit_with(self, quit: Callable[[], None]) -> None:
@@ -67,10 +81,13 @@ class QuitSignals:
 
     def _on_signal(self, signum: int) -> None:
         received = signal.Signals(signum)
-        if self.received is not None:
-            log.info("%s received while quitting", received.name)
+        if self.received is not None:  # only before the defaults were back (a race)
+            log.info("%s received again while quitting: ending at once", received.name)
+            signal.signal(received, signal.SIG_DFL)
+            signal.raise_signal(received)
             return
         self.received = received
-        log.info("%s received: quitting", received.name)
+        log.info("%s received: quitting (a second one ends Parley at once)", received.name)
+        self.uninstall()  # the next one gets the system's default action: the end
         if self._quit is not None:
             self._quit()

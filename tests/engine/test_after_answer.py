@@ -322,6 +322,8 @@ def test_a_markdown_title_from_the_model_becomes_plain_text(tmp_path, sse_server
         ("Fixing snake_case and __init__ names", "Fixing snake_case and init names"),
         ("5 * 3 equals fifteen", "5 * 3 equals fifteen"),
         (r"Escaped \*stars\* stay", "Escaped *stars* stay"),
+        (r"\*not\* emphasis", "*not* emphasis"),
+        (r"\#1 priority: \*ship\*", "#1 priority: *ship*"),
         ("<b>Bold</b> move", "Bold move"),
         ("```\nDeploy checklist\n```", "Deploy checklist"),
         ("**\n\nTrip\tplanning\x1b[31m", "Trip planning [31m"),

@@ -16,6 +16,8 @@ from desktop.core.events import GenerationFinished, MessageChanged
 from desktop.core.limits import DB_WRITE_INTERVAL_S
 from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
 from desktop.engine.chat_service import ChatService, title_from
+from desktop.engine.library import Library
+from desktop.engine.next_request import Draft as NextDraft
 from desktop.engine.request_builder import RequestOptions
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.openai_chat import OpenAIChatProvider
@@ -25,6 +27,7 @@ from desktop.storage.errors import DiskFullError
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 from tests.support.chat_wire import turns
+from tests.support.full_disk import SmallDisk
 from tests.support.sse_server import (
     DONE,
     Disconnect,
@@ -437,6 +440,39 @@ def test_a_send_on_a_full_disk_saves_nothing_and_works_again_once_there_is_room(
     run(small_disk.root, sse_server, body)
 
 
+# Free space left on the disk before a new chat's first message. Somewhere between
+# none and enough (where exactly depends on what the write-ahead log holds) a new
+# conversation's row alone fits but not the message with it: these sizes cover that
+# window and both sides of it.
+FREE_SIZES = [k * 1024 for k in (0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 128, 192)]
+
+
+def test_a_new_chat_that_does_not_fit_on_the_disk_leaves_no_empty_chat_behind(sse_server, tmp_path):
+    outcomes: dict[int, str] = {}
+    for free in FREE_SIZES:
+        with SmallDisk.mounted(tmp_path / f"disk-{free // 1024}k") as disk:
+
+            async def body(h: Harness, disk: SmallDisk = disk, free: int = free) -> None:
+                disk.fill(leave=free)
+                try:
+                    await h.chat.send(None, "A brand new chat " * 50, MODEL)
+                except DiskFullError:
+                    outcomes[free] = "refused"
+                else:
+                    outcomes[free] = "sent"
+                    await h.wait_finished()
+                disk.release()
+                chats = h.repo.list_conversations()
+                # Each chat in the list holds the message it was made for; a refused
+                # one left nothing at all.
+                assert [len(h.repo.messages(c.id)) for c in chats] == (
+                    [2] if outcomes[free] == "sent" else []
+                ), f"{free} bytes free: {outcomes[free]}"
+
+            run(disk.root, sse_server, body)
+    assert "refused" in outcomes.values(), outcomes  # the window was reached
+
+
 def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_room(
     sse_server, small_disk
 ):
@@ -476,5 +512,51 @@ def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_
         again = [e.message for e in h.events if isinstance(e, MessageChanged)][-1]
         assert again.id == answer_id and again.save_error is None
         assert h.chat.save_unsaved() is True  # nothing left
+
+    run(small_disk.root, sse_server, body)
+
+
+def test_an_answer_not_saved_yet_is_what_every_read_gives_until_it_is_saved(sse_server, small_disk):
+    """The chat read back, an export and the estimate of the next request see the
+    answer as it ended, not the start the disk still holds; it reaches the disk by
+    itself once there is room."""
+    disk_filled = threading.Event()
+    words = [f"word{i} " for i in range(30)]
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Saved. "),
+            Gate(disk_filled),
+            *[chat_chunk(content=w) for w in words],
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+    full = "Saved. " + "".join(words)
+
+    async def body(h: Harness) -> None:
+        result = await h.chat.send(None, "Talk", MODEL)
+        conversation, answer_id = result.conversation_id, result.assistant_message_id
+        await wait_for(lambda: h.repo.get_message(answer_id).text == "Saved. ", 30)
+        small_disk.fill()
+        disk_filled.set()
+        await h.wait_finished(timeout=30)
+        assert h.repo.get_message(answer_id).status is MessageStatus.STREAMING
+
+        [_question, shown] = h.chat.active_path(conversation)
+        assert (shown.text, shown.status) == (full, MessageStatus.COMPLETE)
+        assert shown.save_error is not None and "Not saved yet" in shown.save_error
+        assert h.chat.messages_by_id([answer_id]) == [shown]
+        library = Library(h.db, h.repo, h.chat.events, h.chat.unsaved_over)
+        assert full in library.export_markdown(conversation, branch_only=True)
+        assert full in library.export_json(conversation, branch_only=False)
+        draft = NextDraft(conversation, "And then?", (), MODEL)
+        stale = ChatService(h.repo, h.settings).next_request.tokens(draft)  # the disk's copy
+        assert h.chat.next_request.tokens(draft) > stale
+
+        small_disk.release()  # nothing else is done: Parley tries again by itself
+        await wait_for(lambda: h.repo.get_message(answer_id).text == full, 60)
+        assert h.repo.get_message(answer_id).status is MessageStatus.COMPLETE
+        again = [e.message for e in h.events if isinstance(e, MessageChanged)][-1]
+        assert again.id == answer_id and again.save_error is None
 
     run(small_disk.root, sse_server, body)

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from desktop.ui.qt_libraries import PACKAGES
+from desktop.ui.qt_libraries import (
+    OFFSCREEN_PLUGIN,
+    PACKAGES,
+    needed_libraries,
+    pyside_folder,
+    qt_objects,
+)
+from desktop.ui.shared_libraries import LibraryResolver
 from tests.packaging.conftest import depends_entries, installed_packages, uninstalled_depends
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,3 +76,31 @@ def test_the_packaging_test_knows_which_depends_are_not_installed():
     missing = uninstalled_depends()
     assert set(missing) <= set(depends_entries())
     assert "libc6" not in missing  # nothing runs without it
+
+
+def _readme_offscreen_packages() -> set[str]:
+    """The packages the README says the offscreen tests need: those named in its
+    sentence about `QT_QPA_PLATFORM=offscreen`, from there to the sentence's end."""
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## System packages") : text.index("## Two commands")]
+    start = section.index("QT_QPA_PLATFORM=offscreen")
+    end = re.compile(r"\.\s").search(section, start)
+    sentence = section[start : end.start() if end else len(section)]
+    return set(re.findall(r"`([a-z0-9][a-z0-9.+-]+)`", sentence))
+
+
+def test_the_readme_names_every_package_the_offscreen_tests_need():
+    """Read from the ELF files themselves: what Qt's modules and its offscreen plugin
+    link to, each system library traced to its package."""
+    pyside = pyside_folder()
+    objects = qt_objects(pyside, OFFSCREEN_PLUGIN) if pyside is not None else []
+    if pyside is None or not (pyside / OFFSCREEN_PLUGIN).is_file():
+        pytest.skip("needs PySide6's Linux files")
+    libraries = needed_libraries(
+        objects, pyside.parent.resolve(), LibraryResolver.for_this_system()
+    )
+    unknown = {s for s in libraries if s not in PACKAGES and not s.startswith("ld-linux")}
+    assert unknown == set(), "add their packages to PACKAGES"
+    needed = {PACKAGES[s] for s in libraries if s in PACKAGES}
+    assert {"libegl1", "libgl1", "libx11-6", "libxkbcommon0"} <= needed  # as measured
+    assert _readme_offscreen_packages() == needed

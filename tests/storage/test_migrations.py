@@ -44,6 +44,9 @@ def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schemas"
+
+
 def _backups(folder: Path) -> list[Path]:
     return sorted(folder.glob("*.bak"))
 
@@ -381,8 +384,9 @@ def test_the_app_hears_of_an_upgrade_only_when_one_runs_on_existing_data(db_path
 
 
 def test_no_room_for_the_backup_says_so_and_upgrades_nothing(small_disk) -> None:
-    """A version-5 history on a disk with room to read it but not to copy it."""
-    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "schemas" / "v5-latest"
+    """A version-5 history that step 6 must repair, on a disk with room to read it but
+    not to copy it."""
+    fixture = FIXTURES / "v5-without-workspace-file"
     path = small_disk.root / "parley.db"
     shutil.copyfile(fixture / "parley.db", path)
     before = _digest(path)
@@ -401,3 +405,18 @@ def test_no_room_for_the_backup_says_so_and_upgrades_nothing(small_disk) -> None
     small_disk.release()
     Database.open(path).close()
     assert _version(path) == SCHEMA_VERSION
+
+
+def test_an_upgrade_with_nothing_to_change_needs_no_room_for_a_copy(small_disk) -> None:
+    """The last version-5 release's database, on the same nearly full disk: step 6 has
+    nothing to do in it, so it opens at once, with no copy and no notice."""
+    path = small_disk.root / "parley.db"
+    shutil.copyfile(FIXTURES / "v5-latest" / "parley.db", path)
+    small_disk.fill(leave=64 * 1024)
+    notices: list[str] = []
+
+    with Database.open(path, on_upgrade=lambda: notices.append("upgrading")) as db:
+        assert ChatRepository(db).list_conversations()  # the history is all there
+
+    assert _version(path) == SCHEMA_VERSION
+    assert _backups(small_disk.root) == [] and notices == []

@@ -35,6 +35,10 @@ WITH_ATTACHMENTS = [n for n in NAMES if (FIXTURES / n / "attachments").is_dir()]
 # The two flavours of a database that reached version 4 before step 4 gained the column.
 WITHOUT_WORKSPACE_FILE = {"v4-without-workspace-file", "v5-without-workspace-file"}
 TABLES = ("conversations", "messages", "attachments")
+# Version-5 databases with the column: step 6, the only one left, has nothing to do.
+# Every other fixture is changed by the upgrade.
+UNCHANGED_BY_UPGRADE = {"v5", "v5-latest"}
+CHANGED_BY_UPGRADE = set(NAMES) - UNCHANGED_BY_UPGRADE
 
 
 def test_there_is_a_fixture_for_every_released_version() -> None:
@@ -186,9 +190,29 @@ def test_an_upgraded_database_takes_new_messages_with_a_workspace_file(upgraded)
 def test_the_upgrade_keeps_a_copy_of_the_old_file(old: Path, upgraded) -> None:
     _db, before = upgraded
     backups = sorted(old.glob("*.bak"))
+    if old.name not in CHANGED_BY_UPGRADE:
+        assert backups == []  # nothing in it changed: see the test below
+        return
     assert [b.name for b in backups] == [f"parley.db.pre-v{SCHEMA_VERSION}.bak"]
     assert _user_version(backups[0]) == _user_version(FIXTURES / old.name / "parley.db")
     assert _rows(backups[0]) == before
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_only_an_upgrade_that_changes_data_takes_a_copy_and_says_so(name: str, tmp_path) -> None:
+    """Step 6 adds a column only where one release left it out: every other version-5
+    database just moves to version 6, with no copy (a nearly full disk may have no room
+    for one) and no "upgrading" notice before the window."""
+    copy = tmp_path / name
+    shutil.copytree(FIXTURES / name, copy)
+    notices: list[str] = []
+    Database.open(copy / "parley.db", on_upgrade=lambda: notices.append("upgrading")).close()
+    assert _user_version(copy / "parley.db") == SCHEMA_VERSION
+    backups = [b.name for b in copy.glob("*.bak")]
+    if name in CHANGED_BY_UPGRADE:
+        assert (backups, notices) == ([f"parley.db.pre-v{SCHEMA_VERSION}.bak"], ["upgrading"])
+    else:
+        assert (backups, notices) == ([], [])
 
 
 # --- the schema -------------------------------------------------------------------------

@@ -197,6 +197,7 @@ def test_selection_editor_and_scroll_survive_changes_to_other_chats(driver, sse_
         bar.setValue(0)
         parley.window.new_chat()
         assert parley.chat_vm.submit("A brand new chat")
+        await driver.until(lambda: bool(parley.chat_vm.conversationId))
         created = parley.chat_vm.conversationId
         await driver.until(lambda: answered(created))
         row = model.row_of(created)

@@ -113,10 +113,11 @@ def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_serve
 
     async def body() -> None:
         type_and_send(parley, "A brand new chat")
-        assert composer.edit.toPlainText() == "A brand new chat"
         await driver.until(lambda: composer.notice.isVisible())
+        assert composer.edit.toPlainText() == "A brand new chat"
         assert f"the disk holding {data} is full" in composer.notice.text
         assert parley.chat_vm.conversationId == ""
+        assert parley.conversations_vm.conversation_count() == 0  # no empty chat left
         small_disk.release()
         press_enter(parley)
         await driver.until(lambda: len(transcript_texts(parley)) == 2 and not parley.chat_vm.busy)
@@ -124,6 +125,57 @@ def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_serve
         assert composer.edit.toPlainText() == ""
 
     driver.run(body(), timeout=90)
+
+
+# Free space before a new chat's first message: somewhere in there a new
+# conversation's row alone would fit but not the message with it.
+FREE_SIZES = [k * 1024 for k in (0, 16, 32, 40, 48, 56, 64, 96, 128, 192)]
+
+
+def test_a_new_chat_that_does_not_fit_leaves_no_empty_chat_in_the_sidebar(
+    driver, sse_server, small_disk
+):
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    parley = driver.start(data)
+    composer = parley.window.chat_view.composer
+    reader = driver.reader(data)
+    sidebar = parley.conversations_vm
+
+    def listed() -> list[str]:
+        ids = (sidebar.id_at(row) for row in range(sidebar.rowCount()))
+        return [i for i in ids if i]
+
+    async def body() -> None:
+        refused = 0
+        for free in FREE_SIZES:
+            parley.window.new_chat()
+            composer.edit.clear()
+            before = listed()
+            small_disk.fill(leave=free)
+            type_and_send(parley, f"A new chat with {free} bytes free")
+            await driver.until(
+                lambda: (
+                    composer.notice.isVisible()
+                    or (bool(parley.chat_vm.conversationId) and not parley.chat_vm.busy)
+                ),
+                timeout=30,
+            )
+            small_disk.release()
+            if composer.notice.isVisible():  # refused: the text is back, no chat made
+                refused += 1
+                assert composer.edit.toPlainText() == f"A new chat with {free} bytes free"
+                assert parley.chat_vm.conversationId == ""
+                assert listed() == before, f"{free} bytes free"
+            else:
+                expected = len(before) + 1
+                await driver.until(lambda n=expected: len(listed()) == n)
+            # Every chat in the list (and in the database) holds its message.
+            assert all(reader.messages(c) for c in listed()), f"{free} bytes free"
+            assert all(reader.messages(c.id) for c in reader.list_conversations())
+        assert refused > 0  # the sizes reached the window
+
+    driver.run(body(), timeout=300)
 
 
 def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_saved(
@@ -183,3 +235,62 @@ def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_
         assert not transcript.message_widget(path[1].id).error_box.isVisible()
 
     driver.run(body(), timeout=120)
+
+
+def test_an_answer_not_saved_yet_is_shown_as_it_ended_when_the_chat_is_opened_again(
+    driver, sse_server, small_disk
+):
+    """The database holds only what fitted (the start, still `streaming`); leaving the
+    chat and coming back shows the whole answer, marked, and it is saved once there is
+    room, without anything else being sent."""
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    disk_filled = threading.Event()
+    sse_server.enqueue(
+        sse_response(
+            chat_chunk(content="Saved part. "),
+            Gate(disk_filled),
+            *[chat_chunk(content=f"more {i} ") for i in range(40)],
+            chat_chunk(content="The end."),
+            chat_chunk(finish_reason="stop"),
+            DONE,
+        )
+    )
+    parley = driver.start(data)
+    reader = driver.reader(data)
+    transcript = parley.window.chat_view.transcript
+
+    def shown_answer():
+        ids = transcript.message_ids()
+        return transcript.message_widget(ids[-1]) if len(ids) == 2 else None
+
+    async def body() -> None:
+        type_and_send(parley, "Tell me everything")
+        await driver.until(lambda: bool(parley.chat_vm.conversationId))
+        conversation = parley.chat_vm.conversationId
+
+        def stored():
+            path = reader.active_path(conversation)
+            return path[-1] if len(path) == 2 else None
+
+        await driver.until(lambda: stored() is not None and stored().text == "Saved part. ")
+        small_disk.fill()
+        disk_filled.set()
+        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        assert stored().status is MessageStatus.STREAMING  # the last copy that fitted
+
+        parley.window.new_chat()
+        await driver.until(lambda: transcript.message_ids() == [])
+        parley.chat_vm.open_conversation(conversation)
+        await driver.until(lambda: shown_answer() is not None)
+        again = shown_answer()
+        assert again.body.toPlainText().strip().endswith("more 39 The end.")
+        assert again.error_box.isVisible()
+        assert f"Not saved yet: the disk holding {data} is full" in again.error_box.text()
+
+        small_disk.release()  # and nothing else: Parley tries again by itself
+        await driver.until(lambda: stored().status is MessageStatus.COMPLETE, timeout=60)
+        assert stored().text.endswith("more 39 The end.")
+        await driver.until(lambda: not shown_answer().error_box.isVisible())
+
+    driver.run(body(), timeout=180)

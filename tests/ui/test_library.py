@@ -17,6 +17,7 @@ async def chat(driver, parley, text: str) -> str:
     """Send `text` in a new chat and wait for the answer; returns the conversation id."""
     parley.window.new_chat()
     assert parley.chat_vm.submit(text)
+    await driver.until(lambda: bool(parley.chat_vm.conversationId))  # saved with the message
     conversation_id = parley.chat_vm.conversationId
 
     def answered() -> bool:

@@ -12,8 +12,9 @@ from tests.ui.conftest import write_settings
 
 async def send_and_wait(driver, parley, text: str) -> str:
     assert parley.chat_vm.submit(text)
+    # A new chat opens once it is saved with its first message, before the network.
+    await driver.until(lambda: bool(parley.chat_vm.conversationId))
     conversation_id = parley.chat_vm.conversationId
-    assert conversation_id  # created at once, before the network
     await driver.until(
         lambda: (
             len(parley.chat.active_path(conversation_id)) == 2

@@ -5,10 +5,12 @@ than attached as an empty document the model would answer from anyway. A PDF loc
 with an owner password only (printing/copying restrictions) opens with the empty
 user password, as every viewer does; one that needs a password to open is refused.
 
-pypdf reads leniently: a page whose content cannot be decompressed, or an object that
-points nowhere, is logged as a warning and read as no text rather than raising. A PDF
-that gives no text while pypdf warned about it is therefore damaged, not a scan, and
-is refused as such.
+pypdf reads leniently: a page whose content cannot be decompressed is logged as a
+warning and read as no text rather than raising. A PDF that gives no text while a
+stream could not be decoded (or a page failed) is therefore damaged, not a scan, and is
+refused as such. pypdf also warns about faults it repairs (a `startxref` a few bytes
+off, cross-reference offsets that point beside their objects, as scanners often write):
+nothing is lost there, so such a scan still gets "no text layer".
 """
 
 from __future__ import annotations
@@ -29,9 +31,14 @@ from desktop.engine.attachments.text_cap import Extracted, TextCap
 LABEL = "PDF document"
 
 
+# pypdf's stream decoders: a warning there means content could not be (fully) decoded.
+_LOST_CONTENT = "pypdf.filters"
+
+
 class _Warnings(logging.Handler):
-    """What pypdf warns about while this thread reads one PDF (several PDFs may be read
-    in other worker threads at the same time)."""
+    """What pypdf warns about losing while this thread reads one PDF (several PDFs may
+    be read in other worker threads at the same time); warnings about repairs are not
+    counted."""
 
     def __init__(self) -> None:
         super().__init__(logging.WARNING)
@@ -39,7 +46,8 @@ class _Warnings(logging.Handler):
         self.first: str | None = None
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.thread == self._thread and self.first is None:
+        lost = record.name == _LOST_CONTENT or record.name.startswith(_LOST_CONTENT + ".")
+        if lost and record.thread == self._thread and self.first is None:
             self.first = record.getMessage()
 
 

@@ -113,17 +113,21 @@ class AttachmentService:
         return self._store.open_copy(attachment)
 
     async def document_text(self, attachment: Attachment) -> str:
-        """The saved text; extracted again from the stored copy if the text file is gone."""
-        if attachment.kind is not AttachmentKind.DOCUMENT:
-            raise AttachmentError(attachment.name, "is an image, not a document")
-        return await asyncio.to_thread(self.read_document_text, attachment)
+        """The saved text; extracted again from the stored copy (and saved again) if the
+        text file is gone. For a send."""
+        return await asyncio.to_thread(self._document_text, attachment, keep=True)
 
     def read_document_text(self, attachment: Attachment) -> str:
-        """`document_text`, blocking: for a worker thread."""
+        """`document_text`, blocking, for a worker thread, and read-only: a text file
+        that is gone is extracted again but not saved (the composer's estimate, which
+        must not write the store behind a send's back)."""
+        return self._document_text(attachment, keep=False)
+
+    def _document_text(self, attachment: Attachment, *, keep: bool) -> str:
         if attachment.kind is not AttachmentKind.DOCUMENT:
             raise AttachmentError(attachment.name, "is an image, not a document")
         text = self._store.load_text(attachment)
-        return text if text is not None else self._extract_again(attachment)
+        return text if text is not None else self._extract_again(attachment, keep=keep)
 
     async def image_bytes(self, attachment: Attachment) -> bytes:
         return await asyncio.to_thread(self._store.read_bytes, attachment)
@@ -135,7 +139,7 @@ class AttachmentService:
             self._store.save_text, attachment, extracted.text, extracted.truncated
         )
 
-    def _extract_again(self, attachment: Attachment) -> str:
+    def _extract_again(self, attachment: Attachment, *, keep: bool) -> str:
         blob = self._store.blob_path(attachment)
         try:
             with open(blob, "rb") as stream:
@@ -143,7 +147,8 @@ class AttachmentService:
                 extracted = extract_text(attachment.name, found.format, stream)
         except OSError as exc:
             raise AttachmentError(attachment.name, _stored_copy_problem(exc)) from exc
-        self._store.save_text(attachment, extracted.text, extracted.truncated)
+        if keep:
+            self._store.save_text(attachment, extracted.text, extracted.truncated)
         return extracted.text
 
 

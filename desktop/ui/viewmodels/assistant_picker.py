@@ -2,8 +2,9 @@
 
 A new chat has no conversation yet, and making one just because an assistant was
 picked would leave an empty chat in the list if the person never writes. So the
-choice is remembered and given to the conversation the first message (or a workspace
-folder) creates: `adopt` is called with its id before the chat switches to it.
+choice is remembered (`pending`) and given to the conversation the first message
+saves, or the one a workspace folder creates: `adopt` is called with its id before
+the chat switches to it.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ class AssistantPickerModel(QObject):
     @property
     def conversation_id(self) -> str:
         return self._conversation_id
+
+    @property
+    def pending(self) -> str | None:
+        """The assistant picked for the new chat shown (None: the default one)."""
+        return None if self._conversation_id else self._pending
 
     @property
     def override_allowed(self) -> bool:

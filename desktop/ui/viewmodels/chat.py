@@ -21,7 +21,7 @@ from desktop.core.events import (
     GenerationStarted,
     MessageChanged,
 )
-from desktop.core.models import Message, MessageStatus, ModelRef, Role
+from desktop.core.models import Conversation, Message, MessageStatus, ModelRef, Role
 from desktop.core.settings import REASONING_EFFORTS, Settings
 from desktop.engine import versions
 from desktop.engine.chat_service import ChatService, title_from
@@ -101,6 +101,8 @@ class ChatViewModel(QObject):
         self._pacer = UpdatePacer(self._show_streamed, self)
         self._dark = False
         self._conversation_id = ""
+        # The new chat a first message is on its way to, until it is saved.
+        self._new_chat: Conversation | None = None
         self._title = ""
         self._busy = False
         self._shown: set[str] = set()  # ids of the messages currently on screen
@@ -272,6 +274,7 @@ class ChatViewModel(QObject):
 
     @Slot()
     def new_chat(self) -> None:
+        self._new_chat = None
         self._set_conversation_id("")
         self._set_title("")
         self._renderer.forget_all()
@@ -322,18 +325,15 @@ class ChatViewModel(QObject):
             self.errorOccurred.emit(self.tr("Add a provider and choose a model first."))
             return False
         model = self._models[self._selected]
-        if not self._conversation_id:
-            try:
-                conversation = self._chat.create_conversation(title_from(text or batch.names[0]))
-            except ParleyError as error:  # a full disk: the composer keeps the text
-                self.sendDone.emit(submission, text, self._not_sent(error))
-                return False
-            self.assistants.adopt(conversation.id)
-            with self.tray.carrying():
-                self._set_conversation_id(conversation.id)
-            self._set_title(conversation.title)
-        sending = self._send(submission, self._conversation_id, text, model, batch)
-        self._tasks.start(sending, "send")
+        target: str | Conversation = self._conversation_id
+        if not target:
+            # Saved with the message, not before: a message the disk has no room for
+            # leaves no empty chat behind. The chat opens once it is saved.
+            if self._new_chat is None:
+                title = title_from(text or batch.names[0])
+                self._new_chat = self._chat.new_chat(title, self.assistants.pending)
+            target = self._new_chat
+        self._tasks.start(self._send(submission, target, text, model, batch), "send")
         return True
 
     @Slot()
@@ -454,17 +454,29 @@ class ChatViewModel(QObject):
             )
 
     async def _send(
-        self, submission: str, conversation_id: str, text: str, model: ModelRef, batch: SendBatch
+        self,
+        submission: str,
+        target: str | Conversation,
+        text: str,
+        model: ModelRef,
+        batch: SendBatch,
     ) -> None:
         try:
             ids = await batch.ready_ids()  # waits for files still being added
-            if text.strip() or ids:
-                await self._chat.send(conversation_id, text, model, attachment_ids=ids)
+            if not (text.strip() or ids):
+                return
+            result = await self._chat.send(target, text, model, attachment_ids=ids)
         except ParleyError as error:
-            # Nothing was saved (`ChatService.send` saves the message and its answer's
-            # placeholder together): the text goes back, the files stay on the tray.
+            # Nothing was saved (`ChatService.send` saves the message, its answer's
+            # placeholder and a new chat together): the text goes back, the files stay
+            # on the tray, and no empty chat is left in the list.
             self.sendDone.emit(submission, text, self._not_sent(error))
             return
+        if isinstance(target, Conversation) and target is self._new_chat:
+            self._new_chat = None
+            if not self._conversation_id:  # still on the new chat: it is this one now
+                with self.tray.carrying():
+                    self.open_conversation(result.conversation_id)
         batch.sent()
         self.sendDone.emit(submission, text, "")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 import zipfile
 from pathlib import Path
 
@@ -64,6 +65,37 @@ def make_pdf(pages: list[str]) -> bytes:
         pdf.add_page()
         pdf.multi_cell(0, 8, text)
     return bytes(pdf.output())
+
+
+def make_scan_pdf() -> bytes:
+    """A page that is only a picture, as a scanner writes it: no text layer."""
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.image(io.BytesIO(fixture_bytes("tiny.png")), x=10, y=10, w=100)
+    return bytes(pdf.output())
+
+
+def with_startxref_off(original: bytes, by: int) -> bytes:
+    """The `startxref` pointer `by` bytes away from the cross-reference table."""
+    found = re.search(rb"startxref\s+(\d+)", original)
+    assert found is not None
+    pointer = str(int(found.group(1)) + by).encode()
+    return original[: found.start(1)] + pointer + original[found.end(1) :]
+
+
+def with_xref_offsets_shifted(original: bytes, by: int) -> bytes:
+    """Every object's offset in the cross-reference table `by` bytes off."""
+    return re.sub(
+        rb"(\d{10}) 00000 n",
+        lambda entry: b"%010d 00000 n" % (int(entry.group(1)) + by),
+        original,
+    )
+
+
+def with_first_stream_scrambled(original: bytes) -> bytes:
+    """The first stream's compressed bytes flipped (fpdf2 writes the page's content
+    stream first): the inflater fails on them."""
+    return with_flipped_bytes(original, original.index(b"stream\n") + 12, 24)
 
 
 def make_ppt() -> bytes:

@@ -21,9 +21,13 @@ from tests.engine.attachments.documents import (
     make_pdf,
     make_ppt,
     make_pptx,
+    make_scan_pdf,
     with_bad_crc,
+    with_first_stream_scrambled,
     with_flipped_bytes,
     with_flipped_member,
+    with_startxref_off,
+    with_xref_offsets_shifted,
 )
 
 WORD = "the file is damaged and cannot be read as a Word document"
@@ -86,6 +90,7 @@ CASES: list[tuple[str, Callable[[], bytes], str, str]] = [
     ),
     ("paper.pdf", lambda: _half(make_pdf(["Page one " * 40, "Page two"])), PDF, ""),
     ("paper.pdf", _pdf_with_scrambled_page, PDF, ""),
+    ("scan.pdf", lambda: with_first_stream_scrambled(make_scan_pdf()), PDF, "decompressing"),
     ("paper.pdf", lambda: b"%PDF-1.7\n" + garbage(), PDF, ""),
     ("paper.pdf", lambda: garbage(), "the file is damaged, or it is not really a PDF document", ""),
 ]
@@ -103,9 +108,32 @@ IDS = [
     "ppt-garbage",
     "pdf-truncated",
     "pdf-scrambled-page",
+    "pdf-scan-scrambled-content",
     "pdf-garbage-after-header",
     "pdf-garbage",
 ]
+
+
+NO_TEXT_LAYER = "has no text layer (a scanned PDF?); attach the pages as images instead"
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [
+        lambda data: with_startxref_off(data, 3),
+        lambda data: with_xref_offsets_shifted(data, 1),
+        lambda data: with_xref_offsets_shifted(data, -2),
+    ],
+    ids=["startxref-off-by-3", "xref-offsets-one-after", "xref-offsets-two-before"],
+)
+def test_a_scan_whose_cross_references_are_repaired_is_still_a_scan(service, tmp_path, fault):
+    """Scanners often write slightly wrong offsets; pypdf repairs them (and warns), and
+    nothing of the page is lost: the person is told to attach the pages as images."""
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(fault(make_scan_pdf()))
+    with pytest.raises(AttachmentError) as caught:
+        asyncio.run(service.add_file(path))
+    assert str(caught.value) == f"scan.pdf: {NO_TEXT_LAYER}"
 
 
 @pytest.fixture

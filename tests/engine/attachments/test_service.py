@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from desktop.core.attachments import AttachmentError, AttachmentKind
 from desktop.core.limits import MAX_EXTRACTED_CHARS
+from desktop.core.models import ContextSnapshot, Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths
+from desktop.engine.attachment_inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
@@ -152,3 +155,36 @@ def test_the_stored_copy_opens_under_its_original_name(service, inbox):
     attachment = asyncio.run(service.add_file(_write(inbox, "hello.py", data)))
     opened = service.open_path(attachment)
     assert (opened.name, opened.read_bytes()) == ("hello.py", data)
+
+
+def test_the_estimate_reads_a_document_whose_text_is_gone_without_writing_anything(
+    service, store, inbox, db
+):
+    """The composer's estimate runs in a worker thread while a send may write the same
+    attachment: it extracts the text again to count it, and leaves the store as it is."""
+    attachment = asyncio.run(service.add_file(_write(inbox, "deck.pptx", make_pptx(2))))
+    first = asyncio.run(service.document_text(attachment))
+    store.text_path(attachment).unlink()
+    before = _listing(store.root)
+    with db.read() as conn:
+        row_before = conn.exec_driver_sql("SELECT * FROM attachments").all()
+
+    question = Message(new_id(), "c", None, Role.USER, [TextPart("Summarise")])
+    question = replace(question, context=ContextSnapshot(attachment_ids=(attachment.id,)))
+    inputs = AttachmentReader(service).preview([question], vision=False)
+
+    assert inputs[attachment.id].text == first
+    assert _listing(store.root) == before and not store.text_path(attachment).exists()
+    with db.read() as conn:
+        assert conn.exec_driver_sql("SELECT * FROM attachments").all() == row_before
+    # A send reads it the same, and keeps it again.
+    assert asyncio.run(service.document_text(attachment)) == first
+    assert store.load_text(attachment) == first
+
+
+def _listing(root: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(p.relative_to(root)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in root.rglob("*")
+        if p.is_file()
+    }
