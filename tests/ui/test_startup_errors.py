@@ -72,7 +72,7 @@ def test_an_upgrade_that_does_not_fit_closes_its_notice_before_saying_why(
     qapp, loop, memory_keyring, small_disk
 ):
     paths = DataPaths(small_disk.root / "data")
-    shutil.copytree(FIXTURES / "v5-latest", paths.root)  # needs an upgrade and a backup
+    shutil.copytree(FIXTURES / "v5-without-workspace-file", paths.root)  # step 6 has work
     small_disk.fill(leave=64 * 1024)
 
     code, shown = _start_and_read_the_box(qapp, loop, paths)
