@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.waiting import CEILING_S
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -96,6 +98,27 @@ def _log_of(data: Path) -> str:
     return log.read_text(encoding="utf-8") if log.exists() else ""
 
 
+def _start_parley(data: Path) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, str(ROOT / "main.py"), "--data-dir", str(data)],
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_until_ready(process: subprocess.Popen[str], data: Path) -> float:
+    """Waits for the log's "Parley ready"; returns the deadline, for later waits."""
+    deadline = time.monotonic() + CEILING_S  # a loaded 2-core machine takes its time
+    while "Parley ready" not in _log_of(data):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "Parley never came up"
+        time.sleep(0.1)
+    return deadline
+
+
 @pytest.mark.parametrize(
     ("signum", "exit_status"),
     [(signal.SIGINT, 130), (signal.SIGTERM, 0)],
@@ -105,20 +128,9 @@ def test_a_quit_signal_shuts_parley_down_in_order(tmp_path, signum, exit_status)
     """Ctrl+C in the terminal (SIGINT) or a kill/logout (SIGTERM): the same orderly way
     out as File → Quit, with no traceback and the database closed."""
     data = tmp_path / "data"
-    process = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "--data-dir", str(data)],
-        cwd=ROOT,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = _start_parley(data)
     try:
-        deadline = time.monotonic() + 120  # a loaded 2-core machine takes its time
-        while "Parley ready" not in _log_of(data):
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "Parley never came up"
-            time.sleep(0.1)
+        _wait_until_ready(process, data)
         process.send_signal(signum)
         _out, err = process.communicate(timeout=60)
     finally:
@@ -142,21 +154,10 @@ def test_a_second_ctrl_c_ends_a_shutdown_that_is_held_up(tmp_path):
     saves (Qt waits for that lock inside one call, where no Python code runs). A second
     Ctrl+C ends Parley then and there."""
     data = tmp_path / "data"
-    process = subprocess.Popen(
-        [sys.executable, str(ROOT / "main.py"), "--data-dir", str(data)],
-        cwd=ROOT,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen"},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = _start_parley(data)
     lock = data / "window.ini.lock"
     try:
-        deadline = time.monotonic() + 120
-        while "Parley ready" not in _log_of(data):
-            assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "Parley never came up"
-            time.sleep(0.1)
+        deadline = _wait_until_ready(process, data)
         # Qt's lock file: held by this (live) process, so Qt waits for it to go.
         executable = Path(os.readlink(f"/proc/{os.getpid()}/exe")).name
         lock.write_text(f"{os.getpid()}\n{executable}\n{socket.gethostname()}\n")

@@ -473,9 +473,9 @@ def test_a_new_chat_that_does_not_fit_on_the_disk_leaves_no_empty_chat_behind(ss
     assert "refused" in outcomes.values(), outcomes  # the window was reached
 
 
-def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_room(
-    sse_server, small_disk
-):
+def _enqueue_an_answer_the_disk_fills_under(sse_server) -> tuple[threading.Event, list[str]]:
+    """An answer that stops after "Saved. " until the returned event is set (the test
+    fills the disk in between), then streams the returned words."""
     disk_filled = threading.Event()
     words = [f"word{i} " for i in range(30)]
     sse_server.enqueue(
@@ -487,6 +487,13 @@ def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_
             DONE,
         )
     )
+    return disk_filled, words
+
+
+def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_room(
+    sse_server, small_disk
+):
+    disk_filled, words = _enqueue_an_answer_the_disk_fills_under(sse_server)
 
     async def body(h: Harness) -> None:
         result = await h.chat.send(None, "Talk", MODEL)
@@ -520,17 +527,7 @@ def test_an_answer_not_saved_yet_is_what_every_read_gives_until_it_is_saved(sse_
     """The chat read back, an export and the estimate of the next request see the
     answer as it ended, not the start the disk still holds; it reaches the disk by
     itself once there is room."""
-    disk_filled = threading.Event()
-    words = [f"word{i} " for i in range(30)]
-    sse_server.enqueue(
-        sse_response(
-            chat_chunk(content="Saved. "),
-            Gate(disk_filled),
-            *[chat_chunk(content=w) for w in words],
-            chat_chunk(finish_reason="stop"),
-            DONE,
-        )
-    )
+    disk_filled, words = _enqueue_an_answer_the_disk_fills_under(sse_server)
     full = "Saved. " + "".join(words)
 
     async def body(h: Harness) -> None:

@@ -178,11 +178,9 @@ def test_a_new_chat_that_does_not_fit_leaves_no_empty_chat_in_the_sidebar(
     driver.run(body(), timeout=300)
 
 
-def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_saved(
-    driver, sse_server, small_disk
-):
-    data = small_disk.root / "data"
-    write_settings(data, sse_server.base_url)
+def _enqueue_an_answer_the_disk_fills_under(sse_server) -> threading.Event:
+    """An answer that stops after "Saved part. " until the returned event is set: the
+    test fills the disk in between, then lets the rest stream."""
     disk_filled = threading.Event()
     sse_server.enqueue(
         sse_response(
@@ -195,6 +193,15 @@ def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_
             DONE,
         )
     )
+    return disk_filled
+
+
+def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_saved(
+    driver, sse_server, small_disk
+):
+    data = small_disk.root / "data"
+    write_settings(data, sse_server.base_url)
+    disk_filled = _enqueue_an_answer_the_disk_fills_under(sse_server)
     parley = driver.start(data)
     reader = driver.reader(data)
     transcript = parley.window.chat_view.transcript
@@ -245,17 +252,7 @@ def test_an_answer_not_saved_yet_is_shown_as_it_ended_when_the_chat_is_opened_ag
     room, without anything else being sent."""
     data = small_disk.root / "data"
     write_settings(data, sse_server.base_url)
-    disk_filled = threading.Event()
-    sse_server.enqueue(
-        sse_response(
-            chat_chunk(content="Saved part. "),
-            Gate(disk_filled),
-            *[chat_chunk(content=f"more {i} ") for i in range(40)],
-            chat_chunk(content="The end."),
-            chat_chunk(finish_reason="stop"),
-            DONE,
-        )
-    )
+    disk_filled = _enqueue_an_answer_the_disk_fills_under(sse_server)
     parley = driver.start(data)
     reader = driver.reader(data)
     transcript = parley.window.chat_view.transcript
