@@ -20,7 +20,7 @@ from desktop.ui.viewmodels.tool_card import MAX_PRETTY_CHARS
 
 def arguments_text(call: PendingCall) -> str:
     """Indented JSON, or the text as written when it is long or not JSON (a plain-text
-    view lays it out with `message_item.laid_out_text`)."""
+    view lays it out with `message_item.laid_out_pieces`)."""
     return call.pretty_arguments if len(call.arguments) <= MAX_PRETTY_CHARS else call.arguments
 
 

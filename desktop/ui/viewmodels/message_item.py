@@ -18,7 +18,8 @@ from desktop.core.models import (
 )
 from desktop.render.guard import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS  # what views lay out
 from desktop.render.plain import SOFT_BREAK as SOFT_BREAK  # views copy text without it
-from desktop.render.plain import break_runs
+from desktop.render.plain import SOFT_BREAK_NAME as SOFT_BREAK_NAME  # how each is marked
+from desktop.render.plain import run_pieces
 from desktop.ui.viewmodels.tool_card import ToolCard
 
 
@@ -83,12 +84,14 @@ def hidden_note(hidden: int) -> str:
     return _tr("… and %n more characters, not shown.").replace("%n", QLocale().toString(hidden))
 
 
-def laid_out_text(text: str) -> str:
-    """`text` for a plain-text view: at most MAX_SHOWN_CHARS of it with soft breaks in long
-    runs (see ``render/plain``), and a line saying how much more there is."""
-    shown = break_runs(text[:MAX_SHOWN_CHARS])
+def laid_out_pieces(text: str) -> list[str]:
+    """`text` for a plain-text view: at most MAX_SHOWN_CHARS of it, cut where its long runs
+    get soft breaks (see ``render/plain``), and a line saying how much more there is."""
+    pieces = run_pieces(text[:MAX_SHOWN_CHARS])
     hidden = len(text) - MAX_SHOWN_CHARS
-    return f"{shown}\n{hidden_note(hidden)}" if hidden > 0 else shown
+    if hidden > 0:
+        pieces[-1] += f"\n{hidden_note(hidden)}"
+    return pieces
 
 
 def reasoning_label(message: Message) -> str:

@@ -1,0 +1,78 @@
+"""What a selection copies: the text as it came, without the soft breaks added for layout.
+
+The renderer puts zero-width spaces into long runs of text so that Qt's layout stays
+linear (see ``render/plain.py``), each marked with the anchor name `SOFT_BREAK_NAME`. A
+copy leaves out exactly those characters: a zero-width space that was in the text
+itself is copied like any other character.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMimeData
+from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextDocument
+
+from desktop.ui.viewmodels.message_item import SOFT_BREAK, SOFT_BREAK_NAME
+
+_KEEP = QTextCursor.MoveMode.KeepAnchor
+
+
+def utf16_length(text: str) -> int:
+    """How many positions `text` takes in a Qt document (UTF-16 code units: an emoji
+    outside the Basic Multilingual Plane takes two)."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def mark_soft_breaks(document: QTextDocument, positions: list[int]) -> None:
+    """Mark the characters at `positions` as soft breaks (for text set as plain text)."""
+    marked = QTextCharFormat()
+    marked.setAnchor(True)
+    marked.setAnchorNames([SOFT_BREAK_NAME])
+    cursor = QTextCursor(document)
+    for position in positions:
+        cursor.setPosition(position)
+        cursor.setPosition(position + 1, _KEEP)
+        cursor.mergeCharFormat(marked)
+
+
+def soft_break_positions(document: QTextDocument, start: int, end: int) -> list[int]:
+    """Where the marked soft breaks between `start` and `end` are."""
+    positions: list[int] = []
+    block = document.findBlock(start)
+    while block.isValid() and block.position() < end:
+        fragments = block.begin()
+        while not fragments.atEnd():
+            fragment = fragments.fragment()
+            if SOFT_BREAK_NAME in fragment.charFormat().anchorNames():
+                position = fragment.position()
+                for char in fragment.text():
+                    if char == SOFT_BREAK and start <= position < end:
+                        positions.append(position)
+                    position += utf16_length(char)
+            fragments += 1
+        block = block.next()
+    return positions
+
+
+def without_soft_breaks(mime: QMimeData, cursor: QTextCursor) -> QMimeData:
+    """`mime`, made from `cursor`'s selection by Qt, with the marked soft breaks left out
+    of its text and HTML (unchanged when the selection has none)."""
+    if not mime.hasText() or SOFT_BREAK not in mime.text():
+        return mime
+    start, end = cursor.selectionStart(), cursor.selectionEnd()
+    positions = soft_break_positions(cursor.document(), start, end)
+    if not positions:
+        return mime  # only zero-width spaces of the text itself
+    copy = cursor.document().clone()
+    editor = QTextCursor(copy)
+    for position in reversed(positions):
+        editor.setPosition(position)
+        editor.setPosition(position + 1, _KEEP)
+        editor.removeSelectedText()
+    editor.setPosition(cursor.anchor() - sum(p < cursor.anchor() for p in positions))
+    editor.setPosition(cursor.position() - sum(p < cursor.position() for p in positions), _KEEP)
+    selection = editor.selection()
+    cleaned = QMimeData()
+    cleaned.setText(selection.toPlainText())
+    if mime.hasHtml():
+        cleaned.setHtml(selection.toHtml())
+    return cleaned
