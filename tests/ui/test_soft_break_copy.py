@@ -7,6 +7,11 @@ the run is made (emoji take two UTF-16 units in Qt's positions, one in Python's)
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from PySide6.QtGui import QGuiApplication, QTextCursor
 
@@ -65,3 +70,24 @@ def test_part_of_a_run_copies_without_the_breaks_inside_it(qtbot) -> None:
     view.setTextCursor(cursor)
     view.copy()
     assert QGuiApplication.clipboard().text() == run
+
+
+COPY_AND_QUIT = """
+from PySide6.QtWidgets import QApplication
+from desktop.ui.views.plain_text_view import PlainTextView
+app = QApplication([])
+view = PlainTextView("7" * 5_000)
+view.selectAll()
+view.copy()
+assert app.clipboard().text() == "7" * 5_000
+"""
+
+
+def test_the_app_exits_cleanly_after_copying_without_soft_breaks() -> None:
+    # The data Qt made for the clipboard is Qt's: replacing it crashed Python at exit.
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", COPY_AND_QUIT], cwd=root, env=environment, timeout=120
+    )
+    assert done.returncode == 0

@@ -71,8 +71,9 @@ def without_soft_breaks(mime: QMimeData, cursor: QTextCursor) -> QMimeData:
     editor.setPosition(cursor.anchor() - sum(p < cursor.anchor() for p in positions))
     editor.setPosition(cursor.position() - sum(p < cursor.position() for p in positions), _KEEP)
     selection = editor.selection()
-    cleaned = QMimeData()
-    cleaned.setText(selection.toPlainText())
+    # Changed in place, not replaced: Qt owns the QMimeData it made and hands on (a new
+    # one made here would be deleted by both Qt and Python, a crash at exit).
+    mime.setText(selection.toPlainText())
     if mime.hasHtml():
-        cleaned.setHtml(selection.toHtml())
-    return cleaned
+        mime.setHtml(selection.toHtml())
+    return mime
