@@ -2,19 +2,22 @@
 
 Run from the repository root:  python benchmarks/render_bench.py [--unguarded-timeout S]
 
-Prints milliseconds. The streaming session feeds a ~21 KB reply in 2,000 deltas twice in
-the same run: through StreamingRenderer (block cache) and through render_markdown on
-every delta (the baseline, what a view without the cache would do).
+Prints milliseconds. Whole documents are rendered as Parley does and unguarded (see
+below). The streaming session feeds a ~21 KB reply in 2,000 deltas twice in the same
+run: through StreamingRenderer (block cache) and through render_markdown on every delta
+(the baseline, what a view without the cache would do).
 
 Hostile inputs are measured from text to painted widget: GUI-thread CPU time
 (`time.thread_time`) of rendering, Qt's HTML import and layout in the message view's
 `RichText` at the transcript's column width, and painting one viewport of it, once
 complete and per update while it streams. Each is shown beside the cost model's
-prediction (see desktop/render/cost.py) and two baselines from the same run: an ordinary
-21 KB answer through the same path, and the hostile input unguarded (formatted as
-markdown whenever markdown-it accepts it, else one plain `<pre>`, with no soft breaks
-and no nesting cap, as before the formatting budget), each in a child process stopped
-after `--unguarded-timeout` seconds.
+prediction for what is formatted (see desktop/render/cost.py) and two baselines from the
+same run: an ordinary 21 KB answer through the same path, and the hostile input
+unguarded (formatted as markdown whenever markdown-it accepts it and the old size limits
+allow, else one plain `<pre>`, with no soft breaks and no nesting cap, as before the
+formatting budget), in a child process stopped after `--unguarded-timeout` seconds:
+complete, and streamed in 4 updates (each rendered whole and written into the view as
+the view writes a streaming answer; its worst update).
 """
 
 from __future__ import annotations
@@ -106,7 +109,7 @@ def path_of(text: str) -> str:
 
 
 def bench_documents() -> None:
-    print("Whole documents (render_markdown, median of 3)")
+    print("Whole documents (median of 3): render_markdown / unguarded_html (baseline)")
     for label, size in (
         ("21 KB", 21_000),
         ("140 KB", 140_000),
@@ -115,7 +118,8 @@ def bench_documents() -> None:
     ):
         text = document(size)
         ms = median_ms(lambda text=text: render_markdown(text), repeat=3)
-        print(f"  {label:>7}  {ms:8.1f} ms   {path_of(text)}")
+        before = median_ms(lambda text=text: unguarded_html(text), repeat=3)
+        print(f"  {label:>7}  {ms:8.1f} ms / {before:8.1f} ms   {path_of(text)}")
 
 
 def bench_autolinks() -> None:
@@ -182,8 +186,31 @@ def bench_streaming(deltas: int = 2_000) -> None:
 WIDTH = 816  # the transcript's widest text column (MAX_TEXT_WIDTH) minus the margins
 VIEW_HEIGHT = 640  # one viewport of it is painted
 
+
+def code_file(lines: int) -> str:
+    """Python source of `lines` lines, like a file a model prints whole."""
+    body = []
+    for number in range(lines // 8 + 1):
+        body += [
+            f"def handle_{number}(request: dict[str, int], retries: int = 3) -> list[str]:",
+            f'    """Handle request {number}; retried on a timeout."""',
+            "    results: list[str] = []",
+            "    for key, value in sorted(request.items()):",
+            f'        if value > {number % 97} and key.startswith("x"):',
+            '            results.append(f"{key}={value}")  # keep it',
+            "    return results",
+            "",
+        ]
+    return "\n".join(body[:lines]) + "\n"
+
+
+def fenced_file(lines: int) -> str:
+    return f"Here is the file:\n\n```python\n{code_file(lines)}```\n\nThat is all.\n"
+
+
 HOSTILE: dict[str, Callable[[], str]] = {
     "10 MB answer on one line": lambda: "x" * 10_000_000,
+    "1 MB answer on one line": lambda: "x" * 1_000_000,
     "100,000 characters, one line": lambda: "7" * 100_000,
     "300,000 characters, one line": lambda: "7" * 300_000,
     "5,000-row table": lambda: "| a | b | c |\n|---|---|---|\n" + "| x | y | z |\n" * 5_000,
@@ -196,7 +223,37 @@ HOSTILE: dict[str, Callable[[], str]] = {
     "50,000 nested brackets": lambda: "[" * 50_000 + "x" + "]" * 50_000,
     "10,000-deep list": lambda: "- " * 10_000 + "x",
     "5 MB reply of prose": lambda: "All work and no play. " * 240_000,
+    "6,000 empty fences": lambda: "```\nx\n```\n" * 6_000,
+    "6,000 mermaid fences": lambda: "```mermaid\nx\n```\n" * 6_000,
+    "4,500 fences, each a new name": lambda: "".join(f"```l{n}\nx\n```\n" for n in range(4_500)),
+    "every pygments language once": lambda: "".join(
+        f"```{alias}\nx = 1\n```\n" for alias in sorted(_one_alias_per_lexer())
+    ),
+    "6,000 indented code blocks": lambda: "    x\n\nb\n\n" * 6_000,
+    "6,000 $$ blocks": lambda: "$$\nx\n$$\n\n" * 6_000,
+    "20,000 '# a' headings": lambda: "# a\n" * 20_000,
+    "30,000 one-letter paragraphs": lambda: "a\n\n" * 30_000,
+    "1,300-line Python file": lambda: fenced_file(1_300),
+    "270-line Python file": lambda: fenced_file(270),
+    "120-row table of six cells": lambda: wide_table(120),
 }
+
+
+def wide_table(rows: int) -> str:
+    """A table like a model's summary of options: six cells a row, some markup in them."""
+    head = "| name | type | default | required | description | since |\n" + "|---" * 6 + "|\n"
+    return head + "".join(
+        f"| `opt{n}` | int | 4096 | no | bytes read per call, see **docs** | 1.{n} |\n"
+        for n in range(rows)
+    )
+
+
+def _one_alias_per_lexer() -> set[str]:
+    from pygments.lexers._mapping import LEXERS
+
+    return {aliases[0] for _module, _name, aliases, _files, _types in LEXERS.values() if aliases}
+
+
 BASELINE = "ordinary 21 KB answer"
 
 
@@ -254,20 +311,40 @@ def unguarded_html(text: str) -> str:
     from desktop.render.rules import ENV_KEY, RenderContext
 
     md = parser()
-    for name in ("em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"):
-        md.renderer.rules.pop(name, None)
-    source = normalize_source(text)
-    if len(source) <= 150_000 and source.count("\n") < 10_000 and not fallback_reason(source):
-        env = {ENV_KEY: RenderContext(dark=False)}
-        tokens = md.parse(source, env)
-        if not is_cut_short(tokens):
-            return str(md.renderer.render(tokens, md.options, env))
-    return f'<pre style="white-space: pre-wrap;">{escapeHtml(source)}</pre>'
+    names = ("em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close")
+    capped = {name: md.renderer.rules.pop(name) for name in names if name in md.renderer.rules}
+    try:
+        source = normalize_source(text)
+        if len(source) <= 150_000 and source.count("\n") < 10_000 and not fallback_reason(source):
+            env = {ENV_KEY: RenderContext(dark=False)}
+            tokens = md.parse(source, env)
+            if not is_cut_short(tokens):
+                return str(md.renderer.render(tokens, md.options, env))
+        return f'<pre style="white-space: pre-wrap;">{escapeHtml(source)}</pre>'
+    finally:
+        md.renderer.rules.update(capped)
 
 
-def unguarded_child(label: str, timeout: float) -> str:
+def unguarded_stream_ms(text: str, updates: int) -> float:
+    """The worst of `updates` unguarded updates: each prefix rendered whole, written into
+    the view as a streaming answer is."""
+    view = message_view()
+    worst = 0.0
+    for number in range(1, updates + 1):
+        start = time.thread_time()
+        view.set_html(unguarded_html(text[: len(text) * number // updates]), growing=True)
+        height = view.heightForWidth(WIDTH)
+        view.resize(WIDTH, min(height, VIEW_HEIGHT))
+        view.grab()
+        worst = max(worst, (time.thread_time() - start) * 1000)
+    return worst
+
+
+def unguarded_child(label: str, timeout: float, *, streamed: bool = False) -> str:
     """The unguarded cost, measured in a child process that is stopped after `timeout`."""
     command = [sys.executable, __file__, "--unguarded", label]
+    if streamed:
+        command.append("--streamed")
     try:
         result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -283,39 +360,74 @@ def bench_hostile(unguarded_timeout: float) -> None:
     baseline = statistics.median(to_widget_ms(ordinary, render_markdown) for _ in range(3))
     print(
         "Hostile inputs, text to painted widget (GUI-thread CPU, ms): Parley / predicted by "
-        f"the cost model / unguarded; baseline: {BASELINE} {baseline:.0f} ms"
+        "the cost model (measured / predicted) / unguarded; "
+        f"baseline: {BASELINE} {baseline:.0f} ms"
     )
     for label, make in HOSTILE.items():
         text = make()
         parley = statistics.median(to_widget_ms(text, render_markdown) for _ in range(3))
-        source = shown_source(text)
-        predicted = text_cost(source[: render_message(text).plan.markdown_end]) / 1000
+        predicted = predicted_ms(text)
         before = unguarded_child(label, unguarded_timeout)
-        print(f"  {label:<30} {parley:7.0f} / {predicted:4.0f} / {before:>8}   {path_of(text)}")
+        ratio = f"({parley / predicted:.2f})"
+        print(
+            f"  {label:<30} {parley:7.0f} / {predicted:4.0f} {ratio:>6} / {before:>8}"
+            f"   {path_of(text)}"
+        )
 
 
-def bench_hostile_streaming() -> None:
+def predicted_ms(text: str) -> float:
+    """The cost model's prediction for `text` as shown: its formatted part, then the rest
+    unformatted (plain text and code frames)."""
+    from desktop.render import unformatted
+
+    source = shown_source(text)
+    end = render_message(text).plan.markdown_end
+    return (text_cost(source[:end]) + unformatted.cost(source[end:])) / 1000
+
+
+def bench_hostile_streaming(unguarded_timeout: float) -> None:
     qt_app()
-    print("Hostile inputs streamed in 100 updates: per update mean / worst (GUI-thread CPU, ms)")
+    print(
+        "Hostile inputs streamed in 100 updates: per update mean / worst (GUI-thread CPU, ms);"
+        " unguarded, worst of 4 updates"
+    )
     cases = {BASELINE: lambda: document(21_000), **HOSTILE}
     for label, make in cases.items():
         timings = stream_ms(make(), updates=100)
-        print(f"  {label:<30} {statistics.mean(timings):7.1f} / {max(timings):7.1f}")
+        before = (
+            unguarded_child(label, unguarded_timeout, streamed=True) if label in HOSTILE else ""
+        )
+        print(f"  {label:<30} {statistics.mean(timings):7.1f} / {max(timings):7.1f}   {before:>8}")
+
+
+def warm_up() -> None:
+    """What the app does half a second after start-up: load the common lexers and styles."""
+    from desktop.render.highlight import COMMON_LANGUAGES
+    from desktop.render.highlight import warm_up as load
+
+    render_markdown(document(2_000))
+    for language in COMMON_LANGUAGES:
+        load(language)
 
 
 def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--unguarded", metavar="INPUT", help=argparse.SUPPRESS)
+    arguments.add_argument("--streamed", action="store_true", help=argparse.SUPPRESS)
     arguments.add_argument("--unguarded-timeout", type=float, default=60.0)
     options = arguments.parse_args()
-    render_markdown(document(2_000))  # warm-up: imports pygments lexers and styles
+    warm_up()
     if options.unguarded:
         qt_app()
-        print(json.dumps(to_widget_ms(HOSTILE[options.unguarded](), unguarded_html)))
+        text = HOSTILE[options.unguarded]()
+        if options.streamed:
+            print(json.dumps(unguarded_stream_ms(text, updates=4)))
+        else:
+            print(json.dumps(to_widget_ms(text, unguarded_html)))
         return
     bench_documents()
     bench_hostile(options.unguarded_timeout)
-    bench_hostile_streaming()
+    bench_hostile_streaming(options.unguarded_timeout)
     bench_autolinks()
     bench_streaming()
 

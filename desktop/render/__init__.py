@@ -9,11 +9,12 @@ copies ``code_blocks(text)[copy_index(url)]`` when a "Copy" link is clicked. Wit
 images allowed it passes the images it has loaded, and fetches `pending_images(html)`.
 """
 
-from desktop.render.guard import MAX_SHOWN_CHARS, Plan, fallback_reason, plan, shown_source
+from desktop.render.guard import MAX_SHOWN_CHARS, Plan, fallback_reason, shown_source
 from desktop.render.images import is_web_image, pending_images
 from desktop.render.links import copy_href, copy_index, is_safe_link
 from desktop.render.markdown import Rendered, code_blocks, render_markdown, render_message
 from desktop.render.plain import SOFT_BREAK, plain_text_html
+from desktop.render.planner import plan
 from desktop.render.streaming import StreamingRenderer
 from desktop.render.theme import document_css, document_html
 

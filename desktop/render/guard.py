@@ -1,21 +1,27 @@
 """Limits that keep hostile or huge replies from freezing the GUI thread.
 
 Rendering runs on the GUI thread while a reply streams, so what is formatted is decided
-here, before anything is parsed, by `plan()`:
+before anything is parsed, by `planner.plan()`, from these limits:
 
 - ``MAX_SHOWN_CHARS`` (100,000): at most this much of a message is shown at all (Qt's
   layout of plain text costs about 0.5 us a character; 10 MB would take seconds). The
   view says so and offers the whole text to copy or save; storage, "Copy" and export
   always have all of it.
-- ``FORMAT_BUDGET``: the lines that fit in this predicted cost (see `cost`) are
-  formatted as markdown, the rest of what is shown is plain text. It is about what an
-  ordinary 40 KB answer (some 10,000 tokens, longer than most models write at once)
-  costs, 0.35 s of GUI-thread CPU on the 2-core reference machine (the transcript lays
-  a message out again when its width changes, so opening one costs up to about twice
-  that); 5,000 table rows or 20,000 ``*a **a`` runs would otherwise take 3-4 s.
-- ``GROWING_BLOCK_BUDGET`` (a third of that): while a reply streams, its last block is
-  rendered again on every update; one that costs more (a huge table, list or code block
-  still growing) is plain text until it is complete, then formatted once.
+- ``FORMAT_BUDGET``: the whole top-level blocks that fit in this predicted cost (see
+  `cost`; 0.42 s of GUI-thread CPU on the 2-core reference machine, about what an
+  ordinary 40 KB answer of some 10,000 tokens costs) are formatted as markdown, the
+  rest of what is shown is unformatted (see `unformatted`). The transcript lays a
+  message out again when its width changes, so opening one costs up to about twice
+  that; 5,000 table rows or 20,000 ``*a **a`` runs would otherwise take 3-4 s.
+- ``MAX_UNFORMATTED_FRAMES`` (100): code fences in the unformatted part get a frame
+  and a Copy link, up to this many (a frame costs Qt about half a millisecond).
+- ``GROWING_BLOCK_BUDGET`` and ``GROWING_CODE_BUDGET``: while a reply streams, its last
+  block is rendered again on every update. A code block that costs more than the
+  second keeps its frame, label and Copy link but is not highlighted until it is
+  complete (a Python file of about 200 lines is highlighted on every update, a longer
+  one from then on only once); any other block that costs more than the first (a table
+  of some 170 rows of six cells, a list of some 1,100 items) is plain text until it is
+  complete, then formatted once.
 
 Then, because a few inputs make markdown-it (or a plugin) superlinear, the markdown part
 is checked in one linear pass and shown as plain text when over one of these limits
@@ -36,10 +42,10 @@ is checked in one linear pass and shown as plain text when over one of these lim
   markdown-it scan to the end of the paragraph: 50,000 of them take over a second.
 - ``MAX_BLOCK_NESTING`` (40): markdown-it's own ``maxNesting``. Past it markdown-it
   silently skips the rest of the nested content, so a parse that reaches it falls back
-  to plain text too (checked after parsing, see ``markdown.is_cut_short``).
+  to plain text too (checked after parsing, see ``parser.is_cut_short``).
 - ``MAX_MATH_BLOCK_LINES`` (100): a ``$$`` block must close within this many lines.
   Unbounded, every ``$$`` line in a long list scans to the end of the document
-  (30,000 such list items took minutes); see ``markdown._bound_math_block_scan``.
+  (30,000 such list items took minutes); see ``parser._bound_math_block_scan``.
 
 Emphasis nested deeper than ``MAX_INLINE_NESTING`` (``_`` x 5,000, ``a``, ``_`` x 5,000)
 keeps its text but no more tags (see ``rules``): Qt's HTML import is quadratic in the
@@ -51,22 +57,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from desktop.render.cost import CostScanner
-
 MAX_SHOWN_CHARS = 100_000
-FORMAT_BUDGET = 400_000.0
-GROWING_BLOCK_BUDGET = 100_000.0
+FORMAT_BUDGET = 420_000.0
+GROWING_BLOCK_BUDGET = 250_000.0
+GROWING_CODE_BUDGET = 100_000.0
 MAX_LINE_NESTING = 16
 MAX_LINK_OPENERS = 5_000
 MAX_LINK_SCAN = 500_000
 MAX_BRACKET_DEPTH = 64
 MAX_BLOCK_NESTING = 40
 MAX_MATH_BLOCK_LINES = 100
+MAX_UNFORMATTED_FRAMES = 100
 MAX_INLINE_NESTING = 8
 
+# A container marker at a line start: a quote, or a list item's bullet or number.
+MARKER_PATTERN = r"[ \t]*(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$))"
+
 _NEWLINES_RE = re.compile(r"\r\n?")
-_MARKER = r"[ \t]*(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$))"
-_DEEP_LINE_RE = re.compile(f"^(?:{_MARKER}){{{MAX_LINE_NESTING + 1}}}", re.MULTILINE)
+_DEEP_LINE_RE = re.compile(f"^(?:{MARKER_PATTERN}){{{MAX_LINE_NESTING + 1}}}", re.MULTILINE)
 _DESTINATION_END_RE = re.compile(r"[\x00-\x20\x7f]")
 _BRACKET_OR_BLANK_RE = re.compile(r"[\[\]]|\n[ \t]*(?=\n)")
 
@@ -132,15 +140,3 @@ class Plan:
 def shown_source(text: str) -> str:
     """The part of `text` that is shown at all, normalised for the parser."""
     return normalize_source(text[:MAX_SHOWN_CHARS])
-
-
-def plan(source: str, scanner: CostScanner | None = None) -> Plan:
-    """What of `source` (from `shown_source`) is formatted; the same text, the same plan.
-
-    `scanner` keeps the costs of a text that grows (the streaming renderer passes one).
-    """
-    end = (scanner or CostScanner()).fitting(source, FORMAT_BUDGET)
-    reason = fallback_reason(source[:end])
-    if reason is not None:
-        return Plan(0, reason)
-    return Plan(end, None if end == len(source) else "more than the formatting budget")

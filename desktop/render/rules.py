@@ -47,6 +47,7 @@ class RenderContext:
     # None: remote images are off. Otherwise the web images already loaded (see `images`).
     images: Collection[str] | None = None
     emphasis_depth: int = 0  # emphasis and strikethrough elements open around the text
+    highlight: bool = True  # False: code is shown as escaped text (see `fence_frame`)
 
     @property
     def colours(self) -> Palette:
@@ -136,8 +137,15 @@ def _context(env: Any) -> RenderContext:
 
 
 def _fence(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
-    token = tokens[idx]
-    context = _context(env)
+    return fence_frame(tokens[idx], _context(env))
+
+
+def fence_frame(token: Token, context: RenderContext) -> str:
+    """A fenced code block in its frame, highlighted when the context allows it.
+
+    Unhighlighted it is the same frame, label and Copy link around the escaped source,
+    so it has the same geometry: what a code block costs too much to highlight gets.
+    """
     info = unescapeAll(token.info).strip()
     language = info.split(maxsplit=1)[0] if info else ""
     source = copy_source(token)
@@ -145,7 +153,8 @@ def _fence(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
         label, body = tr("Mermaid"), None
     else:
         label = language or tr("Code")
-        body = highlight_code(source, language, dark=context.dark) if language else None
+        highlighted = language and context.highlight
+        body = highlight_code(source, language, dark=context.dark) if highlighted else None
     return code_frame(
         label=label,
         body_html=escapeHtml(source) if body is None else body,

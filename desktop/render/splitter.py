@@ -24,7 +24,7 @@ from typing import Any
 from markdown_it.rules_block import StateBlock
 
 from desktop.render.guard import MAX_MATH_BLOCK_LINES
-from desktop.render.markdown import is_cut_short, parser
+from desktop.render.parser import is_cut_short, parser
 from desktop.render.rules import COPYABLE_TYPES
 
 SHORT_TAIL_LINES = 3
@@ -41,6 +41,7 @@ class Block:
     first_line: int
     end_line: int  # exclusive
     copyables: int
+    kind: str = ""  # its first token's type: "fence", "table_open", "paragraph_open"...
 
 
 class CrossBlockReferences(Exception):
@@ -71,12 +72,14 @@ def split_blocks(source: str, *, start: int = 0, first_line: int = 0) -> list[Bl
 
     blocks: list[Block] = []
     depth = begin = end = copyables = 0
+    kind = ""
     for token in state.tokens:
         if depth == 0:
             if token.map is None:  # no line range: cannot cut it out
                 raise CrossBlockReferences
             begin, end = token.map
             copyables = 0
+            kind = token.type
         copyables += token.type in COPYABLE_TYPES
         depth += token.nesting
         if depth == 0:
@@ -87,6 +90,7 @@ def split_blocks(source: str, *, start: int = 0, first_line: int = 0) -> list[Bl
                     first_line=first_line + begin,
                     end_line=first_line + end,
                     copyables=copyables,
+                    kind=kind,
                 )
             )
     return blocks

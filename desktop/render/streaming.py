@@ -13,26 +13,31 @@ into one math block) has a different source, hence a cache miss.
 
 Falls back to a full render while the text holds reference-style link definitions
 (``[id]: https://...``) or footnote definitions (``[^1]: ...``): both change how *other*
-blocks render. The plan and limits in `guard` apply exactly as in `render_markdown`: only
-the lines within the formatting budget are markdown (their costs are kept between
-updates, so each update scans only new lines), and once the shown part is complete an
-update costs nothing. An unterminated code fence renders as a code block running to the
-end of the text, as markdown-it closes it at the end of input.
+blocks render. The plan and limits apply exactly as in `render_markdown` (see
+`planner`): only the top-level blocks within the formatting budget are markdown (their
+costs are kept between updates, so each update scans only new lines), and once the shown
+part is complete an update costs nothing. An unterminated code fence renders as a code
+block running to the end of the text, as markdown-it closes it at the end of input.
 
-One difference, so that no update costs more than ``GROWING_BLOCK_BUDGET``: a last block
-that costs more while it still grows is shown as plain text until a block follows it or
-the reply is complete (``render(text, final=True)``, which equals `render_markdown`).
+One difference, so that no update costs much: the last block is rendered again on every
+update while it grows, so one that would cost more than a growing budget (see `guard`)
+is shown more cheaply until a block follows it or the reply is complete
+(``render(text, final=True)``, which equals `render_markdown`). A code fence keeps its
+frame, label and Copy link, its code escaped but not highlighted (the same geometry:
+nothing jumps when it is highlighted at the end); a huge table or list is plain text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
-from desktop.render.cost import CostScanner
-from desktop.render.guard import GROWING_BLOCK_BUDGET, plan, shown_source
-from desktop.render.markdown import compose, render_fragment
+from desktop.render.guard import GROWING_BLOCK_BUDGET, GROWING_CODE_BUDGET, Plan, shown_source
+from desktop.render.markdown import compose, render_head, rendered_fragment
 from desktop.render.plain import plain_text_html
+from desktop.render.planner import OVER_BUDGET, Planner
 from desktop.render.splitter import Block, BlockSplitter, CrossBlockReferences, CutShort
+
+Fragment = tuple[str, int]  # HTML and the number of Copy links in it
 
 
 class StreamingRenderer:
@@ -47,11 +52,13 @@ class StreamingRenderer:
         self._dark = dark
         self._images = images  # as for render_markdown; fixed: a new set needs a new renderer
         self._splitter = BlockSplitter()
-        self._scanner = CostScanner()
-        self._cache: dict[tuple[str, int], str] = {}
+        self._planner = Planner()
+        self._cache: dict[tuple[str, int, bool], str] = {}
         self._shown = ("", "")  # the last shown source and its HTML
-        # The last markdown part rendered complete (no block left as plain text), its HTML.
-        self._formatted: tuple[str, str | None] = ("", "")
+        # The last text rendered complete (no block shown more cheaply), its HTML.
+        self._formatted: tuple[str, Fragment | None] = ("", ("", 0))
+        # Over the budget: the lines that fit, where the formatted part ends, its HTML.
+        self._head: tuple[str, tuple[int, Fragment | None]] = ("", (0, ("", 0)))
         self.block_renders = 0
         self.full_renders = 0
 
@@ -64,7 +71,9 @@ class StreamingRenderer:
         if value != self._dark:
             self._dark = value
             self._cache.clear()
-            self._shown = self._formatted = ("", "")
+            self._shown = ("", "")
+            self._formatted = ("", ("", 0))
+            self._head = ("", (0, ("", 0)))
 
     @property
     def parsed_chars(self) -> int:
@@ -78,19 +87,30 @@ class StreamingRenderer:
         source = shown_source(text)
         if source == self._shown[0] and self._shown[1] and not final:
             return self._shown[1]  # e.g. past what is shown: nothing changed on screen
-        layout = plan(source, self._scanner)
-        growing = not final and layout.markdown_end == len(source)
-        region = source[: layout.markdown_end]
-        if region == self._formatted[0] and region and not growing:
-            markdown = self._formatted[1]  # cut at the budget: only the plain text grows
+        fits, reason = self._planner.fitting(source)
+        if reason is not None:
+            layout, fragment = Plan(0, reason), ("", 0)
+        elif fits < len(source):
+            # Over the budget: what fits is formatted once, from one parse, as in a full
+            # render; only the unformatted rest grows from then on.
+            head = source[:fits]
+            if head != self._head[0]:
+                self._head = (head, render_head(head, dark=self._dark, images=self._images))
+            end, fragment = self._head[1]
+            layout = Plan(end, OVER_BUDGET)
         else:
-            markdown = self._markdown(region, growing=growing)
-            self._formatted = ("", "") if growing else (region, markdown)
-        html = compose(markdown, source, layout, dark=self._dark).html
+            layout = Plan(fits)
+            growing = not final
+            if source == self._formatted[0] and not growing:
+                fragment = self._formatted[1]
+            else:
+                fragment = self._markdown(source, growing=growing)
+                self._formatted = ("", ("", 0)) if growing else (source, fragment)
+        html = compose(fragment, source, layout, dark=self._dark).html
         self._shown = (source, html)
         return html
 
-    def _markdown(self, source: str, *, growing: bool) -> str | None:
+    def _markdown(self, source: str, *, growing: bool) -> Fragment | None:
         """The HTML of `source` as markdown, block by block; None when it is cut short.
         `growing`: the last block may still grow (text is appended right after it)."""
         try:
@@ -101,35 +121,44 @@ class StreamingRenderer:
         except CrossBlockReferences:
             self._forget()
             self.full_renders += 1
-            return render_fragment(source, dark=self._dark, images=self._images)
+            return rendered_fragment(source, dark=self._dark, images=self._images)
 
-        cache: dict[tuple[str, int], str] = {}
+        cache: dict[tuple[str, int, bool], str] = {}
         parts: list[str] = []
         copy_index = 0
-        if growing and blocks and self._costs_too_much_to_grow(blocks[-1]):
-            blocks, last = blocks[:-1], plain_text_html(blocks[-1].source)
-        else:
-            last = ""
-        for block in blocks:
-            key = (block.source, copy_index)
+        for number, block in enumerate(blocks):
+            highlight = True
+            if growing and number == len(blocks) - 1:
+                cost = self._growing_cost(block)
+                if block.kind == "fence":
+                    highlight = cost <= GROWING_CODE_BUDGET
+                elif cost > GROWING_BLOCK_BUDGET:
+                    parts.append(plain_text_html(block.source))
+                    break
+            key = (block.source, copy_index, highlight)
             html = self._cache.get(key)
             if html is None:
-                html = render_fragment(
-                    block.source, dark=self._dark, first_copy_index=copy_index, images=self._images
+                fragment = rendered_fragment(
+                    block.source,
+                    dark=self._dark,
+                    first_copy_index=copy_index,
+                    images=self._images,
+                    highlight=highlight,
                 )
-                if html is None:  # the splitter checked the nesting: cannot happen
+                if fragment is None:  # the splitter checked the nesting: cannot happen
                     self._forget()
                     return None
+                html = fragment[0]
                 self.block_renders += 1
             cache[key] = html
             parts.append(html)
             copy_index += block.copyables
         self._cache = cache  # keep only what the latest text uses
-        return "".join(parts) + last
+        return "".join(parts), copy_index
 
-    def _costs_too_much_to_grow(self, block: Block) -> bool:
-        cost = self._scanner.fitted_cost - self._scanner.cost_before(block.first_line)
-        return cost > GROWING_BLOCK_BUDGET
+    def _growing_cost(self, block: Block) -> float:
+        scanner = self._planner.scanner
+        return scanner.fitted_cost - scanner.cost_before(block.first_line)
 
     def _forget(self) -> None:
         self._cache.clear()

@@ -32,7 +32,13 @@ from desktop.render.guard import (
     normalize_source,
 )
 from desktop.render.markdown import render_fragment
-from desktop.render.plain import PRE_OPEN, break_html_runs, break_runs
+from desktop.render.plain import (
+    LINE_BREAK,
+    PRE_OPEN,
+    SOFT_BREAK_HTML,
+    break_html_runs,
+    run_pieces,
+)
 
 # Inputs markdown-it (or a plugin) is superlinear on: never parsed, all plain text.
 PATHOLOGICAL = {
@@ -152,7 +158,8 @@ def test_long_runs_get_soft_breaks_in_markdown_and_plain_text() -> None:
     for html in (render_markdown(f"a `{run}` b\n\n```\n{run}\n```\n"), plain_text_html(run)):
         pieces = re.split(rf"[\s{SOFT_BREAK}<>]+", html)
         assert max(len(piece) for piece in pieces) <= 1_000
-        assert html.replace(SOFT_BREAK, "").count(run) == (1 if html.startswith("<pre") else 2)
+        assert html.count(SOFT_BREAK) == html.count(SOFT_BREAK_HTML) > 0  # each one marked
+        assert html.replace(SOFT_BREAK_HTML, "").count(run) == (1 if html.startswith("<pre") else 2)
     assert code_blocks(f"```\n{run}\n```") == [run]  # "Copy" copies the text as it came
 
 
@@ -160,7 +167,7 @@ def test_plain_text_keeps_every_character_escaped() -> None:
     text = "<script>x</script>\n" + "[" * (MAX_BRACKET_DEPTH + 1)
     html = plain_text_html(text)
     assert html.startswith(PRE_OPEN)
-    assert "&lt;script&gt;x&lt;/script&gt;\n[[[" in html
+    assert f"&lt;script&gt;x&lt;/script&gt;{LINE_BREAK}[[[" in html  # one block per unit
     assert "<script" not in html
 
 
@@ -218,7 +225,9 @@ def test_many_unclosed_math_openers_in_a_list_still_render() -> None:
 
 def test_soft_breaks_never_split_an_entity_or_a_character_from_its_marks() -> None:
     html = break_html_runs("<p>" + "a" * 998 + "&amp;" + "b" * 1_500 + "</p>")
-    assert "&amp;" in html and html.count(SOFT_BREAK) == 2
-    assert html.index(SOFT_BREAK) == len("<p>") + 998 + len("&amp;")
-    text = break_runs("c" * 999 + "e\u0301\u0301" + "d" * 1_500)
-    assert "e\u0301\u0301" + SOFT_BREAK in text
+    assert html.count(SOFT_BREAK_HTML) == 2
+    assert html.replace(SOFT_BREAK_HTML, "") == "<p>" + "a" * 998 + "&amp;" + "b" * 1_500 + "</p>"
+    for piece in html.split(SOFT_BREAK_HTML):
+        assert piece.count("&") == piece.count(";")  # every entity whole on one side
+    pieces = run_pieces("c" * 999 + "e\u0301\u0301" + "d" * 1_500)
+    assert len(pieces) == 3 and any("e\u0301\u0301" in piece for piece in pieces)

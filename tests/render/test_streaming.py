@@ -104,13 +104,13 @@ def test_closing_math_turns_earlier_blocks_into_one_block() -> None:
 
 def test_completed_blocks_are_rendered_once(monkeypatch: pytest.MonkeyPatch) -> None:
     rendered: Counter[str] = Counter()
-    real = streaming.render_fragment
+    real = streaming.rendered_fragment
 
-    def counting(source: str, **kwargs: object) -> str:
+    def counting(source: str, **kwargs: object) -> tuple[str, int] | None:
         rendered[source] += 1
         return real(source, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(streaming, "render_fragment", counting)
+    monkeypatch.setattr(streaming, "rendered_fragment", counting)
     renderer = StreamingRenderer()
     for _ in _stream(MIXED, renderer, max_step=4):
         pass
@@ -175,8 +175,8 @@ def test_switching_theme_drops_the_cache() -> None:
     assert renderer.render(MIXED) == render_markdown(MIXED, dark=True)
 
 
-def test_a_costly_block_is_plain_text_while_it_grows_then_formatted_once() -> None:
-    rows = "| a | b |\n|---|---|\n" + "".join(f"| {n} | x |\n" for n in range(400))
+def test_a_huge_table_is_plain_text_while_it_grows_then_formatted_once() -> None:
+    rows = "| a | b |\n|---|---|\n" + "".join(f"| {n} | x |\n" for n in range(700))
     assert GROWING_BLOCK_BUDGET < text_cost(rows) < FORMAT_BUDGET
     renderer = StreamingRenderer()
     for prefix, html in _stream("Intro.\n\n" + rows, renderer, max_step=400):
@@ -190,9 +190,52 @@ def test_a_costly_block_is_plain_text_while_it_grows_then_formatted_once() -> No
     assert done == render_markdown(text)
 
 
-def test_the_final_render_formats_a_costly_last_block() -> None:
+# What a model writes often: a file of a few hundred lines, a table of a hundred rows.
+FILE = "Here is the file:\n\n```python\n" + "".join(
+    f"def handle_{n}(request: dict[str, int]) -> list[str]:\n    return sorted(request)\n"
+    for n in range(150)
+)
+TABLE = "| name | type | default | required | description | since |\n" + "|---" * 6 + "|\n"
+TABLE += "".join(
+    f"| `opt{n}` | int | 4096 | no | bytes read per call, see **docs** | 1.{n} |\n"
+    for n in range(120)
+)
+
+
+def test_a_growing_code_block_keeps_its_frame_and_copy_link_on_every_update() -> None:
+    renderer = StreamingRenderer()
+    highlighted_while_growing = plain_while_growing = 0
+    for prefix, html in _stream(FILE, renderer, max_step=200):
+        if "```python\n" not in prefix:
+            continue
+        assert "```" not in html  # never the fence as text
+        assert html.count('<a href="parley-copy:0">Copy</a>') == 1
+        assert "<small>python</small>" in html
+        code = prefix.split("```python\n", 1)[1]
+        if "\n" in code:
+            escaped = code[: code.rindex("\n")].replace("&", "&amp;").replace("<", "&lt;")
+            if '<span style="color' in html:
+                highlighted_while_growing += 1
+            else:  # too costly to highlight again on every update: the same frame, escaped
+                assert escaped.replace(">", "&gt;") in html
+                plain_while_growing += 1
+    assert highlighted_while_growing and plain_while_growing
+    final = renderer.render(FILE, final=True)
+    assert final == render_markdown(FILE) and '<span style="color' in final
+
+
+def test_a_table_of_a_hundred_rows_stays_a_table_while_it_grows() -> None:
+    renderer = StreamingRenderer()
+    for prefix, html in _stream(TABLE, renderer, max_step=300):
+        if prefix.count("\n") >= 3:  # the header, the delimiter row and a row
+            assert "<table" in html and "| `opt" not in html, prefix[-80:]
+    assert renderer.render(TABLE, final=True) == render_markdown(TABLE)
+
+
+def test_the_final_render_highlights_a_costly_last_code_block() -> None:
     code = "```python\n" + "value = compute(items[i], {'key': 1})\n" * 400
     renderer = StreamingRenderer()
-    assert "<table" not in renderer.render(code)  # still growing: plain text
+    growing = renderer.render(code)
+    assert "<small>python</small>" in growing and '<span style="color' not in growing
     assert renderer.render(code, final=True) == render_markdown(code)
-    assert "<table" in render_markdown(code)  # a code frame
+    assert '<span style="color' in render_markdown(code)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from pathlib import Path
 
 from PySide6.QtGui import QGuiApplication, QTextCursor, QTextDocument
@@ -29,7 +30,7 @@ from desktop.core.models import (
 from desktop.ui.viewmodels.message_item import Notice
 from desktop.ui.views.notice_detail import NoticeDetailDialog
 from desktop.ui.views.plain_text_view import PlainTextView
-from tests.support.sse_server import DONE, chat_chunk, sse_response
+from tests.support.sse_server import DONE, Gate, chat_chunk, sse_response
 from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import type_and_send
 from tests.ui.test_tool_approval import dialogs, start_with_workspace, text_answer, write_call
@@ -185,7 +186,11 @@ def test_streaming_a_huge_one_line_answer_stops_rewriting_once_past_what_is_show
 ):
     answer = "8" * 1_000_000
     chunks = [chat_chunk(content=answer[i : i + 20_000]) for i in range(0, len(answer), 20_000)]
-    sse_server.enqueue(sse_response(*chunks, chat_chunk(finish_reason="stop"), DONE))
+    # The server sends more once the view shows all it will, and the rest once the view
+    # has been updated with some of that: updates past what is shown, still streaming.
+    shown, updated = threading.Event(), threading.Event()
+    steps = [*chunks[:6], Gate(shown), *chunks[6:10], Gate(updated), *chunks[10:]]
+    sse_server.enqueue(sse_response(*steps, chat_chunk(finish_reason="stop"), DONE))
     write_settings(tmp_path, sse_server.base_url)
     parley = driver.start(tmp_path)
     transcript = parley.window.chat_view.transcript
@@ -197,6 +202,10 @@ def test_streaming_a_huge_one_line_answer_stops_rewriting_once_past_what_is_show
             document = widget.body.document()
             units = widget.body.tail.reimported_units
             seen.append((shown_chars(document), longest_run(document), units))
+            if seen[-1][0] == SHOWN:
+                if shown.is_set() and item.streaming:
+                    updated.set()
+                shown.set()
 
     parley.chat_vm.messageUpdated.connect(on_update)
 
@@ -210,8 +219,10 @@ def test_streaming_a_huge_one_line_answer_stops_rewriting_once_past_what_is_show
             MessageStatus.COMPLETE
         )
         assert seen and all(chars <= SHOWN and run <= RUN for chars, run, _ in seen)
-        full = [units for chars, _, units in seen if chars == SHOWN]
-        assert full and full[-1] == full[0]  # once the shown part was complete: no rewrite
+        assert shown.is_set() and updated.is_set()
+        past = [units for chars, _, units in seen if chars == SHOWN]
+        # Updates while 880,000 more characters came, then the completed reply: no rewrite.
+        assert len(past) >= 3 and past[-1] == past[0] == widget.body.tail.reimported_units
         assert shown_chars(widget.body.document()) == SHOWN
         widget.cut_bar.copy_button.click()
         assert QGuiApplication.clipboard().text() == answer

@@ -15,7 +15,8 @@ from PySide6.QtCore import QCoreApplication, QLocale
 
 from desktop.render.guard import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS
 from desktop.render.plain import SOFT_BREAK as SOFT_BREAK  # views copy text without it
-from desktop.render.plain import break_runs as break_runs  # soft breaks in long runs
+from desktop.render.plain import SOFT_BREAK_NAME as SOFT_BREAK_NAME  # how each is marked
+from desktop.render.plain import run_pieces as run_pieces  # where long runs get them
 
 
 def _tr(text: str) -> str:

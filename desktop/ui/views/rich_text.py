@@ -8,7 +8,7 @@ changed end of the document is rewritten (`TailWriter`), so an update costs abou
 size of the last block, not of the whole answer. Links are never followed by Qt: clicks
 are handed to the owner, which decides (only http/https/mailto reach the system browser).
 What a selection copies leaves out the soft breaks the renderer puts into long runs of
-text for Qt's layout (see ``render/plain.py``), so it is the text as it came.
+text for Qt's layout (see ``soft_breaks``), so it is the text as it came.
 """
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from PySide6.QtCore import QMimeData, QSize, Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QImage, QKeyEvent, QTextDocument, QTextOption
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
 
-from desktop.ui.viewmodels.long_text import SOFT_BREAK
 from desktop.ui.views.document_tail import TailWriter
+from desktop.ui.views.soft_breaks import without_soft_breaks
 
 # Keys the transcript scrolls with; a message passes them on unless text is being selected.
 _TRANSCRIPT_KEYS = frozenset(
@@ -141,12 +141,7 @@ class RichText(QTextBrowser):
 
     def createMimeDataFromSelection(self) -> QMimeData:
         """The selection as text and HTML, without the soft breaks added for layout."""
-        mime = super().createMimeDataFromSelection()
-        if mime.hasText() and SOFT_BREAK in mime.text():
-            mime.setText(mime.text().replace(SOFT_BREAK, ""))
-        if mime.hasHtml() and SOFT_BREAK in mime.html():
-            mime.setHtml(mime.html().replace(SOFT_BREAK, ""))
-        return mime
+        return without_soft_breaks(super().createMimeDataFromSelection(), self.textCursor())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Page keys scroll the transcript, not the (never scrolling) message."""
