@@ -21,6 +21,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from desktop.core.models import MessageStatus
@@ -98,7 +99,14 @@ def test_kill_9_mid_stream_loses_at_most_the_last_second(tmp_path: Path, sse_ser
             word, began, done, chars = _read_line(child).split()
             assert word == "saved"
             saves.append((float(began), float(done), int(chars)))
-        os.kill(child.pid, signal.SIGKILL)  # mid-stream, as a crash would
+        # Mid-stream, as a crash would: once the server has sent more than the last
+        # reported save could hold, so there is text in flight to lose.
+        reported = len(sent)
+        deadline = time.monotonic() + CEILING_S
+        while len(sent) <= reported and time.monotonic() < deadline:
+            time.sleep(0.005)
+        assert len(sent) > reported, "the stream stopped before the kill"
+        os.kill(child.pid, signal.SIGKILL)
         child.wait(30)
     finally:
         if child.poll() is None:
@@ -120,7 +128,6 @@ def test_kill_9_mid_stream_loses_at_most_the_last_second(tmp_path: Path, sse_ser
     numbers = [int(i) for i in CHUNK.findall(text)]
     assert text == "".join(f"[{i}]" for i in range(len(numbers)))
     assert len(text) >= saves[-1][2] > 0
-    assert len(sent) > len(numbers)  # the stream went on past what was saved
 
     # The next start finds it cut off, and keeps exactly that text.
     with Database.open(db_path) as db:
