@@ -68,7 +68,11 @@ class PlainTextView(QPlainTextEdit):
             before = plain_text_between(document, first, min(last, gap.start))
             text = before + gap.hidden + plain_text_between(document, max(first, gap.end), last)
         # Changed in place, not replaced: Qt owns the QMimeData it made and hands on (one
-        # made here would be deleted by both Qt and Python, a crash at exit).
+        # made here would be deleted by both Qt and Python, a crash at exit). Qt fills it
+        # on its first read, so it is read before it is emptied; it keeps plain text only.
         mime = super().createMimeDataFromSelection()
+        mime.text()
+        for kind in mime.formats():
+            mime.removeFormat(kind)
         mime.setText(text)
         return mime
