@@ -501,7 +501,7 @@ def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_
         await wait_for(lambda: h.repo.get_message(answer_id).text == "Saved. ", 30)
         small_disk.fill()
         disk_filled.set()
-        await h.wait_finished(timeout=30)
+        await h.wait_finished()
 
         full = "Saved. " + "".join(words)
         last = [e.message for e in h.events if isinstance(e, MessageChanged)][-1]
@@ -536,7 +536,7 @@ def test_an_answer_not_saved_yet_is_what_every_read_gives_until_it_is_saved(sse_
         await wait_for(lambda: h.repo.get_message(answer_id).text == "Saved. ", 30)
         small_disk.fill()
         disk_filled.set()
-        await h.wait_finished(timeout=30)
+        await h.wait_finished()
         assert h.repo.get_message(answer_id).status is MessageStatus.STREAMING
 
         [_question, shown] = h.chat.active_path(conversation)

@@ -146,7 +146,7 @@ def test_the_countdown_and_the_retry_keep_time_when_timers_fire_early(tmp_path, 
 
     async def body(h: Harness) -> None:
         result = await h.chat.send(None, "hi", MODEL)
-        await h.wait_finished(timeout=60)
+        await h.wait_finished()
         shown = [m.retry.seconds_left for m in updates(h, result.assistant_message_id) if m.retry]
         assert shown[:3] == [3, 2, 1]
         first, second = sse_server.requests
@@ -384,7 +384,7 @@ def test_a_stream_silent_longer_than_the_providers_stall_timeout_ends_saying_so(
 
     async def body(h: Harness) -> None:
         result = await h.chat.send(None, "hi", MODEL)
-        await h.wait_finished(timeout=60)
+        await h.wait_finished()
         stored = h.repo.get_message(result.assistant_message_id)
         assert stored.status is MessageStatus.ERROR
         assert stored.text == "Before the silence"
@@ -407,7 +407,7 @@ def test_a_stream_silent_for_less_than_the_stall_timeout_completes(tmp_path, sse
 
     async def body(h: Harness) -> None:
         result = await h.chat.send(None, "hi", MODEL)
-        await h.wait_finished(timeout=60)
+        await h.wait_finished()
         stored = h.repo.get_message(result.assistant_message_id)
         assert stored.status is MessageStatus.COMPLETE
         assert stored.text == "Slow but sure."

@@ -1,8 +1,7 @@
-"""The bundle, built once per test session, and the figures the packaging tests measured
-(bundle size, build times), shown after the run.
-
-The figures are printed in the terminal summary rather than asserted: the size target
-is read from the figure, and a timing is never a pass/fail condition.
+"""The bundle, built once per test session (the tests that use it are in one file, and
+a worker process runs whole files), and the figures the packaging tests measured
+(bundle size, build times), shown after the run: the size target is read from the
+figure, and a timing is never a pass/fail condition.
 """
 
 from __future__ import annotations
@@ -15,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.figures import note_figure
+
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "packaging" / "parley.spec"
 DEPENDS = ROOT / "packaging" / "linux" / "depends.txt"
-FIGURES: list[str] = []
 
 
 def depends_entries() -> list[str]:
@@ -88,13 +88,6 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert result.returncode == 0, result.stderr[-4000:]
     shutil.rmtree(folder / "build", ignore_errors=True)  # ≈ 100 MB nobody reads
     built = folder / "dist" / "parley"
-    FIGURES.append(f"PyInstaller bundle built in {time.monotonic() - started:.1f} s")
-    FIGURES.append(f"bundle size: {size_mb(built):.1f} MB (target ≤ 150 MB)")
+    note_figure(f"PyInstaller bundle built in {time.monotonic() - started:.1f} s")
+    note_figure(f"bundle size: {size_mb(built):.1f} MB (target ≤ 150 MB)")
     return built
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    if FIGURES:
-        terminalreporter.section("packaging figures")
-        for line in FIGURES:
-            terminalreporter.write_line(line)

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.packaging.conftest import FIGURES, ROOT, uninstalled_depends
+from tests.packaging.conftest import ROOT, uninstalled_depends
+from tests.support.figures import note_figure
 
 BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"
 BUNDLED_NOTICE = Path(__file__).with_name("bundled_notice.py")
@@ -61,7 +62,7 @@ def test_the_bundle_carries_its_resources_and_passes_the_smoke_test(bundle, tmp_
 
     started = time.monotonic()
     result = _smoke_test([str(_executable(bundle))], tmp_path / "data")
-    FIGURES.append(f"bundle smoke test (offscreen): {time.monotonic() - started:.1f} s")
+    note_figure(f"bundle smoke test (offscreen): {time.monotonic() - started:.1f} s")
     assert result.returncode == 0, result.stderr[-4000:]
     assert "smoke test passed" in result.stdout
     assert (tmp_path / "data" / "parley.db").is_file()
@@ -118,7 +119,7 @@ def test_the_bundle_passes_the_smoke_test_on_a_real_x_display(bundle, tmp_path):
         result = _smoke_test(
             [str(_executable(bundle))], tmp_path / "data", QT_QPA_PLATFORM="xcb", DISPLAY=display
         )
-    FIGURES.append(f"bundle smoke test (xcb on Xvfb): {time.monotonic() - started:.1f} s")
+    note_figure(f"bundle smoke test (xcb on Xvfb): {time.monotonic() - started:.1f} s")
     assert result.returncode == 0, result.stderr[-4000:]
     assert "smoke test passed" in result.stdout
     assert "Could not load the Qt platform plugin" not in result.stderr
@@ -270,7 +271,7 @@ def test_the_deb_installs_starts_from_its_menu_entry_and_uninstalls(bundle, tmp_
     )
     assert built.returncode == 0, built.stderr[-4000:]
     deb = Path(built.stdout.strip().splitlines()[-1])
-    FIGURES.append(
+    note_figure(
         f".deb built in {time.monotonic() - started:.1f} s: {deb.stat().st_size / 1e6:.1f} MB"
     )
 
@@ -286,7 +287,7 @@ def test_the_deb_installs_starts_from_its_menu_entry_and_uninstalls(bundle, tmp_
     installed = _dpkg("-i", str(deb))
     try:
         assert installed.returncode == 0, installed.stdout + installed.stderr
-        FIGURES.append(f"dpkg -i: {time.monotonic() - started:.1f} s")
+        note_figure(f"dpkg -i: {time.monotonic() - started:.1f} s")
         assert Path("/opt/parley/parley").is_file()
         assert Path("/usr/share/icons/hicolor/256x256/apps/parley.png").is_file()
         assert Path("/usr/share/metainfo/io.parley.Parley.metainfo.xml").is_file()

@@ -69,6 +69,7 @@ from tests.support.sse_server import (
     raw_response,
     sse_response,
 )
+from tests.support.waiting import CEILING_S
 
 T = TypeVar("T")
 KEY = "sk-ant-test-SECRET-0123456789"
@@ -79,7 +80,7 @@ WAIT = 10.0  # generous: only for things that should happen promptly
 
 def run(coro: Awaitable[T]) -> T:
     async def guarded() -> T:
-        return await asyncio.wait_for(coro, 30)
+        return await asyncio.wait_for(coro, CEILING_S)
 
     return asyncio.run(guarded())
 

@@ -57,6 +57,7 @@ from tests.support.sse_server import (
     json_response,
     raw_response,
 )
+from tests.support.waiting import CEILING_S
 
 T = TypeVar("T")
 KEY = "AIzaSy-test-SECRET-0123456789"
@@ -68,7 +69,7 @@ WAIT = 10.0
 
 def run(coro: Awaitable[T]) -> T:
     async def guarded() -> T:
-        return await asyncio.wait_for(coro, 30)
+        return await asyncio.wait_for(coro, CEILING_S)
 
     return asyncio.run(guarded())
 

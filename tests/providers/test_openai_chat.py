@@ -41,6 +41,7 @@ from tests.support.sse_server import (
     usage_chunk,
     usage_dict,
 )
+from tests.support.waiting import CEILING_S
 
 T = TypeVar("T")
 KEY = "sk-test-SECRET-0123456789"
@@ -52,7 +53,7 @@ def run(coro: Awaitable[T]) -> T:
     """Each test gets a fresh loop; the outer timeout turns a hang into a failure."""
 
     async def guarded() -> T:
-        return await asyncio.wait_for(coro, 30)
+        return await asyncio.wait_for(coro, CEILING_S)
 
     return asyncio.run(guarded())
 

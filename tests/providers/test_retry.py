@@ -34,6 +34,7 @@ from tests.support.sse_server import (
     json_response,
     sse_response,
 )
+from tests.support.waiting import CEILING_S
 
 T = TypeVar("T")
 REQUEST = ChatRequest(model="test-model", messages=(RequestMessage(Role.USER, "Hi"),))
@@ -61,7 +62,7 @@ def fixed(*values: float) -> Callable[[], float]:
 
 def run(coro: Awaitable[T]) -> T:
     async def guarded() -> T:
-        return await asyncio.wait_for(coro, 30)
+        return await asyncio.wait_for(coro, CEILING_S)
 
     return asyncio.run(guarded())
 

@@ -123,8 +123,8 @@ async def settle(driver, parley) -> int:
     """The meter once the request has been built for what the composer holds now."""
     meter = parley.chat_vm.meter
     tray = parley.chat_vm.tray
-    await driver.until(lambda: not any(e.loading for e in tray.entries()), timeout=30)
-    await driver.until(lambda: meter.idle, timeout=30)
+    await driver.until(lambda: not any(e.loading for e in tray.entries()))
+    await driver.until(lambda: meter.idle)
     return meter.tokens
 
 
@@ -166,7 +166,7 @@ def test_documents_images_and_tools_count_as_the_request_carries_them(driver, ss
         assert sent["tools"] and [p["type"] for p in question] == ["text", "image_url"]
         assert close_to(estimate, wire_tokens(sent)), (estimate, wire_tokens(sent))
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 def test_an_image_read_with_ocr_before_counts_as_its_text_for_a_model_without_vision(
@@ -199,7 +199,7 @@ def test_an_image_read_with_ocr_before_counts_as_its_text_for_a_model_without_vi
         assert [r.json.get("model") for r in sse_server.requests].count("eyes") == 1
         assert close_to(estimate, wire_tokens(sent)), (estimate, wire_tokens(sent))
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 def test_the_workspace_file_counts_as_it_is_now(driver, sse_server, tmp_path):
@@ -227,7 +227,7 @@ def test_the_workspace_file_counts_as_it_is_now(driver, sse_server, tmp_path):
         assert "short now" in json.dumps(sent)
         assert close_to(estimate, wire_tokens(sent)), (estimate, wire_tokens(sent))
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 def seed_long_chat(parley, count: int = 20) -> tuple[str, list[Message]]:
@@ -282,7 +282,7 @@ def test_a_chat_past_its_threshold_counts_the_summary_and_the_recent_messages(
         assert "Message 3:" not in json.dumps(sent) and "Message 19:" in json.dumps(sent)
         assert close_to(estimate, wire_tokens(sent)), (estimate, wire_tokens(sent))
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 def test_a_summary_still_to_be_written_is_counted_by_its_expected_size(
@@ -307,7 +307,7 @@ def test_a_summary_still_to_be_written_is_counted_by_its_expected_size(
         # The written summary is shorter than the estimate allowed for; the rest matches.
         assert wire_tokens(sent) <= estimate < wire_tokens(sent) + history // 4
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 class CountedEstimates:
@@ -346,7 +346,7 @@ def test_a_keystroke_estimates_the_draft_once(driver, sse_server, tmp_path, monk
         assert composer.meter.text() == f"{compact(parley.chat_vm.meter.tokens)} / 32k"
         assert await settle(driver, parley) >= empty + estimate_tokens(draft)
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 def test_a_huge_paste_is_counted_off_the_gui_thread_and_as_sent(

@@ -53,7 +53,7 @@ def test_a_message_sent_on_a_full_disk_stays_in_the_composer_until_it_can_be_sav
         small_disk.fill()
 
         type_and_send(parley, "Is this kept?")
-        await driver.until(lambda: composer.notice.isVisible(), timeout=30)
+        await driver.until(lambda: composer.notice.isVisible())
         assert composer.edit.toPlainText() == "Is this kept?"
         assert f"the disk holding {data} is full" in composer.notice.text
         assert composer.notice.label.textFormat() is Qt.TextFormat.PlainText
@@ -78,7 +78,7 @@ def test_a_message_sent_on_a_full_disk_stays_in_the_composer_until_it_can_be_sav
             "Hello from the test server.",
         ]
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
     assert errors == []
 
 
@@ -97,11 +97,11 @@ def test_a_message_that_failed_to_save_comes_back_even_when_what_was_typed_since
         type_and_send(parley, "ok")
         assert composer.edit.toPlainText() == ""  # on its way: the saving fails later
         QTest.keyClicks(composer.edit, "looks ok?")  # typed before the failure is known
-        await driver.until(lambda: composer.notice.isVisible(), timeout=30)
+        await driver.until(lambda: composer.notice.isVisible())
         assert composer.edit.toPlainText() == "ok\n\nlooks ok?"
         assert f"the disk holding {data} is full" in composer.notice.text
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_server, small_disk):
@@ -124,7 +124,7 @@ def test_a_new_chat_on_a_full_disk_keeps_the_text_and_says_why(driver, sse_serve
         assert transcript_texts(parley) == ["A brand new chat", "Hello from the test server."]
         assert composer.edit.toPlainText() == ""
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
 
 
 # Free space before a new chat's first message: somewhere in there a new
@@ -219,11 +219,11 @@ def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_
 
         await driver.until(lambda: bool(parley.chat_vm.conversationId))
         conversation = parley.chat_vm.conversationId
-        await driver.until(lambda: saved_answer() == "Saved part. ", timeout=30)
+        await driver.until(lambda: saved_answer() == "Saved part. ")
         small_disk.fill()
         disk_filled.set()
 
-        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        await driver.until(lambda: not parley.chat_vm.busy)
         shown = answer()
         assert shown.body.toPlainText().strip().endswith("more 39 The end.")
         assert shown.error_box.isVisible()
@@ -273,7 +273,7 @@ def test_an_answer_not_saved_yet_is_shown_as_it_ended_when_the_chat_is_opened_ag
         await driver.until(lambda: stored() is not None and stored().text == "Saved part. ")
         small_disk.fill()
         disk_filled.set()
-        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        await driver.until(lambda: not parley.chat_vm.busy)
         assert stored().status is MessageStatus.STREAMING  # the last copy that fitted
 
         parley.window.new_chat()
@@ -286,7 +286,7 @@ def test_an_answer_not_saved_yet_is_shown_as_it_ended_when_the_chat_is_opened_ag
         assert f"Not saved yet: the disk holding {data} is full" in again.error_box.text()
 
         small_disk.release()  # and nothing else: Parley tries again by itself
-        await driver.until(lambda: stored().status is MessageStatus.COMPLETE, timeout=60)
+        await driver.until(lambda: stored().status is MessageStatus.COMPLETE)
         assert stored().text.endswith("more 39 The end.")
         await driver.until(lambda: not shown_answer().error_box.isVisible())
 

@@ -94,10 +94,10 @@ def test_a_huge_one_line_answer_shows_its_start_and_copies_and_saves_all_of_it(d
         dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog))
         dialog.selectFile(str(target))
         dialog.accept()
-        await driver.until(lambda: target.exists(), timeout=30)
+        await driver.until(lambda: target.exists())
         assert target.read_text(encoding="utf-8") == ONE_LINE
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
 
 
 def test_a_huge_message_from_the_person_is_bounded_too(driver, tmp_path):
@@ -115,7 +115,7 @@ def test_a_huge_message_from_the_person_is_bounded_too(driver, tmp_path):
         widget.cut_bar.copy_button.click()
         assert QGuiApplication.clipboard().text() == ONE_LINE
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
 
 
 def test_huge_reasoning_and_tool_calls_are_bounded(driver, tmp_path):
@@ -149,7 +149,7 @@ def test_huge_reasoning_and_tool_calls_are_bounded(driver, tmp_path):
             assert len(label.text()) < 8_100
             assert "more characters, not shown" in label.text()
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
 
 
 def test_a_hostile_table_keeps_its_first_rows_as_a_table_and_the_rest_as_text(driver, tmp_path):
@@ -178,7 +178,7 @@ def test_a_hostile_table_keeps_its_first_rows_as_a_table_and_the_rest_as_text(dr
         assert text.count("| x | y | z |") == 5_000 - (rows - 1)
         assert not transcript.message_widget(answer.id).cut_bar.isVisible()
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
 
 
 def test_streaming_a_huge_one_line_answer_stops_rewriting_once_past_what_is_shown(
@@ -211,8 +211,8 @@ def test_streaming_a_huge_one_line_answer_stops_rewriting_once_past_what_is_show
 
     async def body() -> None:
         assert parley.chat_vm.submit("Print a million eights")
-        await driver.until(lambda: parley.chat_vm.busy, timeout=30)
-        await driver.until(lambda: not parley.chat_vm.busy, timeout=60)
+        await driver.until(lambda: parley.chat_vm.busy)
+        await driver.until(lambda: not parley.chat_vm.busy)
         answer_id = transcript.message_ids()[-1]
         widget = transcript.message_widget(answer_id)
         assert parley.chat_vm._chat.messages_by_id([answer_id])[0].status is (
@@ -240,7 +240,7 @@ def test_saving_a_message_writes_its_whole_text(driver, tmp_path):
 
     async def body() -> None:
         parley.chat_vm.save_message(answer.id, str(target))
-        await driver.until(lambda: saved == [str(target)], timeout=30)
+        await driver.until(lambda: saved == [str(target)])
         assert target.read_text(encoding="utf-8") == ONE_LINE
 
     driver.run(body())
@@ -284,7 +284,7 @@ def test_huge_arguments_awaiting_approval_show_both_ends_and_copy_and_save_as_wr
         dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QFileDialog))
         dialog.selectFile(str(target))
         dialog.accept()
-        await driver.until(lambda: panel.saved.isVisible(), timeout=30)
+        await driver.until(lambda: panel.saved.isVisible())
         assert target.read_text(encoding="utf-8") == arguments
         assert str(target) in panel.saved.text()
 
@@ -292,7 +292,7 @@ def test_huge_arguments_awaiting_approval_show_both_ends_and_copy_and_save_as_wr
         await driver.until(lambda: not parley.chat_vm.busy and not dialogs(parley))
         assert not (workspace / "notes.txt").exists()
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
 
 
 def test_a_selection_across_what_is_not_shown_copies_what_it_spans(qtbot):

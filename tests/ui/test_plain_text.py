@@ -179,8 +179,8 @@ def test_no_label_in_any_window_leaves_qt_to_guess_at_markup(driver, sse_server,
     async def answered(text: str) -> None:
         count = len(transcript.message_ids())
         type_and_send(parley, text)
-        await driver.until(lambda: len(transcript.message_ids()) == count + 2, timeout=30)
-        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        await driver.until(lambda: len(transcript.message_ids()) == count + 2)
+        await driver.until(lambda: not parley.chat_vm.busy)
 
     async def body() -> None:
         look()  # an empty chat
@@ -211,10 +211,10 @@ def test_no_label_in_any_window_leaves_qt_to_guess_at_markup(driver, sse_server,
 
         type_and_send(parley, "Write it down")
         dialogs = window.chat_view.approval_dialogs
-        await driver.until(lambda: bool(dialogs.dialogs), timeout=30)
+        await driver.until(lambda: bool(dialogs.dialogs))
         look()  # the approval dialog, and the consent the MCP server asks for
         dialogs.dialogs[0].panels[0].always.click()
-        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        await driver.until(lambda: not parley.chat_vm.busy)
         card = answer_widget(parley).tool_cards.cards[0]
         card.toggle.click()
         look()  # a tool card, opened

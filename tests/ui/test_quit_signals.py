@@ -22,6 +22,7 @@ from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 from desktop.ui.views.main_window import MainWindow
 from tests.support.sse_server import DONE, RecordedRequest, Sleep, chat_chunk, sse_response
+from tests.support.waiting import CEILING_S
 from tests.ui.conftest import write_settings
 
 
@@ -75,7 +76,7 @@ def test_ctrl_c_stops_the_streaming_answer_keeping_its_text(
             )
         )
         os.kill(os.getpid(), signal.SIGINT)
-        return await asyncio.wait_for(running, 60)
+        return await asyncio.wait_for(running, CEILING_S)
 
     try:
         status = loop.run_until_complete(body())

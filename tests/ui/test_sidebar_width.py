@@ -66,18 +66,18 @@ def test_the_sidebar_keeps_its_width_through_every_state_of_the_chat(driver, sse
     async def body() -> None:
         measure("empty")
         type_and_send(parley, LONG_QUESTION)
-        await driver.until(lambda: "The first" in answer_text(), timeout=30)
+        await driver.until(lambda: "The first" in answer_text())
         assert window.chat_view.composer.stop_button.isVisible()
         measure("streaming")
         parley.chat_vm.stop()
-        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        await driver.until(lambda: not parley.chat_vm.busy)
         measure("done")
         parley.chat_vm.workspace.set_folder(str(workspace))
         type_and_send(parley, "Write my notes")
-        await driver.until(lambda: bool(dialogs(parley)), timeout=30)
+        await driver.until(lambda: bool(dialogs(parley)))
         measure("approval")
         dialogs(parley)[0].panels[0].deny.click()
-        await driver.until(lambda: not parley.chat_vm.busy and not dialogs(parley), timeout=30)
+        await driver.until(lambda: not parley.chat_vm.busy and not dialogs(parley))
         type_and_send(parley, "Once more")
         await driver.until(
             lambda: not parley.chat_vm.busy and answer_widget(parley).error_box.isVisible(),
@@ -85,7 +85,7 @@ def test_the_sidebar_keeps_its_width_through_every_state_of_the_chat(driver, sse
         )
         measure("error")
 
-    driver.run(body(), timeout=90)
+    driver.run(body())
     assert widths == dict.fromkeys(widths, 260), widths  # the width it was given
     assert len(set(minimums.values())) == 1, minimums  # no text or button moves it
     title = window.chat_view.title
@@ -125,14 +125,14 @@ def test_a_dragged_sidebar_width_is_kept_and_comes_back_after_a_restart(
         laid_out()
         assert window.sidebar.width() == dragged
         parley.chat_vm.stop()
-        await driver.until(lambda: not parley.chat_vm.busy, timeout=30)
+        await driver.until(lambda: not parley.chat_vm.busy)
         laid_out()
         assert window.sidebar.width() == dragged
         window.resize(790, 560)  # a wider window widens the chat, not the list
         laid_out()
         assert window.sidebar.width() == dragged
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
     driver.close(parley)
     again = driver.start(data)
     laid_out()

@@ -14,6 +14,7 @@ from desktop.core.paths import DataPaths
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
+from tests.support.waiting import CEILING_S
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schemas"
 
@@ -41,7 +42,7 @@ def _start_and_read_the_box(qapp, loop, paths: DataPaths) -> tuple[int, list[dic
     watcher.start()
     try:
         code = loop.run_until_complete(
-            asyncio.wait_for(_run(qapp, paths, SecretStore(), smoke=False), 60)
+            asyncio.wait_for(_run(qapp, paths, SecretStore(), smoke=False), CEILING_S)
         )
     finally:
         watcher.stop()

@@ -301,9 +301,9 @@ def start_with_git(driver, sse_server, tmp_path):
 
     async def body() -> None:
         type_and_send(parley, "Stage my notes")
-        await driver.until(lambda: len(dialogs(parley)) == 1, timeout=30)
+        await driver.until(lambda: len(dialogs(parley)) == 1)
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
     facts = dialogs(parley)[0].panels[0].facts.text()
     assert "Git" in facts and "changes files" in facts  # known while the server runs
     driver.close(parley)
@@ -327,15 +327,15 @@ def test_a_restored_mcp_call_is_described_once_its_server_is_up(driver, sse_serv
         await driver.until(lambda: len(dialogs(again)) == 1)
         panel = dialogs(again)[0].panels[0]
         assert "reads only" not in panel.facts.text()  # never the harmless default
-        await driver.until(lambda: panel.facts.text() == KNOWN, timeout=30)
+        await driver.until(lambda: panel.facts.text() == KNOWN)
         assert panel.description.text().startswith("Adds file contents to the staging area")
         assert panel.always.isEnabled() and panel.approve.isEnabled()  # still undecided
         assert git_status(repo) == "?? notes.txt\n"
         QTest.mouseClick(panel.deny, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: not again.chat_vm.busy and not dialogs(again), timeout=30)
+        await driver.until(lambda: not again.chat_vm.busy and not dialogs(again))
         assert git_status(repo) == "?? notes.txt\n"
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
 
 
 def test_a_restored_call_whose_server_cannot_start_yet_is_worded_cautiously(
@@ -361,12 +361,12 @@ def test_a_restored_call_whose_server_cannot_start_yet_is_worded_cautiously(
         assert panel.facts.text() == cautious
 
         QTest.mouseClick(prompt.dialogs["git"].allow, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: panel.facts.text() == KNOWN, timeout=30)
+        await driver.until(lambda: panel.facts.text() == KNOWN)
         assert panel.description.text().startswith("Adds file contents to the staging area")
         assert panel.always.isEnabled()
         assert git_status(repo) == "?? notes.txt\n"  # starting the server ran nothing
         QTest.mouseClick(panel.approve, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: git_status(repo) == "A  notes.txt\n", timeout=30)
-        await driver.until(lambda: not again.chat_vm.busy, timeout=30)
+        await driver.until(lambda: git_status(repo) == "A  notes.txt\n")
+        await driver.until(lambda: not again.chat_vm.busy)
 
-    driver.run(body(), timeout=60)
+    driver.run(body())
