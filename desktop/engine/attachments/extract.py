@@ -9,33 +9,39 @@ message and never a crash.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from typing import BinaryIO
 
 from desktop.core.attachments import AttachmentError
 from desktop.engine.attachments.damage import damaged
 from desktop.engine.attachments.formats import FileFormat
-from desktop.engine.attachments.legacy_ppt import extract_ppt
 from desktop.engine.attachments.ooxml import UnsafeXml, unsafe_xml
-from desktop.engine.attachments.pdf_text import extract_pdf
-from desktop.engine.attachments.plain_text import extract_plain_text
-from desktop.engine.attachments.powerpoint import extract_pptx
 from desktop.engine.attachments.text_cap import Extracted
-from desktop.engine.attachments.word import extract_docx
 
 __all__ = ["Extracted", "extract_text"]
 
-_EXTRACTORS: dict[FileFormat, Callable[[str, BinaryIO], Extracted]] = {
-    FileFormat.TEXT: extract_plain_text,
-    FileFormat.DOCX: extract_docx,
-    FileFormat.PPTX: extract_pptx,
-    FileFormat.PPT: extract_ppt,
-    FileFormat.PDF: extract_pdf,
+# Each reader is imported when a file of its kind is first read (in the worker thread
+# that reads it): pypdf alone takes half a second, which the first window need not wait.
+_EXTRACTORS: dict[FileFormat, tuple[str, str]] = {
+    FileFormat.TEXT: ("plain_text", "extract_plain_text"),
+    FileFormat.DOCX: ("word", "extract_docx"),
+    FileFormat.PPTX: ("powerpoint", "extract_pptx"),
+    FileFormat.PPT: ("legacy_ppt", "extract_ppt"),
+    FileFormat.PDF: ("pdf_text", "extract_pdf"),
 }
 
 
+def _extractor(file_format: FileFormat) -> Callable[[str, BinaryIO], Extracted] | None:
+    where = _EXTRACTORS.get(file_format)
+    if where is None:
+        return None
+    module, function = where
+    return getattr(importlib.import_module(f"desktop.engine.attachments.{module}"), function)
+
+
 def extract_text(name: str, file_format: FileFormat, stream: BinaryIO) -> Extracted:
-    extractor = _EXTRACTORS.get(file_format)
+    extractor = _extractor(file_format)
     if extractor is None:
         raise AttachmentError(name, f"a {file_format.label} has no text to extract")
     try:

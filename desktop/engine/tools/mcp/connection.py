@@ -26,19 +26,17 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import anyio
-import httpx2
-from mcp import types
-from mcp.client.session import ClientSession
-from mcp.client.sse import sse_client
-from mcp.client.stdio import StdioServerParameters, stdio_client
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared.exceptions import MCPError
 
 from desktop.core.mcp_settings import McpServerSettings, McpTransport
 from desktop.engine.tools.registry import ToolFailure
+
+if TYPE_CHECKING:  # the SDK itself is imported when a server first starts (see `_serve`)
+    import httpx2
+    from mcp import types
+    from mcp.client.session import ClientSession
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +76,8 @@ class _PostStatus:
     SDK's streamable client leaves the HTTP status a fallback decision needs."""
 
     def __init__(self, url: str) -> None:
+        import httpx2  # the SDK's HTTP client, loaded with the SDK
+
         self._url = httpx2.URL(url)
         self.refused = False
 
@@ -190,6 +190,10 @@ class McpConnection:
         done: asyncio.Event,
     ) -> None:
         """Hold one session open until stopped, or until the server's output ends."""
+        # The SDK takes about two seconds to import: it is loaded here, when a server
+        # first starts, not with the window (a person may never use MCP).
+        from mcp.client.session import ClientSession
+
         sink, relayed = anyio.create_memory_object_stream[Any](0)
         ended = asyncio.Event()
 
@@ -225,10 +229,15 @@ class McpConnection:
     ) -> AsyncIterator[Any]:
         server = self.server
         if kind is HttpTransport.SSE:
+            from mcp.client.sse import sse_client
+
             async with sse_client(server.url, headers=dict(server.headers)) as streams:
                 yield streams
             return
         if kind is HttpTransport.STREAMABLE:
+            import httpx2
+            from mcp.client.streamable_http import streamable_http_client
+
             async with (
                 httpx2.AsyncClient(
                     headers=dict(server.headers), event_hooks={"response": [refused]}
@@ -237,6 +246,8 @@ class McpConnection:
             ):
                 yield streams
             return
+        from mcp.client.stdio import StdioServerParameters, stdio_client
+
         self.log_file.parent.mkdir(parents=True, exist_ok=True)
         params = StdioServerParameters(
             command=server.command,
@@ -253,6 +264,9 @@ class McpConnection:
         return self.tools
 
     async def call(self, tool: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        from mcp import types
+        from mcp.shared.exceptions import MCPError
+
         session = await self.ensure_started()
         try:
             result = await session.call_tool(
@@ -323,6 +337,8 @@ async def _first_of(*events: asyncio.Event) -> None:
 
 
 async def _all_tools(session: ClientSession) -> list[types.Tool]:
+    from mcp import types
+
     tools: list[types.Tool] = []
     cursor: str | None = None
     while True:

@@ -18,9 +18,7 @@ import logging
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
-
-from mcp import types
+from typing import TYPE_CHECKING, Any, Protocol
 
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.dispatch import EventBus
@@ -33,6 +31,9 @@ from desktop.engine.tools.mcp.naming import mcp_tool_name
 from desktop.engine.tools.mcp.results import McpImage, result_text, storable_images
 from desktop.engine.tools.registry import Tool, ToolContext, ToolFailure, ToolResult
 from desktop.engine.tools.service import SettingsStore
+
+if TYPE_CHECKING:
+    from mcp import types
 
 log = logging.getLogger(__name__)
 

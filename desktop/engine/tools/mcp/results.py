@@ -15,10 +15,12 @@ import binascii
 import json
 from collections.abc import Collection
 from dataclasses import dataclass
-
-from mcp import types
+from typing import TYPE_CHECKING
 
 from desktop.engine.tools.registry import ToolFailure
+
+if TYPE_CHECKING:
+    from mcp import types
 
 STORABLE_IMAGES = frozenset({"image/png", "image/jpeg", "image/webp"})
 
@@ -48,6 +50,8 @@ def _size(data: str) -> int:
 
 def storable_images(result: types.CallToolResult) -> list[McpImage]:
     """The result's PNG, JPEG and WebP images (valid base64 only), in order."""
+    from mcp import types  # loaded by then: the call that made `result` loaded the SDK
+
     found = []
     for index, block in enumerate(result.content):
         if isinstance(block, types.ImageContent) and block.mime_type in STORABLE_IMAGES:
@@ -58,6 +62,8 @@ def storable_images(result: types.CallToolResult) -> list[McpImage]:
 
 
 def _block_text(block: object, attached: bool = False) -> str:
+    from mcp import types
+
     if isinstance(block, types.TextContent):
         return block.text
     if isinstance(block, types.ImageContent):
@@ -77,6 +83,8 @@ def _block_text(block: object, attached: bool = False) -> str:
 def result_text(result: types.CallToolResult, attached: Collection[int] = ()) -> str:
     """The model's view of `result`; raises ToolFailure for an error result. `attached`
     are the indexes of the image blocks kept as attachments."""
+    from mcp import types
+
     parts = [_block_text(block, i in attached) for i, block in enumerate(result.content)]
     has_text = any(isinstance(b, types.TextContent) for b in result.content)
     if result.structured_content is not None and not has_text:

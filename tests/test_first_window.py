@@ -1,0 +1,42 @@
+"""The first window waits only for what it needs: the database, settings, the sidebar
+and the chat view. A Parley started in a child process lists the modules loaded when
+its window is first shown; the heavy ones a person may never use must not be there."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.support.waiting import CEILING_S
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Top-level packages the first window must not import, with what each costs or is for.
+LATER = {
+    "mcp": "the MCP SDK (about 2 s of imports), loaded when a server first starts",
+    "mcp_types": "the MCP SDK's types",
+    "httpx2": "the MCP SDK's HTTP client",
+    "pypdf": "PDF text (0.5 s), loaded when a PDF is first read",
+    "rapidocr": "the local OCR engine, run in a child process",
+    "onnxruntime": "the OCR engine's runtime",
+    "desktop_notifier": "desktop notifications, loaded for the first one",
+}
+
+
+def test_the_first_window_is_shown_without_the_modules_it_does_not_need(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.support.first_window_modules", str(tmp_path / "data")],
+        cwd=ROOT,
+        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=CEILING_S,
+    )
+    assert result.returncode == 0, result.stderr[-4000:]
+    loaded = {name.split(".")[0] for name in json.loads(result.stdout.splitlines()[-1])}
+    assert "desktop" in loaded and "PySide6" in loaded  # the list is the window's
+    early = {name: why for name, why in LATER.items() if name in loaded}
+    assert not early, early
