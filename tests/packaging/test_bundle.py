@@ -125,6 +125,27 @@ def test_the_bundle_passes_the_smoke_test_on_a_real_x_display(bundle, tmp_path):
     assert "Could not load the Qt platform plugin" not in result.stderr
 
 
+def test_the_bundle_carries_what_parley_imports_on_first_use(bundle):
+    """The MCP SDK and the document readers are imported when first needed, inside
+    functions: the bundle must still hold them, or a bundled Parley could not read a
+    PDF or start an MCP server."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    pyz = CArchiveReader(str(_executable(bundle))).open_embedded_archive("PYZ.pyz")
+    readers = ["plain_text", "word", "powerpoint", "legacy_ppt", "pdf_text"]
+    wanted = {f"desktop.engine.attachments.{name}" for name in readers} | {
+        "pypdf",
+        "olefile",
+        "mcp.client.session",
+        "mcp.client.stdio",
+        "mcp.client.sse",
+        "mcp.client.streamable_http",
+        "mcp.shared.exceptions",
+        "httpx2",
+    }
+    assert not wanted - set(pyz.toc), sorted(wanted - set(pyz.toc))
+
+
 @linux_only
 def test_the_bundled_code_sends_a_desktop_notification(bundle):
     """desktop-notifier and dbus-fast are imported only when the first notice goes out,

@@ -9,7 +9,6 @@ message and never a crash.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import BinaryIO
 
@@ -21,23 +20,32 @@ from desktop.engine.attachments.text_cap import Extracted
 
 __all__ = ["Extracted", "extract_text"]
 
-# Each reader is imported when a file of its kind is first read (in the worker thread
-# that reads it): pypdf alone takes half a second, which the first window need not wait.
-_EXTRACTORS: dict[FileFormat, tuple[str, str]] = {
-    FileFormat.TEXT: ("plain_text", "extract_plain_text"),
-    FileFormat.DOCX: ("word", "extract_docx"),
-    FileFormat.PPTX: ("powerpoint", "extract_pptx"),
-    FileFormat.PPT: ("legacy_ppt", "extract_ppt"),
-    FileFormat.PDF: ("pdf_text", "extract_pdf"),
-}
-
 
 def _extractor(file_format: FileFormat) -> Callable[[str, BinaryIO], Extracted] | None:
-    where = _EXTRACTORS.get(file_format)
-    if where is None:
-        return None
-    module, function = where
-    return getattr(importlib.import_module(f"desktop.engine.attachments.{module}"), function)
+    """Each reader is imported when a file of its kind is first read (in the worker
+    thread that reads it): pypdf alone takes half a second, which the first window need
+    not wait for. Plain import statements, so that the bundler finds every reader."""
+    if file_format is FileFormat.TEXT:
+        from desktop.engine.attachments.plain_text import extract_plain_text
+
+        return extract_plain_text
+    if file_format is FileFormat.DOCX:
+        from desktop.engine.attachments.word import extract_docx
+
+        return extract_docx
+    if file_format is FileFormat.PPTX:
+        from desktop.engine.attachments.powerpoint import extract_pptx
+
+        return extract_pptx
+    if file_format is FileFormat.PPT:
+        from desktop.engine.attachments.legacy_ppt import extract_ppt
+
+        return extract_ppt
+    if file_format is FileFormat.PDF:
+        from desktop.engine.attachments.pdf_text import extract_pdf
+
+        return extract_pdf
+    return None
 
 
 def extract_text(name: str, file_format: FileFormat, stream: BinaryIO) -> Extracted:
