@@ -8,12 +8,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from tests.support.waiting import CEILING_S
+from tests.support.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -109,14 +108,12 @@ def _start_parley(data: Path) -> subprocess.Popen[str]:
     )
 
 
-def _wait_until_ready(process: subprocess.Popen[str], data: Path) -> float:
-    """Waits for the log's "Parley ready"; returns the deadline, for later waits."""
-    deadline = time.monotonic() + CEILING_S  # a loaded 2-core machine takes its time
-    while "Parley ready" not in _log_of(data):
+def _wait_until_ready(process: subprocess.Popen[str], data: Path) -> None:
+    def ready() -> bool:
         assert process.poll() is None, process.communicate()
-        assert time.monotonic() < deadline, "Parley never came up"
-        time.sleep(0.1)
-    return deadline
+        return "Parley ready" in _log_of(data)
+
+    wait_until(ready, "Parley never came up")
 
 
 @pytest.mark.parametrize(
@@ -157,23 +154,26 @@ def test_a_second_ctrl_c_ends_a_shutdown_that_is_held_up(tmp_path):
     process = _start_parley(data)
     lock = data / "window.ini.lock"
     try:
-        deadline = _wait_until_ready(process, data)
+        _wait_until_ready(process, data)
         # Qt's lock file: held by this (live) process, so Qt waits for it to go.
         executable = Path(os.readlink(f"/proc/{os.getpid()}/exe")).name
         lock.write_text(f"{os.getpid()}\n{executable}\n{socket.gethostname()}\n")
 
         process.send_signal(signal.SIGINT)
-        while "SIGINT received: quitting" not in _log_of(data):
+
+        def quitting() -> bool:
             assert process.poll() is None, process.communicate()
-            assert time.monotonic() < deadline, "the first Ctrl+C was not taken"
-            time.sleep(0.05)
+            return "SIGINT received: quitting" in _log_of(data)
+
+        wait_until(quitting, "the first Ctrl+C was not taken")
         process.send_signal(signal.SIGINT)
         # Kept fresh, the lock never turns stale: only the second Ctrl+C can end it.
-        ended = time.monotonic() + 60
-        while process.poll() is None and time.monotonic() < ended:
+
+        def ended() -> bool:
             os.utime(lock)
-            time.sleep(0.1)
-        assert process.poll() is not None, "the second Ctrl+C did not end Parley"
+            return process.poll() is not None
+
+        wait_until(ended, "the second Ctrl+C did not end Parley")
         _out, err = process.communicate(timeout=60)
     finally:
         lock.unlink(missing_ok=True)

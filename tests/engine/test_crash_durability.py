@@ -21,7 +21,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from desktop.core.models import MessageStatus
@@ -29,7 +28,7 @@ from desktop.engine.chat_service import ChatService
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from tests.support.sse_server import DONE, SendNow, Sleep, chat_chunk, sse_response
-from tests.support.waiting import CEILING_S
+from tests.support.waiting import CEILING_S, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 LOSS_BOUND_S = 1.0  # "the text received up to about a second before is kept"
@@ -102,10 +101,7 @@ def test_kill_9_mid_stream_loses_at_most_the_last_second(tmp_path: Path, sse_ser
         # Mid-stream, as a crash would: once the server has sent more than the last
         # reported save could hold, so there is text in flight to lose.
         reported = len(sent)
-        deadline = time.monotonic() + CEILING_S
-        while len(sent) <= reported and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert len(sent) > reported, "the stream stopped before the kill"
+        wait_until(lambda: len(sent) > reported, "the stream stopped before the kill")
         os.kill(child.pid, signal.SIGKILL)
         child.wait(30)
     finally:

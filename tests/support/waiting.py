@@ -9,6 +9,8 @@ is ever timed against a budget here; speed is the benchmarks' business.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Final
 
 CEILING_S: Final = 120.0
@@ -16,3 +18,12 @@ CEILING_S: Final = 120.0
 
 HANG_GUARD_S: Final = 600.0
 """The longest a whole test body may run before it is treated as hung."""
+
+
+def wait_until(predicate: Callable[[], bool], what: str, timeout: float = CEILING_S) -> None:
+    """Poll `predicate` (outside any event loop: a child process, a file) until it holds;
+    fail naming `what` at the ceiling."""
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, f"{what}: not within {timeout:g} s"
+        time.sleep(0.02)
