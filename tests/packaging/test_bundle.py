@@ -5,7 +5,6 @@ starts it (the Exec line of the installed .desktop entry)."""
 from __future__ import annotations
 
 import configparser
-import contextlib
 import os
 import re
 import shlex
@@ -13,13 +12,13 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from tests.packaging.conftest import ROOT, uninstalled_depends
 from tests.support.figures import note_figure
+from tests.support.xvfb import private_display
 
 BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"
 BUNDLED_NOTICE = Path(__file__).with_name("bundled_notice.py")
@@ -84,37 +83,10 @@ def test_the_bundle_leaves_the_desktops_own_libraries_to_the_system(bundle):
     assert not dangling, f"links to libraries that are not bundled: {dangling}"
 
 
-@contextlib.contextmanager
-def _xvfb() -> Iterator[str]:
-    """A private X server; yields its DISPLAY. Xvfb picks a free display itself and
-    writes the number to a pipe once it accepts connections."""
-    if shutil.which("Xvfb") is None:
-        reason = "needs Xvfb (apt-get install xvfb)"
-        if os.environ.get("PARLEY_REQUIRE_XVFB"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    read_end, write_end = os.pipe()
-    server = subprocess.Popen(
-        ["Xvfb", "-displayfd", str(write_end), "-nolisten", "tcp", "-screen", "0", "1280x800x24"],
-        pass_fds=(write_end,),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end) as pipe:
-            number = pipe.readline().strip()
-        assert number, "Xvfb did not start"
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(10)
-
-
 @linux_only
 def test_the_bundle_passes_the_smoke_test_on_a_real_x_display(bundle, tmp_path):
     """The xcb platform plugin with the system's X11 and xcb libraries, as on a desktop."""
-    with _xvfb() as display:
+    with private_display(size="1280x800x24") as display:
         started = time.monotonic()
         result = _smoke_test(
             [str(_executable(bundle))], tmp_path / "data", QT_QPA_PLATFORM="xcb", DISPLAY=display

@@ -6,9 +6,7 @@ Where Xvfb or xdotool is missing these tests skip, unless PARLEY_REQUIRE_XVFB is
 
 from __future__ import annotations
 
-import itertools
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -19,6 +17,7 @@ import pytest
 
 from desktop.ui.global_shortcut import GlobalShortcut, support
 from tests.support.waiting import CEILING_S
+from tests.support.xvfb import private_display
 
 linux_only = pytest.mark.skipif(sys.platform != "linux", reason="X11 and Wayland are Linux")
 
@@ -26,29 +25,8 @@ linux_only = pytest.mark.skipif(sys.platform != "linux", reason="X11 and Wayland
 @pytest.fixture
 def xvfb() -> Iterator[str]:
     """A private X display (":N") for the test; it has no window manager."""
-    missing = [tool for tool in ("Xvfb", "xdotool") if shutil.which(tool) is None]
-    if missing or sys.platform != "linux":
-        reason = f"needs {' and '.join(missing) or 'Linux'} (apt-get install xvfb xdotool)"
-        if os.environ.get("PARLEY_REQUIRE_XVFB"):
-            pytest.fail(reason)
-        pytest.skip(reason)
-    number = next(n for n in itertools.count(140) if not Path(f"/tmp/.X{n}-lock").exists())
-    server = subprocess.Popen(
-        ["Xvfb", f":{number}", "-nolisten", "tcp", "-screen", "0", "1024x768x24"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        socket = Path(f"/tmp/.X11-unix/X{number}")
-        deadline = time.monotonic() + CEILING_S
-        while not socket.exists():
-            assert server.poll() is None, "Xvfb exited at start"
-            assert time.monotonic() < deadline, "Xvfb did not start"
-            time.sleep(0.05)
-        yield f":{number}"
-    finally:
-        server.terminate()
-        server.wait(10)
+    with private_display("xdotool") as display:
+        yield display
 
 
 def xdotool(display: str, *args: str) -> str:
