@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
-from desktop.core.models import CallState, MessageStatus, ToolCallPart
+from desktop.core.models import CallState, Decision, MessageStatus, ToolCallPart
 from tests.support.chat_wire import delta_chunk, streamed_call
 from tests.support.sse_server import DONE, chat_chunk, sse_response
 from tests.ui.conftest import write_settings
@@ -316,6 +316,18 @@ def git_status(repo) -> str:
     return _git(repo, "status", "--porcelain")
 
 
+def tool_calls(parley, message_id: str) -> list[ToolCallPart]:
+    stored = parley.repository.get_message(message_id)
+    return [p for p in stored.parts if isinstance(p, ToolCallPart)]
+
+
+def answer_ended(parley, message_id: str) -> bool:
+    """The answer left `awaiting_approval` and finished streaming, on disk."""
+    stored = parley.repository.get_message(message_id)
+    waiting = (MessageStatus.AWAITING_APPROVAL, MessageStatus.STREAMING)
+    return stored is not None and stored.status not in waiting
+
+
 KNOWN = "Source: MCP server “Git” · Risk: changes files"
 
 
@@ -365,8 +377,17 @@ def test_a_restored_call_whose_server_cannot_start_yet_is_worded_cautiously(
         assert panel.description.text().startswith("Adds file contents to the staging area")
         assert panel.always.isEnabled()
         assert git_status(repo) == "?? notes.txt\n"  # starting the server ran nothing
+        message_id = dialogs(again)[0].request.message_id
         QTest.mouseClick(panel.approve, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: git_status(repo) == "A  notes.txt\n")
+        await driver.until(lambda: answer_ended(again, message_id))
+        # The call's record says why, should the file not be staged.
+        (call,) = tool_calls(again, message_id)
+        assert (call.state, call.decision, call.is_error) == (
+            CallState.DONE,
+            Decision.APPROVED_ONCE,
+            False,
+        ), call
+        assert git_status(repo) == "A  notes.txt\n"
         await driver.until(lambda: not again.chat_vm.busy)
 
     driver.run(body())
