@@ -208,7 +208,7 @@ def test_stop_keeps_the_partial_text_as_cancelled(tmp_path, sse_server):
         assert stored.finished_at is not None
         assert [e.status for e in h.finished()] == [MessageStatus.CANCELLED]
         assert not h.chat.is_generating(result.conversation_id)
-        assert sse_server.requests[0].client_gone.wait(5)
+        assert sse_server.requests[0].client_gone.wait(CEILING_S)
 
     run(tmp_path, sse_server, body)
 

@@ -259,7 +259,7 @@ def test_quitting_stops_a_background_ask(
         started = asyncio.get_running_loop().time()
         await service.aclose()
         assert asyncio.get_running_loop().time() - started < 2
-        assert sse_server.requests[0].client_gone.wait(5)
+        assert sse_server.requests[0].client_gone.wait(CEILING_S)
 
     with_service(path, body, model_info_max_age=3600)
 

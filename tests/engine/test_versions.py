@@ -59,6 +59,7 @@ from tests.support.sse_server import (
     error_response,
     sse_response,
 )
+from tests.support.waiting import CEILING_S
 
 
 def sent(server: SSEServer, index: int) -> list[dict[str, Any]]:
@@ -375,7 +376,7 @@ def test_delete_while_generating_stops_the_generation_first(tmp_path, sse_server
         assert [e.status for e in h.finished()] == [MessageStatus.CANCELLED]
         assert h.repo.messages(result.conversation_id) == []
         assert h.chat.active_path(result.conversation_id) == []
-        assert sse_server.requests[0].client_gone.wait(5)
+        assert sse_server.requests[0].client_gone.wait(CEILING_S)
 
     with caplog.at_level(logging.WARNING):
         run(tmp_path, sse_server, body)

@@ -18,6 +18,7 @@ import pytest
 
 from tests.packaging.conftest import ROOT, uninstalled_depends
 from tests.support.figures import note_figure
+from tests.support.waiting import CEILING_S
 from tests.support.xvfb import private_display
 
 BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"
@@ -150,7 +151,7 @@ def test_the_bundled_code_sends_a_desktop_notification(bundle):
             text=True,
             env={"DBUS_SESSION_BUS_ADDRESS": daemon.address, "PATH": os.environ["PATH"]},
         )
-        daemon.wait_for_calls(1, timeout=20)
+        daemon.wait_for_calls(1, timeout=CEILING_S)
         out, err = child.communicate("", timeout=60)
         calls = daemon.calls
     finally:

@@ -170,7 +170,7 @@ class NotificationDaemon:
             target=self._run, args=(ready, failure), name="notification-daemon", daemon=True
         )
         self._thread.start()
-        if not ready.wait(10) or failure:
+        if not ready.wait(CEILING_S) or failure:
             self.stop()
             raise RuntimeError("the notification daemon did not start") from (
                 failure[0] if failure else None

@@ -340,7 +340,7 @@ class SSEServer:
             target=self._run, args=(ready,), name="sse-test-server", daemon=True
         )
         self._thread.start()
-        if not ready.wait(10):
+        if not ready.wait(CEILING_S):
             raise RuntimeError("the test server did not start")
         if self._startup_error is not None:
             raise RuntimeError("the test server did not start") from self._startup_error

@@ -9,6 +9,7 @@ from PySide6.QtTest import QTest
 
 from desktop.core.models import MessageStatus
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
+from tests.support.waiting import CEILING_S
 from tests.ui.conftest import write_settings
 
 
@@ -112,7 +113,7 @@ def test_stop_mid_stream_keeps_the_partial_text(driver, sse_server, tmp_path):
         assert not composer.stop_button.isVisible()
         stored = parley.repository.get_message(answer.item.id)
         assert stored.status is MessageStatus.CANCELLED and stored.text == "The first half"
-        assert sse_server.requests[0].client_gone.wait(5)  # the connection was closed
+        assert sse_server.requests[0].client_gone.wait(CEILING_S)  # the connection was closed
 
     driver.run(body())
 

@@ -159,7 +159,6 @@ def test_a_new_chat_that_does_not_fit_leaves_no_empty_chat_in_the_sidebar(
                     composer.notice.isVisible()
                     or (bool(parley.chat_vm.conversationId) and not parley.chat_vm.busy)
                 ),
-                timeout=30,
             )
             small_disk.release()
             if composer.notice.isVisible():  # refused: the text is back, no chat made

@@ -127,7 +127,6 @@ def test_a_servers_error_with_markup_is_shown_as_its_literal_text(driver, sse_se
                 and answer_widget(parley).error_box.text() != ""
                 and not parley.chat_vm.busy
             ),
-            timeout=30,
         )
         box = answer_widget(parley).error_box
         assert box.isVisible()
@@ -202,7 +201,6 @@ def test_no_label_in_any_window_leaves_qt_to_guess_at_markup(driver, sse_server,
                 len(transcript.message_ids()) == 4
                 and "Rate limited" in answer_widget(parley).status.text()
             ),
-            timeout=30,
         )
         look()
         parley.chat_vm.stop()

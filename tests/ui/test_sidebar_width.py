@@ -81,7 +81,6 @@ def test_the_sidebar_keeps_its_width_through_every_state_of_the_chat(driver, sse
         type_and_send(parley, "Once more")
         await driver.until(
             lambda: not parley.chat_vm.busy and answer_widget(parley).error_box.isVisible(),
-            timeout=30,
         )
         measure("error")
 

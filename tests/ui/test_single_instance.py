@@ -24,6 +24,7 @@ from desktop.ui.single_instance import (
     parse_message,
     server_name,
 )
+from tests.support.waiting import CEILING_S
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 90.0  # a cold start on a busy two-core machine
@@ -71,7 +72,7 @@ class Launcher:
         for child in self.children:
             if child.poll() is None:
                 child.kill()
-            child.wait(timeout=30)
+            child.wait(timeout=CEILING_S)
 
 
 @pytest.fixture
@@ -132,7 +133,7 @@ def test_a_second_launch_hands_its_files_over_and_a_crash_leaves_nothing_in_the_
     assert first.poll() is None
 
     first.kill()  # a crash: on Unix its socket file stays behind
-    first.wait(timeout=30)
+    first.wait(timeout=CEILING_S)
     if sys.platform != "win32":
         assert Path(server_name(data)).exists()
     assert not _answers(data)
