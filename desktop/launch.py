@@ -38,7 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         report(problem, args.data_dir)
         return 1
-    from desktop.app import main as start  # only now: importing it loads Qt
+    from desktop.ui.pyside_sources import skip_source_scan  # only now: it loads Qt
+
+    skip_source_scan()
+    from desktop.app import main as start
 
     return start(argv)
 

@@ -1,0 +1,191 @@
+"""How long Parley takes to open, and how much memory it holds, against bare Qt.
+
+Run from the repository root:  python benchmarks/startup_bench.py [--runs N]
+
+A person double-clicks and waits for the window, so the figure that matters is the
+whole process, imports included. Each run is a fresh process, offscreen:
+
+- Parley: `parley --smoke-test` (`desktop.launch.main`) on a data folder with one short chat
+  open (start, show the window, 0.2 s, a database round trip, quit);
+- the floor: a bare QMainWindow with a QTextBrowser, shown for 0.2 s, then quit;
+- `import desktop.app` alone, and the first window: the time from the process start
+  to the main window's first paint.
+
+Runs alternate (floor, Parley, floor, Parley, ...) so that whatever else the machine
+does weighs on both alike, and the medians are printed with the targets: Parley's wall
+time at most 3x the floor's, its peak memory (the kernel's high-water mark of the
+resident set) at most 120 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+WALL_TARGET_RATIO = 3.0
+RSS_TARGET_MB = 120.0
+
+FLOOR = """
+import sys
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow, QTextBrowser
+app = QApplication(sys.argv)
+window = QMainWindow()
+window.setCentralWidget(QTextBrowser())
+window.resize(1100, 720)
+window.show()
+QTimer.singleShot(200, app.quit)
+app.exec()
+"""
+
+# As `parley` imports it (`desktop.launch`).
+IMPORT_ONLY = (
+    "from desktop.ui.pyside_sources import skip_source_scan; skip_source_scan(); import desktop.app"
+)
+
+# The time from the interpreter's start to the main window's first paint, printed by
+# the child itself (the same hook as the first-window module test).
+FIRST_PAINT = """
+import os, sys, time
+from desktop.ui.pyside_sources import skip_source_scan
+skip_source_scan()
+from PySide6.QtCore import QEvent, QObject
+from desktop.ui.views.main_window import MainWindow
+started = float(os.environ["PARLEY_BENCH_STARTED"])
+class FirstPaint(QObject):
+    def eventFilter(self, watched, event):
+        if event.type() == QEvent.Type.Paint and isinstance(watched, MainWindow):
+            print(f"first paint {time.time() - started:.4f}", flush=True)
+            os._exit(0)
+        return False
+_shown = MainWindow.showEvent
+def shown(window, event):
+    _shown(window, event)
+    window._first_paint = FirstPaint(window)
+    window.installEventFilter(window._first_paint)
+MainWindow.showEvent = shown
+from desktop.launch import main
+sys.argv = ["parley", "--data-dir", sys.argv[1]]
+sys.exit(main())
+"""
+
+
+def measure(label: str, args: list[str], env: dict[str, str]) -> tuple[float, float, str]:
+    """Run `args` from a tiny parent of its own, so that the peak RSS reported is that
+    child's alone (RUSAGE_CHILDREN keeps the largest child ever waited for)."""
+    probe = (
+        "import json, resource, subprocess, sys, time\n"
+        "started = time.perf_counter()\n"
+        "done = subprocess.run(sys.argv[1:], capture_output=True, text=True)\n"
+        "wall = time.perf_counter() - started\n"
+        "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024\n"
+        "print(json.dumps([done.returncode, wall, peak, done.stdout, done.stderr[-2000:]]))\n"
+    )
+    env = {**env, "PARLEY_BENCH_STARTED": f"{time.time():.6f}"}
+    done = subprocess.run(
+        [sys.executable, "-c", probe, *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, wall, peak, out, err = json.loads(done.stdout)
+    if code != 0:
+        raise RuntimeError(f"{label} exited {code}: {err}")
+    return wall, peak, out
+
+
+def short_chat(data: Path) -> None:
+    """A data folder with one short chat, the one Parley opens at start."""
+    from desktop.core.models import Message, Role, TextPart
+    from desktop.core.paths import DataPaths
+    from desktop.storage.database import Database
+    from desktop.storage.repository import ChatRepository
+
+    paths = DataPaths(data)
+    paths.ensure()
+    database = Database.open(paths.database)
+    repo = ChatRepository(database)
+    chat = repo.create_conversation("A short chat")
+    parent = None
+    for index in range(6):
+        role = Role.USER if index % 2 == 0 else Role.ASSISTANT
+        text = f"Message {index}: **some** Markdown with `code`\n\n```python\nprint({index})\n```"
+        parent = repo.add_message(Message(f"m{index}", chat.id, parent, role, [TextPart(text)])).id
+    database.close()
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    runs = parser.parse_args().runs
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHON_KEYRING_BACKEND": "keyring.backends.null.Keyring",
+        "PYTHONPATH": str(ROOT),
+    }
+    python = sys.executable
+    with tempfile.TemporaryDirectory() as folder:
+        data = Path(folder) / "data"
+        short_chat(data)
+        parley_command = [
+            python,
+            "-c",
+            "import sys; from desktop.launch import main; sys.exit(main())",
+        ]
+        smoke = [*parley_command, "--smoke-test", "--data-dir", str(data)]
+        # One run of each first, not counted: the files are in the page cache after it.
+        measure("floor", [python, "-c", FLOOR], env)
+        measure("Parley", smoke, env)
+        figures: dict[str, list[float]] = {k: [] for k in ("floor", "parley", "floor_rss")}
+        figures |= {"parley_rss": [], "import": [], "paint": [], "import_floor": []}
+        for _ in range(runs):
+            wall, peak, _out = measure("floor", [python, "-c", FLOOR], env)
+            figures["floor"].append(wall)
+            figures["floor_rss"].append(peak)
+            wall, peak, _out = measure("Parley", smoke, env)
+            figures["parley"].append(wall)
+            figures["parley_rss"].append(peak)
+            wall, _peak, _out = measure("interpreter", [python, "-c", "pass"], env)
+            figures["import_floor"].append(wall)
+            wall, _peak, _out = measure("import", [python, "-c", IMPORT_ONLY], env)
+            figures["import"].append(wall)
+            _wall, _peak, out = measure("first paint", [python, "-c", FIRST_PAINT, str(data)], env)
+            figures["paint"].append(float(out.split("first paint ")[1].split()[0]))
+    floor, parley = median(figures["floor"]), median(figures["parley"])
+    print(f"start-up, offscreen, medians of {runs} alternating runs")
+    print(f"{'what':<52}{'Parley':>10}{'floor':>10}{'ratio':>8}  target")
+    print(
+        f"{'parley --smoke-test, wall (s)':<52}{parley:>10.2f}{floor:>10.2f}"
+        f"{parley / floor:>7.2f}x  <= {WALL_TARGET_RATIO:g}x"
+    )
+    rss, floor_rss = median(figures["parley_rss"]), median(figures["floor_rss"])
+    print(
+        f"{'peak memory of that run (MB)':<52}{rss:>10.1f}{floor_rss:>10.1f}"
+        f"{rss / floor_rss:>7.2f}x  <= {RSS_TARGET_MB:g} MB"
+    )
+    imported, bare = median(figures["import"]), median(figures["import_floor"])
+    print(f"{'import desktop.app (s; floor: python -c pass)':<52}{imported:>10.2f}{bare:>10.2f}")
+    print(
+        f"{'process start to first paint of the window (s)':<52}{median(figures['paint']):>10.2f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
