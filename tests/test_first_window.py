@@ -24,6 +24,9 @@ LATER = {
     "rapidocr": "the local OCR engine, run in a child process",
     "onnxruntime": "the OCR engine's runtime",
     "desktop_notifier": "desktop notifications, loaded for the first one",
+    "keyring": "the keyring and its backends (10 MB), loaded when a key is first needed",
+    "charset_normalizer": "the encoding guesser's tables, loaded for the first text file",
+    "olefile": "legacy Office files, loaded for the first one",
 }
 
 

@@ -11,6 +11,10 @@ was started from one and runs in its foreground: otherwise it counts as unavaila
 saying why. Providers that
 need no key keep working either way.
 
+`keyring` is imported when a key is first read, written or asked about, not with the
+window: finding its backends loads 10 MB of modules (D-Bus clients, entry points), and
+a person whose providers need no key never needs it.
+
 Keys never appear in log messages or exception text. As defence in depth, every key the
 store reads or writes is remembered (in memory only) and `SecretRedactingFilter`, put
 on the log handlers, replaces it with "[redacted]" if some code logs it by mistake.
@@ -23,14 +27,13 @@ import logging
 import os
 import sys
 from pathlib import Path
-
-import keyring
-import keyring.errors
-from keyring.backend import KeyringBackend
-from keyring.backends import chainer, fail
-from keyring.util import platform_
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from desktop.core.errors import SecretStoreUnavailable
+
+if TYPE_CHECKING:
+    from keyring.backend import KeyringBackend
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +51,13 @@ _TERMINAL_PROMPTS = frozenset(
 )
 
 
+def _keyring() -> ModuleType:
+    import keyring
+    import keyring.errors  # the exceptions `delete` tells apart
+
+    return keyring
+
+
 def _name(backend: KeyringBackend) -> str:
     return f"{type(backend).__module__}.{type(backend).__qualname__}"
 
@@ -58,6 +68,8 @@ def chosen_backend() -> str:
     named = os.environ.get("PYTHON_KEYRING_BACKEND", "").strip()
     if named:
         return named
+    from keyring.util import platform_
+
     config = configparser.ConfigParser()
     try:
         config.read(Path(platform_.config_root()) / "keyringrc.cfg", encoding="utf-8")
@@ -68,6 +80,8 @@ def chosen_backend() -> str:
 
 def _effective_priority(backend: KeyringBackend) -> float:
     """A chainer writes to its first backend, so that one decides how safe it is."""
+    from keyring.backends import chainer
+
     if isinstance(backend, chainer.ChainerBackend):
         backends = chainer.ChainerBackend.backends
         return float(backends[0].priority) if backends else 0.0
@@ -89,7 +103,9 @@ class SecretStore:
     def _problem(self) -> str:
         """Why keys cannot be stored, or "" when they can."""
         try:
-            backend = keyring.get_keyring()
+            from keyring.backends import fail
+
+            backend = _keyring().get_keyring()
             if isinstance(backend, fail.Keyring):
                 return _NO_KEYRING
             name = _name(backend)
@@ -127,7 +143,7 @@ class SecretStore:
         """What the person should know about a store they chose that is not a system
         keyring (where the keys are, whether they are encrypted); "" otherwise."""
         try:
-            backend = keyring.get_keyring()
+            backend = _keyring().get_keyring()
             if self._problem() or _effective_priority(backend) >= 1:
                 return ""
         except Exception:  # a backend that cannot even say how safe it is
@@ -155,7 +171,7 @@ class SecretStore:
         if not self.available:
             return None
         try:
-            key = keyring.get_password(self._service, provider_id)
+            key = _keyring().get_password(self._service, provider_id)
         except Exception as exc:  # locked, D-Bus gone, user dismissed the prompt...
             log.warning("Could not read the API key of %s (%s)", provider_id, type(exc).__name__)
             return None
@@ -173,7 +189,7 @@ class SecretStore:
         if problem:
             raise SecretStoreUnavailable(problem)
         try:
-            keyring.set_password(self._service, provider_id, key)
+            _keyring().set_password(self._service, provider_id, key)
         except Exception as exc:
             log.warning("Could not save the API key of %s (%s)", provider_id, type(exc).__name__)
             # `from None`: the backend's exception could echo what it was given.
@@ -186,6 +202,7 @@ class SecretStore:
         """Forget a key. A missing key, or no keyring at all, is not an error."""
         if not self.available:
             return
+        keyring = _keyring()
         try:
             keyring.delete_password(self._service, provider_id)
         except keyring.errors.PasswordDeleteError:

@@ -196,3 +196,26 @@ def test_window_size_and_sidebar_width_are_remembered(driver, tmp_path):
     driver.run(asyncio.sleep(0.05))
     assert (second.window.width(), second.window.height()) == (720, 520)
     assert second.window.splitter.sizes()[0] == first_width == 230
+
+
+def test_the_chat_open_at_quit_is_open_again_at_the_next_start(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    first = driver.start(tmp_path)
+
+    async def send() -> None:
+        type_and_send(first, "Remember this")
+        await driver.until(lambda: len(bodies(first)) == 2 and not first.chat_vm.busy)
+        await driver.until(lambda: bodies(first)[1] == "Hello from the test server.")
+
+    driver.run(send())
+    chat_id = first.chat_vm.conversationId
+    driver.close(first)
+    second = driver.start(tmp_path)
+    assert second.chat_vm.conversationId == chat_id
+    assert bodies(second) == ["Remember this", "Hello from the test server."]
+    driver.close(second)
+
+    driver.reader(tmp_path).delete_conversation(chat_id)  # gone before the next start
+    third = driver.start(tmp_path)
+    assert third.chat_vm.conversationId == ""
+    assert bodies(third) == []

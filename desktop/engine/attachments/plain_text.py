@@ -10,8 +10,6 @@ from __future__ import annotations
 import codecs
 from typing import BinaryIO
 
-from charset_normalizer import from_bytes
-
 from desktop.core.attachments import AttachmentError
 from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.text_cap import Extracted, TextCap
@@ -60,6 +58,8 @@ def _guess(data: bytes) -> str | None:
     On short Western European text several single-byte code pages decode equally well
     (French in cp1250 gives "fęte"); Windows-1252 is by far the most common of them.
     """
+    from charset_normalizer import from_bytes  # 3 MB of tables: on the first file
+
     results = from_bytes(data)
     best = results.best()
     if best is None:

@@ -16,8 +16,6 @@ import zipfile
 from dataclasses import dataclass
 from typing import BinaryIO
 
-import olefile
-
 from desktop.core.attachments import AttachmentError, AttachmentKind
 from desktop.engine.attachments.damage import damaged, unrecognised
 from desktop.engine.attachments.formats import (
@@ -172,6 +170,8 @@ def _ole_has_powerpoint(name: str, stream: BinaryIO, claimed: FileFormat | None)
 
 def _ole_streams(name: str, stream: BinaryIO, claimed: FileFormat | None) -> set[str]:
     label = claimed.label if claimed is not None else OFFICE_LABEL
+    import olefile  # on the first legacy Office file, not with the window
+
     stream.seek(0)
     try:
         with olefile.OleFileIO(stream) as ole:

@@ -314,10 +314,19 @@ class MainWindow(QMainWindow):
             state = self._window_state.value("main/splitter")
             if isinstance(state, QByteArray) and not state.isEmpty():
                 self.splitter.restoreState(state)
+            self._reopen_last_chat()
+
+    def _reopen_last_chat(self) -> None:
+        """The chat that was open when Parley last quit, as the first window shows it
+        (one deleted since leaves a new chat; one already opened stays)."""
+        last = self._window_state.value("main/conversation")
+        if isinstance(last, str) and last and not self._chat.conversationId:
+            self.open_conversation(last)
 
     def _save_window_state(self) -> None:
         self._window_state.setValue("main/geometry", self.saveGeometry())
         self._window_state.setValue("main/splitter", self.splitter.saveState())
+        self._window_state.setValue("main/conversation", self._chat.conversationId)
         self._window_state.sync()
 
     def quit(self) -> None:

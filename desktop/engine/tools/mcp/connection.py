@@ -28,8 +28,6 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-import anyio
-
 from desktop.core.mcp_settings import McpServerSettings, McpTransport
 from desktop.engine.tools.registry import ToolFailure
 
@@ -192,6 +190,7 @@ class McpConnection:
         """Hold one session open until stopped, or until the server's output ends."""
         # The SDK takes about two seconds to import: it is loaded here, when a server
         # first starts, not with the window (a person may never use MCP).
+        import anyio
         from mcp.client.session import ClientSession
 
         sink, relayed = anyio.create_memory_object_stream[Any](0)
