@@ -28,6 +28,13 @@ def bodies(parley) -> list[str]:
     ]
 
 
+async def remember_this(driver, parley) -> None:
+    """Send "Remember this" and wait for the test server's default answer."""
+    type_and_send(parley, "Remember this")
+    await driver.until(lambda: len(bodies(parley)) == 2 and not parley.chat_vm.busy)
+    await driver.until(lambda: bodies(parley)[1] == "Hello from the test server.")
+
+
 def answer_widget(parley):
     transcript = parley.window.chat_view.transcript
     return transcript.message_widget(transcript.message_ids()[-1])
@@ -138,13 +145,7 @@ def test_a_second_instance_on_the_same_data_folder_shows_the_conversation(
 ):
     write_settings(tmp_path, sse_server.base_url)
     first = driver.start(tmp_path)
-
-    async def send() -> None:
-        type_and_send(first, "Remember this")
-        await driver.until(lambda: len(bodies(first)) == 2 and not first.chat_vm.busy)
-        await driver.until(lambda: bodies(first)[1] == "Hello from the test server.")
-
-    driver.run(send())
+    driver.run(remember_this(driver, first))
     second = driver.start(tmp_path)  # the first is still running: WAL lets both work
     model = second.conversations_vm
     assert model.conversation_count() == 1
@@ -201,13 +202,7 @@ def test_window_size_and_sidebar_width_are_remembered(driver, tmp_path):
 def test_the_chat_open_at_quit_is_open_again_at_the_next_start(driver, sse_server, tmp_path):
     write_settings(tmp_path, sse_server.base_url)
     first = driver.start(tmp_path)
-
-    async def send() -> None:
-        type_and_send(first, "Remember this")
-        await driver.until(lambda: len(bodies(first)) == 2 and not first.chat_vm.busy)
-        await driver.until(lambda: bodies(first)[1] == "Hello from the test server.")
-
-    driver.run(send())
+    driver.run(remember_this(driver, first))
     chat_id = first.chat_vm.conversationId
     driver.close(first)
     second = driver.start(tmp_path)
