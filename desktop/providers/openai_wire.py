@@ -33,7 +33,7 @@ from desktop.providers.base import (
 )
 from desktop.providers.http_errors import error_payload_message, text_or_empty, trim
 from desktop.providers.openai_models import OPENROUTER_EFFORTS, Dialect, family_for
-from desktop.providers.sse import ServerSentEvent
+from desktop.providers.sse import ServerSentEvent, json_data
 
 Redactor = Callable[[str], str]
 
@@ -267,7 +267,7 @@ class StreamTranslator:
         if not data:
             return []
         try:
-            payload = json.loads(data)
+            payload = json_data(data)
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(
