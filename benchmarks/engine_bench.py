@@ -151,7 +151,9 @@ class Floor:
     async def __aexit__(self, *exc_info: object) -> None:
         await self._client.aclose()
 
-    async def answer(self) -> str:
+    async def answer(self) -> tuple[float, str]:
+        """Seconds from the request to the end of the stream, and the answer's text."""
+        started = time.perf_counter()
         body = {"model": MODEL, "messages": [{"role": "user", "content": "Go"}], "stream": True}
         pieces: list[str] = []
         async with self._client.stream("POST", self._url, json=body) as response:
@@ -164,7 +166,8 @@ class Floor:
                         choices = json.loads(payload)["choices"]
                         if choices and (content := choices[0]["delta"].get("content")):
                             pieces.append(content)
-        return "".join(pieces)
+        text = "".join(pieces)
+        return time.perf_counter() - started, text
 
 
 class Parley:
@@ -210,13 +213,16 @@ class Parley:
         if isinstance(event, GenerationFinished):
             self._finished.set()
 
-    async def answer(self) -> str:
+    async def answer(self) -> tuple[float, str]:
+        """Seconds from `send` to `GenerationFinished`, and the answer as saved."""
         from desktop.core.models import ModelRef
 
         self._finished.clear()
+        started = time.perf_counter()
         sent = await self._chat.send(None, "Go", ModelRef("local", MODEL))
         await self._finished.wait()
-        return self._chat.active_path(sent.conversation_id)[-1].text
+        elapsed = time.perf_counter() - started
+        return elapsed, self._chat.active_path(sent.conversation_id)[-1].text
 
 
 async def one_answer(name: str, base_url: str, folder: Path) -> None:
@@ -238,9 +244,7 @@ async def in_process(
         clients = {"floor": floor, "parley": parley}
         for run in range(runs + 1):
             for name, client in clients.items():
-                started = time.perf_counter()
-                text = await client.answer()
-                elapsed = time.perf_counter() - started
+                elapsed, text = await client.answer()
                 if text != expected:
                     raise SystemExit(f"{name} got {len(text)} characters, not {len(expected)}")
                 if run:
