@@ -39,7 +39,7 @@ from desktop.engine.attachment_inputs import AttachmentReader
 from desktop.engine.attachment_text import AttachmentInput
 from desktop.engine.context.service import ContextService
 from desktop.engine.request_builder import RequestOptions, Step
-from desktop.engine.stream_fold import Draft, close_open, fold
+from desktop.engine.stream_fold import Draft, Folding, close_open
 from desktop.engine.throttle import Throttle
 from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import cancelled, interrupted, unrun
@@ -112,7 +112,7 @@ class Generation:
         self._clock = clock
         self._resume = resume
         prefix = f"call_{message.id[:12]}"
-        self._draft = (
+        self._folding = Folding(
             seeded_draft(message.parts, prefix) if resume else Draft(call_id_prefix=prefix)
         )
         self._calls_before = len(self._draft.tool_calls())
@@ -161,7 +161,7 @@ class Generation:
                 request = inputs.request(path, model.model, kind)
                 self._offered_tools = self._offered_tools or bool(request.tools)
                 async for event in provider.stream(request):
-                    self._draft = fold(self._draft, event, clock())
+                    self._folding.add(event, clock())
                     if isinstance(event, Retrying):
                         self._waiting(event, clock())
                         continue
@@ -218,6 +218,16 @@ class Generation:
             db.cancel()
             if self._request is not None:
                 self._request.close()
+
+    @property
+    def _draft(self) -> Draft:
+        """The answer so far: what the stream brought, folded when it is read (for an
+        update, a save or the next step), not per chunk."""
+        return self._folding.draft
+
+    @_draft.setter
+    def _draft(self, draft: Draft) -> None:
+        self._folding.draft = draft
 
     async def _inputs(self, model: ModelRef) -> tuple[AnswerInputs, Toolbox | None]:
         """The assistant's settings, the context window and summary, the files, and the

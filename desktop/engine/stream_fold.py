@@ -11,6 +11,10 @@ them: text written before a call stays before it. A tool call's pieces share the
 is a new call); the usual stream sends one call after the other and each piece is O(1).
 A piece for a call that is no longer the open segment (a wire interleaving two calls)
 updates that call where it stands, which costs O(parts) but keeps it in its place.
+
+`Folding` is what the engine feeds while an answer streams: a run of text (or
+reasoning) deltas costs a list append each, and is folded as one delta when the draft
+is next read (a UI update, a save), not once per chunk.
 """
 
 from __future__ import annotations
@@ -235,3 +239,54 @@ def fold(draft: Draft, event: StreamEvent, now: float) -> Draft:
             draft = close_open(draft, now)
             return replace(draft, finish_reason=reason, step_calls=(), step_start=len(draft.closed))
     raise TypeError(f"not a stream event: {event!r}")
+
+
+class Folding:
+    """A draft fed event by event, folding runs of deltas when it is read.
+
+    Text and reasoning deltas in a row are held, and folded as one delta (their texts
+    joined, at the time the first text of the run arrived) before anything reads
+    `draft` or another event is folded: the parts, times and first-token time are the
+    ones folding each delta on arrival gives, while a delta costs a list append instead
+    of a new `Draft`. A run of empty deltas still clears `retrying`, as any does.
+    """
+
+    __slots__ = ("_draft", "_held", "_since", "_texts")
+
+    def __init__(self, draft: Draft) -> None:
+        self._draft = draft
+        self._held: type[TextDelta] | type[ReasoningDelta] | None = None
+        self._texts: list[str] = []
+        self._since = 0.0  # when the first text of the held run arrived
+
+    @property
+    def draft(self) -> Draft:
+        if self._held is not None:
+            self._fold_held()
+        return self._draft
+
+    @draft.setter
+    def draft(self, draft: Draft) -> None:
+        """Replace the draft by one made from `draft` (reading it folded what was held)."""
+        assert self._held is None, "deltas held since the draft was read would be lost"
+        self._draft = draft
+
+    def add(self, event: StreamEvent, now: float) -> None:
+        if isinstance(event, TextDelta | ReasoningDelta):
+            kind = type(event)
+            if kind is not self._held:
+                if self._held is not None:
+                    self._fold_held()
+                self._held = kind
+            if event.text:
+                if not self._texts:
+                    self._since = now
+                self._texts.append(event.text)
+            return
+        self._draft = fold(self.draft, event, now)
+
+    def _fold_held(self) -> None:
+        assert self._held is not None
+        delta = self._held("".join(self._texts))
+        self._held, self._texts = None, []
+        self._draft = fold(self._draft, delta, self._since)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable
 
 
@@ -21,17 +22,21 @@ class Throttle:
         self._action = action
         self._handle: asyncio.TimerHandle | None = None
         self._due = 0.0
+        self._time: Callable[[], float] = time.monotonic  # the loop's, once touched
 
     @property
     def pending(self) -> bool:
         return self._handle is not None
 
     def touch(self) -> None:
-        loop = asyncio.get_running_loop()
+        """Called for every change (every chunk of a stream), so the usual case, an
+        action already pending and not yet due, reads the clock and nothing else."""
         if self._handle is None:
+            loop = asyncio.get_running_loop()
+            self._time = loop.time
             self._due = loop.time() + self._interval
             self._handle = loop.call_later(self._interval, self._fire)
-        elif loop.time() >= self._due:
+        elif self._time() >= self._due:
             self.flush()
 
     def flush(self) -> None:

@@ -67,7 +67,7 @@ from desktop.providers.base import (
     ToolSpec,
 )
 from desktop.providers.http_errors import BROKEN, text_or_empty, trim
-from desktop.providers.sse import ServerSentEvent
+from desktop.providers.sse import ServerSentEvent, json_data
 
 Redactor = Callable[[str], str]
 
@@ -559,7 +559,7 @@ class StreamTranslator:
         if not data:
             return []
         try:
-            payload = json.loads(data)
+            payload = json_data(data)
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(

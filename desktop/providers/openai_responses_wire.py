@@ -31,7 +31,7 @@ from desktop.providers.base import ChatRequest, Completion, RequestMessage, Tool
 from desktop.providers.http_errors import error_payload_message, text_or_empty, trim
 from desktop.providers.openai_models import family_for
 from desktop.providers.openai_wire import data_url, tool_result_text
-from desktop.providers.sse import ServerSentEvent
+from desktop.providers.sse import ServerSentEvent, json_data
 
 Redactor = Callable[[str], str]
 
@@ -248,7 +248,7 @@ class ResponsesStreamTranslator:
         if not data or data == "[DONE]":
             return []
         try:
-            payload = json.loads(data)
+            payload = json_data(data)
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(

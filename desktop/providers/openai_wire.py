@@ -33,7 +33,7 @@ from desktop.providers.base import (
 )
 from desktop.providers.http_errors import error_payload_message, text_or_empty, trim
 from desktop.providers.openai_models import OPENROUTER_EFFORTS, Dialect, family_for
-from desktop.providers.sse import ServerSentEvent
+from desktop.providers.sse import ServerSentEvent, json_data
 
 Redactor = Callable[[str], str]
 
@@ -267,7 +267,7 @@ class StreamTranslator:
         if not data:
             return []
         try:
-            payload = json.loads(data)
+            payload = json_data(data)
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(
@@ -277,7 +277,10 @@ class StreamTranslator:
             raise StreamBrokenError("The server sent a malformed stream chunk (not an object)")
         if payload.get("error") or sse.event == "error":
             raise _in_stream_error(payload.get("error") or payload, self._redact)
-        self.usage = _payload_usage(payload) or self.usage
+        # Each field is looked at only when the chunk has it: most chunks carry a few
+        # words of content and nothing else, and this runs for every one of them.
+        if payload.get("usage") is not None or "x_groq" in payload:
+            self.usage = _payload_usage(payload) or self.usage
         choices = payload.get("choices")
         if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
             return []  # e.g. the usage-only final chunk
@@ -285,12 +288,17 @@ class StreamTranslator:
         events: list[StreamEvent] = []
         delta = choice.get("delta")
         if isinstance(delta, dict):
-            if reasoning := _reasoning(delta):
+            if ("reasoning_content" in delta or "reasoning" in delta) and (
+                reasoning := _reasoning(delta)
+            ):
                 events.append(ReasoningDelta(reasoning))
             if content := text_or_empty(delta.get("content")):
                 events.append(TextDelta(content))
-            events += self._tool_calls.feed(delta.get("tool_calls"))
-        if reason := text_or_empty(choice.get("finish_reason")):
+            if (calls := delta.get("tool_calls")) is not None:
+                events += self._tool_calls.feed(calls)
+        if (reason := choice.get("finish_reason")) is not None and (
+            reason := text_or_empty(reason)
+        ):
             self.finish_reason = reason
         return events
 

@@ -23,6 +23,7 @@ from sqlalchemy import (
     Connection,
     Row,
     Select,
+    bindparam,
     delete,
     func,
     insert,
@@ -251,11 +252,14 @@ class ChatRepository:
                 )
             for message, row in zip(new, rows, strict=True):
                 _check_new_node(conn, message)
-                conn.execute(insert(messages).values(row))
+                conn.execute(_INSERT_MESSAGE, row)
                 conn.execute(
-                    update(conversations)
-                    .where(conversations.c.id == message.conversation_id)
-                    .values(active_leaf_id=message.id, updated_at=self._now_ms())
+                    _NEW_LEAF,
+                    {
+                        "conversation_id": message.conversation_id,
+                        "active_leaf_id": message.id,
+                        "updated_at": self._now_ms(),
+                    },
                 )
         return [mapping.message_from_row(row) for row in rows]
 
@@ -273,15 +277,9 @@ class ChatRepository:
         values = mapping.message_update_values(message)
         if message.status is MessageStatus.STREAMING:
             del values["search_text"]
+        values["b_id"], values["b_conversation_id"] = message.id, message.conversation_id
         with self._db.write() as conn:
-            result = conn.execute(
-                update(messages)
-                .where(
-                    messages.c.id == message.id,
-                    messages.c.conversation_id == message.conversation_id,
-                )
-                .values(values)
-            )
+            result = conn.execute(_SAVE_MESSAGE, values)
             if result.rowcount == 0:
                 raise MessageNotFound(message.id)
 
@@ -508,12 +506,30 @@ def _clean_title(title: str) -> str:
     return clean
 
 
+# The statements every send runs, built once: building one costs several times more
+# than running it.
+_CONVERSATION_BY_ID = select(conversations).where(
+    conversations.c.id == bindparam("conversation_id")
+)
+_INSERT_MESSAGE = insert(messages)
+_NEW_LEAF = (
+    update(conversations)
+    .where(conversations.c.id == bindparam("conversation_id"))
+    .values(active_leaf_id=bindparam("active_leaf_id"), updated_at=bindparam("updated_at"))
+)
+_PARENT_CONVERSATION = select(messages.c.conversation_id).where(
+    messages.c.id == bindparam("parent_id")
+)
+# Sets the columns named in the parameters (`message_update_values`).
+_SAVE_MESSAGE = update(messages).where(
+    messages.c.id == bindparam("b_id"),
+    messages.c.conversation_id == bindparam("b_conversation_id"),
+)
+
+
 def _conversation(conn: Connection, conversation_id: str) -> Conversation | None:
-    row = (
-        conn.execute(select(conversations).where(conversations.c.id == conversation_id))
-        .mappings()
-        .one_or_none()
-    )
+    found = conn.execute(_CONVERSATION_BY_ID, {"conversation_id": conversation_id})
+    row = found.mappings().one_or_none()
     return mapping.conversation_from_row(row) if row else None
 
 
@@ -523,7 +539,7 @@ def _check_new_node(conn: Connection, message: Message) -> None:
         raise ConversationNotFound(message.conversation_id)
     if message.parent_id is not None:
         parent_conversation = conn.execute(
-            select(messages.c.conversation_id).where(messages.c.id == message.parent_id)
+            _PARENT_CONVERSATION, {"parent_id": message.parent_id}
         ).scalar_one_or_none()
         if parent_conversation is None:
             raise MessageNotFound(message.parent_id)

@@ -8,7 +8,7 @@ from desktop.core.events import (
     UsageReport,
 )
 from desktop.core.models import ReasoningPart, TextPart, ToolCallPart, Usage
-from desktop.engine.stream_fold import Draft, close_open, fold
+from desktop.engine.stream_fold import Draft, Folding, close_open, fold
 
 
 def run(events, times=None):
@@ -248,3 +248,66 @@ def test_each_event_costs_the_same_however_many_calls_came_before():
     for _ in range(100_000):
         draft = fold(draft, ToolCallDelta(200, "last", "f", "x"), 0.0)
     assert draft.tool_calls()[-1].arguments == "x" * 100_000
+
+
+# --- folding runs of deltas when read ----------------------------------------------------------
+
+MIXED = [
+    Retrying("Rate limited", 1.0, attempt=2, max_attempts=3),
+    TextDelta(""),
+    ReasoningDelta("Let "),
+    ReasoningDelta(""),
+    ReasoningDelta("me think."),
+    ReasoningSignature("sig"),
+    TextDelta(""),
+    TextDelta("The "),
+    TextDelta("answer"),
+    ToolCallDelta(0, "c1", "look", '{"q":'),
+    ToolCallDelta(0, None, None, '"x"}'),
+    TextDelta(" is 42."),
+    ReasoningDelta("More."),
+    TextDelta("Done."),
+    UsageReport(Usage(3, 9, 2)),
+    Finished("stop"),
+    TextDelta("Next step."),
+]
+
+
+def facts(draft: Draft) -> tuple[object, ...]:
+    return (
+        draft.parts(),
+        close_open(draft, 99.0).parts(),
+        draft.first_token_at,
+        draft.retrying,
+        draft.usage,
+        draft.finish_reason,
+        draft.call_count,
+    )
+
+
+def test_folding_gives_the_draft_folding_each_event_gives_however_often_it_is_read():
+    times = [1.0 + 0.25 * i for i in range(len(MIXED))]
+    expected = [facts(run(MIXED[: n + 1], times)) for n in range(len(MIXED))]
+    for read_every in (1, 2, 3, len(MIXED)):
+        folding = Folding(Draft())
+        for n, event in enumerate(MIXED):
+            folding.add(event, times[n])
+            if (n + 1) % read_every == 0 or n == len(MIXED) - 1:
+                assert facts(folding.draft) == expected[n], (read_every, n)
+
+
+def test_folding_holds_a_run_of_deltas_as_one_chunk():
+    folding = Folding(Draft())
+    for n in range(1000):
+        folding.add(TextDelta("x"), float(n))
+    draft = folding.draft
+    assert draft.parts() == [TextPart("x" * 1000)]
+    assert draft.first_token_at == 0.0 and draft.open_since == 0.0
+    assert draft.open_chunks == ("x" * 1000, None)
+
+
+def test_a_run_of_empty_deltas_after_a_retry_clears_it_and_adds_nothing():
+    folding = Folding(run([Retrying("Rate limited", 1.0, attempt=2, max_attempts=3)]))
+    folding.add(TextDelta(""), 5.0)
+    assert folding.draft.retrying is None
+    assert folding.draft.parts() == [] and folding.draft.first_token_at is None

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from desktop.providers.sse import ServerSentEvent, SSEDecoder
+from desktop.providers.sse import ServerSentEvent, SSEDecoder, json_data
 
 
 def decode(*chunks: bytes, close: bool = True) -> list[ServerSentEvent]:
@@ -155,3 +157,13 @@ def test_byte_at_a_time_equals_whole() -> None:
 def test_any_chunking_equals_whole(size: int) -> None:
     chunks = [SAMPLE[i : i + size] for i in range(0, len(SAMPLE), size)]
     assert decode(*chunks) == decode(SAMPLE)
+
+
+def test_json_data_reads_one_json_value_and_refuses_anything_more() -> None:
+    assert json_data('{"choices":[{"delta":{"content":"你好"}}]}') == {
+        "choices": [{"delta": {"content": "你好"}}]
+    }
+    assert json_data("[1, 2]") == [1, 2]
+    for bad in ('{"a": 1} {"b": 2}', '{"a": 1}x', "{'a': 1}", "\ufeff{}", ""):
+        with pytest.raises(json.JSONDecodeError):
+            json_data(bad)
