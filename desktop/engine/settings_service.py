@@ -183,12 +183,11 @@ class SettingsService:
 
     def capabilities(self, ref: ModelRef) -> Capabilities:
         """What `ref`'s model can do: the known-model table, what the endpoint said, and
-        the person's override. Asks the endpoint again, in the background, when its
-        answer is too old."""
+        the person's override. Asks nothing: the window reads this at start, and the
+        endpoint is asked again only when a request is made (`request_options`)."""
         settings = self._settings.provider(ref.provider_id)
         if settings is None:
             return UNKNOWN
-        self._refresh_if_stale(settings)
         reported = self.reported(settings.kind, settings.base_url, ref.model)
         override = settings.model_overrides.get(ref.model)
         return capabilities_for(settings.kind, ref.model, reported=reported, override=override)
@@ -206,8 +205,12 @@ class SettingsService:
         return report.models.get(model) if report is not None else None
 
     def request_options(self, model: ModelRef) -> RequestOptions:
-        """What a request to `model` carries besides the conversation."""
+        """What a request to `model` carries besides the conversation. Asks the endpoint
+        about its models again, in the background, when its answer is too old: on use,
+        not at start, so an idle Parley has not loaded the keyring and TLS for it."""
         settings = self._settings.provider(model.provider_id)
+        if settings is not None:
+            self._refresh_if_stale(settings)
         effort = self._settings.reasoning_effort
         return RequestOptions(
             capabilities=self.capabilities(model),

@@ -188,7 +188,7 @@ def test_an_endpoint_that_cannot_say_leaves_the_table_and_the_list(
     assert not (tmp_path / FILE_NAME).exists()
 
 
-def test_a_stale_answer_is_asked_again_in_the_background_at_most_once_per_age(
+def test_a_stale_answer_is_asked_again_in_the_background_on_use_at_most_once_per_age(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
     ollama(sse_server)
@@ -196,16 +196,20 @@ def test_a_stale_answer_is_asked_again_in_the_background_at_most_once_per_age(
     now = [1_000_000.0]
 
     async def body(service: SettingsService) -> None:
-        # Nothing known yet: the answer is the table's, at once; the endpoint is asked.
+        # Reading what a model can do (the window does at start) asks nothing.
         assert not service.capabilities(REF).supports_vision
+        await asyncio.sleep(0.1)
+        assert sse_server.requests == []
+        # A request: the answer is the table's, at once; the endpoint is asked.
+        assert not service.request_options(REF).capabilities.supports_vision
         await until(lambda: service.capabilities(REF).supports_vision)
         assert shows_asked(sse_server) == [MODEL]  # the configured models only
         for _ in range(3):
-            service.capabilities(REF)
+            service.request_options(REF)
             await asyncio.sleep(0.02)
         assert shows_asked(sse_server) == [MODEL]
         now[0] += 3601  # older than the maximum age
-        service.capabilities(REF)
+        service.request_options(REF)
         await until(lambda: len(shows_asked(sse_server)) == 2)
 
     with_service(path, body, model_info_max_age=3600, clock=lambda: now[0])
@@ -219,14 +223,14 @@ def test_a_failed_background_ask_is_not_repeated_within_the_age(
     now = [1_000_000.0]
 
     async def body(service: SettingsService) -> None:
-        service.capabilities(REF)
+        service.request_options(REF)
         await until(lambda: len(sse_server.requests) == 1)
         await asyncio.sleep(0.05)
-        service.capabilities(REF)
+        service.request_options(REF)
         await asyncio.sleep(0.05)
         assert len(sse_server.requests) == 1
         now[0] += 3601
-        service.capabilities(REF)
+        service.request_options(REF)
         await until(lambda: len(sse_server.requests) == 2)
 
     with_service(path, body, model_info_max_age=3600, clock=lambda: now[0])
@@ -254,7 +258,7 @@ def test_quitting_stops_a_background_ask(
     path = write_settings(tmp_path, sse_server.url)
 
     async def body(service: SettingsService) -> None:
-        service.capabilities(REF)
+        service.request_options(REF)
         await until(lambda: len(sse_server.requests) == 1)
         started = asyncio.get_running_loop().time()
         await service.aclose()
