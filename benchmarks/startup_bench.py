@@ -87,8 +87,8 @@ sys.exit(main())
 FIRST_PAINT = WINDOW_PROBE.replace(
     "ON_PAINT", 'print(f"first paint {time.time() - started:.4f}", flush=True); os._exit(0)'
 )
-# 3 s after the first paint the model-info refresh has read the provider's key and
-# asked its endpoint: the memory a person's idle Parley holds with a short chat open.
+# 3 s after the first paint the start has settled (the sidebar, the chat, the composer's
+# estimate): the memory a person's idle Parley holds with a short chat open.
 IDLE = WINDOW_PROBE.replace("ON_PAINT", "QTimer.singleShot(3000, idle_memory)")
 
 
