@@ -119,11 +119,14 @@ def measure(label: str, args: list[str], env: dict[str, str]) -> tuple[float, fl
 
 
 def short_chat(data: Path) -> None:
-    """A data folder with one provider (a local server that is not running) and one
-    short chat, the one that was open at the last quit, so Parley opens it at start."""
+    """A data folder as a person's looks after some use: one provider (a local server,
+    not running now) whose answer about its models Parley keeps from an earlier run, and
+    one short chat, the one that was open at the last quit, so Parley opens it at start."""
     from desktop.core.models import Message, Role, TextPart
     from desktop.core.paths import DataPaths
+    from desktop.providers.base import ReportedCapabilities
     from desktop.storage.database import Database
+    from desktop.storage.model_info_cache import FILE_NAME, EndpointReport, ModelInfoCache
     from desktop.storage.repository import ChatRepository
 
     paths = DataPaths(data)
@@ -140,6 +143,8 @@ def short_chat(data: Path) -> None:
     provider = {"id": "local", "name": "Local", "base_url": "http://127.0.0.1:9/v1"}
     settings = {"version": 1, "providers": [{**provider, "models": ["a-model"]}]}
     (data / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    answer = EndpointReport(time.time(), {"a-model": ReportedCapabilities(vision=False)})
+    ModelInfoCache(data / FILE_NAME).put("openai_chat", provider["base_url"], answer)
     (data / "window.ini").write_text(f"[main]\nconversation={chat.id}\n", encoding="utf-8")
 
 

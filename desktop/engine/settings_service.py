@@ -183,11 +183,14 @@ class SettingsService:
 
     def capabilities(self, ref: ModelRef) -> Capabilities:
         """What `ref`'s model can do: the known-model table, what the endpoint said, and
-        the person's override. Asks nothing: the window reads this at start, and the
-        endpoint is asked again only when a request is made (`request_options`)."""
+        the person's override. An endpoint never heard from is asked now, in the
+        background; one whose answer is kept is asked again only when a request is made
+        (`request_options`), so reading this at start loads nothing for a known one."""
         settings = self._settings.provider(ref.provider_id)
         if settings is None:
             return UNKNOWN
+        if self._model_info.get(settings.kind.value, settings.base_url) is None:
+            self._refresh_if_stale(settings)
         reported = self.reported(settings.kind, settings.base_url, ref.model)
         override = settings.model_overrides.get(ref.model)
         return capabilities_for(settings.kind, ref.model, reported=reported, override=override)
