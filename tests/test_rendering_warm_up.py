@@ -11,16 +11,26 @@ from desktop.core.events import ConversationsChanged, EngineEvent, GenerationSta
 from tests.support.waiting import CEILING_S
 
 
-def test_the_warm_up_waits_for_the_first_answer_then_loads_every_lexer():
+def test_the_warm_up_waits_for_the_first_answer():
+    async def main() -> None:
+        events: EventBus[EngineEvent] = EventBus()
+        warming = _warm_up_rendering(events)
+        waiting = warming.send(None)  # run it to its first wait
+        events.emit(ConversationsChanged("c1"))  # the sidebar, a rename: not an answer
+        assert not waiting.done()
+        events.emit(GenerationStarted("c1", "m1"))
+        assert waiting.done()
+        warming.close()
+
+    asyncio.run(main())
+
+
+def test_once_an_answer_starts_every_lexer_is_loaded():
     async def main() -> None:
         events: EventBus[EngineEvent] = EventBus()
         warming = asyncio.ensure_future(_warm_up_rendering(events))
-        for _ in range(20):  # the window, the sidebar: anything but an answer
-            events.emit(ConversationsChanged("c1"))
-            await asyncio.sleep(0)
-        assert not warming.done()
-        events.emit(GenerationStarted("c1", "m1"))
+        # Called after the task's first step, in which it starts listening.
+        asyncio.get_running_loop().call_soon(events.emit, GenerationStarted("c1", "m1"))
         await asyncio.wait_for(warming, CEILING_S)
-        assert warming.exception() is None
 
     asyncio.run(main())
