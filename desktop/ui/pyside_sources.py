@@ -19,15 +19,13 @@ from __future__ import annotations
 import sys
 
 
-def skip_source_scan() -> bool:
-    """Call before the app's modules are imported; True if the scan was turned off."""
+def skip_source_scan() -> None:
+    """Call before the app's modules are imported."""
     import PySide6.QtCore  # noqa: F401  (loads the hook being changed)
 
     feature = sys.modules.get("PySide6.support.feature")
-    if feature is None or not callable(getattr(feature, "_mod_uses_pyside", None)):
-        return False
-    feature._mod_uses_pyside = _uses_no_feature
-    return True
+    if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
+        feature._mod_uses_pyside = _uses_no_feature
 
 
 def _uses_no_feature(_module: object) -> bool:
