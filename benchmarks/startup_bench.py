@@ -23,12 +23,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -148,10 +148,6 @@ def short_chat(data: Path) -> None:
     (data / "window.ini").write_text(f"[main]\nconversation={chat.id}\n", encoding="utf-8")
 
 
-def median(values: list[float]) -> float:
-    return statistics.median(values)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
@@ -178,8 +174,8 @@ def main() -> None:
         # One run of each first, not counted: the files are in the page cache after it.
         measure("floor", [python, "-c", FLOOR], env)
         measure("Parley", smoke, env)
-        figures: dict[str, list[float]] = {k: [] for k in ("floor", "parley", "floor_rss")}
-        figures |= {"parley_rss": [], "import": [], "paint": [], "import_floor": [], "idle": []}
+        names = ("floor", "parley", "floor_rss", "parley_rss", "import_floor", "import")
+        figures: dict[str, list[float]] = {name: [] for name in (*names, "paint", "idle")}
         for _ in range(runs):
             wall, peak, _out = measure("floor", [python, "-c", FLOOR], env)
             figures["floor"].append(wall)
