@@ -27,6 +27,8 @@ LATER = {
     "keyring": "the keyring and its backends (10 MB), loaded when a key is first needed",
     "charset_normalizer": "the encoding guesser's tables, loaded for the first text file",
     "olefile": "legacy Office files, loaded for the first one",
+    "click": "httpx's command-line client (with rich), which Parley never runs",
+    "rich": "the same client's terminal output",
 }
 
 
