@@ -17,6 +17,7 @@ import sys
 
 from desktop.cli import parse_args
 from desktop.core.paths import DataPaths, resolve_data_dir
+from desktop.core.shutdown import skip_final_collections
 from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG
 from desktop.storage.log_files import configure_logging
 from desktop.ui.qt_libraries import startup_problem
@@ -43,7 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     skip_source_scan()
     from desktop.app import main as start
 
-    return start(argv)
+    status = start(argv)
+    skip_final_collections()
+    return status
 
 
 def report(problem: str, data_dir: str | None) -> None:
