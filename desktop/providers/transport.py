@@ -3,8 +3,8 @@ reading SSE or NDJSON streams off the wire.
 
 Adapters differ in URLs, headers and JSON; they all fail the same ways (refused, timed
 out, an HTTP error with a JSON or HTML body, a stream cut short), so those are worded
-once here. Network failures after the stream started become `ConnectionLost`, which the
-adapter turns into `StreamBrokenError` unless the answer was already complete.
+once here. A network failure after the stream started is a `StreamBrokenError`, unless
+the answer was already complete.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
-from contextlib import aclosing
 from typing import Any, Literal, Protocol, TypeVar
 
 import httpx
@@ -32,7 +31,7 @@ from desktop.providers.http_errors import (
     trim,
 )
 from desktop.providers.ndjson import NDJSONDecoder
-from desktop.providers.sse import ServerSentEvent, SSEDecoder
+from desktop.providers.sse import SSEDecoder
 
 logger = logging.getLogger(__name__)
 
@@ -42,10 +41,6 @@ ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
 # After a stall: where the person can give a slow server (a large local model loading,
 # a reasoning model thinking) more time.
 STALL_HINT = " (a slow server can be given longer: Stall timeout in Settings › Providers)"
-
-
-class ConnectionLost(StreamBrokenError):
-    """The network failed mid-stream (as opposed to the server sending bad data)."""
 
 
 class StreamReader(Protocol[Frame]):
@@ -209,25 +204,11 @@ class HttpTransport:
             preview = self.redact(trim(body.decode("utf-8", errors="replace"), 120))
             raise ProviderError(f"The server's answer was not valid JSON: {preview}") from None
 
-    async def _chunks(self, response: httpx.Response) -> AsyncGenerator[bytes, None]:
-        try:
-            async for chunk in response.aiter_bytes():
-                yield chunk
-        except httpx.TimeoutException as exc:
-            raise ConnectionLost(
-                f"The server sent nothing for {self.stall_timeout:g} s{STALL_HINT}"
-            ) from exc
-        except httpx.HTTPError as exc:  # RemoteProtocolError, ReadError, DecodingError...
-            raise ConnectionLost(BROKEN) from exc
-
-    async def sse_events(self, response: httpx.Response) -> AsyncGenerator[ServerSentEvent, None]:
-        """SSE events off the wire; network failures raise `ConnectionLost`."""
-        decoder = SSEDecoder()
-        async for chunk in self._chunks(response):
-            for event in decoder.feed(chunk):
-                yield event
-        for event in decoder.close():
-            yield event
+    def _lost_reason(self, error: httpx.HTTPError) -> str:
+        """Why a stream broke off, from the network error that broke it."""
+        if isinstance(error, httpx.TimeoutException):
+            return f"The server sent nothing for {self.stall_timeout:g} s{STALL_HINT}"
+        return BROKEN
 
     async def stream(
         self,
@@ -238,61 +219,50 @@ class HttpTransport:
         whole_answer: Callable[[Any], list[StreamEvent]],
         hint: str,
     ) -> AsyncGenerator[StreamEvent, None]:
-        """`send()` the request, then `translate` its response: an adapter's `stream`."""
-        response = await send()
-        events = self.translate(
-            response, reader, framing=framing, whole_answer=whole_answer, hint=hint
-        )
-        async with aclosing(events) as translated:
-            async for event in translated:
-                yield event
-
-    async def translate(
-        self,
-        response: httpx.Response,
-        reader: StreamReader[Any],
-        *,
-        framing: Literal["sse", "ndjson"],
-        whole_answer: Callable[[Any], list[StreamEvent]],
-        hint: str,
-    ) -> AsyncGenerator[StreamEvent, None]:
-        """The events of a streamed answer, then closes `response`.
+        """`send()` the request, then yield the events of its streamed answer (an
+        adapter's `stream`), and close the response.
 
         A server may answer a streamed request with one JSON document (`whole_answer`
         reads it) or with a web page (refused with `hint`). A stream that stops before
         the answer is complete raises StreamBrokenError: what arrived stays with the
         caller, and it is never retried behind the person's back.
+
+        The socket is read and the wire's decoder (SSE events or NDJSON lines) fed here,
+        not in generators of their own: every event of an answer passes each generator
+        between the socket and the chat turn, and each one costs a few per cent of the
+        answer's time.
         """
+        response = await send()
         try:
             if response.headers.get("content-type", "").lower().startswith("application/json"):
                 for event in whole_answer(await self.read_json(response)):
                     yield event
                 return
             self.refuse_web_page(response, hint)
-            frames = self.sse_events(response) if framing == "sse" else self.ndjson_lines(response)
+            decoder = SSEDecoder() if framing == "sse" else NDJSONDecoder()
             try:
-                async with aclosing(frames) as items:
-                    async for item in items:
-                        for event in reader.feed(item):
+                async for chunk in response.aiter_bytes():
+                    for frame in decoder.feed(chunk):
+                        for event in reader.feed(frame):
                             yield event
                         if reader.ended:
                             break
-            except ConnectionLost as exc:
+                    if reader.ended:
+                        break
+                else:  # the wire ended: what the decoder still holds
+                    for frame in decoder.close():
+                        for event in reader.feed(frame):
+                            yield event
+                        if reader.ended:
+                            break
+            except httpx.HTTPError as exc:  # RemoteProtocolError, ReadError, a stall...
+                reason = self._lost_reason(exc)
                 if not reader.complete:
-                    raise StreamBrokenError(str(exc)) from exc.__cause__
-                logger.info("The stream ended early after a complete answer: %s", exc)
+                    raise StreamBrokenError(reason) from exc
+                logger.info("The stream ended early after a complete answer: %s", reason)
             if not reader.complete:
                 raise StreamBrokenError(BROKEN)
             for event in reader.finish():
                 yield event
         finally:
             await response.aclose()
-
-    async def ndjson_lines(self, response: httpx.Response) -> AsyncGenerator[str, None]:
-        """Complete lines of a newline-delimited JSON stream (decoded, not yet parsed)."""
-        decoder = NDJSONDecoder()
-        async for chunk in self._chunks(response):
-            for line in decoder.feed(chunk):
-                yield line
-        for line in decoder.close():
-            yield line
