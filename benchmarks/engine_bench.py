@@ -20,7 +20,7 @@ floor client and one Parley that serve every run (as the app's live on):
 As whole processes (this script with --child): the same two, each a fresh Python that
 imports what it needs, does one answer and exits, timed from outside; Parley's opens
 the database the runs in process left, as Parley opens its own at start-up, and ends
-as `parley` does (`core/shutdown.py`: no final collections over a heap already closed).
+as `parley` does (`core/collector.py`: no final collections over a heap already closed).
 
 The two alternate, run after run, and the medians are printed (the first run of each in
 process, which pays one-time imports and warm-ups, is not counted); each ratio is set
@@ -291,9 +291,9 @@ def main() -> None:
     if args.child:
         asyncio.run(one_answer(args.child, args.url, args.folder))
         if args.child == "parley":  # it leaves as `parley` does, everything closed
-            from desktop.core.shutdown import skip_final_collections
+            from desktop.core import collector
 
-            skip_final_collections()
+            collector.skip_final_collections()
         return
     server = Server(args.chunks)
     try:

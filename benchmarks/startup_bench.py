@@ -49,9 +49,11 @@ QTimer.singleShot(200, app.quit)
 app.exec()
 """
 
-# As `parley` imports it (`desktop.launch`).
+# As `parley` imports it (`desktop.launch`: no source scan, the collector paused).
 IMPORT_ONLY = (
-    "from desktop.ui.pyside_sources import skip_source_scan; skip_source_scan(); import desktop.app"
+    "from desktop.ui.pyside_sources import skip_source_scan; skip_source_scan()\n"
+    "from desktop.core import collector; collector.pause_for_start_up()\n"
+    "import desktop.app"
 )
 
 # A Parley that watches its main window: at the first paint it runs ON_PAINT (the time
@@ -60,6 +62,8 @@ WINDOW_PROBE = """
 import os, sys, time
 from desktop.ui.pyside_sources import skip_source_scan
 skip_source_scan()
+from desktop.core import collector
+collector.pause_for_start_up()  # as `desktop.launch` does before the app's imports
 from PySide6.QtCore import QEvent, QObject, QTimer
 from desktop.ui.views.main_window import MainWindow
 started = float(os.environ["PARLEY_BENCH_STARTED"])

@@ -6,7 +6,6 @@ No logic of its own beyond wiring, start-up and an orderly shutdown.
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import sys
 import threading
@@ -29,7 +28,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop import __version__
 from desktop.cli import parse_args
-from desktop.core import i18n
+from desktop.core import collector, i18n
 from desktop.core.dispatch import EventBus
 from desktop.core.events import EngineEvent, GenerationStarted
 from desktop.core.models import Message, Role, TextPart, new_id
@@ -466,9 +465,7 @@ async def _serve(
             _show_startup_failure(str(error))
         return 1
     parley.errors.install()
-    # Everything built so far lives as long as the app: keep the collector from walking
-    # it again and again (full collections of it cost 35-65 ms frames while streaming).
-    gc.freeze()
+    collector.started()  # everything built so far lives as long as the app
     closed = asyncio.Event()
     parley.window.closed.connect(closed.set)
     parley.show()

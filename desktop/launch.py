@@ -16,8 +16,8 @@ import os
 import sys
 
 from desktop.cli import parse_args
+from desktop.core import collector
 from desktop.core.paths import DataPaths, resolve_data_dir
-from desktop.core.shutdown import skip_final_collections
 from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG
 from desktop.storage.log_files import configure_logging
 from desktop.ui.qt_libraries import startup_problem
@@ -42,10 +42,11 @@ def main(argv: list[str] | None = None) -> int:
     from desktop.ui.pyside_sources import skip_source_scan  # only now: it loads Qt
 
     skip_source_scan()
+    collector.pause_for_start_up()  # `app` resumes it once the window is built
     from desktop.app import main as start
 
     status = start(argv)
-    skip_final_collections()
+    collector.skip_final_collections()
     return status
 
 

@@ -143,7 +143,7 @@ def test_a_quit_signal_shuts_parley_down_in_order(tmp_path, signum, exit_status)
     # The database was closed: its last connection folded the write-ahead log back in.
     assert (data / "parley.db").is_file() and not (data / "parley.db-wal").exists()
     # What closing the window saves is on disk, though the process ends without the
-    # interpreter's final collections (`core/shutdown.py`).
+    # interpreter's final collections (`core/collector.py`).
     assert "geometry=" in (data / "window.ini").read_text(encoding="utf-8")
     assert log.rstrip().endswith("Parley stopped")
 

@@ -3,8 +3,10 @@ first shown, then exiting at once.
 
     python -m tests.support.first_window_modules DATA_DIR
 
-It prints one JSON object: `modules`, every module imported by then, and `sources`,
-the files whose source text Python holds in memory (`linecache`) by then. What the
+It prints one JSON object: `modules`, every module imported by then, `sources`, the
+files whose source text Python holds in memory (`linecache`) by then, and `collector`:
+whether the garbage collector runs again (it is paused while Parley starts) and how
+many objects it was told to pass over (those built while starting). What the
 first window waits for is what was imported by then; everything a person may never
 use (MCP, document readers, OCR) should load later or on first use.
 
@@ -14,6 +16,7 @@ first would import Qt and the app ahead of `desktop.launch`, which is what is me
 
 from __future__ import annotations
 
+import gc
 import importlib.abc
 import importlib.machinery
 import json
@@ -26,7 +29,11 @@ WINDOW_MODULE = "desktop.ui.views.main_window"
 
 
 def _report_and_exit() -> None:
-    found = {"modules": sorted(sys.modules), "sources": sorted(linecache.cache)}
+    found = {
+        "modules": sorted(sys.modules),
+        "sources": sorted(linecache.cache),
+        "collector": {"enabled": gc.isenabled(), "frozen": gc.get_freeze_count()},
+    }
     print(json.dumps(found), flush=True)
     os._exit(0)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
 from PySide6.QtGui import (
@@ -27,11 +28,13 @@ from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.chat_view import ChatView
 from desktop.ui.views.labels import escape, message_box
-from desktop.ui.views.settings_dialog import SettingsDialog
 from desktop.ui.views.settings_pages.mcp_page import McpConsentPrompt
 from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
 from desktop.ui.views.sidebar import Sidebar
 from desktop.ui.views.summary_divider import CompressDialog
+
+if TYPE_CHECKING:
+    from desktop.ui.views.settings_dialog import SettingsDialog
 
 
 class MainWindow(QMainWindow):
@@ -255,6 +258,9 @@ class MainWindow(QMainWindow):
 
     def show_settings(self, new_provider: bool = False) -> None:
         if self._settings_dialog is None:
+            # Built, and its nine pages imported, when first opened, not at start.
+            from desktop.ui.views.settings_dialog import SettingsDialog
+
             self._settings_dialog = SettingsDialog(self._settings, self)
         if new_provider is True:
             self._settings_dialog.tabs.setCurrentWidget(self._settings_dialog.providers)
