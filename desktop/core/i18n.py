@@ -1,20 +1,38 @@
-"""A translation hook for the few people-facing strings made outside the UI.
+"""A translation hook for the people-facing strings made outside the UI.
 
 Core and engine cannot import Qt, so they call `tr()`; the application installs Qt's
 translator at start-up. Until then (tests, tools) the source text is returned.
+
+`pyside6-lupdate` files a bare `tr("…")` under the empty context, so that is the context
+these strings are looked up in. It reads `tr(text, disambiguation, n)` as Qt's own
+`tr()`: a text with `%n` is a plural, filled with `n` in the language's plural forms.
+Text kept in a module-level constant is marked with `QT_TR_NOOP` (which lupdate
+collects) and passed through `tr()` when shown, so it follows the language chosen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-_translate: Callable[[str, str], str] = lambda context, text: text  # noqa: E731
+Translate = Callable[[str, str, str | None, int], str]
 
 
-def install(translate: Callable[[str, str], str]) -> None:
+def _untranslated(context: str, text: str, disambiguation: str | None, n: int) -> str:
+    return text.replace("%n", str(n)) if n >= 0 else text
+
+
+_translate: Translate = _untranslated
+
+
+def install(translate: Translate) -> None:
     global _translate
     _translate = translate
 
 
-def tr(text: str, context: str = "Parley") -> str:
-    return _translate(context, text)
+def tr(text: str, disambiguation: str = "", n: int = -1) -> str:
+    return _translate("", text, disambiguation or None, n)
+
+
+def QT_TR_NOOP(text: str) -> str:  # noqa: N802 - the name lupdate looks for
+    """Marks a constant for translation; `tr()` translates it where it is shown."""
+    return text
