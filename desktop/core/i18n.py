@@ -33,6 +33,6 @@ def tr(text: str, disambiguation: str = "", n: int = -1) -> str:
     return _translate("", text, disambiguation or None, n)
 
 
-def QT_TR_NOOP(text: str) -> str:  # noqa: N802 - the name lupdate looks for
+def QT_TR_NOOP(text: str) -> str:  # the name lupdate looks for
     """Marks a constant for translation; `tr()` translates it where it is shown."""
     return text

@@ -229,9 +229,12 @@ def test_only_a_known_library_missing_stops_the_start(tmp_path):
     present = {s: found for s, found in _system_libraries().items() if found is not None}
     folder = tmp_path / "lib"
     folder.mkdir()
-    for soname, found in present.items():
-        if soname in PACKAGES:
-            (folder / soname).symlink_to(os.path.realpath(found))
+    # A known library this machine lacks is stood in for by one it has (any ELF library
+    # whose own needs are met will do), so the check sees every known one present.
+    stand_in = next(os.path.realpath(found) for s, found in present.items() if s in PACKAGES)
+    for soname in {s for s in _system_libraries() if s in PACKAGES}:
+        found = present.get(soname)
+        (folder / soname).symlink_to(os.path.realpath(found) if found else stand_in)
     only_known = LibraryResolver([str(folder)])
     environ = {"DISPLAY": ":0"}
     missing = qt_libraries.missing_for_xcb(only_known, PYSIDE)
