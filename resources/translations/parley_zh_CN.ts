@@ -1071,7 +1071,7 @@
     <message>
         <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="38"/>
         <source>Only while Parley is not the window you are working in.</source>
-        <translation>仅在 Parley 不是当前使用的窗口时。</translation>
+        <translation>仅在 Parley 不是当前活动窗口时。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="47"/>
