@@ -23,6 +23,7 @@ from desktop.ui.resources import resource_path
 
 log = logging.getLogger(__name__)
 _installed: list[QTranslator] = []
+_default_before: list[QLocale] = []  # the default locale the first install replaced
 
 # Territories whose Chinese is written in traditional characters: not our translation.
 _TRADITIONAL = {QLocale.Country.Taiwan, QLocale.Country.HongKong, QLocale.Country.Macau}
@@ -74,6 +75,7 @@ def install_translations(
     remove_translations(app)
     system = QLocale.system() if system is None else system
     locale = window_locale(choice, system)
+    _default_before.append(QLocale())
     if language_of(locale) == Language.CHINESE_SIMPLIFIED and not has_cjk_font():
         # Chinese without a font to draw it is boxes: English, and the window says why.
         locale = window_locale(Language.ENGLISH, system)
@@ -101,5 +103,7 @@ def remove_translations(app: QCoreApplication) -> None:
     """Undo `install_translations` (the source texts and the system's locale again)."""
     while _installed:
         app.removeTranslator(_installed.pop())
-    QLocale.setDefault(QLocale.system())
+    if _default_before:
+        QLocale.setDefault(_default_before[0])
+        _default_before.clear()
     i18n.uninstall()

@@ -90,7 +90,8 @@ def test_chinese_reaches_parleys_texts_qts_texts_the_engine_dates_and_numbers(ch
     engine_text = i18n.tr("Type a message first.")
     assert HAN.search(engine_text), engine_text
     # Qt's own texts: a text field's context menu.
-    menu = QLineEdit().createStandardContextMenu()
+    field = QLineEdit()
+    menu = field.createStandardContextMenu()
     texts = [action.text() for action in menu.actions() if action.text()]
     assert texts and all(HAN.search(text) for text in texts), texts
     # Dates and numbers in the Chinese locale.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from desktop.core.models import CallState, DecidedBy, Decision, Message, ToolCallPart
 from desktop.ui.viewmodels.long_text import hidden_note
@@ -78,8 +78,8 @@ def size_text(size: int) -> str:
     if size < 1024:
         return _tr("%n B").replace("%n", str(size))
     if size < 1024 * 1024:
-        return _tr("%n KiB").replace("%n", f"{size / 1024:.1f}")
-    return _tr("%n MiB").replace("%n", f"{size / (1024 * 1024):.1f}")
+        return _tr("%n KiB").replace("%n", QLocale().toString(size / 1024, "f", 1))
+    return _tr("%n MiB").replace("%n", QLocale().toString(size / (1024 * 1024), "f", 1))
 
 
 def pretty_json(text: str) -> str:
@@ -106,7 +106,7 @@ def tool_card(part: ToolCallPart) -> ToolCard:
         bits.append(
             _tr("%n ms").replace("%n", str(part.duration_ms))
             if part.duration_ms < 1000
-            else _tr("%n s").replace("%n", f"{part.duration_ms / 1000:.1f}")
+            else _tr("%n s").replace("%n", QLocale().toString(part.duration_ms / 1000, "f", 1))
         )
     if part.result_size is not None:
         bits.append(size_text(part.result_size))
