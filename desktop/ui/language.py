@@ -13,6 +13,7 @@ English has a file too: it holds the English plural forms of the `%n` texts
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
@@ -63,7 +64,11 @@ def language_of(locale: QLocale) -> Language:
 
 
 def install_translations(
-    app: QCoreApplication, choice: Language, system: QLocale | None = None
+    app: QCoreApplication,
+    choice: Language,
+    system: QLocale | None = None,
+    *,
+    can_draw_cjk: Callable[[], bool] = has_cjk_font,
 ) -> QLocale:
     """Install the translators and default locale for `choice`; returns that locale.
 
@@ -76,7 +81,7 @@ def install_translations(
     system = QLocale.system() if system is None else system
     locale = window_locale(choice, system)
     _default_before.append(QLocale())
-    if language_of(locale) == Language.CHINESE_SIMPLIFIED and not has_cjk_font():
+    if language_of(locale) == Language.CHINESE_SIMPLIFIED and not can_draw_cjk():
         # Chinese without a font to draw it is boxes: English, and the window says why.
         locale = window_locale(Language.ENGLISH, system)
     QLocale.setDefault(locale)

@@ -68,6 +68,21 @@ def test_the_bundle_carries_its_resources_and_passes_the_smoke_test(bundle, tmp_
     assert (tmp_path / "data" / "parley.db").is_file()
 
 
+def test_the_bundle_starts_in_chinese_with_qts_own_texts_translated_too(bundle, tmp_path):
+    for name in ("parley_zh_CN.qm", "parley_zh_CN.ts", "parley_en.qm"):
+        assert (bundle / "_internal" / "resources" / "translations" / name).is_file(), name
+    data = tmp_path / "data"
+    data.mkdir()
+    settings = '{"version": 1, "appearance": {"language": "zh_CN"}}'
+    (data / "settings.json").write_text(settings, encoding="utf-8")
+    if not subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout:
+        pytest.skip("no CJK font here (Parley then starts in English): apt install fonts-noto-cjk")
+    result = _smoke_test([str(_executable(bundle))], data)
+    assert result.returncode == 0, result.stderr[-4000:]
+    log = (data / "logs" / "parley.log").read_text(encoding="utf-8")
+    assert "translations: ['qtbase_zh_CN', 'parley_zh_CN']" in log, log[-2000:]
+
+
 @linux_only
 def test_the_bundle_leaves_the_desktops_own_libraries_to_the_system(bundle):
     """X11, xcb, GLib, fontconfig, OpenSSL and the C++ runtime come from the
