@@ -184,15 +184,17 @@ def _fonts_draw_chinese() -> bool:
 
 
 @pytest.mark.skipif(not _fonts_draw_chinese(), reason="no CJK font: apt install fonts-noto-cjk")
-def test_parley_starts_in_the_chinese_its_settings_name(tmp_path):
-    _choose(tmp_path, "zh_CN")
-    log = _smoke(tmp_path, LANG="en_US.UTF-8")
-    assert "language zh_CN (locale zh_CN), translations: ['qtbase_zh_CN', 'parley_zh_CN']" in log
+def test_parley_starts_in_chinese_when_chosen_or_when_the_system_speaks_it(tmp_path):
+    chinese = "language zh_CN (locale zh_CN), translations: ['qtbase_zh_CN', 'parley_zh_CN']"
+    _choose(tmp_path / "chosen", "zh_CN")
+    assert chinese in _smoke(tmp_path / "chosen", LANG="en_US.UTF-8", LC_ALL="")
+    _choose(tmp_path / "system", "system")
+    assert chinese in _smoke(tmp_path / "system", LANG="zh_CN.UTF-8", LC_ALL="")
 
 
 def test_parley_starts_in_the_english_its_settings_name_on_a_chinese_system(tmp_path):
     _choose(tmp_path, "en")
-    log = _smoke(tmp_path, LANG="zh_CN.UTF-8")
+    log = _smoke(tmp_path, LANG="zh_CN.UTF-8", LC_ALL="")
     # Qt's menus are English too: only Parley's English plural forms are loaded.
     assert "language en (locale en_US), translations: ['parley_en']" in log
 
