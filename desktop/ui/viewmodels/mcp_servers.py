@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 
 from desktop.core.errors import SettingsError
@@ -247,9 +247,13 @@ def header_rows(rows: Sequence[tuple[str, str]]) -> tuple[dict[str, str], str]:
         if not name and not value:
             continue
         if not name:
-            return {}, f"The header with the value {value!r} needs a name."
+            return {}, QCoreApplication.translate(
+                "McpServersModel", "The header with the value %1 needs a name."
+            ).replace("%1", repr(value))
         if name.lower() in seen:
-            return {}, f"The header {name!r} is given twice."
+            return {}, QCoreApplication.translate(
+                "McpServersModel", "The header %1 is given twice."
+            ).replace("%1", repr(name))
         seen.add(name.lower())
         headers[name] = value
     return headers, ""
