@@ -110,7 +110,10 @@ def _model(value: Any, where: str) -> ModelRef | None:
     match = _MODEL_REF.match(value.strip()) if isinstance(value, str) else None
     if match is None or not match.group(2).strip():
         raise SettingsError(
-            where, f'{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")'
+            where,
+            tr('{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")').format(
+                value=value
+            ),
         )
     return ModelRef(match.group(1), match.group(2).strip())
 

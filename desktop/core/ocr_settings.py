@@ -31,7 +31,10 @@ def parse_ocr_model(value: Any) -> ModelRef | None:
     provider_id, slash, model = value.strip().partition("/")
     if not slash or not _PROVIDER_ID.match(provider_id) or not model.strip():
         raise SettingsError(
-            FIELD, f'{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")'
+            FIELD,
+            tr('{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")').format(
+                value=value
+            ),
         )
     return ModelRef(provider_id, model.strip())
 

@@ -541,7 +541,10 @@ def parse_settings(data: Any) -> Settings:
     network = _parse_network(data.get("network", {}))
     effort = _expect(data.get("reasoning_effort", "medium"), str, "reasoning_effort", "a string")
     if effort not in REASONING_EFFORTS:
-        raise SettingsError("reasoning_effort", f"must be one of: {', '.join(REASONING_EFFORTS)}")
+        raise SettingsError(
+            "reasoning_effort",
+            tr("must be one of: {names}").format(names=", ".join(REASONING_EFFORTS)),
+        )
     appearance = AppearanceSettings(theme, font_size, load_remote_images)
     tools = _parse_tools(data.get("tools", {}))
     mcp_servers = parse_mcp_servers(data.get("mcp_servers", []))

@@ -48,7 +48,10 @@ def parse_model_ref(value: Any, where: str) -> ModelRef:
     provider_id, slash, model = value.strip().partition("/")
     if not slash or not _PROVIDER_ID.match(provider_id) or not model.strip():
         raise SettingsError(
-            where, f'{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o-mini")'
+            where,
+            tr('{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o-mini")').format(
+                value=value
+            ),
         )
     return ModelRef(provider_id, model.strip())
 
