@@ -137,7 +137,11 @@ class AssistantsModel(QObject):
             checked = parse_assistant(dump_assistant(assistant), "assistant")
         except SettingsError as error:
             field = error.field.removeprefix("assistant").lstrip(".")
-            self.failed.emit(f"{field}: {error.problem}" if field else error.problem)
+            self.failed.emit(
+                self.tr("%1: %2").replace("%1", field).replace("%2", error.problem)
+                if field
+                else error.problem
+            )
             return False
         settings = self._settings
         listed = list(settings.assistants)

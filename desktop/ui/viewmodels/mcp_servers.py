@@ -131,7 +131,11 @@ class McpServersModel(QObject):
         try:
             changed = parse_mcp_server(data, "server")
         except SettingsError as error:
-            return f"{error.field.removeprefix('server.')}: {error.problem}"
+            return (
+                self.tr("%1: %2")
+                .replace("%1", error.field.removeprefix("server."))
+                .replace("%2", error.problem)
+            )
         servers = tuple(changed if s.id == server_id else s for s in settings.mcp_servers)
         try:
             self._settings.save(replace(settings, mcp_servers=servers))
