@@ -265,5 +265,6 @@ def _unreadable_notice(attachment: Attachment) -> NoticePart:
 
 def _ocr_notice(read: list[tuple[Attachment, str]], engine: str) -> NoticePart:
     text = tr("%n image(s) were read with OCR — {engine}", "", len(read)).format(engine=engine)
-    detail = "\n\n".join(f"{a.name}\n{body.strip() or tr('(no text found)')}" for a, body in read)
+    none = tr("(no text found)")
+    detail = "\n\n".join(f"{a.name}\n{body.strip() or none}" for a, body in read)
     return NoticePart(text, detail=detail)

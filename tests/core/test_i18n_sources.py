@@ -100,3 +100,35 @@ def test_the_scan_catches_an_f_string_and_a_literal() -> None:
     )
     found = _findings_in(source, "probe.py")
     assert [f.split(":")[1] for f in found] == ["1", "2"]
+
+
+_TRANSLATING = {"tr", "translate", "QT_TR_NOOP", "QT_TRANSLATE_NOOP"}
+
+
+def _hidden_in_f_strings(source: str, where: str) -> list[str]:
+    """`tr("…")` written inside an f-string: lupdate does not read f-strings, so the
+    text is looked up at run time but never reaches the translator."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename=where)):
+        if not isinstance(node, ast.JoinedStr):
+            continue
+        for inner in ast.walk(node):
+            if isinstance(inner, ast.Call) and _called_name(inner) in _TRANSLATING:
+                found.append(f"{where}:{inner.lineno}: {ast.unparse(inner)[:80]}")
+    return found
+
+
+def test_no_translated_text_hides_in_an_f_string() -> None:
+    findings = [
+        f
+        for p in sorted(ROOT.rglob("*.py"))
+        for f in _hidden_in_f_strings(
+            p.read_text(encoding="utf-8"), str(p.relative_to(ROOT.parent))
+        )
+    ]
+    assert findings == [], "lupdate cannot see these:\n" + "\n".join(findings)
+
+
+def test_the_f_string_scan_sees_a_hidden_tr() -> None:
+    source = 'x = f"{a} ({self.tr(\'not configured\')})"\ny = tr("fine {a}").format(a=1)\n'
+    assert [f.split(":")[1] for f in _hidden_in_f_strings(source, "probe.py")] == ["1"]

@@ -72,7 +72,9 @@ class AssistantsModel(QObject):
             ref = assistant.default_model
             if ref is not None and ref not in known:
                 known.add(ref)
-                choices.append(ModelChoice(ref, f"{ref} ({self.tr('not configured')})"))
+                choices.append(
+                    ModelChoice(ref, self.tr("%1 (not configured)").replace("%1", str(ref)))
+                )
         return choices
 
     def tool_names(self) -> list[str]:

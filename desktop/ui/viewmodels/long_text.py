@@ -35,14 +35,16 @@ def cut_note(shown: int, total: int) -> str:
 
 def hidden_note(hidden: int) -> str:
     """After a text's start: e.g. "… and 1,234 more characters, not shown."."""
-    return QCoreApplication.translate(
-        "LongText", "… and %Ln more characters, not shown.", "", hidden
+    return QCoreApplication.translate("LongText", "… and %n more characters, not shown.").replace(
+        "%n", _number(hidden)
     )
 
 
 def gap_note(hidden: int) -> str:
     """Between a text's start and its end: e.g. "… 1,234 characters not shown …"."""
-    return QCoreApplication.translate("LongText", "… %Ln characters not shown …", "", hidden)
+    return QCoreApplication.translate("LongText", "… %n characters not shown …").replace(
+        "%n", _number(hidden)
+    )
 
 
 @dataclass(frozen=True, slots=True)

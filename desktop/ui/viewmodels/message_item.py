@@ -70,7 +70,7 @@ def reasoning_label(message: Message) -> str:
     if any(p.duration_ms is None for p in parts):
         return QCoreApplication.translate("MessageItem", "Thinking…")
     seconds = max(1, round(sum(p.duration_ms or 0 for p in parts) / 1000))
-    return QCoreApplication.translate("MessageItem", "Thought for %n s", "", seconds)
+    return QCoreApplication.translate("MessageItem", "Thought for %n s").replace("%n", str(seconds))
 
 
 _UNLABELLED = frozenset({MessageStatus.COMPLETE, MessageStatus.STREAMING, MessageStatus.ERROR})
@@ -120,7 +120,9 @@ def meta_line(message: Message, cost: str = "") -> str:
     bits.append(QLocale().toString(local.time(), QLocale.FormatType.ShortFormat))
     if message.usage is not None and message.usage.output_tokens:
         bits.append(
-            QCoreApplication.translate("MessageItem", "%n tokens", "", message.usage.output_tokens)
+            QCoreApplication.translate("MessageItem", "%n tokens").replace(
+                "%n", str(message.usage.output_tokens)
+            )
         )
     if cost:
         bits.append(cost)

@@ -64,11 +64,8 @@ def totals_tooltip(totals: UsageTotals, currency: str) -> str:
     if totals.unpriced:
         lines.append(
             QCoreApplication.translate(
-                "UsageModel",
-                "%n of the models used have no price (Settings → Usage & models)",
-                "",
-                totals.unpriced,
-            )
+                "UsageModel", "%1 of the models used have no price (Settings → Usage & models)"
+            ).replace("%1", str(totals.unpriced))
         )
     return "\n".join(lines)
 
