@@ -15,20 +15,13 @@ from types import TracebackType
 from typing import Any
 
 import qasync
-from PySide6.QtCore import (
-    QCoreApplication,
-    QLibraryInfo,
-    QLocale,
-    QObject,
-    QTranslator,
-    Signal,
-)
+from PySide6.QtCore import QCoreApplication, QObject, Signal
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from desktop import __version__
 from desktop.cli import parse_args
-from desktop.core import collector, i18n
+from desktop.core import collector
 from desktop.core.dispatch import EventBus
 from desktop.core.events import EngineEvent, GenerationStarted
 from desktop.core.models import Message, Role, TextPart, new_id
@@ -53,10 +46,13 @@ from desktop.storage.disk_space import disk_full_error, is_disk_full
 from desktop.storage.log_files import configure_logging
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretRedactingFilter, SecretStore
+from desktop.storage.settings_file import SettingsLoad, load_settings
 from desktop.ui.desktop_shell import DesktopShell
+from desktop.ui.font_rendering import even_weight_on_dark
 from desktop.ui.global_shortcut import GlobalShortcut
 from desktop.ui.global_shortcut import support as shortcut_support
 from desktop.ui.image_loader import ImageLoader
+from desktop.ui.language import install_translations
 from desktop.ui.quit_signals import QuitSignals
 from desktop.ui.resources import resource_path
 from desktop.ui.single_instance import InstanceServer, NotAnswering, claim
@@ -119,6 +115,7 @@ class Parley:
         *,
         local_servers: Sequence[LocalServer] = DEFAULT_LOCAL_SERVERS,
         model_info_max_age: float | None = MODEL_INFO_MAX_AGE_S,
+        settings: SettingsLoad | None = None,
     ) -> None:
         paths.ensure()
         self.paths = paths
@@ -136,7 +133,7 @@ class Parley:
         # Owns the providers' httpx client (proxy, CA bundle), rebuilt on network changes.
         # Endpoints are asked about their models at most every `model_info_max_age` s.
         self.settings = SettingsService(
-            paths.settings, self.secrets, model_info_max_age=model_info_max_age
+            paths.settings, self.secrets, model_info_max_age=model_info_max_age, loaded=settings
         )
         # Attached files (and images tools return): content-addressed copies beside the
         # database, one store for all, so its garbage collection sees every writer.
@@ -237,6 +234,7 @@ class Parley:
     def show(self) -> None:
         self.window.show()
         self.window.chat_view.focus_composer()
+        self.window.check_fonts()
 
     def toggle_floating(self) -> None:
         """Show or hide the floating chat (tray, main window menu, global shortcut)."""
@@ -345,19 +343,6 @@ def create_event_loop(qapp: QApplication) -> ParleyEventLoop:
     return loop
 
 
-def install_translations(qapp: QApplication) -> None:
-    """Load Qt's and Parley's translations for the system language, when present."""
-    locale = QLocale.system()
-    for name, folder in (
-        ("qtbase", QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)),
-        ("parley", str(resource_path("translations"))),
-    ):
-        translator = QTranslator(qapp)
-        if translator.load(locale, name, "_", folder):
-            qapp.installTranslator(translator)
-    i18n.install(QCoreApplication.translate)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Start Parley (`launch.main`, the `parley` command, has checked the system first);
     the exit status is 0 after an ordinary quit (SIGTERM included), 130 after Ctrl+C
@@ -397,8 +382,8 @@ def _main(argv: list[str]) -> int:
     qapp = QApplication.instance() or QApplication([sys.argv[0], *argv])
     assert isinstance(qapp, QApplication)
     qapp.setQuitOnLastWindowClosed(False)  # we quit after an orderly shutdown instead
+    even_weight_on_dark()  # before any text is drawn: CJK as heavy in dark as in light
     qapp.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
-    install_translations(qapp)
     ErrorReporter().install()  # until the window exists, errors are logged only
     # Qt took its own options (`-platform offscreen`) out of its arguments: argparse
     # cannot tell their values from file names, so only what Qt left are files.
@@ -417,13 +402,16 @@ def _main(argv: list[str]) -> int:
             print("smoke test failed: a Parley already runs on this data folder", file=sys.stderr)
             return 1
         return 0
+    # Read before the first window: the language comes from it (and Parley takes it over).
+    settings = load_settings(paths.settings)
+    install_translations(qapp, settings.settings.appearance.language)
 
     loop = create_event_loop(qapp)
     asyncio.set_event_loop(loop)
     with loop:
         try:
             return loop.run_until_complete(
-                _run(qapp, paths, secrets, args.smoke_test, files, instance)
+                _run(qapp, paths, secrets, args.smoke_test, files, instance, settings)
             )
         finally:
             loop.run_until_complete(_end_what_is_left())
@@ -437,11 +425,12 @@ async def _run(
     smoke: bool,
     files: Sequence[Path] = (),
     instance: InstanceServer | None = None,
+    settings: SettingsLoad | None = None,
 ) -> int:
     signals = QuitSignals(asyncio.get_running_loop())
     signals.install()
     try:
-        exit_code = await _serve(qapp, paths, secrets, smoke, files, instance, signals)
+        exit_code = await _serve(qapp, paths, secrets, smoke, files, instance, signals, settings)
     finally:
         signals.uninstall()
     return exit_code if exit_code or signals.exit_status is None else signals.exit_status
@@ -455,9 +444,10 @@ async def _serve(
     files: Sequence[Path],
     instance: InstanceServer | None,
     signals: QuitSignals,
+    settings: SettingsLoad | None = None,
 ) -> int:
     try:
-        parley = Parley(qapp, paths, secrets)
+        parley = Parley(qapp, paths, secrets, settings=settings)
     except Exception as error:
         log.exception("start-up failed")
         print(f"Parley could not start: {error}", file=sys.stderr)

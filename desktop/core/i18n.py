@@ -29,6 +29,11 @@ def install(translate: Translate) -> None:
     _translate = translate
 
 
+def uninstall() -> None:
+    """Back to the source texts (a window that was in another language has closed)."""
+    install(_untranslated)
+
+
 def tr(text: str, disambiguation: str = "", n: int = -1) -> str:
     return _translate("", text, disambiguation or None, n)
 

@@ -69,6 +69,14 @@ class Theme(StrEnum):
     DARK = "dark"
 
 
+class Language(StrEnum):
+    """The language of Parley's window; its locale also formats dates and numbers."""
+
+    SYSTEM = "system"  # the system's, when Parley has it; English otherwise
+    ENGLISH = "en"
+    CHINESE_SIMPLIFIED = "zh_CN"
+
+
 @dataclass(frozen=True, slots=True)
 class ModelOverride:
     """The person's corrections to what Parley believes a model can do; None keeps
@@ -111,6 +119,7 @@ class AppearanceSettings:
     font_size: int | None = None
     # Fetching an image tells its server the person's address: off until they allow it.
     load_remote_images: bool = False
+    language: Language = Language.SYSTEM
 
 
 @dataclass(frozen=True, slots=True)
@@ -511,7 +520,7 @@ def parse_settings(data: Any) -> Settings:
         seen.add(p.id)
 
     raw_app = _expect(data.get("appearance", {}), dict, "appearance", "an object")
-    _known_keys(raw_app, {"theme", "font_size", "load_remote_images"}, "appearance")
+    _known_keys(raw_app, {"theme", "font_size", "load_remote_images", "language"}, "appearance")
     theme_value = _expect(raw_app.get("theme", "system"), str, "appearance.theme", "a string")
     try:
         theme = Theme(theme_value)
@@ -545,7 +554,17 @@ def parse_settings(data: Any) -> Settings:
             "reasoning_effort",
             tr("must be one of: {names}").format(names=", ".join(REASONING_EFFORTS)),
         )
-    appearance = AppearanceSettings(theme, font_size, load_remote_images)
+    language_value = _expect(
+        raw_app.get("language", "system"), str, "appearance.language", "a string"
+    )
+    try:
+        language = Language(language_value)
+    except ValueError:
+        allowed = ", ".join(choice.value for choice in Language)
+        raise SettingsError(
+            "appearance.language", tr("must be one of: {names}").format(names=allowed)
+        ) from None
+    appearance = AppearanceSettings(theme, font_size, load_remote_images, language)
     tools = _parse_tools(data.get("tools", {}))
     mcp_servers = parse_mcp_servers(data.get("mcp_servers", []))
     mcp_consent = parse_mcp_consent(data.get("mcp_consent", {}))
@@ -621,6 +640,11 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
                 else {}
             ),
             **({"load_remote_images": True} if settings.appearance.load_remote_images else {}),
+            **(
+                {"language": settings.appearance.language.value}
+                if settings.appearance.language != Language.SYSTEM
+                else {}
+            ),
         },
     }
     if settings.network != NetworkSettings():

@@ -40,7 +40,7 @@ from desktop.storage.model_info_cache import (
     endpoint_key,
 )
 from desktop.storage.secrets import SecretStore
-from desktop.storage.settings_file import load_settings, save_settings
+from desktop.storage.settings_file import SettingsLoad, load_settings, save_settings
 
 log = logging.getLogger(__name__)
 
@@ -75,10 +75,12 @@ class SettingsService:
         retry_policy: RetryPolicy | None = None,
         model_info_max_age: float | None = None,
         clock: Callable[[], float] = time.time,
+        loaded: SettingsLoad | None = None,
     ) -> None:
         self._path = path
         self._secrets = secrets
-        loaded = load_settings(path)
+        # The app reads the file before its first window (the language comes from it).
+        loaded = loaded if loaded is not None else load_settings(path)
         self._settings = loaded.settings
         self.load_error: SettingsError | None = loaded.error
         self.backup_path: Path | None = loaded.backup_path

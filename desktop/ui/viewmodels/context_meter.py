@@ -26,7 +26,7 @@ import logging
 from dataclasses import dataclass
 from enum import StrEnum
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, QTimer, Signal, Slot
 
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
@@ -89,14 +89,14 @@ class Reading:
         if not self.limit:
             return QCoreApplication.translate(
                 "ContextMeter", "About %1 tokens in the next request (context length unknown)"
-            ).replace("%1", f"{self.tokens:,}")
+            ).replace("%1", QLocale().toString(self.tokens))
         share = round(100 * self.tokens / self.limit)
         return (
             QCoreApplication.translate(
                 "ContextMeter", "About %1 of %2 tokens of context (%3%) in the next request"
             )
-            .replace("%1", f"{self.tokens:,}")
-            .replace("%2", f"{self.limit:,}")
+            .replace("%1", QLocale().toString(self.tokens))
+            .replace("%2", QLocale().toString(self.limit))
             .replace("%3", str(share))
         )
 

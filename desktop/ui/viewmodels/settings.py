@@ -6,11 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtCore import Property, QLocale, QObject, Signal, Slot
 
 from desktop.core.errors import ParleyError
 from desktop.core.settings import (
     AppearanceSettings,
+    Language,
     ProviderKind,
     ProviderSettings,
     Settings,
@@ -23,6 +24,7 @@ from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
 from desktop.providers.base import Capabilities
 from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
+from desktop.ui.language import language_of, window_locale
 from desktop.ui.viewmodels.assistants import AssistantsModel
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
@@ -299,6 +301,27 @@ class SettingsViewModel(QObject):
     def set_load_remote_images(self, enabled: bool) -> None:
         appearance = self._service.settings.appearance
         self._save_appearance(replace(appearance, load_remote_images=enabled))
+
+    @property
+    def language(self) -> str:
+        return self._service.settings.appearance.language.value
+
+    @property
+    def chosen_language(self) -> Language:
+        """The language the setting names, "Follow the system" resolved."""
+        choice = self._service.settings.appearance.language
+        return language_of(window_locale(choice, QLocale.system()))
+
+    @property
+    def language_waits_for_restart(self) -> bool:
+        """The chosen language is not the one this window was made in: it is read at
+        start-up, so it takes effect when Parley next starts."""
+        return self.chosen_language != language_of(QLocale())
+
+    @Slot(str)
+    def set_language(self, language: str) -> None:
+        appearance = self._service.settings.appearance
+        self._save_appearance(replace(appearance, language=Language(language)))
 
     @property
     def font_size(self) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QLocale
 
 from desktop.core.models import CallState, DecidedBy, Decision, Message, ToolCallPart
 from desktop.ui.viewmodels.long_text import hidden_note
@@ -74,9 +74,11 @@ def size_text(size: int) -> str:
     if size < 1024:
         return QCoreApplication.translate("ToolCard", "%n B").replace("%n", str(size))
     if size < 1024 * 1024:
-        return QCoreApplication.translate("ToolCard", "%n KiB").replace("%n", f"{size / 1024:.1f}")
+        return QCoreApplication.translate("ToolCard", "%n KiB").replace(
+            "%n", QLocale().toString(size / 1024, "f", 1)
+        )
     return QCoreApplication.translate("ToolCard", "%n MiB").replace(
-        "%n", f"{size / (1024 * 1024):.1f}"
+        "%n", QLocale().toString(size / (1024 * 1024), "f", 1)
     )
 
 
@@ -105,7 +107,7 @@ def tool_card(part: ToolCallPart) -> ToolCard:
             QCoreApplication.translate("ToolCard", "%n ms").replace("%n", str(part.duration_ms))
             if part.duration_ms < 1000
             else QCoreApplication.translate("ToolCard", "%n s").replace(
-                "%n", f"{part.duration_ms / 1000:.1f}"
+                "%n", QLocale().toString(part.duration_ms / 1000, "f", 1)
             )
         )
     if part.result_size is not None:

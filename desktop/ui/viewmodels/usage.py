@@ -7,7 +7,7 @@ They are recounted after each answer, never per streamed token.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QObject, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QLocale, QObject, QTimer, Signal, Slot
 
 from desktop.core.costs import UsageTotals, format_cost, message_cost, usage_totals
 from desktop.core.events import ActivePathChanged, EngineEvent, GenerationFinished
@@ -43,16 +43,16 @@ def totals_label(totals: UsageTotals, currency: str) -> str:
 def totals_tooltip(totals: UsageTotals, currency: str) -> str:
     lines = [
         QCoreApplication.translate("UsageModel", "Input: %1 tokens").replace(
-            "%1", f"{totals.input_tokens:,}"
+            "%1", QLocale().toString(totals.input_tokens)
         ),
         QCoreApplication.translate("UsageModel", "Output: %1 tokens").replace(
-            "%1", f"{totals.output_tokens:,}"
+            "%1", QLocale().toString(totals.output_tokens)
         ),
     ]
     if totals.reasoning_tokens:
         lines.append(
             QCoreApplication.translate("UsageModel", "of which reasoning: %1").replace(
-                "%1", f"{totals.reasoning_tokens:,}"
+                "%1", QLocale().toString(totals.reasoning_tokens)
             )
         )
     if totals.priced:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +21,8 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QSpl
 
 from desktop import __version__
 from desktop.core.models import Role
+from desktop.core.settings import Language
+from desktop.ui.fonts import missing_cjk_font_notice
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
@@ -35,6 +38,9 @@ from desktop.ui.views.summary_divider import CompressDialog
 
 if TYPE_CHECKING:
     from desktop.ui.views.settings_dialog import SettingsDialog
+
+
+log = logging.getLogger(__name__)
 
 
 class MainWindow(QMainWindow):
@@ -110,8 +116,26 @@ class MainWindow(QMainWindow):
         )
         conversations.errorOccurred.connect(self.show_error)
         settings.saveFailed.connect(self._on_settings_save_failed)
-        self.chat_view.show_banner(settings.load_problem)
-        settings.providersChanged.connect(lambda: self.chat_view.show_banner(settings.load_problem))
+        self._font_notice = ""
+        self._update_banner()
+        settings.providersChanged.connect(self._update_banner)
+
+    def _update_banner(self) -> None:
+        notices = (self._settings.load_problem, self._font_notice)
+        self.chat_view.show_banner("\n\n".join(text for text in notices if text))
+
+    def check_fonts(self) -> None:
+        """Say that CJK text will be boxes: once for this data folder, or at every start
+        while Chinese is chosen (the window is in English for want of the font)."""
+        told = self._window_state.value("notices/cjk_font_missing", False, bool)
+        if told and self._settings.chosen_language != Language.CHINESE_SIMPLIFIED:
+            return
+        self._font_notice = missing_cjk_font_notice()
+        if self._font_notice:
+            log.warning("no font for CJK text: %s", self._font_notice)
+            self._window_state.setValue("notices/cjk_font_missing", True)
+            self._window_state.sync()
+            self._update_banner()
 
     def compress_conversation(self) -> CompressDialog:
         """Summarise all but the last few messages now, with optional instructions

@@ -1,11 +1,11 @@
-"""Appearance: theme, text size, and whether remote images load inside answers."""
+"""Appearance: language, theme, text size, and whether remote images load inside answers."""
 
 from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QSpinBox, QWidget
 
 from desktop.ui.viewmodels.settings import SettingsViewModel
-from desktop.ui.views.labels import plain_form_labels
+from desktop.ui.views.labels import PlainLabel, plain_form_labels
 
 SYSTEM_SIZE = 5  # below the smallest allowed size (6 pt): stands for the system's size
 
@@ -13,6 +13,19 @@ SYSTEM_SIZE = 5  # below the smallest allowed size (6 pt): stands for the system
 class AppearancePage(QWidget):
     def __init__(self, vm: SettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.language = QComboBox(self)
+        self.language.setObjectName("Language")
+        self.language.addItem(self.tr("Follow the system"), "system")
+        # Each language in its own words: whoever cannot read the current one finds theirs.
+        self.language.addItem("English", "en")
+        self.language.addItem("简体中文", "zh_CN")
+        self.language.setCurrentIndex(max(0, self.language.findData(vm.language)))
+        self.language.currentIndexChanged.connect(self._on_language)
+        note = self.tr("Parley changes language when it next starts.")
+        self.language_note = PlainLabel(note, self)
+        self.language_note.setObjectName("FormHint")
+        self.language_note.setWordWrap(True)
+        self.language_note.setVisible(vm.language_waits_for_restart)
         self.theme = QComboBox(self)
         self.theme.addItem(self.tr("Follow the system"), "system")
         self.theme.addItem(self.tr("Light"), "light")
@@ -39,10 +52,16 @@ class AppearancePage(QWidget):
         self._vm = vm
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        form.addRow(self.tr("Language"), self.language)
+        form.addRow("", self.language_note)
         form.addRow(self.tr("Theme"), self.theme)
         form.addRow(self.tr("Text size"), self.font_size)
         form.addRow(self.tr("Images"), self.remote_images)
         plain_form_labels(form)
+
+    def _on_language(self, _: int) -> None:
+        self._vm.set_language(self.language.currentData())
+        self.language_note.setVisible(self._vm.language_waits_for_restart)
 
     def _on_font_size(self, points: int) -> None:
         self._vm.set_font_size(0 if points == SYSTEM_SIZE else points)

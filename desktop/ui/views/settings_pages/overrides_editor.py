@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QLocale, QObject
 from PySide6.QtWidgets import QComboBox, QFormLayout, QSpinBox, QWidget
 
 from desktop.core.settings import ModelOverride
@@ -124,7 +124,9 @@ class OverridesEditor(QObject):
             combo.setCurrentIndex(CHOICES.index(getattr(override, name)))
         known = defaults.context_length
         self.context.setSpecialValueText(
-            self.tr("Default (%1)").replace("%1", f"{known:,}") if known else self.tr("Default")
+            self.tr("Default (%1)").replace("%1", QLocale().toString(known))
+            if known
+            else self.tr("Default")
         )
         self.context.setValue(override.context_length or 0)
         self._update_enabled()

@@ -1,0 +1,2864 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name></name>
+    <message>
+        <location filename="../../desktop/engine/after_answer.py" line="113"/>
+        <location filename="../../desktop/engine/chat_service.py" line="84"/>
+        <location filename="../../desktop/engine/chat_service.py" line="305"/>
+        <location filename="../../desktop/engine/chat_service.py" line="313"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachment_inputs.py" line="248"/>
+        <source>The workspace file was not sent: {error}</source>
+        <translation>工作区文件未发送：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachment_inputs.py" line="262"/>
+        <source>{name} could not be read from Parley&apos;s attachment store and was not sent.</source>
+        <translation>无法从 Parley 的附件存储中读取 {name}，未发送。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachment_inputs.py" line="269"/>
+        <source>1 image was read with OCR — {engine}</source>
+        <translation>已用 OCR 识别 1 张图片 — {engine}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachment_inputs.py" line="271"/>
+        <source>{count} images were read with OCR — {engine}</source>
+        <translation>已用 OCR 识别 {count} 张图片 — {engine}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/chat_service.py" line="436"/>
+        <location filename="../../desktop/engine/chat_service.py" line="501"/>
+        <source>Type a message first.</source>
+        <translation>请先输入消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/chat_service.py" line="439"/>
+        <source>A message can carry at most {count} files.</source>
+        <translation>一条消息最多可带 {count} 个文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/connection_check.py" line="29"/>
+        <source>This server does not list its models (it answered {status} when asked for them). Type the model ids under Models, one per line: chatting works without the list, and Test connection then asks the first model for one token. (If this server should list its models, check the base URL.)</source>
+        <translation>此服务器不提供模型列表（请求模型列表时返回了 {status}）。请在“模型”中填写模型 ID，每行一个：没有列表也能对话，“测试连接”会请第一个模型回复一个 Token。（如果此服务器本应提供模型列表，请检查 API 地址。）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/context/service.py" line="69"/>
+        <source>Earlier messages could not be summarised, so only the recent ones were sent.</source>
+        <translation>无法为较早的消息生成摘要，因此只发送了最近的消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/context/service.py" line="145"/>
+        <source>Choose a model first: there is none to write the summary.</source>
+        <translation>请先选择模型：当前没有可用于撰写摘要的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/context/service.py" line="175"/>
+        <source>No model to write the summary with.</source>
+        <translation>没有可用于撰写摘要的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="143"/>
+        <source>must be an object</source>
+        <translation>必须是对象</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="159"/>
+        <location filename="../../desktop/engine/export.py" line="227"/>
+        <source>must be text</source>
+        <translation>必须是文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="168"/>
+        <source>must be an id (1 to 200 characters, no spaces around)</source>
+        <translation>必须是 ID（1 到 200 个字符，首尾不能有空格）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="179"/>
+        <source>must be true or false</source>
+        <translation>必须是 true 或 false</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="187"/>
+        <source>must be a whole number, 0 or more</source>
+        <translation>必须是大于或等于 0 的整数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="195"/>
+        <source>must be a date and time (ISO 8601)</source>
+        <translation>必须是日期时间（ISO 8601）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="197"/>
+        <source>must include a time zone (e.g. a final Z)</source>
+        <translation>必须包含时区（例如末尾的 Z）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="209"/>
+        <source>must be one of: {allowed}</source>
+        <translation>必须是以下之一：{allowed}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="220"/>
+        <source>must be a list</source>
+        <translation>必须是列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="234"/>
+        <source>must not be empty</source>
+        <translation>不能为空</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="302"/>
+        <source>the id {id} is also used by messages[{other}]</source>
+        <translation>ID {id} 也被 messages[{other}] 使用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="311"/>
+        <location filename="../../desktop/engine/export.py" line="331"/>
+        <source>no message with the id {id} in this file</source>
+        <translation>此文件中没有 ID 为 {id} 的消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="323"/>
+        <source>the messages&apos; parents form a loop ({loop})</source>
+        <translation>消息的父级形成了循环（{loop}）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="343"/>
+        <source>this is not a Parley conversation export</source>
+        <translation>这不是 Parley 导出的对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="346"/>
+        <source>must be a whole number, 1 or more</source>
+        <translation>必须是大于或等于 1 的整数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="351"/>
+        <source>the file was made by a newer Parley (format version {found}; this one reads up to {known}). Update Parley to import it.</source>
+        <translation>此文件由更新版本的 Parley 创建（格式版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export.py" line="357"/>
+        <source>is missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="63"/>
+        <source>state: {state}</source>
+        <translation>状态：{state}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="66"/>
+        <source>decision: {decision}</source>
+        <translation>决定：{decision}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="68"/>
+        <source>{ms} ms</source>
+        <translation>{ms} 毫秒</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="70"/>
+        <source>{size} bytes</source>
+        <translation>{size} 字节</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="72"/>
+        <source>full output: {path}</source>
+        <translation>完整输出：{path}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="74"/>
+        <source>error: {error}</source>
+        <translation>错误：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="80"/>
+        <source>**Tool call:** `{name}`</source>
+        <translation>**工具调用：** `{name}`</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="88"/>
+        <source>No result: the tool did not run.</source>
+        <translation>无结果：工具未运行。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="90"/>
+        <source>**Error:**</source>
+        <translation>**错误：**</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="90"/>
+        <source>**Result:**</source>
+        <translation>**结果：**</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="96"/>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="96"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="96"/>
+        <source>System</source>
+        <translation>系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="102"/>
+        <source>still being written when exported</source>
+        <translation>导出时仍在生成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="103"/>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="104"/>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="105"/>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="106"/>
+        <source>waiting for approval</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="115"/>
+        <source>Reasoning</source>
+        <translation>思考过程</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="123"/>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="125"/>
+        <source>Note:</source>
+        <translation>注意：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="163"/>
+        <source>Exported from Parley · started {when} · {count} messages</source>
+        <translation>导出自 Parley · 开始于 {when} · {count} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="175"/>
+        <source>Every version of every message is included.</source>
+        <translation>包含每条消息的所有版本。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="180"/>
+        <source>Version {k} of {n}</source>
+        <translation>版本 {k}/{n}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="181"/>
+        <source>current</source>
+        <translation>当前</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="190"/>
+        <source>Another version, replying to: “{text}”</source>
+        <translation>另一个版本，回复：“{text}”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="192"/>
+        <source>Another version of the first message</source>
+        <translation>第一条消息的另一个版本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="209"/>
+        <source>Something went wrong while generating the answer ({kind}).</source>
+        <translation>生成回答时出错（{kind}）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="269"/>
+        <source>Summarising earlier messages…</source>
+        <translation>正在为较早的消息生成摘要…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="284"/>
+        <source>Reading {count} images with OCR…</source>
+        <translation>正在用 OCR 识别 {count} 张图片…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="286"/>
+        <source>Reading the image with OCR…</source>
+        <translation>正在用 OCR 识别图片…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="371"/>
+        <source>Parley stopped this answer after {steps} model steps; its last tool calls were not run.</source>
+        <translation>此回答已进行 {steps} 步模型调用，Parley 已将其停止；最后的工具调用未运行。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="410"/>
+        <source>{error} (Parley tried {tries} times.)</source>
+        <translation>{error}（Parley 已尝试 {tries} 次。）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="511"/>
+        <source>The model asked to use a tool ({names}), but no tools are available in this conversation, so nothing was run.</source>
+        <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="582"/>
+        <source>Not saved yet: the disk holding {folder} is full{free}. The answer stays here, and Parley saves it once there is room.</source>
+        <translation>尚未保存：{folder} 所在的磁盘已满{free}。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="585"/>
+        <source>Not saved yet: {error} Parley tries again at the next save.</source>
+        <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/library.py" line="65"/>
+        <source>This is not a Parley JSON file (line {line}, column {column}: {problem}).</source>
+        <translation>这不是 Parley JSON 文件（第 {line} 行，第 {column} 列：{problem}）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/notices.py" line="87"/>
+        <source>the answer could not be finished</source>
+        <translation>回答未能完成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/notices.py" line="88"/>
+        <source>failed: %1</source>
+        <translation>失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/notices.py" line="90"/>
+        <source>The answer is ready.</source>
+        <translation>回答已就绪。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/notices.py" line="102"/>
+        <source>needs your approval to run %1</source>
+        <translation>需要你批准才能运行 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/versions.py" line="134"/>
+        <source>Only answers and your own messages can be regenerated.</source>
+        <translation>只能重新生成回答或你自己的消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/versions.py" line="145"/>
+        <source>Choose a model to answer with.</source>
+        <translation>请选择用于回答的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/versions.py" line="150"/>
+        <source>Only your own messages can be edited.</source>
+        <translation>只能编辑你自己的消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/versions.py" line="156"/>
+        <source>Only an answer can be continued.</source>
+        <translation>只能继续生成回答。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/versions.py" line="160"/>
+        <source>Only a stopped, interrupted or broken-off answer can be continued; this one is {status}.</source>
+        <translation>只能继续已停止、已中断或中途出错的回答；此回答的状态为 {status}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/versions.py" line="165"/>
+        <source>This answer does not say which model wrote it.</source>
+        <translation>此回答没有注明由哪个模型生成。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/rules.py" line="153"/>
+        <source>Mermaid</source>
+        <translation>Mermaid</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/rules.py" line="155"/>
+        <location filename="../../desktop/render/rules.py" line="169"/>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/rules.py" line="179"/>
+        <source>Math</source>
+        <translation>公式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/rules.py" line="209"/>
+        <source>image</source>
+        <translation>图片</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/unformatted.py" line="49"/>
+        <source>The rest is shown as plain text: it is too long or complex to format.</source>
+        <translation>其余内容以纯文本显示：内容过长或过于复杂，无法格式化。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/unformatted.py" line="51"/>
+        <source>Shown as plain text: it is too long or complex to format.</source>
+        <translation>以纯文本显示：内容过长或过于复杂，无法格式化。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="67"/>
+        <source>Extra JSON body is not valid JSON: %1 (line %2, column %3).</source>
+        <translation>额外 JSON 请求体不是有效的 JSON：%1（第 %2 行，第 %3 列）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="75"/>
+        <source>Extra JSON body must be a JSON object, such as {&quot;top_k&quot;: 40}.</source>
+        <translation>额外 JSON 请求体必须是 JSON 对象，例如 {&quot;top_k&quot;: 40}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="88"/>
+        <source>A custom header has a value but no name.</source>
+        <translation>有一个自定义请求头填写了值但没有名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="91"/>
+        <source>The custom header %1 is listed twice.</source>
+        <translation>自定义请求头 %1 重复了。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="117"/>
+        <source>Custom header %1 %2.</source>
+        <translation>自定义请求头 %1：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="119"/>
+        <source>Capabilities of %1: %2.</source>
+        <translation>%1 的能力：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="122"/>
+        <source>%1 %2.</source>
+        <translation>%1：%2。</translation>
+    </message>
+</context>
+<context>
+    <name>AppearancePage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="18"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="30"/>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="24"/>
+        <source>Parley changes language when it next starts.</source>
+        <translation>Parley 将在下次启动时切换语言。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="31"/>
+        <source>Light</source>
+        <translation>浅色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="32"/>
+        <source>Dark</source>
+        <translation>深色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="37"/>
+        <source>System</source>
+        <translation>系统默认</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="38"/>
+        <source> pt</source>
+        <translation> pt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="41"/>
+        <source>Load remote images</source>
+        <translation>加载远程图片</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="45"/>
+        <source>Show images that answers link to (https only) inside the message. Fetching an image tells its server your address; while off, images are links.</source>
+        <translation>在消息中显示回答所链接的图片（仅限 https）。获取图片会让其服务器得知你的 IP 地址；关闭时图片显示为链接。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="55"/>
+        <source>Language</source>
+        <translation>语言</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="57"/>
+        <source>Theme</source>
+        <translation>主题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="58"/>
+        <source>Text size</source>
+        <translation>字号</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="59"/>
+        <source>Images</source>
+        <translation>图片</translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="196"/>
+        <source>Allow tool calls?</source>
+        <translation>允许这些工具调用吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="196"/>
+        <source>Allow a tool call?</source>
+        <translation>允许此工具调用吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="200"/>
+        <source>The model wants to use tools. Nothing runs until you decide.</source>
+        <translation>模型想要使用工具。在你做出决定之前不会运行任何工具。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="213"/>
+        <source>Approve all once</source>
+        <translation>全部批准一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="214"/>
+        <source>Deny all</source>
+        <translation>全部拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="217"/>
+        <source>Decide later</source>
+        <translation>稍后决定</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantMessage</name>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="343"/>
+        <source>Review tool calls…</source>
+        <translation>查看工具调用…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="360"/>
+        <source>…</source>
+        <translation>…</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantPicker</name>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="74"/>
+        <source>The assistant this conversation talks to</source>
+        <translation>此对话使用的助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="79"/>
+        <source>Conversation prompt…</source>
+        <translation>对话提示词…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="106"/>
+        <source>Give this conversation its own system prompt</source>
+        <translation>为此对话设置专属的系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="108"/>
+        <source>This assistant keeps its own system prompt</source>
+        <translation>此助手使用固定的系统提示词</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="65"/>
+        <source>None — use the model selected in the chat</source>
+        <translation>无 — 使用对话中选择的模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="90"/>
+        <source>New assistant</source>
+        <translation>新助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="98"/>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="158"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>AssistantsPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="55"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="57"/>
+        <source>Duplicate</source>
+        <translation>创建副本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="59"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="61"/>
+        <source>Make default</source>
+        <translation>设为默认</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="62"/>
+        <source>New conversations talk to this assistant</source>
+        <translation>新对话将使用此助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="71"/>
+        <source>How the assistant should behave</source>
+        <translation>助手应如何表现</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="74"/>
+        <source>Model&apos;s default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="82"/>
+        <source>The chat&apos;s choice</source>
+        <translation>跟随对话设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
+        <source> tokens</source>
+        <translation> Token</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="90"/>
+        <source>A conversation may replace the system prompt with its own</source>
+        <translation>允许对话用自己的提示词替换系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="92"/>
+        <source>All tools</source>
+        <translation>所有工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="97"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="119"/>
+        <source>Icon and name</source>
+        <translation>图标和名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="120"/>
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="121"/>
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="122"/>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="123"/>
+        <source>Top-p</source>
+        <translation>Top-p</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="124"/>
+        <source>Max output tokens</source>
+        <translation>最大输出 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="125"/>
+        <source>Reasoning effort</source>
+        <translation>思考强度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="126"/>
+        <source>Summarise history above</source>
+        <translation>历史超过此长度时摘要</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="131"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="145"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="161"/>
+        <source>(default)</source>
+        <translation>（默认）</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentChip</name>
+    <message>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="113"/>
+        <source>Truncated at %1 characters</source>
+        <translation>已截断至 %1 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="160"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="161"/>
+        <source>Remove %1</source>
+        <translation>移除 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="178"/>
+        <source>Adding…</source>
+        <translation>正在添加…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="181"/>
+        <source>%1 · truncated</source>
+        <translation>%1 · 已截断</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentFiles</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="138"/>
+        <source>%1: no application to open it was found.</source>
+        <translation>%1：未找到可打开它的应用程序。</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentNotice</name>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="339"/>
+        <source>Dismiss</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="340"/>
+        <source>Dismiss the notice</source>
+        <translation>关闭此提示</translation>
+    </message>
+</context>
+<context>
+    <name>AttachmentTray</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="245"/>
+        <source>Files cannot be attached in this window.</source>
+        <translation>此窗口无法添加附件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="259"/>
+        <source>Not attached: %1 — a message can carry at most %2 files.</source>
+        <translation>未添加：%1 — 一条消息最多可带 %2 个文件。</translation>
+    </message>
+</context>
+<context>
+    <name>CallPanel</name>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="77"/>
+        <source>Approve once</source>
+        <translation>批准一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="78"/>
+        <source>Always allow this tool</source>
+        <translation>始终允许此工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="79"/>
+        <source>Deny</source>
+        <translation>拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="80"/>
+        <source>Answer instead…</source>
+        <translation>改为手动回复…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="91"/>
+        <source>The result the model gets instead</source>
+        <translation>模型将收到的替代结果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="92"/>
+        <source>Send answer</source>
+        <translation>发送回复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="137"/>
+        <source>arguments.json</source>
+        <translation>arguments.json</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="138"/>
+        <source>Save Arguments</source>
+        <translation>保存参数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="150"/>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="175"/>
+        <source>Approved once</source>
+        <translation>已批准一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="176"/>
+        <source>Always allowed</source>
+        <translation>已始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="177"/>
+        <source>Denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="178"/>
+        <source>Answered instead</source>
+        <translation>已手动回复</translation>
+    </message>
+</context>
+<context>
+    <name>ChatView</name>
+    <message>
+        <location filename="../../desktop/ui/views/chat_view.py" line="68"/>
+        <source>What would you like to talk about?</source>
+        <translation>想聊点什么？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/chat_view.py" line="131"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+</context>
+<context>
+    <name>ChatViewModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="234"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="325"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="387"/>
+        <source>Add a provider and choose a model first.</source>
+        <translation>请先添加服务商并选择模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="429"/>
+        <source>Could not save to %1: %2</source>
+        <translation>无法保存到 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="452"/>
+        <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
+        <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="484"/>
+        <source>Your message was not sent and is still here. %1</source>
+        <translation>你的消息未发送，仍保留在这里。%1</translation>
+    </message>
+</context>
+<context>
+    <name>Composer</name>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="125"/>
+        <source>Message Parley…</source>
+        <translation>给 Parley 发消息…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="134"/>
+        <source>Model for the next message</source>
+        <translation>下一条消息使用的模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="139"/>
+        <source>How long the model may think before it answers</source>
+        <translation>模型回答前可以思考多久</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="141"/>
+        <source>Reasoning off</source>
+        <translation>关闭思考</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="142"/>
+        <source>Reasoning low</source>
+        <translation>思考：低</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="143"/>
+        <source>Reasoning medium</source>
+        <translation>思考：中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="144"/>
+        <source>Reasoning high</source>
+        <translation>思考：高</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="145"/>
+        <source>Reasoning max</source>
+        <translation>思考：最高</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="153"/>
+        <source>Enter to send · Shift+Enter for a new line</source>
+        <translation>Enter 发送 · Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="160"/>
+        <source>Send</source>
+        <translation>发送</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="164"/>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="166"/>
+        <source>Stop the answer and keep what arrived (Esc)</source>
+        <translation>停止回答并保留已收到的内容（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="183"/>
+        <source>Attach files (or drop or paste them here)</source>
+        <translation>添加附件（也可拖放或粘贴到这里）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="184"/>
+        <location filename="../../desktop/ui/views/composer.py" line="264"/>
+        <source>Attach files</source>
+        <translation>添加附件</translation>
+    </message>
+</context>
+<context>
+    <name>CompressDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="138"/>
+        <source>Compress now</source>
+        <translation>立即压缩</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="142"/>
+        <source>Optional: what the summary must keep</source>
+        <translation>可选：摘要必须保留的内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="144"/>
+        <source>Compress</source>
+        <translation>压缩</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="150"/>
+        <source>Summarise all but the last few messages now. Nothing is deleted.</source>
+        <translation>立即为除最近几条以外的所有消息生成摘要。不会删除任何内容。</translation>
+    </message>
+</context>
+<context>
+    <name>Confirm</name>
+    <message>
+        <location filename="../../desktop/ui/views/confirm.py" line="23"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+</context>
+<context>
+    <name>ContextViewModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/context.py" line="112"/>
+        <source>There is nothing to compress yet.</source>
+        <translation>暂时没有可压缩的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/context.py" line="116"/>
+        <source>The summary could not be written: %1</source>
+        <translation>无法生成摘要：%1</translation>
+    </message>
+</context>
+<context>
+    <name>CutBar</name>
+    <message>
+        <location filename="../../desktop/ui/views/cut_bar.py" line="27"/>
+        <source>Copy all</source>
+        <translation>全部复制</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/cut_bar.py" line="28"/>
+        <source>Save as file…</source>
+        <translation>另存为文件…</translation>
+    </message>
+</context>
+<context>
+    <name>DateGroup</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/date_groups.py" line="32"/>
+        <source>Pinned</source>
+        <translation>已置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/date_groups.py" line="33"/>
+        <source>Today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/date_groups.py" line="34"/>
+        <source>Yesterday</source>
+        <translation>昨天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/date_groups.py" line="35"/>
+        <source>Previous 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/date_groups.py" line="36"/>
+        <source>Older</source>
+        <translation>更早</translation>
+    </message>
+</context>
+<context>
+    <name>DesktopPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="27"/>
+        <source>Keep running in the tray when the window closes</source>
+        <translation>关闭窗口后继续在托盘中运行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="34"/>
+        <source>Notify me when an answer is ready or a tool needs approval</source>
+        <translation>回答就绪或工具需要批准时通知我</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="38"/>
+        <source>Only while Parley is not the window you are working in.</source>
+        <translation>仅在 Parley 不是当前活动窗口时。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="47"/>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="48"/>
+        <source>No global shortcut</source>
+        <translation>不设全局快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="68"/>
+        <source>Tray</source>
+        <translation>托盘</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="69"/>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="70"/>
+        <source>Floating chat shortcut</source>
+        <translation>悬浮窗快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="78"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="102"/>
+        <source>Shows or hides the floating chat, even while another app is in front.</source>
+        <translation>显示或隐藏悬浮窗，即使其他应用位于前台。</translation>
+    </message>
+</context>
+<context>
+    <name>DesktopSettingsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="62"/>
+        <source>Parley keeps running in the tray; quit it from the tray menu.</source>
+        <translation>Parley 会继续在托盘中运行；可从托盘菜单退出。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="64"/>
+        <source>This desktop shows no system tray, so there would be no way back to a hidden window: closing the window quits Parley.</source>
+        <translation>当前桌面环境不显示系统托盘，隐藏的窗口将无法恢复：关闭窗口即退出 Parley。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="91"/>
+        <source>Shortcut: %1.</source>
+        <translation>快捷键：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="112"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>DesktopShell</name>
+    <message>
+        <location filename="../../desktop/ui/desktop_shell.py" line="87"/>
+        <source>Parley is still running in the tray. Quit it from the tray menu.</source>
+        <translation>Parley 仍在托盘中运行。可从托盘菜单退出。</translation>
+    </message>
+</context>
+<context>
+    <name>FloatingWindow</name>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="132"/>
+        <source>Parley — Floating Chat</source>
+        <translation>Parley — 悬浮窗</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="149"/>
+        <source>Drag to move (Alt+arrows)</source>
+        <translation>拖动以移动（Alt+方向键）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="153"/>
+        <location filename="../../desktop/ui/views/floating_window.py" line="163"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="154"/>
+        <location filename="../../desktop/ui/views/floating_window.py" line="155"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="165"/>
+        <source>Open in the main window</source>
+        <translation>在主窗口中打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="167"/>
+        <source>More</source>
+        <translation>更多</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="170"/>
+        <source>Reset Position and Size</source>
+        <translation>重置位置和大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="173"/>
+        <source>Open in Main Window</source>
+        <translation>在主窗口中打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="175"/>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="177"/>
+        <source>Hide (Esc)</source>
+        <translation>隐藏（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="188"/>
+        <source>What would you like to talk about?</source>
+        <translation>想聊点什么？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="213"/>
+        <source>Add a model in the main window to start chatting.</source>
+        <translation>请在主窗口中添加模型后开始对话。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="216"/>
+        <source>Open Parley</source>
+        <translation>打开 Parley</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="227"/>
+        <source>Drag to resize (Alt+Shift+arrows)</source>
+        <translation>拖动以调整大小（Alt+Shift+方向键）</translation>
+    </message>
+</context>
+<context>
+    <name>FoundServerRow</name>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="27"/>
+        <source>no models yet</source>
+        <translation>暂无模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="29"/>
+        <source>1 model</source>
+        <translation>1 个模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="31"/>
+        <source>%1 models</source>
+        <translation>%1 个模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="33"/>
+        <source>Found %1 on this computer (%2)</source>
+        <translation>在本机发现 %1（%2）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="39"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="43"/>
+        <source>Add %1 at %2 with its models</source>
+        <translation>添加位于 %2 的 %1 及其模型</translation>
+    </message>
+</context>
+<context>
+    <name>FoundServers</name>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="90"/>
+        <source>Looking for model servers on this computer…</source>
+        <translation>正在查找本机上的模型服务器…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/found_servers.py" line="93"/>
+        <source>No Ollama, LM Studio, llama.cpp or vLLM server is running here.</source>
+        <translation>本机未运行 Ollama、LM Studio、llama.cpp 或 vLLM 服务器。</translation>
+    </message>
+</context>
+<context>
+    <name>HeadersEditor</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="24"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="24"/>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="38"/>
+        <source>Add header</source>
+        <translation>添加请求头</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="40"/>
+        <source>Remove header</source>
+        <translation>移除请求头</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="104"/>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="114"/>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="148"/>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="149"/>
+        <source>&amp;New Chat</source>
+        <translation>新建对话(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="150"/>
+        <source>&amp;Search Chats</source>
+        <translation>搜索对话(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="152"/>
+        <source>&amp;Export Chat</source>
+        <translation>导出对话(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="156"/>
+        <source>&amp;Import Chat…</source>
+        <translation>导入对话(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="159"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="164"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="165"/>
+        <source>&amp;Chat</source>
+        <translation>对话(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="167"/>
+        <source>&amp;Copy Last Answer</source>
+        <translation>复制上一条回答(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="170"/>
+        <source>&amp;Edit Last Message</source>
+        <translation>编辑上一条消息(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="173"/>
+        <source>Co&amp;mpress Conversation…</source>
+        <translation>压缩对话(&amp;M)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="180"/>
+        <source>&amp;Floating Chat</source>
+        <translation>悬浮窗(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="182"/>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="183"/>
+        <source>&amp;Keyboard Shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="184"/>
+        <source>Open &amp;Log Folder</source>
+        <translation>打开日志文件夹(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="185"/>
+        <source>&amp;About Parley</source>
+        <translation>关于 Parley(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="200"/>
+        <source>Markdown — this branch…</source>
+        <translation>Markdown — 当前分支…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="201"/>
+        <source>Markdown — all versions…</source>
+        <translation>Markdown — 所有版本…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="202"/>
+        <source>Parley JSON — whole chat…</source>
+        <translation>Parley JSON — 完整对话…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="203"/>
+        <source>Parley JSON — this branch…</source>
+        <translation>Parley JSON — 当前分支…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="229"/>
+        <source>Export Chat</source>
+        <translation>导出对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="232"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="232"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="246"/>
+        <source>Parley JSON (*.json)</source>
+        <translation>Parley JSON (*.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="244"/>
+        <source>Import Chat</source>
+        <translation>导入对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="254"/>
+        <source>Imported %1 messages.</source>
+        <translation>已导入 %1 条消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="256"/>
+        <source>This chat was already here; nothing new to import.</source>
+        <translation>此对话已存在，没有可导入的新内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="321"/>
+        <source>About Parley</source>
+        <translation>关于 Parley</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="325"/>
+        <source>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;A native desktop chat client for large language models.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;面向大语言模型的原生桌面聊天客户端。&lt;/p&gt;&lt;p&gt;日志：%2&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>McpConsentDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="37"/>
+        <source>Allow {name} to run?</source>
+        <translation>允许运行 {name} 吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="40"/>
+        <source>This MCP server is a program that will run on your computer with your permissions. Start it only if you trust it.</source>
+        <translation>此 MCP 服务器是一个将以你的权限在你的电脑上运行的程序。请仅在信任它时启动。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="49"/>
+        <source>(Parley&apos;s working folder)</source>
+        <translation>（Parley 的工作文件夹）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="50"/>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="52"/>
+        <source>Command line</source>
+        <translation>命令行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="53"/>
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="54"/>
+        <source>Environment variables</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="58"/>
+        <source>Allow and start</source>
+        <translation>允许并启动</translation>
+    </message>
+</context>
+<context>
+    <name>McpHeadersDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="112"/>
+        <source>Headers for {name}</source>
+        <translation>{name} 的请求头</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="83"/>
+        <source>Turned off</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="85"/>
+        <source>Not allowed to run: left out of conversations</source>
+        <translation>未获准运行：不会用于对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="87"/>
+        <source>Waiting for your consent</source>
+        <translation>等待你的同意</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="90"/>
+        <source>Starts when a conversation uses tools</source>
+        <translation>对话使用工具时启动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="92"/>
+        <source>Running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="96"/>
+        <source>Stopped unexpectedly too often: not restarted (see its log)</source>
+        <translation>意外停止次数过多：不再重启（请查看其日志）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="98"/>
+        <source>Stopped unexpectedly — restarting in {seconds:g} s when next used</source>
+        <translation>意外停止 — 下次使用时将在 {seconds:g} 秒后重启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="100"/>
+        <source>Stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="125"/>
+        <source>This server has no URL to send headers to.</source>
+        <translation>此服务器没有可发送请求头的 URL。</translation>
+    </message>
+</context>
+<context>
+    <name>McpServersPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="144"/>
+        <source>Servers</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="147"/>
+        <source>Add a server</source>
+        <translation>添加服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="149"/>
+        <source>Program (stdio)</source>
+        <translation>程序（stdio）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="150"/>
+        <source>URL (streamable HTTP)</source>
+        <translation>URL（Streamable HTTP）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="159"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="164"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="165"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="166"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="167"/>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="168"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="169"/>
+        <source>Headers</source>
+        <translation>请求头</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="231"/>
+        <source>No MCP server is set up.</source>
+        <translation>尚未配置 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="246"/>
+        <source>Allow…</source>
+        <translation>允许…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="250"/>
+        <source>Enabled</source>
+        <translation>启用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="255"/>
+        <source>Headers…</source>
+        <translation>请求头…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="259"/>
+        <source>Open log</source>
+        <translation>打开日志</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="262"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>MessageActions</name>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="44"/>
+        <source>Copy as Markdown</source>
+        <translation>复制为 Markdown</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="45"/>
+        <source>Edit and answer again</source>
+        <translation>编辑并重新回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="47"/>
+        <source>Regenerate this answer</source>
+        <translation>重新生成此回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="49"/>
+        <source>Previous version</source>
+        <translation>上一个版本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="53"/>
+        <source>Next version</source>
+        <translation>下一个版本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="56"/>
+        <source>▶ Continue</source>
+        <translation>▶ 继续</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="56"/>
+        <source>Continue this answer</source>
+        <translation>继续生成此回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="59"/>
+        <source>↻ Retry</source>
+        <translation>↻ 重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="59"/>
+        <source>Try this answer again</source>
+        <translation>重新尝试此回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="65"/>
+        <source>Delete this message and what follows it</source>
+        <translation>删除此消息及其后的内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="113"/>
+        <source>Version %1 of %2</source>
+        <translation>版本 %1/%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="122"/>
+        <source>Unpin: the summary may stand for this message again</source>
+        <translation>取消固定：摘要可再次代替此消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="124"/>
+        <source>Pin: always send this message in full</source>
+        <translation>固定：始终完整发送此消息</translation>
+    </message>
+</context>
+<context>
+    <name>MessageEditor</name>
+    <message>
+        <location filename="../../desktop/ui/views/message_editor.py" line="45"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_editor.py" line="46"/>
+        <source>Keep the message as it was (Esc)</source>
+        <translation>保持消息原样（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_editor.py" line="48"/>
+        <source>Save &amp;&amp; regenerate</source>
+        <translation>保存并重新生成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_editor.py" line="50"/>
+        <source>Send the edited message as a new version (Enter)</source>
+        <translation>将编辑后的消息作为新版本发送（Enter）</translation>
+    </message>
+</context>
+<context>
+    <name>MessageWidget</name>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="161"/>
+        <source>⚑ Pinned — always sent in full</source>
+        <translation>⚑ 已固定 — 始终完整发送</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="197"/>
+        <source>Show text</source>
+        <translation>显示文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="257"/>
+        <source>message.txt</source>
+        <translation>message.txt</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="257"/>
+        <source>answer.md</source>
+        <translation>answer.md</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="258"/>
+        <source>Save Message</source>
+        <translation>保存消息</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="29"/>
+        <source>Use the system&apos;s proxy settings</source>
+        <translation>使用系统代理设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="30"/>
+        <source>No proxy</source>
+        <translation>不使用代理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="31"/>
+        <source>Custom proxy:</source>
+        <translation>自定义代理：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="45"/>
+        <source>None: only the system&apos;s certificates</source>
+        <translation>无：仅使用系统证书</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="46"/>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="48"/>
+        <source>Clear</source>
+        <translation>清除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="52"/>
+        <source>Certificates (PEM) trusted in addition to the system&apos;s, e.g. for a company proxy that inspects encrypted connections.</source>
+        <translation>除系统证书外额外信任的证书（PEM），例如用于会检查加密连接的公司代理。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="62"/>
+        <source>Save network settings</source>
+        <translation>保存网络设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="84"/>
+        <source>Proxy</source>
+        <translation>代理</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="85"/>
+        <source>CA bundle</source>
+        <translation>CA 证书包</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="96"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="118"/>
+        <source>Choose a CA bundle</source>
+        <translation>选择 CA 证书包</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="121"/>
+        <source>Certificates (*.pem *.crt *.cer)</source>
+        <translation>证书 (*.pem *.crt *.cer)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="121"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>NetworkSettingsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/network_settings.py" line="44"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>OcrPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/ocr_page.py" line="20"/>
+        <source>When you send images to a model that cannot see them, Parley first reads the text in them and sends that instead. Choose a model with vision to do the reading, or leave it to the local engine, which works offline and keeps the images on this computer.</source>
+        <translation>向无法识别图片的模型发送图片时，Parley 会先识别图片中的文字，再发送这些文字。你可以选择一个支持视觉的模型来识别，也可以交给本地引擎：它可离线工作，图片不会离开这台电脑。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/ocr_page.py" line="33"/>
+        <source>Only models that can see images are listed.</source>
+        <translation>仅列出能识别图片的模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/ocr_page.py" line="49"/>
+        <source>OCR model</source>
+        <translation>OCR 模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/ocr_page.py" line="62"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+</context>
+<context>
+    <name>OcrSettingsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="48"/>
+        <source>None — use the local engine</source>
+        <translation>无 — 使用本地引擎</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="57"/>
+        <source>cannot see images</source>
+        <translation>无法识别图片</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="71"/>
+        <source>Local OCR engine: installed</source>
+        <translation>本地 OCR 引擎：已安装</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="72"/>
+        <source>Local OCR engine: not installed — %1</source>
+        <translation>本地 OCR 引擎：未安装 — %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="78"/>
+        <source>Images are read by %1.</source>
+        <translation>图片由 %1 识别。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="80"/>
+        <source>Images are read by the local engine, on this computer.</source>
+        <translation>图片由本机上的本地引擎识别。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="82"/>
+        <source>No OCR is available: images cannot be sent to models without vision until you choose an OCR model or install the local engine.</source>
+        <translation>没有可用的 OCR：在你选择 OCR 模型或安装本地引擎之前，无法向不支持视觉的模型发送图片。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="98"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>Onboarding</name>
+    <message>
+        <location filename="../../desktop/ui/views/onboarding.py" line="29"/>
+        <source>Welcome to Parley</source>
+        <translation>欢迎使用 Parley</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/onboarding.py" line="34"/>
+        <source>Connect a model provider to start chatting: a local server such as Ollama, LM Studio or llama.cpp, or a service such as OpenAI, Anthropic, Google Gemini, DeepSeek or OpenRouter with an API key. Keys are kept in your system keyring.</source>
+        <translation>连接一个模型服务商即可开始对话：可以是 Ollama、LM Studio 或 llama.cpp 等本地服务器，也可以是使用 API 密钥的 OpenAI、Anthropic、Google Gemini、DeepSeek 或 OpenRouter 等服务。密钥保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/onboarding.py" line="44"/>
+        <source>Set up a provider…</source>
+        <translation>设置服务商…</translation>
+    </message>
+</context>
+<context>
+    <name>OverridesEditor</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="44"/>
+        <source>Images (vision)</source>
+        <translation>图片（视觉）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="45"/>
+        <source>Tool calls</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="46"/>
+        <source>Reasoning</source>
+        <translation>思考</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="47"/>
+        <source>System prompt role</source>
+        <translation>系统提示词角色</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="53"/>
+        <source>On</source>
+        <translation>开启</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="53"/>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="60"/>
+        <source> tokens</source>
+        <translation> Token</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="62"/>
+        <source>Add models above to adjust what they can do.</source>
+        <translation>先在上方添加模型，再调整它们的能力。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="71"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="74"/>
+        <source>Context length</source>
+        <translation>上下文长度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="123"/>
+        <source>Default (on)</source>
+        <translation>默认（开启）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="123"/>
+        <source>Default (off)</source>
+        <translation>默认（关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="127"/>
+        <source>Default (%1)</source>
+        <translation>默认（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="127"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+</context>
+<context>
+    <name>Parley</name>
+    <message>
+        <location filename="../../desktop/app.py" line="89"/>
+        <source>Something unexpected went wrong: %1. Details were written to the log.</source>
+        <translation>发生意外错误：%1。详细信息已写入日志。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/app.py" line="505"/>
+        <source>Parley could not start.
+
+%1</source>
+        <translation>Parley 无法启动。
+
+%1</translation>
+    </message>
+</context>
+<context>
+    <name>PresetPicker</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="26"/>
+        <source>Add a provider</source>
+        <translation>添加服务商</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="29"/>
+        <source>Choose a service to fill in its address; every field can be changed.</source>
+        <translation>选择一个服务以填入其地址；所有字段均可修改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="46"/>
+        <source>Any other server that speaks OpenAI&apos;s API (vLLM, llama.cpp, …)</source>
+        <translation>任何兼容 OpenAI API 的其他服务器（vLLM、llama.cpp 等）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="51"/>
+        <source>On this computer</source>
+        <translation>本机</translation>
+    </message>
+</context>
+<context>
+    <name>PromptEditor</name>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="28"/>
+        <source>Conversation prompt</source>
+        <translation>对话提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="41"/>
+        <source>Use the assistant&apos;s prompt</source>
+        <translation>使用助手的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="56"/>
+        <source>Replaces the system prompt of %1 in this conversation only. Leave it empty to use the assistant&apos;s prompt.</source>
+        <translation>仅在此对话中替换 %1 的系统提示词。留空则使用助手的提示词。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="60"/>
+        <source>(no system prompt)</source>
+        <translation>（无系统提示词）</translation>
+    </message>
+</context>
+<context>
+    <name>ProviderForm</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="56"/>
+        <source>e.g. Local server</source>
+        <translation>例如：本地服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="60"/>
+        <source>OpenAI Chat Completions (and compatible)</source>
+        <translation>OpenAI Chat Completions（及兼容接口）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="61"/>
+        <source>OpenAI Responses</source>
+        <translation>OpenAI Responses</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="62"/>
+        <source>Anthropic Messages</source>
+        <translation>Anthropic Messages</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="63"/>
+        <source>Google Gemini</source>
+        <translation>Google Gemini</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="64"/>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="79"/>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="81"/>
+        <source>List the server&apos;s models (or ask the model for one token) with these settings</source>
+        <translation>使用这些设置列出服务器的模型（或请模型回复一个 Token）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="90"/>
+        <source>One model id per line, or fetch them</source>
+        <translation>每行一个模型 ID，或从服务器获取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="94"/>
+        <source>Fetch models</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="95"/>
+        <source>Ask the server which models it offers</source>
+        <translation>询问服务器提供哪些模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="111"/>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="131"/>
+        <source>Merged over every request Parley sends; null removes a field.</source>
+        <translation>合并到 Parley 发送的每个请求中；null 表示删除该字段。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="141"/>
+        <source>How long the server may stay silent, before its first word or between two, before Parley gives up. Give more to a local server that loads a large model or a model that thinks at length.</source>
+        <translation>服务器在开始输出前或两次输出之间可以保持无响应的最长时间，超过后 Parley 将放弃。加载大型模型的本地服务器或需要长时间思考的模型，可设置更长的时间。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="159"/>
+        <source>Connection</source>
+        <translation>连接</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="160"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="165"/>
+        <source>Protocol</source>
+        <translation>协议</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="166"/>
+        <source>Base URL</source>
+        <translation>API 地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="167"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="169"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="170"/>
+        <source>Models</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="171"/>
+        <source>Default model</source>
+        <translation>默认模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="172"/>
+        <source>Requests</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="173"/>
+        <source>Custom headers</source>
+        <translation>自定义请求头</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="174"/>
+        <source>Extra JSON body</source>
+        <translation>额外 JSON 请求体</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="175"/>
+        <source>Stall timeout</source>
+        <translation>无响应超时</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="176"/>
+        <source>Model capabilities</source>
+        <translation>模型能力</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="179"/>
+        <source>What Parley assumes each model can do. Change it when a model can do more or less than its family usually can.</source>
+        <translation>Parley 对每个模型能力的默认假设。当某个模型的能力多于或少于其系列的通常水平时，请在此修改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="212"/>
+        <source>This service also speaks: %1</source>
+        <translation>此服务还支持：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="277"/>
+        <source>Saved in the keyring — leave empty to keep it</source>
+        <translation>已保存在密钥环中 — 留空则保持不变</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="279"/>
+        <source>Required for this service</source>
+        <translation>此服务必填</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="281"/>
+        <source>Not needed for most local servers</source>
+        <translation>大多数本地服务器无需填写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="283"/>
+        <source>&lt;a href=&quot;%1&quot;&gt;Get an API key&lt;/a&gt;</source>
+        <translation>&lt;a href=&quot;%1&quot;&gt;获取 API 密钥&lt;/a&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ProvidersPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="45"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="47"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="61"/>
+        <source>Save provider</source>
+        <translation>保存服务商</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="98"/>
+        <source>Unavailable: no system keyring</source>
+        <translation>不可用：没有系统密钥环</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="186"/>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="193"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="201"/>
+        <source>Asking the server for its models…</source>
+        <translation>正在向服务器获取模型列表…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="208"/>
+        <source>%n model(s) found. Save to use them.</source>
+        <translation>找到 %n 个模型。保存后即可使用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="210"/>
+        <source>The server offers no models.</source>
+        <translation>服务器没有提供任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="219"/>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="229"/>
+        <source>This server keeps no model list: type its model ids, one per line</source>
+        <translation>此服务器不提供模型列表：请填写模型 ID，每行一个</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="23"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="29"/>
+        <source>Providers</source>
+        <translation>模型服务商</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="30"/>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="31"/>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="33"/>
+        <source>Assistants</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="36"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="39"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="41"/>
+        <source>OCR</source>
+        <translation>文字识别 (OCR)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="43"/>
+        <source>Usage &amp;&amp; models</source>
+        <translation>用量与模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="45"/>
+        <source>Desktop</source>
+        <translation>桌面</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsViewModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="150"/>
+        <source>The settings file %1 is invalid: %2.</source>
+        <translation>设置文件 %1 无效：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="155"/>
+        <source>A copy was kept at %1.</source>
+        <translation>已在 %1 保留一份副本。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="158"/>
+        <source>Parley started with default settings.</source>
+        <translation>Parley 已使用默认设置启动。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="167"/>
+        <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings › Network.</source>
+        <translation>无法应用网络设置：%1。在“设置 › 网络”中修复之前，Parley 仅使用系统证书。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="280"/>
+        <source>Connected: %1 answered.</source>
+        <translation>已连接：%1 已回复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="282"/>
+        <source>Connected: 1 model available.</source>
+        <translation>已连接：有 1 个可用模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="284"/>
+        <source>Connected: %1 models available.</source>
+        <translation>已连接：有 %1 个可用模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="288"/>
+        <source>Connected, but the server offers no models.</source>
+        <translation>已连接，但服务器没有提供任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="351"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>ShortcutsDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="21"/>
+        <source>Keyboard Shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="23"/>
+        <source>New chat</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="24"/>
+        <source>Search chats</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="25"/>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="26"/>
+        <source>New line in the message</source>
+        <translation>在消息中换行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="27"/>
+        <source>Stop the answer (keeps what arrived)</source>
+        <translation>停止回答（保留已收到的内容）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="28"/>
+        <source>Edit your last message</source>
+        <translation>编辑你的上一条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="29"/>
+        <source>Copy the last answer</source>
+        <translation>复制上一条回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="30"/>
+        <source>Show or hide the floating chat</source>
+        <translation>显示或隐藏悬浮窗</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="31"/>
+        <source>The same from any application (set in Settings)</source>
+        <translation>在任意应用中执行同样操作（在设置中设定）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="32"/>
+        <source>Floating chat: move it (Alt+arrows; with Ctrl, 50 px)</source>
+        <translation>悬浮窗：移动（Alt+方向键；同时按 Ctrl 每次移动 50 px）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="33"/>
+        <source>Floating chat: resize it (Alt+Shift+arrows)</source>
+        <translation>悬浮窗：调整大小（Alt+Shift+方向键）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="34"/>
+        <source>Floating chat: hide it (when no answer is running)</source>
+        <translation>悬浮窗：隐藏（没有正在生成的回答时）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="35"/>
+        <source>Rename the selected chat</source>
+        <translation>重命名所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="36"/>
+        <source>Delete the selected chat</source>
+        <translation>删除所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="37"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="38"/>
+        <source>This list</source>
+        <translation>本列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="39"/>
+        <source>Quit</source>
+        <translation>退出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="42"/>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="42"/>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+</context>
+<context>
+    <name>Sidebar</name>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="47"/>
+        <source>Chats</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="49"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="51"/>
+        <source>Start a new chat (Ctrl+N)</source>
+        <translation>开始新对话（Ctrl+N）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="57"/>
+        <source>Search chats (Ctrl+K)</source>
+        <translation>搜索对话（Ctrl+K）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="71"/>
+        <source>No chats match.</source>
+        <translation>没有匹配的对话。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="93"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="130"/>
+        <source>Delete chat?</source>
+        <translation>删除对话？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="131"/>
+        <source>Delete “%1”? Its messages will be removed from this computer.</source>
+        <translation>删除“%1”？其消息将从这台电脑上移除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="200"/>
+        <source>Unpin</source>
+        <translation>取消置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="200"/>
+        <source>Pin</source>
+        <translation>置顶</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="203"/>
+        <source>Rename</source>
+        <translation>重命名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="204"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="206"/>
+        <source>Delete…</source>
+        <translation>删除…</translation>
+    </message>
+</context>
+<context>
+    <name>SuggestionChips</name>
+    <message>
+        <location filename="../../desktop/ui/views/suggestion_chips.py" line="40"/>
+        <source>Send this as your next message</source>
+        <translation>将此作为你的下一条消息发送</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryDivider</name>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="36"/>
+        <source>Earlier messages summarised</source>
+        <translation>较早的消息已摘要</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="38"/>
+        <source>Older messages are sent as this summary; your history stays intact</source>
+        <translation>较早的消息会以此摘要发送；你的历史记录保持完整</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="59"/>
+        <source>Edit…</source>
+        <translation>编辑…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="61"/>
+        <source>Compress now…</source>
+        <translation>立即压缩…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="62"/>
+        <source>Summarise all but the last few messages now</source>
+        <translation>立即为除最近几条以外的所有消息生成摘要</translation>
+    </message>
+</context>
+<context>
+    <name>SummaryEditor</name>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="109"/>
+        <source>Edit summary</source>
+        <translation>编辑摘要</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="121"/>
+        <source>The model gets this instead of the older messages.</source>
+        <translation>模型将收到这段摘要，而不是较早的消息。</translation>
+    </message>
+</context>
+<context>
+    <name>ToolCardWidget</name>
+    <message>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="52"/>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="55"/>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="102"/>
+        <source>Full output: %1 — &lt;a href=&apos;open&apos;&gt;Open&lt;/a&gt;</source>
+        <translation>完整输出：%1 — &lt;a href=&apos;open&apos;&gt;打开&lt;/a&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ToolsPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="30"/>
+        <source>Auto runs a tool when the model asks; Ask shows you the call first; Off never offers it. Tools that change files or run commands ask by default.</source>
+        <translation>“自动”会在模型请求时直接运行工具；“询问”会先向你展示调用；“关闭”则从不提供该工具。会修改文件或运行命令的工具默认需要询问。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="40"/>
+        <source>Always allowed</source>
+        <translation>始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="70"/>
+        <source>Auto</source>
+        <translation>自动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="71"/>
+        <source>Ask</source>
+        <translation>询问</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="72"/>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="93"/>
+        <source>Reads only</source>
+        <translation>只读</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="94"/>
+        <source>Changes files</source>
+        <translation>修改文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="95"/>
+        <source>Runs commands</source>
+        <translation>运行命令</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="109"/>
+        <source>No tool is always allowed.</source>
+        <translation>没有始终允许的工具。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="116"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>Transcript</name>
+    <message>
+        <location filename="../../desktop/ui/views/transcript.py" line="35"/>
+        <source>↓  Jump to latest</source>
+        <translation>↓  跳到最新</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/transcript.py" line="38"/>
+        <source>Scroll to the newest message (End)</source>
+        <translation>滚动到最新消息（End）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/transcript.py" line="65"/>
+        <source>Delete message?</source>
+        <translation>删除消息？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/transcript.py" line="66"/>
+        <source>Delete this message and everything after it in this branch of the chat?</source>
+        <translation>删除此消息以及此对话分支中它之后的所有内容？</translation>
+    </message>
+</context>
+<context>
+    <name>TransferViewModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/transfer.py" line="69"/>
+        <source>Could not export to %1: %2</source>
+        <translation>无法导出到 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/transfer.py" line="85"/>
+        <source>%1 is not a text file.</source>
+        <translation>%1 不是文本文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/transfer.py" line="88"/>
+        <source>Could not import %1: %2</source>
+        <translation>无法导入 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>Tray</name>
+    <message>
+        <location filename="../../desktop/ui/tray.py" line="32"/>
+        <source>New Chat</source>
+        <translation>新建对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/tray.py" line="33"/>
+        <source>Show Parley</source>
+        <translation>显示 Parley</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/tray.py" line="34"/>
+        <source>Floating Chat</source>
+        <translation>悬浮窗</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/tray.py" line="37"/>
+        <source>Quit Parley</source>
+        <translation>退出 Parley</translation>
+    </message>
+</context>
+<context>
+    <name>UpgradeNotice</name>
+    <message>
+        <location filename="../../desktop/ui/views/upgrade_notice.py" line="21"/>
+        <source>Updating your chats for this version of Parley…</source>
+        <translation>正在为此版本的 Parley 更新你的对话…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/upgrade_notice.py" line="23"/>
+        <source>This happens once and can take a few seconds.</source>
+        <translation>此过程只进行一次，可能需要几秒钟。</translation>
+    </message>
+</context>
+<context>
+    <name>UsagePage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="37"/>
+        <source>Titles for new chats and follow-up suggestions are written in the background by the utility model. A small, fast model keeps them cheap.</source>
+        <translation>新对话的标题和追问建议由辅助模型在后台生成。选用小而快的模型可以降低成本。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="52"/>
+        <source>Name new chats from their first answer</source>
+        <translation>根据第一条回答为新对话命名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="54"/>
+        <source>Suggest follow-up questions</source>
+        <translation>推荐追问问题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="57"/>
+        <source>Utility model</source>
+        <translation>辅助模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="60"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="65"/>
+        <source>Prices per million tokens. Leave a row empty for no cost; reasoning tokens cost the output price unless you give them their own.</source>
+        <translation>每百万 Token 的价格。留空表示不计费；除非单独设置，思考 Token 按输出价格计费。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="76"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="77"/>
+        <source>Input / 1M</source>
+        <translation>输入 / 1M</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="78"/>
+        <source>Output / 1M</source>
+        <translation>输出 / 1M</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="79"/>
+        <source>Reasoning / 1M</source>
+        <translation>思考 / 1M</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="98"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+</context>
+<context>
+    <name>UsageSettingsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="60"/>
+        <source>The conversation&apos;s own model</source>
+        <translation>对话自身的模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="150"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>WorkspaceButton</name>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="21"/>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="79"/>
+        <source>Workspace: %1</source>
+        <translation>工作区：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="30"/>
+        <source>Choose folder…</source>
+        <translation>选择文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="31"/>
+        <source>No workspace</source>
+        <translation>不使用工作区</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="34"/>
+        <source>Send a file with each message…</source>
+        <translation>每条消息附带发送一个文件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="37"/>
+        <source>Stop sending the file</source>
+        <translation>停止附带发送文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="51"/>
+        <source>Workspace folder</source>
+        <translation>工作区文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="66"/>
+        <source>File to send with each message</source>
+        <translation>每条消息附带发送的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="79"/>
+        <source>Workspace: none</source>
+        <translation>工作区：无</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="87"/>
+        <source>Pick a folder the model&apos;s file and command tools may use</source>
+        <translation>选择模型的文件和命令工具可以使用的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/workspace_button.py" line="90"/>
+        <source>%1 is read and sent with each message</source>
+        <translation>%1 会被读取并随每条消息发送</translation>
+    </message>
+</context>
+</TS>
