@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import tr
 from desktop.core.models import ModelRef
 
 DEFAULT_ID = "default"
@@ -72,9 +73,13 @@ def _number(data: dict[str, Any], key: str, where: str, low: float, high: float)
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SettingsError(f"{where}.{key}", f"must be a number, not {type(value).__name__}")
+        raise SettingsError(
+            f"{where}.{key}", tr("must be a number, not {type}").format(type=type(value).__name__)
+        )
     if not low <= value <= high:
-        raise SettingsError(f"{where}.{key}", f"must be between {low:g} and {high:g}")
+        raise SettingsError(
+            f"{where}.{key}", tr("must be between {low:g} and {high:g}").format(low=low, high=high)
+        )
     return float(value)
 
 
@@ -83,14 +88,19 @@ def _whole(data: dict[str, Any], key: str, where: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SettingsError(f"{where}.{key}", f"must be a whole number, not {type(value).__name__}")
+        raise SettingsError(
+            f"{where}.{key}",
+            tr("must be a whole number, not {type}").format(type=type(value).__name__),
+        )
     return value
 
 
 def _text(data: dict[str, Any], key: str, where: str, default: str = "") -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
-        raise SettingsError(f"{where}.{key}", f"must be a string, not {type(value).__name__}")
+        raise SettingsError(
+            f"{where}.{key}", tr("must be a string, not {type}").format(type=type(value).__name__)
+        )
     return value
 
 
@@ -100,7 +110,10 @@ def _model(value: Any, where: str) -> ModelRef | None:
     match = _MODEL_REF.match(value.strip()) if isinstance(value, str) else None
     if match is None or not match.group(2).strip():
         raise SettingsError(
-            where, f'{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")'
+            where,
+            tr('{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")').format(
+                value=value
+            ),
         )
     return ModelRef(match.group(1), match.group(2).strip())
 
@@ -109,11 +122,11 @@ def _tools(value: Any, where: str) -> tuple[str, ...] | None:
     if value is None:
         return None
     if not isinstance(value, list):
-        raise SettingsError(where, "must be a list of tool names, or null for every tool")
+        raise SettingsError(where, tr("must be a list of tool names, or null for every tool"))
     names: list[str] = []
     for i, name in enumerate(value):
         if not isinstance(name, str) or not _TOOL_NAME.match(name):
-            raise SettingsError(f"{where}[{i}]", "is not a tool name")
+            raise SettingsError(f"{where}[{i}]", tr("is not a tool name"))
         if name not in names:
             names.append(name)
     return tuple(names)
@@ -121,32 +134,36 @@ def _tools(value: Any, where: str) -> tuple[str, ...] | None:
 
 def parse_assistant(data: Any, where: str) -> Assistant:
     if not isinstance(data, dict):
-        raise SettingsError(where, "must be an object")
+        raise SettingsError(where, tr("must be an object"))
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise SettingsError(f"{where}.{unknown[0]}", "unknown setting (check the spelling)")
+        raise SettingsError(f"{where}.{unknown[0]}", tr("unknown setting (check the spelling)"))
     aid = data.get("id")
     if not isinstance(aid, str) or not _ID.match(aid):
         raise SettingsError(
-            f"{where}.id", "must be 1-40 lowercase letters, digits, '-' or '_' (e.g. 'writer')"
+            f"{where}.id", tr("must be 1-40 lowercase letters, digits, '-' or '_' (e.g. 'writer')")
         )
     name = _text(data, "name", where).strip()
     if not name:
-        raise SettingsError(f"{where}.name", "must not be empty")
+        raise SettingsError(f"{where}.name", tr("must not be empty"))
     tokens = _whole(data, "max_output_tokens", where)
     if tokens is not None and tokens <= 0:
-        raise SettingsError(f"{where}.max_output_tokens", "must be more than 0")
+        raise SettingsError(f"{where}.max_output_tokens", tr("must be more than 0"))
     threshold = _whole(data, "context_threshold", where)
     if threshold is not None and threshold < MIN_THRESHOLD:
-        raise SettingsError(f"{where}.context_threshold", f"must be at least {MIN_THRESHOLD}")
+        raise SettingsError(
+            f"{where}.context_threshold",
+            tr("must be at least {min_threshold}").format(min_threshold=MIN_THRESHOLD),
+        )
     effort = data.get("reasoning_effort")
     if effort is not None and effort not in EFFORTS:
         raise SettingsError(
-            f"{where}.reasoning_effort", f"must be one of: {', '.join(EFFORTS)}, or null"
+            f"{where}.reasoning_effort",
+            tr("must be one of: {names}, or null").format(names=", ".join(EFFORTS)),
         )
     override = data.get("allow_prompt_override", True)
     if not isinstance(override, bool):
-        raise SettingsError(f"{where}.allow_prompt_override", "must be true or false")
+        raise SettingsError(f"{where}.allow_prompt_override", tr("must be true or false"))
     return Assistant(
         id=aid,
         name=name,
@@ -167,17 +184,22 @@ def parse_assistants(data: Any, default_id: Any) -> tuple[tuple[Assistant, ...],
     """The configured assistants and the default one's id, which must name one of them
     or the built-in assistant."""
     if not isinstance(data, list):
-        raise SettingsError("assistants", "must be a list")
+        raise SettingsError("assistants", tr("must be a list"))
     assistants = [parse_assistant(a, f"assistants[{i}]") for i, a in enumerate(data)]
     seen: set[str] = set()
     for i, assistant in enumerate(assistants):
         if assistant.id in seen:
-            raise SettingsError(f"assistants[{i}].id", f"{assistant.id!r} is used twice")
+            raise SettingsError(
+                f"assistants[{i}].id", tr("{id!r} is used twice").format(id=assistant.id)
+            )
         seen.add(assistant.id)
     if not isinstance(default_id, str):
-        raise SettingsError("default_assistant", "must be an assistant id")
+        raise SettingsError("default_assistant", tr("must be an assistant id"))
     if default_id != DEFAULT_ID and default_id not in seen:
-        raise SettingsError("default_assistant", f"{default_id!r} is not one of the assistants")
+        raise SettingsError(
+            "default_assistant",
+            tr("{default_id!r} is not one of the assistants").format(default_id=default_id),
+        )
     return tuple(assistants), default_id
 
 

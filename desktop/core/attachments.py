@@ -14,6 +14,7 @@ from datetime import datetime
 from enum import StrEnum
 
 from desktop.core.errors import ParleyError
+from desktop.core.i18n import tr
 from desktop.core.models import utc_now
 
 
@@ -48,6 +49,6 @@ class AttachmentError(ParleyError):
     """A file that cannot be attached; the message names the file and the reason."""
 
     def __init__(self, name: str, problem: str):
-        super().__init__(f"{name}: {problem}")
+        super().__init__(tr("{name}: {problem}").format(name=name, problem=problem))
         self.name = name
         self.problem = problem

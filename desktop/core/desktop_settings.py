@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import tr
 
 FIELD = "desktop"
 DEFAULT_SHORTCUT = "Ctrl+Alt+Space"
@@ -33,26 +34,31 @@ class DesktopSettings:
 
 def parse_floating_shortcut(value: Any, where: str = f"{FIELD}.floating_shortcut") -> str:
     if not isinstance(value, str):
-        raise SettingsError(where, f"must be a string, not {type(value).__name__}")
+        raise SettingsError(
+            where, tr("must be a string, not {type}").format(type=type(value).__name__)
+        )
     value = value.strip()
     if value and not _SHORTCUT.match(value):
         raise SettingsError(
-            where, f'{value!r} is not one key combination (e.g. "Ctrl+Alt+Space"), or ""'
+            where,
+            tr('{value!r} is not one key combination (e.g. "Ctrl+Alt+Space"), or ""').format(
+                value=value
+            ),
         )
     return value
 
 
 def parse_desktop(data: Any) -> DesktopSettings:
     if not isinstance(data, dict):
-        raise SettingsError(FIELD, "must be an object")
+        raise SettingsError(FIELD, tr("must be an object"))
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise SettingsError(f"{FIELD}.{unknown[0]}", "unknown setting (check the spelling)")
+        raise SettingsError(f"{FIELD}.{unknown[0]}", tr("unknown setting (check the spelling)"))
     flags: dict[str, bool] = {}
     for name in ("close_to_tray", "notifications"):
         value = data.get(name, getattr(DesktopSettings(), name))
         if not isinstance(value, bool):
-            raise SettingsError(f"{FIELD}.{name}", "must be true or false")
+            raise SettingsError(f"{FIELD}.{name}", tr("must be true or false"))
         flags[name] = value
     shortcut = parse_floating_shortcut(data.get("floating_shortcut", DEFAULT_SHORTCUT))
     return DesktopSettings(floating_shortcut=shortcut, **flags)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from desktop.core.i18n import tr
+
 
 class ParleyError(Exception):
     """Base class: `str(error)` is fit to show in the UI."""
@@ -31,7 +33,9 @@ class SettingsError(ParleyError):
     """The settings file is invalid. `field` is a path such as `providers[0].base_url`."""
 
     def __init__(self, field: str, problem: str):
-        super().__init__(f"{field}: {problem}" if field else problem)
+        super().__init__(
+            tr("{field}: {problem}").format(field=field, problem=problem) if field else problem
+        )
         self.field = field
         self.problem = problem
 

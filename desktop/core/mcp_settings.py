@@ -19,6 +19,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import QT_TR_NOOP, tr
 
 _SERVER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -76,20 +77,22 @@ def has_consent(consent: Mapping[str, str], server: McpServerSettings) -> bool:
 
 def _string(value: Any, where: str) -> str:
     if not isinstance(value, str):
-        raise SettingsError(where, f"must be a string, not {type(value).__name__}")
+        raise SettingsError(
+            where, tr("must be a string, not {type}").format(type=type(value).__name__)
+        )
     return value
 
 
 def _string_map(data: Any, where: str, key_ok: Callable[[str], bool], what: str) -> dict[str, str]:
     if not isinstance(data, dict):
-        raise SettingsError(where, "must be an object")
+        raise SettingsError(where, tr("must be an object"))
     result: dict[str, str] = {}
     for key, value in data.items():
         if not key_ok(key):
-            raise SettingsError(f"{where}.{key}", f"is not a valid {what}")
+            raise SettingsError(f"{where}.{key}", tr("is not a valid {what}").format(what=tr(what)))
         value = _string(value, f"{where}.{key}")
         if "\n" in value or "\r" in value or "\0" in value:
-            raise SettingsError(f"{where}.{key}", "must be on one line")
+            raise SettingsError(f"{where}.{key}", tr("must be on one line"))
         result[key] = value
     return result
 
@@ -99,32 +102,32 @@ _KEYS = {"id", "name", "transport", "command", "args", "env", "cwd", "url", "hea
 
 def parse_mcp_server(data: Any, where: str) -> McpServerSettings:
     if not isinstance(data, dict):
-        raise SettingsError(where, "must be an object")
+        raise SettingsError(where, tr("must be an object"))
     unknown = sorted(set(data) - _KEYS)
     if unknown:
-        raise SettingsError(f"{where}.{unknown[0]}", "unknown setting (check the spelling)")
+        raise SettingsError(f"{where}.{unknown[0]}", tr("unknown setting (check the spelling)"))
     sid = _string(data.get("id"), f"{where}.id")
     if not _SERVER_ID.match(sid):
-        raise SettingsError(f"{where}.id", "must be 1-40 lowercase letters, digits, '-' or '_'")
+        raise SettingsError(f"{where}.id", tr("must be 1-40 lowercase letters, digits, '-' or '_'"))
     name = _string(data.get("name", sid), f"{where}.name").strip() or sid
     try:
         transport = McpTransport(_string(data.get("transport", "stdio"), f"{where}.transport"))
     except ValueError:
-        raise SettingsError(f"{where}.transport", "must be one of: stdio, http") from None
+        raise SettingsError(f"{where}.transport", tr("must be one of: stdio, http")) from None
     enabled = data.get("enabled", True)
     if not isinstance(enabled, bool):
-        raise SettingsError(f"{where}.enabled", "must be true or false")
+        raise SettingsError(f"{where}.enabled", tr("must be true or false"))
     if transport is McpTransport.STDIO:
         command = _string(data.get("command", ""), f"{where}.command").strip()
         if not command or "\0" in command:
-            raise SettingsError(f"{where}.command", "must name the program to run")
+            raise SettingsError(f"{where}.command", tr("must name the program to run"))
         raw_args = data.get("args", [])
         if not isinstance(raw_args, list):
-            raise SettingsError(f"{where}.args", "must be a list of strings")
+            raise SettingsError(f"{where}.args", tr("must be a list of strings"))
         args = tuple(_string(a, f"{where}.args[{i}]") for i, a in enumerate(raw_args))
         for i, a in enumerate(args):
             if "\0" in a:
-                raise SettingsError(f"{where}.args[{i}]", "must not contain a NUL character")
+                raise SettingsError(f"{where}.args[{i}]", tr("must not contain a NUL character"))
         env = _string_map(
             data.get("env", {}), f"{where}.env", lambda k: bool(_ENV_NAME.match(k)), "name"
         )
@@ -133,34 +136,34 @@ def parse_mcp_server(data: Any, where: str) -> McpServerSettings:
     url = _string(data.get("url"), f"{where}.url").strip()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise SettingsError(f"{where}.url", "must be an http:// or https:// URL with a host")
+        raise SettingsError(f"{where}.url", tr("must be an http:// or https:// URL with a host"))
     headers = _string_map(
         data.get("headers", {}),
         f"{where}.headers",
         lambda k: bool(_HEADER_NAME.match(k)),
-        "HTTP header name",
+        QT_TR_NOOP("HTTP header name"),
     )
     return McpServerSettings(sid, name, transport, url=url, headers=headers, enabled=enabled)
 
 
 def parse_mcp_servers(data: Any) -> tuple[McpServerSettings, ...]:
     if not isinstance(data, list):
-        raise SettingsError("mcp_servers", "must be a list")
+        raise SettingsError("mcp_servers", tr("must be a list"))
     servers = [parse_mcp_server(s, f"mcp_servers[{i}]") for i, s in enumerate(data)]
     seen: set[str] = set()
     for i, s in enumerate(servers):
         if s.id in seen:
-            raise SettingsError(f"mcp_servers[{i}].id", f"{s.id!r} is used twice")
+            raise SettingsError(f"mcp_servers[{i}].id", tr("{id!r} is used twice").format(id=s.id))
         seen.add(s.id)
     return tuple(servers)
 
 
 def parse_mcp_consent(data: Any) -> dict[str, str]:
     if not isinstance(data, dict):
-        raise SettingsError("mcp_consent", "must be an object")
+        raise SettingsError("mcp_consent", tr("must be an object"))
     for sid, digest in data.items():
         if not isinstance(digest, str) or not _HASH.match(digest):
-            raise SettingsError(f"mcp_consent.{sid}", "must be a command line's sha256 hash")
+            raise SettingsError(f"mcp_consent.{sid}", tr("must be a command line's sha256 hash"))
     return dict(data)
 
 

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import tr
 from desktop.core.models import ModelRef
 
 _PROVIDER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
@@ -22,12 +23,18 @@ def parse_ocr_model(value: Any) -> ModelRef | None:
         return None
     if not isinstance(value, str):
         raise SettingsError(
-            FIELD, f'must be a "provider/model" string or null, not {type(value).__name__}'
+            FIELD,
+            tr('must be a "provider/model" string or null, not {type}').format(
+                type=type(value).__name__
+            ),
         )
     provider_id, slash, model = value.strip().partition("/")
     if not slash or not _PROVIDER_ID.match(provider_id) or not model.strip():
         raise SettingsError(
-            FIELD, f'{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")'
+            FIELD,
+            tr('{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o")').format(
+                value=value
+            ),
         )
     return ModelRef(provider_id, model.strip())
 

@@ -22,6 +22,7 @@ from desktop.core.assistants import (
 )
 from desktop.core.desktop_settings import DesktopSettings, dump_desktop, parse_desktop
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S, STALL_TIMEOUT_S
 from desktop.core.mcp_settings import (
     McpServerSettings,
@@ -254,9 +255,27 @@ class Settings:
 # --- validation -----------------------------------------------------------------
 
 
+# What `_expect` is told a value must be, collected here so each is translated where it
+# is shown.
+_KINDS = (
+    QT_TR_NOOP("a list of model ids"),
+    QT_TR_NOOP("a list"),
+    QT_TR_NOOP("a number"),
+    QT_TR_NOOP("a string"),
+    QT_TR_NOOP("a whole number"),
+    QT_TR_NOOP("an object of header names to values"),
+    QT_TR_NOOP("an object"),
+    QT_TR_NOOP("true or false"),
+    QT_TR_NOOP("true, false or null"),
+)
+
+
 def _expect(value: Any, kind: type | tuple[type, ...], where: str, what: str) -> Any:
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise SettingsError(where, f"must be {what}, not {type(value).__name__}")
+        raise SettingsError(
+            where,
+            tr("must be {what}, not {type}").format(what=tr(what), type=type(value).__name__),
+        )
     return value
 
 
@@ -264,13 +283,13 @@ def _known_keys(data: dict[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(data) - allowed)
     if unknown:
         prefix = f"{where}." if where else ""
-        raise SettingsError(f"{prefix}{unknown[0]}", "unknown setting (check the spelling)")
+        raise SettingsError(f"{prefix}{unknown[0]}", tr("unknown setting (check the spelling)"))
 
 
 def validate_base_url(url: str, where: str = "base_url") -> str:
     parts = urlsplit(url.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise SettingsError(where, "must be an http:// or https:// URL with a host")
+        raise SettingsError(where, tr("must be an http:// or https:// URL with a host"))
     return url.strip().rstrip("/")
 
 
@@ -295,7 +314,8 @@ def parse_provider(data: Any, where: str) -> ProviderSettings:
     pid = _expect(data.get("id"), str, f"{where}.id", "a string")
     if not _PROVIDER_ID.match(pid):
         raise SettingsError(
-            f"{where}.id", "must be 1-40 lowercase letters, digits, '-' or '_' (e.g. 'local')"
+            f"{where}.id",
+            tr("must be 1-40 lowercase letters, digits, '-' or '_' (e.g. 'local')"),
         )
     name = _expect(data.get("name", pid), str, f"{where}.name", "a string").strip() or pid
     kind_value = _expect(data.get("kind", "openai_chat"), str, f"{where}.kind", "a string")
@@ -304,7 +324,10 @@ def parse_provider(data: Any, where: str) -> ProviderSettings:
     except ValueError:
         choices = ", ".join(k.value for k in ProviderKind)
         raise SettingsError(
-            f"{where}.kind", f"unknown kind {kind_value!r} (one of: {choices})"
+            f"{where}.kind",
+            tr("unknown kind {kind} (one of: {choices})").format(
+                kind=repr(kind_value), choices=choices
+            ),
         ) from None
     base_url = validate_base_url(
         _expect(data.get("base_url"), str, f"{where}.base_url", "a string"), f"{where}.base_url"
@@ -314,14 +337,17 @@ def parse_provider(data: Any, where: str) -> ProviderSettings:
     for i, m in enumerate(models_raw):
         m = _expect(m, str, f"{where}.models[{i}]", "a string").strip()
         if not m:
-            raise SettingsError(f"{where}.models[{i}]", "must not be empty")
+            raise SettingsError(f"{where}.models[{i}]", tr("must not be empty"))
         if m not in models:
             models.append(m)
     default = data.get("default_model")
     if default is not None:
         _expect(default, str, f"{where}.default_model", "a string")
         if default not in models:
-            raise SettingsError(f"{where}.default_model", f"{default!r} is not in models")
+            raise SettingsError(
+                f"{where}.default_model",
+                tr("{model} is not in models").format(model=repr(default)),
+            )
     headers = _parse_headers(data.get("headers", {}), f"{where}.headers")
     extra_body = _expect(data.get("extra_body", {}), dict, f"{where}.extra_body", "an object")
     overrides_raw = _expect(
@@ -352,9 +378,19 @@ def parse_stall_timeout(value: Any, where: str = "stall_timeout") -> int:
     low, high = STALL_TIMEOUT_MIN_S, STALL_TIMEOUT_MAX_S
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    _expect(value, int, where, f"a whole number of seconds ({low}-{high})")
+    if not isinstance(value, int) or isinstance(value, bool):
+        what = tr("a whole number of seconds ({low}-{high})").format(low=low, high=high)
+        raise SettingsError(
+            where,
+            tr("must be {what}, not {type}").format(what=what, type=type(value).__name__),
+        )
     if not low <= value <= high:
-        raise SettingsError(where, f"must be between {low} and {high} seconds, not {value}")
+        raise SettingsError(
+            where,
+            tr("must be between {low} and {high} seconds, not {value}").format(
+                low=low, high=high, value=value
+            ),
+        )
     return int(value)
 
 
@@ -366,10 +402,10 @@ def _parse_headers(data: Any, where: str) -> dict[str, str]:
     headers: dict[str, str] = {}
     for name, value in data.items():
         if not _HEADER_NAME.match(name):
-            raise SettingsError(f"{where}.{name}", "is not a valid HTTP header name")
+            raise SettingsError(f"{where}.{name}", tr("is not a valid HTTP header name"))
         _expect(value, str, f"{where}.{name}", "a string")
         if "\n" in value or "\r" in value:
-            raise SettingsError(f"{where}.{name}", "must be on one line")
+            raise SettingsError(f"{where}.{name}", tr("must be on one line"))
         headers[name] = value
     return headers
 
@@ -386,7 +422,7 @@ def _parse_override(data: Any, where: str) -> ModelOverride:
     if length is not None:
         _expect(length, int, f"{where}.context_length", "a whole number")
         if not 256 <= length <= 100_000_000:
-            raise SettingsError(f"{where}.context_length", "must be between 256 and 100000000")
+            raise SettingsError(f"{where}.context_length", tr("must be between 256 and 100000000"))
         values["context_length"] = length
     return ModelOverride(**values)
 
@@ -401,12 +437,16 @@ def _parse_network(data: Any) -> NetworkSettings:
     try:
         mode = ProxyMode(mode_value)
     except ValueError:
-        raise SettingsError("network.proxy_mode", "must be one of: system, none, custom") from None
+        raise SettingsError(
+            "network.proxy_mode", tr("must be one of: system, none, custom")
+        ) from None
     proxy_url = _expect(data.get("proxy_url", ""), str, "network.proxy_url", "a string").strip()
     if mode is ProxyMode.CUSTOM:
         parts = urlsplit(proxy_url)
         if parts.scheme not in ("http", "https") or not parts.netloc:
-            raise SettingsError("network.proxy_url", "must be a proxy URL such as http://host:3128")
+            raise SettingsError(
+                "network.proxy_url", tr("must be a proxy URL such as http://host:3128")
+            )
     ca_bundle = _expect(data.get("ca_bundle", ""), str, "network.ca_bundle", "a string").strip()
     return NetworkSettings(mode, proxy_url, ca_bundle)
 
@@ -419,27 +459,27 @@ def _parse_tools(data: Any) -> ToolSettings:
     for name, value in raw_policies.items():
         where = f"tools.policies.{name}"
         if not _TOOL_NAME.match(name):
-            raise SettingsError(where, "is not a tool name")
+            raise SettingsError(where, tr("is not a tool name"))
         _expect(value, str, where, "a string")
         try:
             policies[name] = ToolPolicy(value)
         except ValueError:
-            raise SettingsError(where, "must be one of: auto, ask, off") from None
+            raise SettingsError(where, tr("must be one of: auto, ask, off")) from None
     raw_grants = _expect(data.get("always_allow", {}), dict, "tools.always_allow", "an object")
     grants: dict[str, str] = {}
     for name, digest in raw_grants.items():
         where = f"tools.always_allow.{name}"
         if not _TOOL_NAME.match(name):
-            raise SettingsError(where, "is not a tool name")
+            raise SettingsError(where, tr("is not a tool name"))
         if not isinstance(digest, str) or not _HASH.match(digest):
-            raise SettingsError(where, "must be the tool definition's sha256 hash")
+            raise SettingsError(where, tr("must be the tool definition's sha256 hash"))
         grants[name] = digest
     return ToolSettings(policies, grants)
 
 
 def parse_settings(data: Any) -> Settings:
     """Turn decoded JSON into Settings, or raise SettingsError naming the field."""
-    _expect(data, dict, "(top level)", "an object")
+    _expect(data, dict, tr("(top level)"), "an object")
     _known_keys(
         data,
         {
@@ -466,13 +506,17 @@ def parse_settings(data: Any) -> Settings:
     )
     version = _expect(data.get("version", SETTINGS_VERSION), int, "version", "a number")
     if version > SETTINGS_VERSION:
-        raise SettingsError("version", f"{version} is newer than this Parley understands")
+        raise SettingsError(
+            "version", tr("{version} is newer than this Parley understands").format(version=version)
+        )
     raw_providers = _expect(data.get("providers", []), list, "providers", "a list")
     providers = [parse_provider(p, f"providers[{i}]") for i, p in enumerate(raw_providers)]
     seen: set[str] = set()
     for i, p in enumerate(providers):
         if p.id in seen:
-            raise SettingsError(f"providers[{i}].id", f"{p.id!r} is used twice")
+            raise SettingsError(
+                f"providers[{i}].id", tr("{id} is used twice").format(id=repr(p.id))
+            )
         seen.add(p.id)
 
     raw_app = _expect(data.get("appearance", {}), dict, "appearance", "an object")
@@ -481,12 +525,12 @@ def parse_settings(data: Any) -> Settings:
     try:
         theme = Theme(theme_value)
     except ValueError:
-        raise SettingsError("appearance.theme", "must be one of: system, light, dark") from None
+        raise SettingsError("appearance.theme", tr("must be one of: system, light, dark")) from None
     font_size = raw_app.get("font_size")
     if font_size is not None:
         _expect(font_size, int, "appearance.font_size", "a whole number")
         if not 6 <= font_size <= 48:
-            raise SettingsError("appearance.font_size", "must be between 6 and 48")
+            raise SettingsError("appearance.font_size", tr("must be between 6 and 48"))
     load_remote_images = _expect(
         raw_app.get("load_remote_images", False),
         bool,
@@ -506,7 +550,10 @@ def parse_settings(data: Any) -> Settings:
     network = _parse_network(data.get("network", {}))
     effort = _expect(data.get("reasoning_effort", "medium"), str, "reasoning_effort", "a string")
     if effort not in REASONING_EFFORTS:
-        raise SettingsError("reasoning_effort", f"must be one of: {', '.join(REASONING_EFFORTS)}")
+        raise SettingsError(
+            "reasoning_effort",
+            tr("must be one of: {names}").format(names=", ".join(REASONING_EFFORTS)),
+        )
     language_value = _expect(
         raw_app.get("language", "system"), str, "appearance.language", "a string"
     )
@@ -514,7 +561,9 @@ def parse_settings(data: Any) -> Settings:
         language = Language(language_value)
     except ValueError:
         allowed = ", ".join(choice.value for choice in Language)
-        raise SettingsError("appearance.language", f"must be one of: {allowed}") from None
+        raise SettingsError(
+            "appearance.language", tr("must be one of: {names}").format(names=allowed)
+        ) from None
     appearance = AppearanceSettings(theme, font_size, load_remote_images, language)
     tools = _parse_tools(data.get("tools", {}))
     mcp_servers = parse_mcp_servers(data.get("mcp_servers", []))

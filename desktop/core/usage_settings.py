@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import tr
 from desktop.core.models import ModelRef
 
 UTILITY_FIELD = "utility_model"
@@ -40,11 +41,17 @@ class ModelPrice:
 
 def parse_model_ref(value: Any, where: str) -> ModelRef:
     if not isinstance(value, str):
-        raise SettingsError(where, f'must be a "provider/model" string, not {type(value).__name__}')
+        raise SettingsError(
+            where,
+            tr('must be a "provider/model" string, not {type}').format(type=type(value).__name__),
+        )
     provider_id, slash, model = value.strip().partition("/")
     if not slash or not _PROVIDER_ID.match(provider_id) or not model.strip():
         raise SettingsError(
-            where, f'{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o-mini")'
+            where,
+            tr('{value!r} is not a "provider/model" reference (e.g. "openai/gpt-4o-mini")').format(
+                value=value
+            ),
         )
     return ModelRef(provider_id, model.strip())
 
@@ -59,22 +66,31 @@ def parse_utility_model(value: Any) -> ModelRef | None:
 
 def _price(value: Any, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise SettingsError(where, f"must be a number, not {type(value).__name__}")
+        raise SettingsError(
+            where, tr("must be a number, not {type}").format(type=type(value).__name__)
+        )
     number = float(value)
     if not math.isfinite(number) or not 0 <= number <= _MAX_PRICE:
-        raise SettingsError(where, f"must be between 0 and {_MAX_PRICE:,.0f} per million tokens")
+        raise SettingsError(
+            where,
+            tr("must be between 0 and {max_price:,.0f} per million tokens").format(
+                max_price=_MAX_PRICE
+            ),
+        )
     return number
 
 
 def parse_price(data: Any, where: str) -> ModelPrice:
     if not isinstance(data, dict):
-        raise SettingsError(where, f"must be an object, not {type(data).__name__}")
+        raise SettingsError(
+            where, tr("must be an object, not {type}").format(type=type(data).__name__)
+        )
     unknown = sorted(set(data) - {"input", "output", "reasoning"})
     if unknown:
-        raise SettingsError(f"{where}.{unknown[0]}", "unknown setting (check the spelling)")
+        raise SettingsError(f"{where}.{unknown[0]}", tr("unknown setting (check the spelling)"))
     for key in ("input", "output"):
         if key not in data:
-            raise SettingsError(f"{where}.{key}", "is required (currency units per 1M tokens)")
+            raise SettingsError(f"{where}.{key}", tr("is required (currency units per 1M tokens)"))
     reasoning = data.get("reasoning")
     return ModelPrice(
         _price(data["input"], f"{where}.input"),
@@ -85,7 +101,9 @@ def parse_price(data: Any, where: str) -> ModelPrice:
 
 def parse_prices(data: Any) -> dict[ModelRef, ModelPrice]:
     if not isinstance(data, dict):
-        raise SettingsError(PRICES_FIELD, f"must be an object, not {type(data).__name__}")
+        raise SettingsError(
+            PRICES_FIELD, tr("must be an object, not {type}").format(type=type(data).__name__)
+        )
     prices: dict[ModelRef, ModelPrice] = {}
     for key, value in data.items():
         where = f"{PRICES_FIELD}.{key}"
@@ -106,5 +124,7 @@ def dump_prices(prices: Mapping[ModelRef, ModelPrice]) -> dict[str, dict[str, fl
 
 def parse_currency(value: Any) -> str:
     if not isinstance(value, str) or not _CURRENCY.match(value.strip().upper()):
-        raise SettingsError(CURRENCY_FIELD, 'must be a three-letter currency code such as "USD"')
+        raise SettingsError(
+            CURRENCY_FIELD, tr('must be a three-letter currency code such as "USD"')
+        )
     return value.strip().upper()

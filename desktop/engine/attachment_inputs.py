@@ -264,10 +264,7 @@ def _unreadable_notice(attachment: Attachment) -> NoticePart:
 
 
 def _ocr_notice(read: list[tuple[Attachment, str]], engine: str) -> NoticePart:
-    count = len(read)
-    if count == 1:
-        text = tr("1 image was read with OCR — {engine}").format(engine=engine)
-    else:
-        text = tr("{count} images were read with OCR — {engine}").format(count=count, engine=engine)
-    detail = "\n\n".join(f"{a.name}\n{body.strip() or tr('(no text found)')}" for a, body in read)
+    text = tr("%n image(s) were read with OCR — {engine}", "", len(read)).format(engine=engine)
+    none = tr("(no text found)")
+    detail = "\n\n".join(f"{a.name}\n{body.strip() or none}" for a, body in read)
     return NoticePart(text, detail=detail)

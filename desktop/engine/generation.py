@@ -280,12 +280,7 @@ class Generation:
         return prepared.inputs
 
     def _reading_images(self, count: int) -> None:
-        text = (
-            tr("Reading {count} images with OCR…")
-            if count > 1
-            else tr("Reading the image with OCR…")
-        )
-        self._activity = text.format(count=count)
+        self._activity = tr("Reading %n image(s) with OCR…", "", count)
         self._publish()
 
     # --- tools --------------------------------------------------------------------

@@ -18,6 +18,7 @@ import httpx
 
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ProviderError, SettingsError
+from desktop.core.i18n import tr
 from desktop.core.models import ModelRef
 from desktop.core.settings import REASONING_EFFORTS, ProviderKind, ProviderSettings, Settings
 from desktop.engine.connection_check import ConnectionCheck, check_connection, model_list
@@ -177,7 +178,9 @@ class SettingsService:
         """A provider for generating answers: retries failures before the first byte."""
         settings = self._settings.provider(provider_id)
         if settings is None:
-            raise SettingsError("providers", f"no provider with id {provider_id!r}")
+            raise SettingsError(
+                "providers", tr("no provider with id {id}").format(id=repr(provider_id))
+            )
         key = api_key if api_key is not None else await self.api_key(provider_id)
         client = self._client
         provider = create_retrying_provider(settings, key, client, self._retry_policy)

@@ -18,6 +18,7 @@ import httpx
 
 from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.anthropic_wire import (
     API_VERSION,
@@ -38,7 +39,7 @@ from desktop.providers.transport import HttpTransport
 DEFAULT_BASE_URL = "https://api.anthropic.com"
 MODEL_PAGE_SIZE = 1000  # the most /v1/models returns per page
 MAX_MODEL_PAGES = 20  # a server that pages forever is cut off here
-_URL_HINT = "check the base URL (for Anthropic it is https://api.anthropic.com)"
+_URL_HINT = QT_TR_NOOP("check the base URL (for Anthropic it is https://api.anthropic.com)")
 
 
 def api_root(base_url: str) -> str:
@@ -107,7 +108,7 @@ class AnthropicProvider:
             page = await self._get_json("/v1/models", params)
             items = page.get("data") if isinstance(page, dict) else None
             if not isinstance(items, list):
-                raise ProviderError("The server's model list was not in the expected format")
+                raise ProviderError(tr("The server's model list was not in the expected format"))
             page_ids = [text_or_empty(i.get("id")) for i in items if isinstance(i, dict)]
             ids.update(model_id for model_id in page_ids if model_id)
             following = text_or_empty(page.get("last_id")) or (page_ids[-1] if page_ids else "")

@@ -54,6 +54,7 @@ from desktop.core.events import (
     ToolCallDelta,
     UsageReport,
 )
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import Role, Usage
 from desktop.providers.base import (
     ChatRequest,
@@ -380,15 +381,19 @@ class _UsageTally:
 
 _ERROR_WORDS: dict[str, tuple[str, int | None, bool]] = {
     # error type: (words, status it stands for, retryable)
-    "overloaded_error": ("The server is overloaded", 529, True),
-    "rate_limit_error": ("The server is rate limiting requests", 429, True),
-    "api_error": ("The server had an internal error", 500, True),
-    "timeout_error": ("The server timed out", 504, True),
-    "authentication_error": ("The server refused the API key", 401, False),
-    "permission_error": ("The server denied access", 403, False),
-    "not_found_error": ("The server does not know this address or model", 404, False),
-    "request_too_large": ("The request is too large for the server", 413, False),
-    "billing_error": ("The account has a billing problem", 402, False),
+    "overloaded_error": (QT_TR_NOOP("The server is overloaded"), 529, True),
+    "rate_limit_error": (QT_TR_NOOP("The server is rate limiting requests"), 429, True),
+    "api_error": (QT_TR_NOOP("The server had an internal error"), 500, True),
+    "timeout_error": (QT_TR_NOOP("The server timed out"), 504, True),
+    "authentication_error": (QT_TR_NOOP("The server refused the API key"), 401, False),
+    "permission_error": (QT_TR_NOOP("The server denied access"), 403, False),
+    "not_found_error": (
+        QT_TR_NOOP("The server does not know this address or model"),
+        404,
+        False,
+    ),
+    "request_too_large": (QT_TR_NOOP("The request is too large for the server"), 413, False),
+    "billing_error": (QT_TR_NOOP("The account has a billing problem"), 402, False),
 }
 
 
@@ -396,9 +401,15 @@ def error_from_payload(error: Any, redact: Redactor) -> ProviderError:
     """An `{"type": "error", "error": {type, message}}` inside a stream or a 200 body."""
     kind = text_or_empty(error.get("type")) if isinstance(error, dict) else ""
     message = text_or_empty(error.get("message")) if isinstance(error, dict) else ""
-    message = redact(trim(message or kind or "unknown error"))
-    words, status, retryable = _ERROR_WORDS.get(kind, ("The server reported an error", None, False))
-    return ProviderError(f"{words}: {message}", status_code=status, retryable=retryable)
+    message = redact(trim(message or kind or tr("unknown error")))
+    words, status, retryable = _ERROR_WORDS.get(
+        kind, (QT_TR_NOOP("The server reported an error"), None, False)
+    )
+    return ProviderError(
+        tr("{words}: {message}").format(words=tr(words), message=message),
+        status_code=status,
+        retryable=retryable,
+    )
 
 
 @dataclass(slots=True)
@@ -448,10 +459,12 @@ class StreamTranslator:
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(
-                f"The server sent a malformed stream event (not JSON): {preview}"
+                tr("The server sent a malformed stream event (not JSON): {preview}").format(
+                    preview=preview
+                )
             ) from None
         if not isinstance(payload, dict):
-            raise StreamBrokenError("The server sent a malformed stream event (not an object)")
+            raise StreamBrokenError(tr("The server sent a malformed stream event (not an object)"))
         kind = text_or_empty(payload.get("type")) or sse.event
         if kind == "error":
             raise error_from_payload(payload.get("error"), self._redact)
@@ -662,9 +675,9 @@ def parse_completion(payload: Any, redact: Redactor = lambda text: text) -> Comp
 
 def _message(payload: Any, redact: Redactor) -> dict[str, Any]:
     if not isinstance(payload, dict):
-        raise ProviderError("The server's answer was not a JSON object")
+        raise ProviderError(tr("The server's answer was not a JSON object"))
     if payload.get("type") == "error" or "error" in payload:
         raise error_from_payload(payload.get("error"), redact)
     if not isinstance(payload.get("content"), list):
-        raise ProviderError("The server's answer contained no content")
+        raise ProviderError(tr("The server's answer contained no content"))
     return payload

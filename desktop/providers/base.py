@@ -142,7 +142,9 @@ class ProviderHTTPError(ProviderError):
     """The server answered with an HTTP error status.
 
     `retry_after` is the server's `Retry-After` in seconds when it sent one, so the
-    engine's backoff can honour it instead of guessing.
+    engine's backoff can honour it instead of guessing. `detail` is the server's own
+    words, the end of `message`, kept apart so the message can be worded again in any
+    language.
     """
 
     def __init__(
@@ -152,9 +154,11 @@ class ProviderHTTPError(ProviderError):
         status_code: int,
         retryable: bool = False,
         retry_after: float | None = None,
+        detail: str = "",
     ):
         super().__init__(message, status_code=status_code, retryable=retryable)
         self.retry_after = retry_after
+        self.detail = detail
 
 
 @dataclass(frozen=True, slots=True)

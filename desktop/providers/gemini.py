@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from desktop.core.events import StreamEvent
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.base import (
     ChatRequest,
@@ -32,7 +33,7 @@ from desktop.providers.gemini_wire import (
 )
 from desktop.providers.transport import HttpTransport
 
-_URL_HINT = "check the base URL (https://generativelanguage.googleapis.com)"
+_URL_HINT = QT_TR_NOOP("check the base URL (https://generativelanguage.googleapis.com)")
 _MAX_MODEL_PAGES = 20  # the real list is one page; a looping token must not spin forever
 _WRONG_KEY_MARKERS = ("API key not valid", "API_KEY_INVALID", "API key expired")
 
@@ -140,15 +141,20 @@ def _reworded(error: ProviderHTTPError, *, has_key: bool) -> ProviderHTTPError:
     say what the person has to fix, keeping the server's words."""
     message = str(error)
     status = error.status_code or 0
-    _, _, detail = message.partition(f"({status}): ")
+    detail = error.detail or message.partition(f"({status}): ")[2]
     if status == 400 and any(marker in message for marker in _WRONG_KEY_MARKERS):
-        words = "The server refused the API key"
+        words = tr("The server refused the API key")
     elif status == 403 and not has_key:
-        words = "The server requires an API key"
+        words = tr("The server requires an API key")
     else:
         return error
+    if detail:
+        text = tr("{words} ({status}): {detail}").format(words=words, status=status, detail=detail)
+    else:
+        text = tr("{words} ({status})").format(words=words, status=status)
     return ProviderHTTPError(
-        f"{words} ({status}): {detail}" if detail else f"{words} ({status})",
+        text,
+        detail=detail,
         status_code=status,
         retryable=False,
         retry_after=error.retry_after,

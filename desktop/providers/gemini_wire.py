@@ -56,6 +56,7 @@ from desktop.core.events import (
     ToolCallDelta,
     UsageReport,
 )
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import Role, Usage
 from desktop.providers.base import (
     ChatRequest,
@@ -485,31 +486,33 @@ def error_from_payload(error: Any, redact: Redactor) -> ProviderError:
         message = text_or_empty(error.get("message")) or text_or_empty(error.get("status"))
     else:
         message = text_or_empty(error)
-    message = redact(trim(message or "unknown error"))
+    message = redact(trim(message or tr("unknown error")))
     return ProviderError(
-        f"The server reported an error: {message}", status_code=status, retryable=retryable
+        tr("The server reported an error: {message}").format(message=message),
+        status_code=status,
+        retryable=retryable,
     )
 
 
 # Finish reasons that mean the answer was stopped, not completed, worded for people.
 _STOPPED = {
-    "SAFETY": "it was flagged by Gemini's safety filters",
-    "RECITATION": "it too closely repeated existing (possibly copyrighted) material",
-    "LANGUAGE": "it was in a language Gemini does not support",
-    "BLOCKLIST": "it contained terms on a blocklist",
-    "PROHIBITED_CONTENT": "it may contain prohibited content",
-    "SPII": "it may contain sensitive personal information",
-    "IMAGE_SAFETY": "an image was flagged by Gemini's safety filters",
-    "IMAGE_PROHIBITED_CONTENT": "an image may contain prohibited content",
-    "MALFORMED_FUNCTION_CALL": "Gemini wrote a tool call it could not format",
-    "UNEXPECTED_TOOL_CALL": "Gemini called a tool although none was offered",
-    "TOO_MANY_TOOL_CALLS": "Gemini made too many tool calls in a row",
+    "SAFETY": QT_TR_NOOP("it was flagged by Gemini's safety filters"),
+    "RECITATION": QT_TR_NOOP("it too closely repeated existing (possibly copyrighted) material"),
+    "LANGUAGE": QT_TR_NOOP("it was in a language Gemini does not support"),
+    "BLOCKLIST": QT_TR_NOOP("it contained terms on a blocklist"),
+    "PROHIBITED_CONTENT": QT_TR_NOOP("it may contain prohibited content"),
+    "SPII": QT_TR_NOOP("it may contain sensitive personal information"),
+    "IMAGE_SAFETY": QT_TR_NOOP("an image was flagged by Gemini's safety filters"),
+    "IMAGE_PROHIBITED_CONTENT": QT_TR_NOOP("an image may contain prohibited content"),
+    "MALFORMED_FUNCTION_CALL": QT_TR_NOOP("Gemini wrote a tool call it could not format"),
+    "UNEXPECTED_TOOL_CALL": QT_TR_NOOP("Gemini called a tool although none was offered"),
+    "TOO_MANY_TOOL_CALLS": QT_TR_NOOP("Gemini made too many tool calls in a row"),
 }
 _PROMPT_BLOCKED = {
-    "SAFETY": "it was flagged by Gemini's safety filters",
-    "BLOCKLIST": "it contains terms on a blocklist",
-    "PROHIBITED_CONTENT": "it may contain prohibited content",
-    "IMAGE_SAFETY": "an image in it was flagged by Gemini's safety filters",
+    "SAFETY": QT_TR_NOOP("it was flagged by Gemini's safety filters"),
+    "BLOCKLIST": QT_TR_NOOP("it contains terms on a blocklist"),
+    "PROHIBITED_CONTENT": QT_TR_NOOP("it may contain prohibited content"),
+    "IMAGE_SAFETY": QT_TR_NOOP("an image in it was flagged by Gemini's safety filters"),
 }
 
 
@@ -548,10 +551,10 @@ class StreamTranslator:
         events: list[StreamEvent] = []
         for item in payload if isinstance(payload, list) else [payload]:
             if not isinstance(item, dict):
-                raise ProviderError("The server's answer was not in the expected format")
+                raise ProviderError(tr("The server's answer was not in the expected format"))
             events += self.feed_payload(item)
         if not self.complete:
-            raise StreamBrokenError(BROKEN)
+            raise StreamBrokenError(tr(BROKEN))
         return events + self.finish()
 
     def feed(self, sse: ServerSentEvent) -> list[StreamEvent]:
@@ -563,10 +566,12 @@ class StreamTranslator:
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(
-                f"The server sent a malformed stream chunk (not JSON): {preview}"
+                tr("The server sent a malformed stream chunk (not JSON): {preview}").format(
+                    preview=preview
+                )
             ) from None
         if not isinstance(payload, dict):
-            raise StreamBrokenError("The server sent a malformed stream chunk (not an object)")
+            raise StreamBrokenError(tr("The server sent a malformed stream chunk (not an object)"))
         return self.feed_payload(payload)
 
     def feed_payload(self, payload: dict[str, Any]) -> list[StreamEvent]:
@@ -576,8 +581,14 @@ class StreamTranslator:
         feedback = payload.get("promptFeedback")
         blocked = text_or_empty(feedback.get("blockReason")) if isinstance(feedback, dict) else ""
         if blocked:
-            words = _PROMPT_BLOCKED.get(blocked, "it conflicts with Gemini's content policy")
-            raise ProviderError(f"Gemini refused the prompt because {words} ({blocked})")
+            words = _PROMPT_BLOCKED.get(
+                blocked, QT_TR_NOOP("it conflicts with Gemini's content policy")
+            )
+            raise ProviderError(
+                tr("Gemini refused the prompt because {reason} ({code})").format(
+                    reason=tr(words), code=blocked
+                )
+            )
         candidates = payload.get("candidates")
         if not isinstance(candidates, list) or not candidates:
             return []
@@ -639,10 +650,16 @@ class StreamTranslator:
         readable error when Gemini stopped the answer instead of completing it."""
         reason = self.finish_reason
         if reason in _STOPPED:
-            detail = f": {self._redact(trim(self._finish_message))}" if self._finish_message else ""
-            raise ProviderError(
-                f"Gemini stopped the answer because {_STOPPED[reason]} ({reason}){detail}"
-            )
+            why = tr(_STOPPED[reason])
+            if self._finish_message:
+                text = tr("Gemini stopped the answer because {reason} ({code}): {detail}").format(
+                    reason=why, code=reason, detail=self._redact(trim(self._finish_message))
+                )
+            else:
+                text = tr("Gemini stopped the answer because {reason} ({code})").format(
+                    reason=why, code=reason
+                )
+            raise ProviderError(text)
         events = self._announce()
         if self.usage:
             events.append(UsageReport(self.usage))
@@ -653,7 +670,7 @@ class StreamTranslator:
 def parse_completion(payload: Any, redact: Redactor = lambda text: text) -> Completion:
     """A whole `generateContent` answer (tool calls are only streamed)."""
     if not isinstance(payload, dict):
-        raise ProviderError("The server's answer was not a JSON object")
+        raise ProviderError(tr("The server's answer was not a JSON object"))
     translator = StreamTranslator(redact)
     events = translator.feed_payload(payload) + translator.finish()
     return Completion(
@@ -670,10 +687,10 @@ def parse_completion(payload: Any, redact: Redactor = lambda text: text) -> Comp
 def parse_models_page(payload: Any) -> tuple[list[str], str | None]:
     """Chat model ids on one page of `GET /models`, and the next page's token."""
     if not isinstance(payload, dict):
-        raise ProviderError("The server's model list was not in the expected format")
+        raise ProviderError(tr("The server's model list was not in the expected format"))
     items = payload.get("models", [])
     if not isinstance(items, list):
-        raise ProviderError("The server's model list was not in the expected format")
+        raise ProviderError(tr("The server's model list was not in the expected format"))
     ids: list[str] = []
     for item in items:
         if not isinstance(item, dict):

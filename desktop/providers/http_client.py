@@ -15,6 +15,7 @@ import httpx
 
 from desktop import __version__
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import tr
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.core.settings import NetworkSettings, ProxyMode
 
@@ -28,10 +29,15 @@ def ssl_context(ca_bundle: str) -> ssl.SSLContext | bool:
     try:
         context.load_verify_locations(cafile=str(path))
     except FileNotFoundError:
-        raise SettingsError("network.ca_bundle", f"{path} does not exist") from None
+        raise SettingsError(
+            "network.ca_bundle", tr("{path} does not exist").format(path=path)
+        ) from None
     except (OSError, ssl.SSLError) as error:
         raise SettingsError(
-            "network.ca_bundle", f"{path} is not a readable PEM certificate file ({error})"
+            "network.ca_bundle",
+            tr("{path} is not a readable PEM certificate file ({error})").format(
+                path=path, error=error
+            ),
         ) from None
     return context
 

@@ -13,10 +13,11 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import utc_now
 from desktop.providers.base import ProviderHTTPError
 
-BROKEN = "The connection closed before the answer was complete"
+BROKEN = QT_TR_NOOP("The connection closed before the answer was complete")
 
 DETAIL_MAX_CHARS = 500  # server error text shown to the person
 
@@ -31,20 +32,20 @@ def error_payload_message(error: Any) -> str:
     if isinstance(error, dict):
         message = text_or_empty(error.get("message")) or text_or_empty(error.get("code"))
         return message or json.dumps(error)[:DETAIL_MAX_CHARS]
-    return text_or_empty(error) or "unknown error"
+    return text_or_empty(error) or tr("unknown error")
 
 
 _STATUS_WORDS = {
-    400: "The server rejected the request",
-    401: "The server refused the API key",
-    402: "The account has run out of credit",
-    403: "The server denied access",
-    404: "The server does not know this address or model",
-    408: "The server timed out waiting for the request",
-    413: "The request is too large for the server",
-    422: "The server could not process the request",
-    429: "The server is rate limiting requests",
-    529: "The server is overloaded",  # Anthropic
+    400: QT_TR_NOOP("The server rejected the request"),
+    401: QT_TR_NOOP("The server refused the API key"),
+    402: QT_TR_NOOP("The account has run out of credit"),
+    403: QT_TR_NOOP("The server denied access"),
+    404: QT_TR_NOOP("The server does not know this address or model"),
+    408: QT_TR_NOOP("The server timed out waiting for the request"),
+    413: QT_TR_NOOP("The request is too large for the server"),
+    422: QT_TR_NOOP("The server could not process the request"),
+    429: QT_TR_NOOP("The server is rate limiting requests"),
+    529: QT_TR_NOOP("The server is overloaded"),  # Anthropic
 }
 
 
@@ -150,15 +151,15 @@ _MODEL = re.compile(
     re.IGNORECASE,
 )
 
-_KEY_WORDS = "The server refused the API key"
-_QUOTA_WORDS = (
+_KEY_WORDS = QT_TR_NOOP("The server refused the API key")
+_QUOTA_WORDS = QT_TR_NOOP(
     "The account has run out of quota or credit; check the plan and billing with the provider"
 )
-_CONTEXT_WORDS = (
+_CONTEXT_WORDS = QT_TR_NOOP(
     "The conversation is too long for this model's context window; "
     "start a new chat or use a model with a larger context"
 )
-_MODEL_WORDS = (
+_MODEL_WORDS = QT_TR_NOOP(
     "The server does not know this model; check its name, or fetch the model list in Settings"
 )
 
@@ -198,21 +199,26 @@ def status_error(
     """
     diagnosis = _diagnosis(status, code, detail)
     if status == 401 and not has_key:
-        words = "The server requires an API key"
+        words = QT_TR_NOOP("The server requires an API key")
     elif diagnosis is not None:
         words = diagnosis
     elif status in _STATUS_WORDS:
         words = _STATUS_WORDS[status]
     elif status >= 500:
-        words = "The server had an internal error"
+        words = QT_TR_NOOP("The server had an internal error")
     else:
-        words = "The request failed"
-    message = f"{words} ({status}): {detail}" if detail else f"{words} ({status})"
+        words = QT_TR_NOOP("The request failed")
+    if detail:
+        message = tr("{words} ({status}): {detail}").format(
+            words=tr(words), status=status, detail=detail
+        )
+    else:
+        message = tr("{words} ({status})").format(words=tr(words), status=status)
     retryable = status in (408, 409, 429) or status >= 500
     if diagnosis is _QUOTA_WORDS and ("insufficient_quota" in code or retry_after is None):
         retryable = False
     return ProviderHTTPError(
-        message, status_code=status, retryable=retryable, retry_after=retry_after
+        message, status_code=status, retryable=retryable, retry_after=retry_after, detail=detail
     )
 
 
@@ -221,7 +227,7 @@ def display_url(url: str) -> str:
     try:
         parts = urlsplit(url)
     except ValueError:
-        return "(invalid URL)"
+        return tr("(invalid URL)")
     host = parts.netloc.rpartition("@")[2]
     return urlunsplit((parts.scheme, host, parts.path, "", ""))
 

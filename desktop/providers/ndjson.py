@@ -9,6 +9,7 @@ skipped; parsing the JSON is the adapter's job, so it can word a malformed line 
 from __future__ import annotations
 
 from desktop.core.errors import StreamBrokenError
+from desktop.core.i18n import tr
 
 MAX_LINE_BYTES = 16 * 1024 * 1024  # one chunk of a stream is never near this
 
@@ -22,7 +23,7 @@ class NDJSONDecoder:
         self._buffer += chunk
         if b"\n" not in chunk:
             if len(self._buffer) > MAX_LINE_BYTES:
-                raise StreamBrokenError("The server sent a stream line longer than 16 MiB")
+                raise StreamBrokenError(tr("The server sent a stream line longer than 16 MiB"))
             return []
         *complete, rest = self._buffer.split(b"\n")
         self._buffer = bytearray(rest)

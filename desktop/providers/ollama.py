@@ -16,6 +16,7 @@ import httpx
 
 from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
+from desktop.core.i18n import QT_TR_NOOP
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.base import (
     ChatRequest,
@@ -36,7 +37,7 @@ from desktop.providers.transport import HttpTransport
 
 logger = logging.getLogger(__name__)
 
-_URL_HINT = "check the base URL (Ollama's is usually http://127.0.0.1:11434)"
+_URL_HINT = QT_TR_NOOP("check the base URL (Ollama's is usually http://127.0.0.1:11434)")
 _NO_THINKING = "does not support thinking"
 _SHOW_CONCURRENCY = 4  # a local server reads each model's file header: a few at a time
 

@@ -24,6 +24,7 @@ from desktop.core.events import (
     ToolCallDelta,
     UsageReport,
 )
+from desktop.core.i18n import tr
 from desktop.core.models import Role, Usage
 from desktop.providers.base import (
     ChatRequest,
@@ -187,7 +188,7 @@ class StreamTranslator:
         """A whole answer as one JSON object (`stream` ignored by the server)."""
         events = self.feed_payload(payload) if isinstance(payload, dict) else []
         if not self.complete:
-            raise StreamBrokenError(BROKEN)
+            raise StreamBrokenError(tr(BROKEN))
         return events + self.finish()
 
     def feed(self, line: str) -> list[StreamEvent]:
@@ -196,18 +197,22 @@ class StreamTranslator:
         except json.JSONDecodeError:
             preview = self._redact(trim(line, 120))
             raise StreamBrokenError(
-                f"The server sent a malformed stream line (not JSON): {preview}"
+                tr("The server sent a malformed stream line (not JSON): {preview}").format(
+                    preview=preview
+                )
             ) from None
         if not isinstance(payload, dict):
-            raise StreamBrokenError("The server sent a malformed stream line (not an object)")
+            raise StreamBrokenError(tr("The server sent a malformed stream line (not an object)"))
         return self.feed_payload(payload)
 
     def feed_payload(self, payload: dict[str, Any]) -> list[StreamEvent]:
         if payload.get("error"):
             reason = self._redact(trim(error_payload_message(payload["error"])))
             if self._received:
-                raise StreamBrokenError(f"Ollama reported an error mid-answer: {reason}")
-            raise ProviderError(f"Ollama reported an error: {reason}")
+                raise StreamBrokenError(
+                    tr("Ollama reported an error mid-answer: {reason}").format(reason=reason)
+                )
+            raise ProviderError(tr("Ollama reported an error: {reason}").format(reason=reason))
         events: list[StreamEvent] = []
         message = payload.get("message")
         if isinstance(message, dict):
@@ -257,7 +262,7 @@ class StreamTranslator:
 
 def parse_completion(payload: Any, redact: Redactor = lambda text: text) -> Completion:
     if not isinstance(payload, dict):
-        raise ProviderError("The server's answer was not a JSON object")
+        raise ProviderError(tr("The server's answer was not a JSON object"))
     translator = StreamTranslator(redact)
     events = translator.feed_payload(payload)
     return Completion(
@@ -272,7 +277,7 @@ def parse_tags(payload: Any) -> list[str]:
     """Model names from `GET /api/tags`, sorted."""
     items = payload.get("models") if isinstance(payload, dict) else None
     if not isinstance(items, list):
-        raise ProviderError("The server's model list was not in the expected format")
+        raise ProviderError(tr("The server's model list was not in the expected format"))
     names = (text_or_empty(item.get("name")) for item in items if isinstance(item, dict))
     return sorted({name for name in names if name})
 

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 
 from desktop.core.events import StreamEvent
+from desktop.core.i18n import QT_TR_NOOP
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.base import ChatRequest, Completion, ReportedCapabilities, merge_extra_body
 from desktop.providers.openai_models import Dialect, dialect_for
@@ -31,7 +32,7 @@ from desktop.providers.openai_wire import (
 )
 from desktop.providers.transport import HttpTransport
 
-_URL_HINT = "check the base URL (it usually ends in /v1)"
+_URL_HINT = QT_TR_NOOP("check the base URL (it usually ends in /v1)")
 
 
 class OpenAIChatProvider:

@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from desktop.core.events import StreamEvent
+from desktop.core.i18n import QT_TR_NOOP
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.base import (
     ChatRequest,
@@ -29,7 +30,7 @@ from desktop.providers.openai_responses_wire import (
 from desktop.providers.openai_wire import parse_model_list
 from desktop.providers.transport import HttpTransport
 
-_URL_HINT = "check the base URL (for OpenAI it is https://api.openai.com/v1)"
+_URL_HINT = QT_TR_NOOP("check the base URL (for OpenAI it is https://api.openai.com/v1)")
 
 
 class OpenAIResponsesProvider:

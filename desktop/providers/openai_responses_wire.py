@@ -26,6 +26,7 @@ from desktop.core.events import (
     ToolCallDelta,
     UsageReport,
 )
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import Role, Usage
 from desktop.providers.base import ChatRequest, Completion, RequestMessage, ToolSpec
 from desktop.providers.http_errors import error_payload_message, text_or_empty, trim
@@ -40,8 +41,8 @@ _RETRYABLE_CODES = frozenset(
     {"rate_limit_exceeded", "server_error", "server_is_overloaded", "slow_down", "timeout"}
 )
 _INCOMPLETE = {
-    "max_output_tokens": "it reached the output token limit (max_output_tokens)",
-    "content_filter": "the content filter stopped it",
+    "max_output_tokens": QT_TR_NOOP("it reached the output token limit (max_output_tokens)"),
+    "content_filter": QT_TR_NOOP("the content filter stopped it"),
 }
 
 # --- request ------------------------------------------------------------------------
@@ -184,14 +185,20 @@ def parse_usage(raw: Any) -> Usage | None:
 def _error(error: Any, prefix: str, redact: Redactor) -> ProviderError:
     code = text_or_empty(error.get("code")) if isinstance(error, dict) else ""
     message = redact(trim(error_payload_message(error)))
-    return ProviderError(f"{prefix}: {message}", retryable=code in _RETRYABLE_CODES)
+    return ProviderError(
+        tr("{words}: {message}").format(words=prefix, message=message),
+        retryable=code in _RETRYABLE_CODES,
+    )
 
 
 def _incomplete_error(response: dict[str, Any]) -> ProviderError:
     details = response.get("incomplete_details")
     reason = text_or_empty(details.get("reason")) if isinstance(details, dict) else ""
-    why = _INCOMPLETE.get(reason, f"the server stopped it ({reason or 'no reason given'})")
-    return ProviderError(f"The answer was cut short: {why}")
+    if reason in _INCOMPLETE:
+        why = tr(_INCOMPLETE[reason])
+    else:
+        why = tr("the server stopped it ({reason})").format(reason=reason or tr("no reason given"))
+    return ProviderError(tr("The answer was cut short: {reason}").format(reason=why))
 
 
 def _kept_reasoning(item: dict[str, Any]) -> dict[str, Any] | None:
@@ -252,10 +259,12 @@ class ResponsesStreamTranslator:
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(
-                f"The server sent a malformed stream event (not JSON): {preview}"
+                tr("The server sent a malformed stream event (not JSON): {preview}").format(
+                    preview=preview
+                )
             ) from None
         if not isinstance(payload, dict):
-            raise StreamBrokenError("The server sent a malformed stream event (not an object)")
+            raise StreamBrokenError(tr("The server sent a malformed stream event (not an object)"))
         kind = text_or_empty(payload.get("type")) or sse.event
         handler = _HANDLERS.get(kind)
         return handler(self, payload) if handler else []
@@ -366,7 +375,7 @@ class ResponsesStreamTranslator:
     def _failed(self, payload: dict[str, Any]) -> list[StreamEvent]:
         response = payload.get("response")
         error = response.get("error") if isinstance(response, dict) else None
-        raise _error(error or "no reason given", "The model failed to answer", self._redact)
+        raise _error(error or tr("no reason given"), tr("The model failed to answer"), self._redact)
 
     def _incomplete(self, payload: dict[str, Any]) -> list[StreamEvent]:
         response = payload.get("response")
@@ -374,7 +383,7 @@ class ResponsesStreamTranslator:
 
     def _error_event(self, payload: dict[str, Any]) -> list[StreamEvent]:
         error = payload.get("error") if isinstance(payload.get("error"), dict) else payload
-        raise _error(error, "The server reported an error", self._redact)
+        raise _error(error, tr("The server reported an error"), self._redact)
 
 
 _Handler = Callable[[ResponsesStreamTranslator, dict[str, Any]], list[StreamEvent]]
@@ -399,12 +408,12 @@ _HANDLERS: dict[str, _Handler] = {
 
 def _checked_response(payload: Any, redact: Redactor) -> dict[str, Any]:
     if not isinstance(payload, dict):
-        raise ProviderError("The server's answer was not a JSON object")
+        raise ProviderError(tr("The server's answer was not a JSON object"))
     if payload.get("error") and payload.get("status") != "failed":
-        raise _error(payload["error"], "The server reported an error", redact)
+        raise _error(payload["error"], tr("The server reported an error"), redact)
     if payload.get("status") == "failed":
         raise _error(
-            payload.get("error") or "no reason given", "The model failed to answer", redact
+            payload.get("error") or tr("no reason given"), tr("The model failed to answer"), redact
         )
     return payload
 

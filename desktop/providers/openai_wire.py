@@ -21,6 +21,7 @@ from desktop.core.events import (
     ToolCallDelta,
     UsageReport,
 )
+from desktop.core.i18n import tr
 from desktop.core.models import Role, Usage
 from desktop.providers.base import (
     ChatRequest,
@@ -186,7 +187,9 @@ def _in_stream_error(error: Any, redact: Redactor) -> ProviderError:
     retryable = status is not None and (status in (408, 409, 429) or status >= 500)
     message = redact(trim(error_payload_message(error)))
     return ProviderError(
-        f"The server reported an error: {message}", status_code=status, retryable=retryable
+        tr("The server reported an error: {message}").format(message=message),
+        status_code=status,
+        retryable=retryable,
     )
 
 
@@ -271,10 +274,12 @@ class StreamTranslator:
         except json.JSONDecodeError:
             preview = self._redact(trim(data, 120))
             raise StreamBrokenError(
-                f"The server sent a malformed stream chunk (not JSON): {preview}"
+                tr("The server sent a malformed stream chunk (not JSON): {preview}").format(
+                    preview=preview
+                )
             ) from None
         if not isinstance(payload, dict):
-            raise StreamBrokenError("The server sent a malformed stream chunk (not an object)")
+            raise StreamBrokenError(tr("The server sent a malformed stream chunk (not an object)"))
         if payload.get("error") or sse.event == "error":
             raise _in_stream_error(payload.get("error") or payload, self._redact)
         # Each field is looked at only when the chunk has it: most chunks carry a few
@@ -311,12 +316,12 @@ class StreamTranslator:
 
 def _choice_message(payload: Any, redact: Redactor) -> tuple[dict[str, Any], dict[str, Any]]:
     if not isinstance(payload, dict):
-        raise ProviderError("The server's answer was not a JSON object")
+        raise ProviderError(tr("The server's answer was not a JSON object"))
     if payload.get("error"):
         raise _in_stream_error(payload["error"], redact)
     choices = payload.get("choices")
     if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise ProviderError("The server's answer contained no choices")
+        raise ProviderError(tr("The server's answer contained no choices"))
     choice = choices[0]
     message = choice.get("message")
     return choice, message if isinstance(message, dict) else {}
@@ -352,7 +357,7 @@ def parse_model_list(payload: Any) -> list[str]:
     """Model ids from `GET /models` (`{"data": [{"id": ...}]}` or a bare list), sorted."""
     items = payload.get("data") if isinstance(payload, dict) else payload
     if not isinstance(items, list):
-        raise ProviderError("The server's model list was not in the expected format")
+        raise ProviderError(tr("The server's model list was not in the expected format"))
     ids = (text_or_empty(item.get("id")) for item in items if isinstance(item, dict))
     return sorted({model_id for model_id in ids if model_id})
 

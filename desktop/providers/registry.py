@@ -11,6 +11,7 @@ from __future__ import annotations
 import httpx
 
 from desktop.core.errors import ProviderError
+from desktop.core.i18n import tr
 from desktop.core.settings import ProviderKind, ProviderSettings
 from desktop.providers.base import ChatProvider
 from desktop.providers.retry import RetryingProvider, RetryPolicy
@@ -42,7 +43,11 @@ def create_provider(
         from desktop.providers.anthropic import AnthropicProvider
 
         return AnthropicProvider(client, url, api_key, stall_timeout=stall)
-    raise ProviderError(f"{settings.name}: unsupported provider kind '{settings.kind}'")
+    raise ProviderError(
+        tr("{provider}: unsupported provider kind '{kind}'").format(
+            provider=settings.name, kind=settings.kind
+        )
+    )
 
 
 def create_retrying_provider(

@@ -24,6 +24,7 @@ from typing import TypeVar
 from desktop.core.deadline import sleep_at_least
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import Retrying, StreamEvent
+from desktop.core.i18n import tr
 from desktop.providers.base import (
     ChatProvider,
     ChatRequest,
@@ -62,14 +63,14 @@ def retry_reason(error: ProviderError) -> str:
     """A few words for the message status while waiting."""
     status = error.status_code
     if status == 429:
-        return "Rate limited"
+        return tr("Rate limited")
     if status == 408:
-        return "The server timed out"
+        return tr("The server timed out")
     if status == 409:
-        return "The server reported a conflict"
+        return tr("The server reported a conflict")
     if status is not None and status >= 500:
-        return "The server had an error"
-    return "Could not reach the server"
+        return tr("The server had an error")
+    return tr("Could not reach the server")
 
 
 class RetryingProvider:

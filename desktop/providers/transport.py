@@ -18,6 +18,7 @@ import httpx
 
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import StreamEvent
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.http_errors import (
     BROKEN,
@@ -40,7 +41,9 @@ Frame = TypeVar("Frame", contravariant=True)
 ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
 # After a stall: where the person can give a slow server (a large local model loading,
 # a reasoning model thinking) more time.
-STALL_HINT = " (a slow server can be given longer: Stall timeout in Settings › Providers)"
+STALL_HINT = QT_TR_NOOP(
+    "(a slow server can be given longer: Stall timeout in Settings › Providers)"
+)
 
 
 class StreamReader(Protocol[Frame]):
@@ -125,24 +128,37 @@ class HttpTransport:
             response = await self._client.send(request, stream=True)
         except httpx.ConnectTimeout as exc:
             raise ProviderError(
-                f"Could not connect to {shown}: no answer within {self.connect_timeout:g} s",
+                tr("Could not connect to {server}: no answer within {seconds} s").format(
+                    server=shown, seconds=f"{self.connect_timeout:g}"
+                ),
                 retryable=True,
             ) from exc
         except httpx.ConnectError as exc:
             raise ProviderError(
-                f"Could not connect to {shown}: {network_reason(exc)}", retryable=True
+                tr("Could not connect to {server}: {reason}").format(
+                    server=shown, reason=network_reason(exc)
+                ),
+                retryable=True,
             ) from exc
         except httpx.TimeoutException as exc:
             raise ProviderError(
-                f"{shown} accepted the request but sent nothing for {self.stall_timeout:g} s"
-                f"{STALL_HINT}",
+                tr("{server} accepted the request but sent nothing for {seconds} s {hint}").format(
+                    server=shown, seconds=f"{self.stall_timeout:g}", hint=tr(STALL_HINT)
+                ),
                 retryable=True,
             ) from exc
         except (httpx.UnsupportedProtocol, httpx.InvalidURL) as exc:
-            raise ProviderError(f"Not a usable server address: {shown} ({exc})") from exc
+            raise ProviderError(
+                tr("Not a usable server address: {server} ({reason})").format(
+                    server=shown, reason=exc
+                )
+            ) from exc
         except httpx.HTTPError as exc:
             raise ProviderError(
-                f"The request to {shown} failed: {network_reason(exc)}", retryable=True
+                tr("The request to {server} failed: {reason}").format(
+                    server=shown, reason=network_reason(exc)
+                ),
+                retryable=True,
             ) from exc
         if response.status_code < 400:
             return response
@@ -168,8 +184,9 @@ class HttpTransport:
         """A login page or a proxy's error page instead of an API answer."""
         if response.headers.get("content-type", "").lower().startswith("text/html"):
             raise ProviderError(
-                f"{display_url(str(response.url))} answered with a web page, not an API "
-                f"answer; {hint}"
+                tr("{server} answered with a web page, not an API answer; {hint}").format(
+                    server=display_url(str(response.url)), hint=tr(hint)
+                )
             )
 
     async def _read_capped(self, response: httpx.Response) -> bytes:
@@ -190,25 +207,29 @@ class HttpTransport:
         try:
             body = await response.aread()
         except httpx.TimeoutException as exc:
-            raise ProviderError(
-                f"The server sent nothing for {self.stall_timeout:g} s{STALL_HINT}",
-                retryable=True,
-            ) from exc
+            raise ProviderError(self._stalled(), retryable=True) from exc
         except httpx.HTTPError as exc:
-            raise ProviderError(BROKEN, retryable=True) from exc
+            raise ProviderError(tr(BROKEN), retryable=True) from exc
         finally:
             await response.aclose()
         try:
             return json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):
             preview = self.redact(trim(body.decode("utf-8", errors="replace"), 120))
-            raise ProviderError(f"The server's answer was not valid JSON: {preview}") from None
+            raise ProviderError(
+                tr("The server's answer was not valid JSON: {preview}").format(preview=preview)
+            ) from None
 
     def _lost_reason(self, error: httpx.HTTPError) -> str:
         """Why a stream broke off, from the network error that broke it."""
         if isinstance(error, httpx.TimeoutException):
-            return f"The server sent nothing for {self.stall_timeout:g} s{STALL_HINT}"
-        return BROKEN
+            return self._stalled()
+        return tr(BROKEN)
+
+    def _stalled(self) -> str:
+        return tr("The server sent nothing for {seconds} s {hint}").format(
+            seconds=f"{self.stall_timeout:g}", hint=tr(STALL_HINT)
+        )
 
     async def stream(
         self,
@@ -261,7 +282,7 @@ class HttpTransport:
                     raise StreamBrokenError(reason) from exc
                 logger.info("The stream ended early after a complete answer: %s", reason)
             if not reader.complete:
-                raise StreamBrokenError(BROKEN)
+                raise StreamBrokenError(tr(BROKEN))
             for event in reader.finish():
                 yield event
         finally:

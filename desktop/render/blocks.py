@@ -22,6 +22,7 @@ def code_frame(*, label: str, body_html: str, copy_index: int, colours: Palette)
     """
     if len(label) > _MAX_LABEL_CHARS:
         label = label[: _MAX_LABEL_CHARS - 1] + "…"
+    copy_word = tr("Copy")
     # The header is a borderless two-cell table inside one cell: two cells of the outer
     # table would draw a divider between label and link that Qt cannot switch off.
     return (
@@ -32,7 +33,7 @@ def code_frame(*, label: str, body_html: str, copy_index: int, colours: Palette)
         '<table width="100%" cellspacing="0" cellpadding="0" border="0"><tr>'
         f'<td style="color: {colours.muted_text};"><small>{escapeHtml(label)}</small></td>'
         f'<td align="right"><small><a href="{copy_href(copy_index)}">'
-        f"{escapeHtml(tr('Copy'))}</a></small></td>"
+        f"{escapeHtml(copy_word)}</a></small></td>"
         "</tr></table></td></tr>\n"
         f'<tr><td style="background-color: {colours.code_background};">'
         f'<pre style="margin: 0px;">{body_html}</pre></td></tr>\n'

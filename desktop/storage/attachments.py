@@ -44,6 +44,7 @@ from sqlalchemy import Connection, Engine, Row, insert, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
+from desktop.core.i18n import tr
 from desktop.core.models import new_id, utc_now
 from desktop.storage.errors import StorageError
 from desktop.storage.mapping import from_epoch_ms, to_epoch_ms, truncate_to_ms
@@ -161,7 +162,7 @@ class AttachmentStore:
         with handle:
             # A pipe or a device (/dev/zero) would stream without end.
             if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                raise AttachmentError(name, "this is not a regular file")
+                raise AttachmentError(name, tr("this is not a regular file"))
             return self._put(_chunks_of(handle), name, mime, kind, width, height)
 
     def put_bytes(
@@ -338,7 +339,7 @@ class AttachmentStore:
             return None
         except (OSError, UnicodeDecodeError) as exc:
             problem = (
-                "its saved text is damaged"
+                tr("its saved text is damaged")
                 if isinstance(exc, UnicodeDecodeError)
                 else _stored_copy_problem(exc)
             )
@@ -418,7 +419,9 @@ class AttachmentStore:
                     removed_ids = [row[0] for row in result]
         except SQLAlchemyError as exc:
             detail = getattr(exc, "orig", None) or type(exc).__name__
-            raise StorageError(f"Could not clean up unused attachments ({detail})") from exc
+            raise StorageError(
+                tr("Could not clean up unused attachments ({detail})").format(detail=detail)
+            ) from exc
         tally = _Tally(rows_removed=len(removed_ids))
         self._collect_blobs(tally)
         self._collect_temp(tally)
@@ -484,18 +487,22 @@ class AttachmentStore:
         except SQLAlchemyError as exc:
             detail = getattr(exc, "orig", None) or type(exc).__name__
             raise AttachmentError(
-                name, f"could not be recorded in the database ({detail})"
+                name, tr("could not be recorded in the database ({detail})").format(detail=detail)
             ) from exc
 
     def _write_problem(self, exc: OSError) -> str:
         code = exc.errno
         if code in (errno.ENOSPC, errno.EDQUOT):
-            return "there is not enough free disk space to keep a copy of it"
+            return tr("there is not enough free disk space to keep a copy of it")
         if code in (errno.EACCES, errno.EPERM):
-            return f"Parley is not allowed to write to its attachment folder {self._root}"
+            return tr("Parley is not allowed to write to its attachment folder {root}").format(
+                root=self._root
+            )
         if code == errno.EROFS:
-            return f"the attachment folder {self._root} is on a read-only disk"
-        return f"could not be copied into the attachment folder ({_reason(exc)})"
+            return tr("the attachment folder {root} is on a read-only disk").format(root=self._root)
+        return tr("could not be copied into the attachment folder ({reason})").format(
+            reason=_reason(exc)
+        )
 
 
 # --- module helpers -------------------------------------------------------------------
@@ -727,15 +734,17 @@ def _reason(exc: OSError | None) -> str:
 
 def _read_problem(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
-        return "the file could not be found (it may have been moved or deleted)"
+        return tr("the file could not be found (it may have been moved or deleted)")
     if isinstance(exc, PermissionError):
-        return "Parley is not allowed to read this file"
+        return tr("Parley is not allowed to read this file")
     if isinstance(exc, IsADirectoryError):
-        return "this is a folder, not a file"
-    return f"the file could not be read ({_reason(exc)})"
+        return tr("this is a folder, not a file")
+    return tr("the file could not be read ({reason})").format(reason=_reason(exc))
 
 
 def _stored_copy_problem(exc: OSError | None) -> str:
     if exc is None or isinstance(exc, FileNotFoundError):
-        return "Parley's stored copy of this file is missing"
-    return f"Parley's stored copy of this file could not be read ({_reason(exc)})"
+        return tr("Parley's stored copy of this file is missing")
+    return tr("Parley's stored copy of this file could not be read ({reason})").format(
+        reason=_reason(exc)
+    )

@@ -16,6 +16,7 @@ from types import TracebackType
 from sqlalchemy import Connection, Engine
 from sqlalchemy.exc import OperationalError
 
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.storage.disk_space import disk_full_error, is_disk_full
 from desktop.storage.errors import StorageError
 from desktop.storage.migrations import ensure_not_newer, migrate
@@ -51,10 +52,17 @@ class Database:
             if is_disk_full(exc, path):
                 raise disk_full_error(
                     path,
-                    "Parley could not open its database",
-                    "Free some space there and start Parley again; your chats were left unchanged.",
+                    tr("Parley could not open its database"),
+                    tr(
+                        "Free some space there and start Parley again; "
+                        "your chats were left unchanged."
+                    ),
                 ) from exc
-            raise StorageError(f"Could not open the database {path}: {exc.orig}") from exc
+            raise StorageError(
+                tr("Could not open the database {path}: {reason}").format(
+                    path=path, reason=exc.orig
+                )
+            ) from exc
         except BaseException:
             engine.dispose()
             raise
@@ -96,7 +104,14 @@ class Database:
         self.close()
 
 
-_VERBS = {"write": "save to", "read": "read"}
+_FAILED = {
+    "write": QT_TR_NOOP("Parley could not save to its database"),
+    "read": QT_TR_NOOP("Parley could not read its database"),
+}
+_FAILED_BECAUSE = {
+    "write": QT_TR_NOOP("Could not write the database {name}: {reason}"),
+    "read": QT_TR_NOOP("Could not read the database {name}: {reason}"),
+}
 
 
 @contextmanager
@@ -112,7 +127,9 @@ def _storage_errors(path: Path, verb: str) -> Iterator[None]:
         if is_disk_full(exc, path):
             raise disk_full_error(
                 path,
-                f"Parley could not {_VERBS.get(verb, verb)} its database",
-                "Free some space there and try again.",
+                tr(_FAILED[verb]),
+                tr("Free some space there and try again."),
             ) from exc
-        raise StorageError(f"Could not {verb} the database {path.name}: {exc.orig}") from exc
+        raise StorageError(
+            tr(_FAILED_BECAUSE[verb]).format(name=path.name, reason=exc.orig)
+        ) from exc

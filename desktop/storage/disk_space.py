@@ -16,6 +16,7 @@ import sqlite3
 from pathlib import Path
 from typing import Final
 
+from desktop.core.i18n import tr
 from desktop.storage.errors import DiskFullError
 
 # An I/O error with less than this left on the disk is taken for a full disk: SQLite
@@ -65,7 +66,7 @@ def size_text(size: int) -> str:
     """1536 -> "1.5 KB": how much space, for people (powers of 1024, like file managers
     on most systems show)."""
     if size < 1024:
-        return f"{size} bytes"
+        return tr("{size} bytes").format(size=size)
     value = float(size)
     for unit in ("KB", "MB", "GB", "TB"):
         value /= 1024
@@ -83,5 +84,12 @@ def disk_full_error(path: Path, what: str, then: str) -> DiskFullError:
     """
     folder = path if path.is_dir() else path.parent
     free = free_bytes(folder)
-    left = f" ({size_text(free)} free)" if free is not None else ""
-    return DiskFullError(f"{what}: the disk holding {folder} is full{left}. {then}", folder, free)
+    if free is not None:
+        text = tr("{what}: the disk holding {folder} is full ({free} free). {then}").format(
+            what=what, folder=folder, free=size_text(free), then=then
+        )
+    else:
+        text = tr("{what}: the disk holding {folder} is full. {then}").format(
+            what=what, folder=folder, then=then
+        )
+    return DiskFullError(text, folder, free)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from desktop.core.errors import ParleyError
+from desktop.core.i18n import tr
 
 
 class StorageError(ParleyError):
@@ -38,7 +39,11 @@ class ConversationNotFound(StorageError):
     """The conversation does not exist (it may have been deleted in another window)."""
 
     def __init__(self, conversation_id: str):
-        super().__init__(f"The conversation {conversation_id} no longer exists.")
+        super().__init__(
+            tr("The conversation {conversation_id} no longer exists.").format(
+                conversation_id=conversation_id
+            )
+        )
         self.conversation_id = conversation_id
 
 
@@ -46,5 +51,7 @@ class MessageNotFound(StorageError):
     """The message does not exist (its conversation may have been deleted meanwhile)."""
 
     def __init__(self, message_id: str):
-        super().__init__(f"The message {message_id} no longer exists.")
+        super().__init__(
+            tr("The message {message_id} no longer exists.").format(message_id=message_id)
+        )
         self.message_id = message_id

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from desktop.core.i18n import tr
 from desktop.core.models import (
     CallState,
     ContextSnapshot,
@@ -207,8 +208,12 @@ def _str_tuple(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
 
 def _unknown(data: Any) -> UnknownPart:
     kind = data.get("type") if isinstance(data, dict) else None
-    label = f" ({kind})" if isinstance(kind, str) else ""
-    text = f"This part{label} was made by a newer version of Parley and cannot be shown."
+    if isinstance(kind, str):
+        text = tr(
+            "This part ({kind}) was made by a newer version of Parley and cannot be shown."
+        ).format(kind=kind)
+    else:
+        text = tr("This part was made by a newer version of Parley and cannot be shown.")
     return UnknownPart(text=text, raw=_dumps(data))
 
 
@@ -274,7 +279,7 @@ def parts_from_json(text: str | None) -> list[Part]:
         items = None
     if not isinstance(items, list):
         log.warning("Unreadable parts column; showing a notice instead")
-        return [NoticePart("The content of this message could not be read.")]
+        return [NoticePart(tr("The content of this message could not be read."))]
     return [part_from_json(item) for item in items]
 
 

@@ -31,6 +31,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from desktop.core.errors import SecretStoreUnavailable
+from desktop.core.i18n import QT_TR_NOOP, tr
 
 if TYPE_CHECKING:
     from keyring.backend import KeyringBackend
@@ -39,7 +40,7 @@ log = logging.getLogger(__name__)
 
 REDACTED = "[redacted]"
 _MIN_SECRET_LEN = 6  # shorter strings would redact ordinary words; real keys are long
-_NO_KEYRING = (
+_NO_KEYRING = QT_TR_NOOP(
     "No system keyring was found (install and unlock a Secret Service such as GNOME "
     "Keyring or KeePassXC). API keys cannot be saved; providers without a key still work."
 )
@@ -107,31 +108,31 @@ class SecretStore:
 
             backend = _keyring().get_keyring()
             if isinstance(backend, fail.Keyring):
-                return _NO_KEYRING
+                return tr(_NO_KEYRING)
             name = _name(backend)
             if name == chosen_backend():
                 if name in _TERMINAL_PROMPTS and not _on_a_terminal():
-                    return (
-                        f"The keyring you chose ({type(backend).__name__}) asks for its "
+                    return tr(
+                        "The keyring you chose ({keyring}) asks for its "
                         "password on a terminal, and Parley was not started from one (or "
                         "runs in its background), so API keys cannot be saved. Start Parley "
                         "from a terminal, in its foreground, or choose "
                         "a Secret Service such as GNOME Keyring or KeePassXC (see the "
                         "README, API keys); providers without a key still work."
-                    )
+                    ).format(keyring=type(backend).__name__)
                 return ""  # the person's own choice, named on purpose
             if _effective_priority(backend) < 1:
-                return (
-                    f"Only an insecure keyring ({type(backend).__name__}) was found, so API "
+                return tr(
+                    "Only an insecure keyring ({keyring}) was found, so API "
                     "keys are not saved. Install and unlock a system keyring such as GNOME "
                     "Keyring, KWallet or KeePassXC; providers without a key still work."
-                )
+                ).format(keyring=type(backend).__name__)
         except Exception as exc:
             words = f": {str(exc)[:200]}" if str(exc) else ""
-            return (
-                f"The system keyring could not be reached ({type(exc).__name__}{words}). "
+            return tr(
+                "The system keyring could not be reached ({reason}). "
                 "API keys cannot be saved; providers without a key still work."
-            )
+            ).format(reason=f"{type(exc).__name__}{words}")
         return ""
 
     @property
@@ -149,17 +150,30 @@ class SecretStore:
         except Exception:  # a backend that cannot even say how safe it is
             return ""
         where = getattr(backend, "file_path", "")
-        place = f" in {where}" if where else ""
-        if "Plaintext" in type(backend).__name__:
-            return (
-                f"API keys are stored by {type(backend).__name__}{place}, not encrypted: "
-                "anyone who can read your files can read them. A Secret Service such as "
-                "GNOME Keyring or KeePassXC keeps them safer."
+        name = type(backend).__name__
+        if "Plaintext" in name:
+            if where:
+                text = tr(
+                    "API keys are stored by {keyring} in {path}, not encrypted: "
+                    "anyone who can read your files can read them. A Secret Service such as "
+                    "GNOME Keyring or KeePassXC keeps them safer."
+                )
+            else:
+                text = tr(
+                    "API keys are stored by {keyring}, not encrypted: "
+                    "anyone who can read your files can read them. A Secret Service such as "
+                    "GNOME Keyring or KeePassXC keeps them safer."
+                )
+        elif where:
+            text = tr(
+                "API keys are stored by {keyring} in {path}, the keyring you "
+                "chose instead of the system's."
             )
-        return (
-            f"API keys are stored by {type(backend).__name__}{place}, the keyring you "
-            "chose instead of the system's."
-        )
+        else:
+            text = tr(
+                "API keys are stored by {keyring}, the keyring you chose instead of the system's."
+            )
+        return text.format(keyring=name, path=where)
 
     @property
     def unavailable_reason(self) -> str:
@@ -183,7 +197,7 @@ class SecretStore:
         """Store (or replace) a key. Raises SecretStoreUnavailable, ValueError if blank."""
         key = key.strip()  # pasted keys often carry a newline
         if not key:
-            raise ValueError("an API key must not be empty")
+            raise ValueError(tr("an API key must not be empty"))
         self._remember(key)  # before anything can fail and get logged
         problem = self._problem()
         if problem:
@@ -194,8 +208,9 @@ class SecretStore:
             log.warning("Could not save the API key of %s (%s)", provider_id, type(exc).__name__)
             # `from None`: the backend's exception could echo what it was given.
             raise SecretStoreUnavailable(
-                f"The system keyring refused to save the API key for {provider_id} "
-                f"({type(exc).__name__})."
+                tr(
+                    "The system keyring refused to save the API key for {provider} ({kind})."
+                ).format(provider=provider_id, kind=type(exc).__name__)
             ) from None
 
     def delete(self, provider_id: str) -> None:
@@ -210,8 +225,9 @@ class SecretStore:
         except Exception as exc:
             log.warning("Could not delete the API key of %s (%s)", provider_id, type(exc).__name__)
             raise SecretStoreUnavailable(
-                f"The system keyring could not delete the API key for {provider_id} "
-                f"({type(exc).__name__})."
+                tr(
+                    "The system keyring could not delete the API key for {provider} ({kind})."
+                ).format(provider=provider_id, kind=type(exc).__name__)
             ) from None
 
     def _remember(self, key: str) -> None:

@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 
 from desktop.core.errors import SettingsError
+from desktop.core.i18n import tr
 from desktop.core.settings import Settings, dump_settings, parse_settings
 
 
@@ -37,14 +38,20 @@ def load_settings(path: Path) -> SettingsLoad:
     except FileNotFoundError:
         return SettingsLoad(Settings())
     except OSError as exc:
-        problem = f"could not be read ({exc.strerror or type(exc).__name__})"
-        return SettingsLoad(Settings(), SettingsError("", f"{path.name} {problem}"))
+        problem = tr("{name} could not be read ({reason})").format(
+            name=path.name, reason=exc.strerror or type(exc).__name__
+        )
+        return SettingsLoad(Settings(), SettingsError("", problem))
     try:
         settings = parse_settings(json.loads(raw.decode("utf-8-sig")))  # Notepad may add a BOM
     except UnicodeDecodeError as exc:
-        error = SettingsError(f"byte {exc.start}", "the file is not valid UTF-8 text")
+        error = SettingsError(
+            tr("byte {offset}").format(offset=exc.start), tr("the file is not valid UTF-8 text")
+        )
     except json.JSONDecodeError as exc:
-        error = SettingsError(f"line {exc.lineno}, column {exc.colno}", exc.msg)
+        error = SettingsError(
+            tr("line {line}, column {column}").format(line=exc.lineno, column=exc.colno), exc.msg
+        )
     except SettingsError as exc:
         error = exc
     else:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection, insert, select
 
+from desktop.core.i18n import tr
 from desktop.core.models import Conversation, Message
 from desktop.storage import mapping
 from desktop.storage.database import Database
@@ -88,25 +89,33 @@ def import_conversation(
     strangers = [m.id for m in messages_ if m.conversation_id != conversation.id]
     if strangers:
         raise ImportConflictError(
-            f"The message {strangers[0]} does not belong to the conversation "
-            f"{conversation.id} being imported; nothing was imported."
+            tr(
+                "The message {message} does not belong to the conversation {id} being imported; "
+                "nothing was imported."
+            ).format(message=strangers[0], id=conversation.id)
         )
     file_ids = {m.id for m in messages_}
     if len(file_ids) != len(messages_):
-        raise ImportConflictError("The same message id appears twice; nothing was imported.")
+        raise ImportConflictError(tr("The same message id appears twice; nothing was imported."))
     ordered = parents_first(messages_)
     if len(ordered) != len(messages_):
         raise ImportConflictError(
-            f"The messages of {conversation.id} do not form a tree; nothing was imported."
+            tr("The messages of {id} do not form a tree; nothing was imported.").format(
+                id=conversation.id
+            )
         )
     with db.write() as conn:
         owners = _owners(conn, [m.id for m in ordered])
         elsewhere = sorted(i for i, owner in owners.items() if owner != conversation.id)
         if elsewhere:
             raise ImportConflictError(
-                f"{len(elsewhere)} message(s) being imported, e.g. {elsewhere[0]}, already "
-                "belong to another conversation. Nothing was imported, so neither "
-                "conversation is changed."
+                tr(
+                    "%n message(s) being imported, e.g. {example}, already "
+                    "belong to another conversation. Nothing was imported, so neither "
+                    "conversation is changed.",
+                    "",
+                    len(elsewhere),
+                ).format(example=elsewhere[0])
             )
         new = [m for m in ordered if m.id not in owners]
         _check_outside_parents(conn, conversation.id, new, file_ids)
@@ -132,11 +141,15 @@ def _check_outside_parents(
             continue
         if parent not in owners:
             raise ImportConflictError(
-                f"The message {message.id} replies to {parent}, which is neither being "
-                "imported nor stored; nothing was imported."
+                tr(
+                    "The message {id} replies to {parent}, which is neither being imported nor "
+                    "stored; nothing was imported."
+                ).format(id=message.id, parent=parent)
             )
         if owners[parent] != conversation_id:
             raise ImportConflictError(
-                f"The message {message.id} replies to {parent}, which belongs to another "
-                "conversation; nothing was imported."
+                tr(
+                    "The message {id} replies to {parent}, which belongs to another "
+                    "conversation; nothing was imported."
+                ).format(id=message.id, parent=parent)
             )

@@ -45,10 +45,6 @@ class HotkeyBackend(Protocol):
 BackendFactory = Callable[[Callable[[], None]], HotkeyBackend]
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("GlobalShortcut", text)
-
-
 def support(
     platform_name: str | None = None, environ: Mapping[str, str] | None = None
 ) -> tuple[bool, str]:
@@ -58,25 +54,29 @@ def support(
     if sys.platform == "win32":
         return True, ""
     if sys.platform == "darwin":
-        return False, _tr(
+        return False, QCoreApplication.translate(
+            "GlobalShortcut",
             "Global shortcuts are not available on macOS yet. Use the tray icon or "
-            "Chat → Floating Chat instead."
+            "Chat → Floating Chat instead.",
         )
     platform = platform_name if platform_name is not None else QGuiApplication.platformName()
     if platform == "wayland" or env.get("XDG_SESSION_TYPE") == "wayland":
-        return False, _tr(
+        return False, QCoreApplication.translate(
+            "GlobalShortcut",
             "Wayland lets no application see keys pressed while another one has focus, so "
             "Parley cannot offer a global shortcut here. Use the tray icon or Chat → "
-            "Floating Chat, or bind a key to Parley in your desktop's keyboard settings."
+            "Floating Chat, or bind a key to Parley in your desktop's keyboard settings.",
         )
     if platform != "xcb":
-        return False, _tr(
-            "Global shortcuts need an X11 or Windows desktop (this is “%1”)."
+        return False, QCoreApplication.translate(
+            "GlobalShortcut", "Global shortcuts need an X11 or Windows desktop (this is “%1”)."
         ).replace("%1", platform or "?")
     try:
         import Xlib  # noqa: F401
     except ImportError:
-        return False, _tr("Global shortcuts on X11 need the python-xlib package.")
+        return False, QCoreApplication.translate(
+            "GlobalShortcut", "Global shortcuts on X11 need the python-xlib package."
+        )
     return True, ""
 
 
@@ -172,11 +172,14 @@ class GlobalShortcut(QObject):
         ).toString(QKeySequence.SequenceFormat.NativeText)
         chord = parse_chord(sequence)
         if chord is None:
-            return _tr("“%1” is not a key combination.").replace("%1", sequence)
+            return QCoreApplication.translate(
+                "GlobalShortcut", "“%1” is not a key combination."
+            ).replace("%1", sequence)
         key, modifiers = chord
         if not modifiers & _COMMAND_MODIFIERS:
-            return _tr(
-                "%1 needs Ctrl, Alt or Meta, or it would take that key from every app."
+            return QCoreApplication.translate(
+                "GlobalShortcut",
+                "%1 needs Ctrl, Alt or Meta, or it would take that key from every app.",
             ).replace("%1", native)
         if self._factory is None:
             supported, reason = support()
@@ -186,15 +189,21 @@ class GlobalShortcut(QObject):
             try:
                 self._backend = (self._factory or _platform_backend)(self.activated.emit)
             except Exception as error:  # no display connection, no user32: say so
-                return _tr("Global shortcuts are unavailable: %1").replace("%1", str(error))
+                return QCoreApplication.translate(
+                    "GlobalShortcut", "Global shortcuts are unavailable: %1"
+                ).replace("%1", str(error))
         try:
             refusal = self._backend.register(key, modifiers)
         except OSError as error:
-            return _tr("Global shortcuts are unavailable: %1").replace("%1", str(error))
+            return QCoreApplication.translate(
+                "GlobalShortcut", "Global shortcuts are unavailable: %1"
+            ).replace("%1", str(error))
         if refusal is Refusal.TAKEN:
-            return _tr("%1 is taken by another application.").replace("%1", native)
+            return QCoreApplication.translate(
+                "GlobalShortcut", "%1 is taken by another application."
+            ).replace("%1", native)
         if refusal is Refusal.UNKNOWN_KEY:
-            return _tr("%1 cannot be used as a global shortcut on this keyboard.").replace(
-                "%1", native
-            )
+            return QCoreApplication.translate(
+                "GlobalShortcut", "%1 cannot be used as a global shortcut on this keyboard."
+            ).replace("%1", native)
         return None

@@ -168,7 +168,7 @@ def test_a_model_without_vision_gets_what_the_ocr_model_read(tmp_path, sse_serve
         answer = h.repo.get_message(result.assistant_message_id)
         assert answer is not None and answer.status is MessageStatus.COMPLETE
         notices = [p for p in answer.parts if isinstance(p, NoticePart)]
-        assert [n.text for n in notices] == ["1 image was read with OCR — gpt-4o"]
+        assert [n.text for n in notices] == ["1 image(s) were read with OCR — gpt-4o"]
         assert notices[0].detail == "scan.png\nINVOICE 4711"
 
     run(tmp_path, sse_server, body, ocr_model="local/gpt-4o")
@@ -203,7 +203,7 @@ def test_the_local_engine_reads_for_a_model_without_vision(tmp_path, sse_server)
         answer = h.repo.get_message(result.assistant_message_id)
         assert answer is not None
         notice = next(p for p in answer.parts if isinstance(p, NoticePart))
-        assert notice.text == "1 image was read with OCR — local engine"
+        assert notice.text == "1 image(s) were read with OCR — local engine"
 
     run(tmp_path, sse_server, body, local=LocalOcrEngine())
 

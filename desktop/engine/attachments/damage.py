@@ -13,15 +13,34 @@ from __future__ import annotations
 import logging
 
 from desktop.core.attachments import AttachmentError
+from desktop.core.i18n import QT_TR_NOOP, tr
 
 log = logging.getLogger(__name__)
 
 DETAIL_CHARS = 300  # of the parser's message in the log
 
 
-def with_article(label: str) -> str:
-    """ "a Word document", "an Office document"."""
+# Every format named with its article, so each is translated as a whole.
+_WITH_ARTICLE = (
+    QT_TR_NOOP("a PNG image"),
+    QT_TR_NOOP("a JPEG image"),
+    QT_TR_NOOP("a WebP image"),
+    QT_TR_NOOP("a text file"),
+    QT_TR_NOOP("a Word document"),
+    QT_TR_NOOP("a PowerPoint presentation"),
+    QT_TR_NOOP("a PDF document"),
+    QT_TR_NOOP("an Office document"),
+)
+
+
+def articled(label: str) -> str:
+    """ "a Word document", "an Office document" (one of `_WITH_ARTICLE`, untranslated)."""
     return f"{'an' if label[:1] in 'AEIOU' else 'a'} {label}"
+
+
+def with_article(label: str) -> str:
+    """`articled(label)` in the language shown."""
+    return tr(articled(label))
 
 
 def damaged(name: str, label: str, error: BaseException | str | None = None) -> AttachmentError:
@@ -32,10 +51,16 @@ def damaged(name: str, label: str, error: BaseException | str | None = None) -> 
         log.warning("%s could not be parsed: %s: %s", label, type(error).__name__, detail)
     elif error is not None:
         log.warning("%s could not be parsed: %s", label, error[:DETAIL_CHARS])
-    return AttachmentError(name, f"the file is damaged and cannot be read as {with_article(label)}")
+    return AttachmentError(
+        name,
+        tr("the file is damaged and cannot be read as {format}").format(format=with_article(label)),
+    )
 
 
 def unrecognised(name: str, label: str) -> AttachmentError:
     """The refusal for a file named as `label` whose content is not that format at all
     (cut off before its header, or something else under that name)."""
-    return AttachmentError(name, f"the file is damaged, or it is not really {with_article(label)}")
+    return AttachmentError(
+        name,
+        tr("the file is damaged, or it is not really {format}").format(format=with_article(label)),
+    )

@@ -13,7 +13,8 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from desktop.core.attachments import AttachmentError
-from desktop.engine.attachments.damage import damaged
+from desktop.core.i18n import tr
+from desktop.engine.attachments.damage import damaged, with_article
 from desktop.engine.attachments.formats import FileFormat
 from desktop.engine.attachments.ooxml import UnsafeXml, unsafe_xml
 from desktop.engine.attachments.text_cap import Extracted
@@ -51,13 +52,16 @@ def _extractor(file_format: FileFormat) -> Callable[[str, BinaryIO], Extracted] 
 def extract_text(name: str, file_format: FileFormat, stream: BinaryIO) -> Extracted:
     extractor = _extractor(file_format)
     if extractor is None:
-        raise AttachmentError(name, f"a {file_format.label} has no text to extract")
+        raise AttachmentError(
+            name,
+            tr("{format} has no text to extract").format(format=with_article(file_format.label)),
+        )
     try:
         return extractor(name, stream)
     except AttachmentError:
         raise
     except MemoryError:
-        raise AttachmentError(name, "too large to read into memory") from None
+        raise AttachmentError(name, tr("too large to read into memory")) from None
     except UnsafeXml:
         raise unsafe_xml(name) from None
     except Exception as exc:  # see the module docstring

@@ -10,6 +10,7 @@ from __future__ import annotations
 from enum import StrEnum
 
 from desktop.core.attachments import AttachmentKind
+from desktop.core.i18n import QT_TR_NOOP
 
 
 class FileFormat(StrEnum):
@@ -35,14 +36,14 @@ class FileFormat(StrEnum):
 IMAGE_FORMATS = frozenset({FileFormat.PNG, FileFormat.JPEG, FileFormat.WEBP})
 
 _LABELS = {
-    FileFormat.PNG: "PNG image",
-    FileFormat.JPEG: "JPEG image",
-    FileFormat.WEBP: "WebP image",
-    FileFormat.TEXT: "text file",
-    FileFormat.DOCX: "Word document",
-    FileFormat.PPTX: "PowerPoint presentation",
-    FileFormat.PPT: "PowerPoint presentation",
-    FileFormat.PDF: "PDF document",
+    FileFormat.PNG: QT_TR_NOOP("PNG image"),
+    FileFormat.JPEG: QT_TR_NOOP("JPEG image"),
+    FileFormat.WEBP: QT_TR_NOOP("WebP image"),
+    FileFormat.TEXT: QT_TR_NOOP("text file"),
+    FileFormat.DOCX: QT_TR_NOOP("Word document"),
+    FileFormat.PPTX: QT_TR_NOOP("PowerPoint presentation"),
+    FileFormat.PPT: QT_TR_NOOP("PowerPoint presentation"),
+    FileFormat.PDF: QT_TR_NOOP("PDF document"),
 }
 
 FORMAT_MIMES = {

@@ -12,6 +12,8 @@ import struct
 import zlib
 from typing import BinaryIO
 
+from desktop.core.i18n import tr
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 _PNG_COLOUR_DEPTHS = {0: {1, 2, 4, 8, 16}, 2: {8, 16}, 3: {1, 2, 4, 8}, 4: {8, 16}, 6: {8, 16}}
@@ -29,7 +31,7 @@ class InvalidImage(ValueError):
 def _read_exactly(stream: BinaryIO, count: int) -> bytes:
     data = stream.read(count)
     if len(data) != count:
-        raise InvalidImage("the file ends too early")
+        raise InvalidImage(tr("the file ends too early"))
     return data
 
 
@@ -38,26 +40,26 @@ def png_size(stream: BinaryIO) -> tuple[int, int]:
     stream.seek(0)
     head = _read_exactly(stream, 8 + 8 + 13 + 4)
     if head[:8] != PNG_SIGNATURE:
-        raise InvalidImage("no PNG signature")
+        raise InvalidImage(tr("no PNG signature"))
     length, chunk_type = struct.unpack(">I4s", head[8:16])
     if length != 13 or chunk_type != b"IHDR":
-        raise InvalidImage("the first chunk is not IHDR")
+        raise InvalidImage(tr("the first chunk is not IHDR"))
     body = head[16:29]
     (crc,) = struct.unpack(">I", head[29:33])
     if zlib.crc32(head[12:29]) != crc:
-        raise InvalidImage("the IHDR checksum is wrong")
+        raise InvalidImage(tr("the IHDR checksum is wrong"))
     width, height, depth, colour, compression, filtering, interlace = struct.unpack(
         ">IIBBBBB", body
     )
     if not (0 < width < 2**31 and 0 < height < 2**31):
-        raise InvalidImage("zero or out-of-range size")
+        raise InvalidImage(tr("zero or out-of-range size"))
     if depth not in _PNG_COLOUR_DEPTHS.get(colour, ()):
-        raise InvalidImage("unknown colour type or bit depth")
+        raise InvalidImage(tr("unknown colour type or bit depth"))
     if compression or filtering or interlace > 1:
-        raise InvalidImage("unknown compression, filter or interlace method")
+        raise InvalidImage(tr("unknown compression, filter or interlace method"))
     stream.seek(-len(_PNG_IEND), 2)
     if stream.read(len(_PNG_IEND)) != _PNG_IEND:
-        raise InvalidImage("the file is truncated (no IEND chunk at the end)")
+        raise InvalidImage(tr("the file is truncated (no IEND chunk at the end)"))
     return width, height
 
 
@@ -65,32 +67,32 @@ def jpeg_size(stream: BinaryIO) -> tuple[int, int]:
     """Walks the marker segments from SOI to the first SOFn frame header."""
     stream.seek(0)
     if _read_exactly(stream, 2) != b"\xff\xd8":
-        raise InvalidImage("no JPEG start-of-image marker")
+        raise InvalidImage(tr("no JPEG start-of-image marker"))
     for _ in range(_JPEG_MAX_SEGMENTS):
         if _read_exactly(stream, 1) != b"\xff":
-            raise InvalidImage("garbage where a marker was expected")
+            raise InvalidImage(tr("garbage where a marker was expected"))
         marker = _read_exactly(stream, 1)[0]
         while marker == 0xFF:  # fill bytes may pad before a marker
             marker = _read_exactly(stream, 1)[0]
         if marker in _JPEG_STANDALONE:
             continue
         if marker in (0x00, 0xD8, 0xD9, 0xDA):
-            raise InvalidImage("no frame header before the image data")
+            raise InvalidImage(tr("no frame header before the image data"))
         (length,) = struct.unpack(">H", _read_exactly(stream, 2))
         if length < 2:
-            raise InvalidImage("a segment has an impossible length")
+            raise InvalidImage(tr("a segment has an impossible length"))
         if marker in _JPEG_SOF:
             frame = _read_exactly(stream, length - 2)
             if len(frame) < 6:
-                raise InvalidImage("the frame header is too short")
+                raise InvalidImage(tr("the frame header is too short"))
             _precision, height, width, components = struct.unpack(">BHHB", frame[:6])
             if width == 0 or height == 0 or components == 0:
-                raise InvalidImage("zero size or no colour components")
+                raise InvalidImage(tr("zero size or no colour components"))
             if len(frame) < 6 + 3 * components:
-                raise InvalidImage("the frame header is too short")
+                raise InvalidImage(tr("the frame header is too short"))
             return width, height
         stream.seek(length - 2, 1)
-    raise InvalidImage("too many segments before the frame header")
+    raise InvalidImage(tr("too many segments before the frame header"))
 
 
 def webp_size(stream: BinaryIO) -> tuple[int, int]:
@@ -101,33 +103,33 @@ def webp_size(stream: BinaryIO) -> tuple[int, int]:
     head = _read_exactly(stream, 12 + 8 + 10)
     riff, riff_size, webp = struct.unpack("<4sI4s", head[:12])
     if riff != b"RIFF" or webp != b"WEBP":
-        raise InvalidImage("no RIFF/WEBP header")
+        raise InvalidImage(tr("no RIFF/WEBP header"))
     if riff_size + 8 > file_size:
-        raise InvalidImage("the file is truncated")
+        raise InvalidImage(tr("the file is truncated"))
     chunk, chunk_size = struct.unpack("<4sI", head[12:20])
     data = head[20:]
     if chunk_size + 20 > riff_size + 8:
-        raise InvalidImage("the first chunk runs past the end of the file")
+        raise InvalidImage(tr("the first chunk runs past the end of the file"))
     if chunk == b"VP8 ":
         frame_tag = data[0] | data[1] << 8 | data[2] << 16
         if frame_tag & 1 or data[3:6] != b"\x9d\x01\x2a":
-            raise InvalidImage("the VP8 frame is not a key frame")
+            raise InvalidImage(tr("the VP8 frame is not a key frame"))
         width, height = struct.unpack("<HH", data[6:10])
         width, height = width & 0x3FFF, height & 0x3FFF
     elif chunk == b"VP8L":
         if data[0] != 0x2F:
-            raise InvalidImage("no VP8L signature")
+            raise InvalidImage(tr("no VP8L signature"))
         (bits,) = struct.unpack("<I", data[1:5])
         if bits >> 29:
-            raise InvalidImage("unknown VP8L version")
+            raise InvalidImage(tr("unknown VP8L version"))
         width, height = (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
     elif chunk == b"VP8X":
         if chunk_size < 10:
-            raise InvalidImage("the VP8X chunk is too short")
+            raise InvalidImage(tr("the VP8X chunk is too short"))
         width = int.from_bytes(data[4:7], "little") + 1
         height = int.from_bytes(data[7:10], "little") + 1
     else:
-        raise InvalidImage("no VP8, VP8L or VP8X chunk")
+        raise InvalidImage(tr("no VP8, VP8L or VP8X chunk"))
     if width == 0 or height == 0:
-        raise InvalidImage("zero size")
+        raise InvalidImage(tr("zero size"))
     return width, height

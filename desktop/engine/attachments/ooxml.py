@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 
 from desktop.core.attachments import AttachmentError
+from desktop.core.i18n import tr
 from desktop.engine.attachments.zip_guard import GuardedZip
 
 CONTENT_TYPES = "[Content_Types].xml"
@@ -35,7 +36,9 @@ class UnsafeXml(ValueError):
 
 
 def unsafe_xml(name: str) -> AttachmentError:
-    return AttachmentError(name, "refused: its XML declares a DOCTYPE, which no Office file has")
+    return AttachmentError(
+        name, tr("refused: its XML declares a DOCTYPE, which no Office file has")
+    )
 
 
 def check_no_doctype(head: bytes) -> None:

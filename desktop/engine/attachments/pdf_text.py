@@ -25,6 +25,7 @@ from pypdf import PasswordType, PdfReader
 from pypdf.errors import DependencyError
 
 from desktop.core.attachments import AttachmentError
+from desktop.core.i18n import tr
 from desktop.engine.attachments.damage import damaged
 from desktop.engine.attachments.text_cap import Extracted, TextCap
 
@@ -76,7 +77,7 @@ def _extract(name: str, stream: BinaryIO, warnings: _Warnings) -> Extracted:
         except DependencyError:
             opened = False
         if not opened:
-            raise AttachmentError(name, "is protected by a password")
+            raise AttachmentError(name, tr("is protected by a password"))
     cap = TextCap()
     pages = len(reader.pages)
     found_text = False
@@ -98,6 +99,6 @@ def _extract(name: str, stream: BinaryIO, warnings: _Warnings) -> Extracted:
         raise damaged(name, LABEL, warnings.first)
     if not found_text:
         raise AttachmentError(
-            name, "has no text layer (a scanned PDF?); attach the pages as images instead"
+            name, tr("has no text layer (a scanned PDF?); attach the pages as images instead")
         )
     return cap.result(units=pages)

@@ -11,6 +11,7 @@ import codecs
 from typing import BinaryIO
 
 from desktop.core.attachments import AttachmentError
+from desktop.core.i18n import tr
 from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.text_cap import Extracted, TextCap
 
@@ -48,7 +49,7 @@ def decode_text(name: str, data: bytes, *, final: bool = True) -> str:
         pass
     guessed = _guess(data)
     if guessed is None:
-        raise AttachmentError(name, "could not be read as text (unknown character encoding)")
+        raise AttachmentError(name, tr("could not be read as text (unknown character encoding)"))
     return guessed
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
+from desktop.core.i18n import tr
 from desktop.core.limits import MAX_WORKSPACE_FILE_CHARS
 from desktop.engine.attachments.extract import Extracted, extract_text
 from desktop.engine.attachments.plain_text import extract_plain_text
@@ -54,7 +55,7 @@ class AttachmentService:
         if attachment.size != prepared.size:
             # Still being written (a download in progress): what was checked is not
             # what was stored. The row is left for garbage collection.
-            raise AttachmentError(path.name, "changed while it was being attached; try again")
+            raise AttachmentError(path.name, tr("changed while it was being attached; try again"))
         return await self._keep_text(attachment, prepared.extracted)
 
     async def add_bytes(self, data: bytes, name: str) -> Attachment:
@@ -125,7 +126,7 @@ class AttachmentService:
 
     def _document_text(self, attachment: Attachment, *, keep: bool) -> str:
         if attachment.kind is not AttachmentKind.DOCUMENT:
-            raise AttachmentError(attachment.name, "is an image, not a document")
+            raise AttachmentError(attachment.name, tr("is an image, not a document"))
         text = self._store.load_text(attachment)
         return text if text is not None else self._extract_again(attachment, keep=keep)
 
@@ -157,9 +158,9 @@ def _prepare_file(path: Path) -> _Prepared:
     try:
         info = os.stat(path)
         if stat.S_ISDIR(info.st_mode):
-            raise AttachmentError(name, "is a folder, not a file")
+            raise AttachmentError(name, tr("is a folder, not a file"))
         if not stat.S_ISREG(info.st_mode):  # a pipe or device would block or never end
-            raise AttachmentError(name, "is not a regular file")
+            raise AttachmentError(name, tr("is not a regular file"))
         with open(path, "rb") as stream:
             return _prepare(name, stream, os.fstat(stream.fileno()).st_size)
     except OSError as exc:
@@ -170,10 +171,10 @@ def _read_text_file(path: Path) -> Extracted:
     name = path.name
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
-            raise AttachmentError(name, "is not a regular file")
+            raise AttachmentError(name, tr("is not a regular file"))
         with open(path, "rb") as stream:
             if b"\0" in stream.read(8192):
-                raise AttachmentError(name, "is not a text file")
+                raise AttachmentError(name, tr("is not a text file"))
             return extract_plain_text(name, stream, MAX_WORKSPACE_FILE_CHARS)
     except OSError as exc:
         raise AttachmentError(name, _read_problem(exc)) from exc
@@ -189,13 +190,13 @@ def _prepare(name: str, stream: BinaryIO, size: int) -> _Prepared:
 
 def _read_problem(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
-        return "the file no longer exists"
+        return tr("the file no longer exists")
     if isinstance(exc, PermissionError):
-        return "cannot be read (permission denied)"
-    return f"cannot be read ({exc.strerror or exc})"
+        return tr("cannot be read (permission denied)")
+    return tr("cannot be read ({reason})").format(reason=exc.strerror or exc)
 
 
 def _stored_copy_problem(exc: OSError) -> str:
     if isinstance(exc, FileNotFoundError):
-        return "its stored copy is missing"
-    return f"its stored copy cannot be read ({exc.strerror or exc})"
+        return tr("its stored copy is missing")
+    return tr("its stored copy cannot be read ({reason})").format(reason=exc.strerror or exc)

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from desktop.core.attachments import AttachmentError, AttachmentKind
-from desktop.engine.attachments.damage import damaged, unrecognised
+from desktop.core.i18n import QT_TR_NOOP, tr
+from desktop.engine.attachments.damage import articled, damaged, unrecognised
 from desktop.engine.attachments.formats import (
     FORMAT_MIMES,
     IMAGE_FORMATS,
@@ -39,20 +40,24 @@ from desktop.engine.attachments.zip_guard import GuardedZip
 HEAD_BYTES = 8192
 PPT_STREAM = "PowerPoint Document"
 OLE_SIGNATURE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
-ONLY_SUPPORTED_IMAGES = "only PNG, JPEG and WebP images are supported"
+ONLY_SUPPORTED_IMAGES = QT_TR_NOOP("only PNG, JPEG and WebP images are supported")
 
 _IMAGE_READERS = {FileFormat.PNG: png_size, FileFormat.JPEG: jpeg_size, FileFormat.WEBP: webp_size}
 _UTF_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
-_HEIF_BRANDS = {b"heic": "a HEIC image", b"heix": "a HEIC image", b"mif1": "a HEIF image"}
-_AVIF_BRANDS = {b"avif": "an AVIF image", b"avis": "an AVIF image"}
+_HEIF_BRANDS = {
+    b"heic": QT_TR_NOOP("a HEIC image"),
+    b"heix": QT_TR_NOOP("a HEIC image"),
+    b"mif1": QT_TR_NOOP("a HEIF image"),
+}
+_AVIF_BRANDS = {b"avif": QT_TR_NOOP("an AVIF image"), b"avis": QT_TR_NOOP("an AVIF image")}
 # Beyond BadZipFile: an unsupported compression method, an encrypted member, a bad name.
 _ZIP_ERRORS = (NotImplementedError, RuntimeError, KeyError)
 OFFICE_LABEL = "Office document"
 _FAMILY_FORMATS = {"word": FileFormat.DOCX, "powerpoint": FileFormat.PPTX}
 _FAMILY_NAMES = {
-    "word": "a Word document",
-    "powerpoint": "a PowerPoint presentation",
-    "excel": "an Excel workbook",
+    "word": QT_TR_NOOP("a Word document"),
+    "powerpoint": QT_TR_NOOP("a PowerPoint presentation"),
+    "excel": QT_TR_NOOP("an Excel workbook"),
 }
 
 
@@ -76,25 +81,30 @@ def sniff(name: str, stream: BinaryIO) -> Sniffed:
     actual = _image_format(head)
     if actual is not None:
         if claimed is not None and claimed not in IMAGE_FORMATS:
-            raise _mismatch(name, claimed, f"a {actual.label}")
+            raise _mismatch(name, claimed, articled(actual.label))
         return _image(name, actual, stream)
     unsupported_image = _unsupported_image(head)
     if unsupported_image is not None:
-        raise AttachmentError(name, f"{ONLY_SUPPORTED_IMAGES} (this is {unsupported_image})")
+        raise AttachmentError(
+            name,
+            tr("only PNG, JPEG and WebP images are supported (this is {format})").format(
+                format=tr(unsupported_image)
+            ),
+        )
     if suffix_of(name) in UNSUPPORTED_IMAGE_SUFFIXES:
-        raise AttachmentError(name, ONLY_SUPPORTED_IMAGES)
+        raise AttachmentError(name, tr(ONLY_SUPPORTED_IMAGES))
     if claimed in IMAGE_FORMATS:
         other = _describe_document(head, stream)
         if other is not None:
             raise _mismatch(name, claimed, other)
-        raise AttachmentError(name, f"not a valid {claimed.label}")
+        raise AttachmentError(name, tr("not a valid {format}").format(format=tr(claimed.label)))
     if claimed is FileFormat.TEXT or (claimed is None and not suffix_of(name)):
         return _text(name, head, stream, required=claimed is FileFormat.TEXT)
     if claimed is None:
         found = _office_or_pdf(name, head, stream)
         if found is not None:
             return found
-        raise AttachmentError(name, "this type of file is not supported")
+        raise AttachmentError(name, tr("this type of file is not supported"))
     return _document(name, claimed, head, stream)
 
 
@@ -102,7 +112,9 @@ def _image(name: str, actual: FileFormat, stream: BinaryIO) -> Sniffed:
     try:
         width, height = _IMAGE_READERS[actual](stream)
     except InvalidImage as exc:
-        raise AttachmentError(name, f"not a valid {actual.label} ({exc})") from None
+        raise AttachmentError(
+            name, tr("not a valid {format} ({reason})").format(format=tr(actual.label), reason=exc)
+        ) from None
     return Sniffed(actual, FORMAT_MIMES[actual], width, height)
 
 
@@ -113,11 +125,11 @@ def _text(name: str, head: bytes, stream: BinaryIO, *, required: bool) -> Sniffe
         found = _office_or_pdf(name, head, stream)
         if found is not None:
             return found
-        raise AttachmentError(name, "this type of file is not supported")
+        raise AttachmentError(name, tr("this type of file is not supported"))
     other = _describe_document(head, stream)
     if other is not None:
         raise _mismatch(name, FileFormat.TEXT, other)
-    raise AttachmentError(name, "not a text file (it contains binary data)")
+    raise AttachmentError(name, tr("not a text file (it contains binary data)"))
 
 
 def _document(name: str, claimed: FileFormat, head: bytes, stream: BinaryIO) -> Sniffed:
@@ -126,7 +138,7 @@ def _document(name: str, claimed: FileFormat, head: bytes, stream: BinaryIO) -> 
         same_family = {found.format, claimed} == {FileFormat.PPT, FileFormat.PPTX}
         if found.format is claimed or same_family:
             return found
-        raise _mismatch(name, claimed, f"a {found.format.label}")
+        raise _mismatch(name, claimed, articled(found.format.label))
     other = _describe_document(head, stream)
     if other is not None:
         raise _mismatch(name, claimed, other)
@@ -183,26 +195,26 @@ def _ole_streams(name: str, stream: BinaryIO, claimed: FileFormat | None) -> set
 def _describe_document(head: bytes, stream: BinaryIO) -> str | None:
     """What a file that is not what its name says looks like, for the refusal message."""
     if b"%PDF-" in head[:1024]:
-        return "a PDF document"
+        return QT_TR_NOOP("a PDF document")
     if head.startswith(b"PK\x03\x04"):
         try:
             with GuardedZip(stream, "") as archive:
                 family = identify_package(archive).family
         except Exception:  # any damage: it is still a zip as far as the message goes
             family = None
-        return _FAMILY_NAMES.get(family or "", "a ZIP archive")
+        return _FAMILY_NAMES.get(family or "", QT_TR_NOOP("a ZIP archive"))
     if head.startswith(OLE_SIGNATURE):
         try:
             streams = _ole_streams("", stream, None)
         except AttachmentError:
-            return "an Office 97-2003 file"
+            return QT_TR_NOOP("an Office 97-2003 file")
         if PPT_STREAM.lower() in streams:
-            return "a PowerPoint presentation"
+            return QT_TR_NOOP("a PowerPoint presentation")
         if "worddocument" in streams:
-            return "a Word 97-2003 document (.doc)"
+            return QT_TR_NOOP("a Word 97-2003 document (.doc)")
         if streams & {"workbook", "book"}:
-            return "an Excel 97-2003 workbook (.xls)"
-        return "an Office 97-2003 file"
+            return QT_TR_NOOP("an Excel 97-2003 workbook (.xls)")
+        return QT_TR_NOOP("an Office 97-2003 file")
     return None
 
 
@@ -218,11 +230,11 @@ def _image_format(head: bytes) -> FileFormat | None:
 
 def _unsupported_image(head: bytes) -> str | None:
     if head.startswith((b"GIF87a", b"GIF89a")):
-        return "a GIF image"
+        return QT_TR_NOOP("a GIF image")
     if head.startswith(b"BM") and head[6:10] == b"\x00\x00\x00\x00" and len(head) >= 26:
-        return "a BMP image"
+        return QT_TR_NOOP("a BMP image")
     if head.startswith((b"II*\x00", b"MM\x00*")):
-        return "a TIFF image"
+        return QT_TR_NOOP("a TIFF image")
     if head[4:8] == b"ftyp":
         brand = head[8:12]
         return _HEIF_BRANDS.get(brand) or _AVIF_BRANDS.get(brand)
@@ -230,4 +242,9 @@ def _unsupported_image(head: bytes) -> str | None:
 
 
 def _mismatch(name: str, claimed: FileFormat, actual: str) -> AttachmentError:
-    return AttachmentError(name, f"the name says {claimed.label} but the content is {actual}")
+    return AttachmentError(
+        name,
+        tr("the name says {claimed} but the content is {actual}").format(
+            claimed=tr(claimed.label), actual=tr(actual)
+        ),
+    )

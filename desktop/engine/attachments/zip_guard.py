@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from desktop.core.attachments import AttachmentError
+from desktop.core.i18n import tr
 from desktop.core.limits import MAX_DECOMPRESSED_BYTES
 
 _MIB = 1024 * 1024
@@ -83,14 +84,17 @@ class GuardedZip:
             if info.file_size > _RATIO_FLOOR_BYTES and ratio > MAX_COMPRESSION_RATIO:
                 raise AttachmentError(
                     self._name,
-                    f"refused: a part of it is compressed {ratio:,.0f} to 1, "
-                    "which only a zip bomb does",
+                    tr(
+                        "refused: a part of it is compressed {ratio} to 1, "
+                        "which only a zip bomb does"
+                    ).format(ratio=f"{ratio:,.0f}"),
                 )
 
     def _too_big(self) -> AttachmentError:
         limit = self._budget // _MIB
         return AttachmentError(
-            self._name, f"refused: it would unpack to more than the {limit} MiB limit"
+            self._name,
+            tr("refused: it would unpack to more than the {limit} MiB limit").format(limit=limit),
         )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from desktop.core.errors import ProviderError
+from desktop.core.i18n import tr
 from desktop.core.models import Message, Role, ToolCallPart
 from desktop.providers.base import ChatProvider, ChatRequest, RequestMessage
 
@@ -74,5 +75,5 @@ async def summarise(
     completion = await provider.complete(request)
     text = completion.text.strip()
     if not text:
-        raise ProviderError("The model returned an empty summary.")
+        raise ProviderError(tr("The model returned an empty summary."))
     return text

@@ -23,6 +23,7 @@ from typing import Any
 
 import desktop
 from desktop.core.errors import ParleyError
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.engine.ocr.worker import ENGINE_MODULES
 from desktop.engine.processes import kill_tree, start_guarded
 
@@ -99,7 +100,9 @@ def _parse_answer(stdout: bytes, count: int) -> list[str]:
         ]
     except (ValueError, KeyError, TypeError) as error:
         raise OcrError(
-            f"The local OCR engine gave an answer Parley cannot read ({error})."
+            tr("The local OCR engine gave an answer Parley cannot read ({error}).").format(
+                error=error
+            )
         ) from None
 
 
@@ -110,7 +113,7 @@ class LocalOcrEngine:
     that does not exist to see Parley without the extra installed.
     """
 
-    label = "local engine"
+    label = QT_TR_NOOP("local engine")
     key = "local-rapidocr"
 
     def __init__(
@@ -131,7 +134,11 @@ class LocalOcrEngine:
         if not images:
             return []
         if not self.available:
-            raise OcrError(f"The local OCR engine is not installed ({INSTALL_HINT}).")
+            raise OcrError(
+                tr("The local OCR engine is not installed ({command}).").format(
+                    command=INSTALL_HINT
+                )
+            )
         folder = await asyncio.to_thread(tempfile.mkdtemp, prefix="parley-ocr-")
         try:
             paths = await asyncio.to_thread(_write_images, Path(folder), images)
@@ -146,7 +153,9 @@ class LocalOcrEngine:
             stdout, stderr = await asyncio.wait_for(process.communicate(), self._timeout_s)
         except TimeoutError:
             raise OcrError(
-                f"The local OCR engine did not finish within {self._timeout_s:g} s and was stopped."
+                tr(
+                    "The local OCR engine did not finish within {seconds:g} s and was stopped."
+                ).format(seconds=self._timeout_s)
             ) from None
         finally:
             if process.returncode is None:  # Stop, timeout or any failure: never leave it
@@ -154,8 +163,8 @@ class LocalOcrEngine:
                 with contextlib.suppress(ProcessLookupError):
                     await asyncio.shield(process.wait())
         if process.returncode != 0:
-            reason = _last_line(stderr) or f"exit code {process.returncode}"
-            raise OcrError(f"The local OCR engine failed: {reason}")
+            reason = _last_line(stderr) or tr("exit code {code}").format(code=process.returncode)
+            raise OcrError(tr("The local OCR engine failed: {reason}").format(reason=reason))
         return stdout
 
 

@@ -29,12 +29,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from desktop.core.errors import ParleyError, ProviderError, SettingsError
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import ModelRef
 from desktop.engine.ocr.local_engine import INSTALL_HINT, LocalOcrEngine, OcrError
 from desktop.engine.ocr.vision_model import ProviderFor, transcribe_with_model
 from desktop.engine.request_builder import RequestOptions
 
-SETTINGS_PLACE = "Settings → OCR"
+SETTINGS_PLACE = QT_TR_NOOP("Settings → OCR")
 
 
 class OcrUnavailable(ParleyError):
@@ -42,9 +43,11 @@ class OcrUnavailable(ParleyError):
 
     def __init__(self) -> None:
         super().__init__(
-            "This model cannot see images, and Parley has no OCR to read them: choose an "
-            f"OCR model in {SETTINGS_PLACE}, or install Parley's local OCR engine: "
-            f"{INSTALL_HINT}. Nothing was sent."
+            tr(
+                "This model cannot see images, and Parley has no OCR to read them: choose an "
+                "OCR model in {place}, or install Parley's local OCR engine: "
+                "{command}. Nothing was sent."
+            ).format(place=tr(SETTINGS_PLACE), command=INSTALL_HINT)
         )
 
 
@@ -117,7 +120,7 @@ class OcrService:
         ref = self._model()
         if ref is None and not self._local.available:
             raise OcrUnavailable()
-        label = ref.model if ref is not None else self._local.label
+        label = ref.model if ref is not None else tr(self._local.label)
         engine_key = f"model:{ref}" if ref is not None else self._local.key
         if not images:
             return OcrOutcome((), label)
@@ -151,9 +154,13 @@ class OcrService:
                 )
             except (ProviderError, SettingsError) as error:
                 raise OcrError(
-                    f"The OCR model {ref.model} could not read {image.name}: {error} "
-                    f"(choose another OCR model, or “None — use the local engine”, in "
-                    f"{SETTINGS_PLACE})."
+                    tr(
+                        "The OCR model {model} could not read {name}: {error} "
+                        "(choose another OCR model, or “None — use the local engine”, in "
+                        "{place})."
+                    ).format(
+                        model=ref.model, name=image.name, error=error, place=tr(SETTINGS_PLACE)
+                    )
                 ) from error
 
         try:

@@ -29,10 +29,6 @@ from desktop.ui.viewmodels.tool_card import MAX_PRETTY_CHARS
 from desktop.ui.viewmodels.transfer import write_atomically
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("Approvals", text)
-
-
 @dataclass(frozen=True, slots=True)
 class CallView:
     """One waiting call as the dialog shows it: words and flags, nothing to decide."""
@@ -54,38 +50,39 @@ def arguments_text(call: PendingCall) -> str:
 def risk_text(risk: ToolRisk | None) -> str:
     """A tool not known (yet) is worded as the worst it could be."""
     if risk is None:
-        return _tr("may change files or run commands")
+        return QCoreApplication.translate("Approvals", "may change files or run commands")
     return {
-        ToolRisk.READ: _tr("reads only"),
-        ToolRisk.WRITE: _tr("changes files"),
-        ToolRisk.SHELL: _tr("runs commands"),
+        ToolRisk.READ: QCoreApplication.translate("Approvals", "reads only"),
+        ToolRisk.WRITE: QCoreApplication.translate("Approvals", "changes files"),
+        ToolRisk.SHELL: QCoreApplication.translate("Approvals", "runs commands"),
     }[risk]
 
 
 def source_text(source: str) -> str:
     if source == BUILTIN_SOURCE:
-        return _tr("built-in")
+        return QCoreApplication.translate("Approvals", "built-in")
     if not source:
-        return _tr("unknown")
-    return _tr("MCP server “%1”").replace("%1", source)
+        return QCoreApplication.translate("Approvals", "unknown")
+    return QCoreApplication.translate("Approvals", "MCP server “%1”").replace("%1", source)
 
 
 def about_text(call: PendingCall) -> str:
     if call.known:
         return call.description
     if call.source:
-        return _tr(
+        return QCoreApplication.translate(
+            "Approvals",
             "Parley does not know this tool's description yet: its server has not started. "
-            "It is shown here as soon as the server is up."
+            "It is shown here as soon as the server is up.",
         )
-    return _tr("Parley does not know this tool.")
+    return QCoreApplication.translate("Approvals", "Parley does not know this tool.")
 
 
 def call_view(call: PendingCall) -> CallView:
     arguments = arguments_text(call)
     return CallView(
         name=call.name,
-        facts=_tr("Source: %1 · Risk: %2")
+        facts=QCoreApplication.translate("Approvals", "Source: %1 · Risk: %2")
         .replace("%1", source_text(call.source))
         .replace("%2", risk_text(call.risk)),
         about=about_text(call),
@@ -93,7 +90,11 @@ def call_view(call: PendingCall) -> CallView:
         cut_note=ends_note(ends(arguments)),
         # A grant is bound to the tool as the person saw it: not for an unknown one.
         can_always_allow=call.known,
-        always_allow_tip="" if call.known else _tr("Possible once Parley knows what this tool is"),
+        always_allow_tip=""
+        if call.known
+        else QCoreApplication.translate(
+            "Approvals", "Possible once Parley knows what this tool is"
+        ),
     )
 
 
@@ -152,7 +153,9 @@ class ApprovalsViewModel(QObject):
         try:
             await asyncio.to_thread(write_atomically, path, text)
         except OSError as error:
-            reason = _tr("Could not save to %1: %2").replace("%1", str(path))
+            reason = QCoreApplication.translate("Approvals", "Could not save to %1: %2").replace(
+                "%1", str(path)
+            )
             self.saveFailed.emit(message_id, call_id, reason.replace("%2", str(error)))
         else:
             self.argumentsSaved.emit(message_id, call_id, str(path))

@@ -72,7 +72,9 @@ class AssistantsModel(QObject):
             ref = assistant.default_model
             if ref is not None and ref not in known:
                 known.add(ref)
-                choices.append(ModelChoice(ref, f"{ref} ({self.tr('not configured')})"))
+                choices.append(
+                    ModelChoice(ref, self.tr("%1 (not configured)").replace("%1", str(ref)))
+                )
         return choices
 
     def tool_names(self) -> list[str]:
@@ -137,7 +139,11 @@ class AssistantsModel(QObject):
             checked = parse_assistant(dump_assistant(assistant), "assistant")
         except SettingsError as error:
             field = error.field.removeprefix("assistant").lstrip(".")
-            self.failed.emit(f"{field}: {error.problem}" if field else error.problem)
+            self.failed.emit(
+                self.tr("%1: %2").replace("%1", field).replace("%2", error.problem)
+                if field
+                else error.problem
+            )
             return False
         settings = self._settings
         listed = list(settings.assistants)

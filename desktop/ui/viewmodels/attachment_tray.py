@@ -274,7 +274,9 @@ class AttachmentTray(QObject):
             return
         except OSError as error:  # the service names its own failures; this is a safety net
             self._discard([key])
-            self.problem.emit(f"{name}: {error.strerror or error}")
+            self.problem.emit(
+                self.tr("%1: %2").replace("%1", name).replace("%2", str(error.strerror or error))
+            )
             return
         finally:
             self._loading.pop(key, None)

@@ -57,10 +57,6 @@ HIGH = 0.8  # above this share of the context the meter is coloured
 INSTANT_DRAFT_CHARS = 100_000
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ContextMeter", text)
-
-
 class Level(StrEnum):
     OK = "ok"
     HIGH = "high"  # above 80%
@@ -83,18 +79,22 @@ class Reading:
     @property
     def text(self) -> str:
         if not self.limit:
-            return _tr("%1 tokens").replace("%1", compact(self.tokens))
+            return QCoreApplication.translate("ContextMeter", "%1 tokens").replace(
+                "%1", compact(self.tokens)
+            )
         return f"{compact(self.tokens)} / {compact(self.limit)}"
 
     @property
     def tooltip(self) -> str:
         if not self.limit:
-            return _tr("About %1 tokens in the next request (context length unknown)").replace(
-                "%1", QLocale().toString(self.tokens)
-            )
+            return QCoreApplication.translate(
+                "ContextMeter", "About %1 tokens in the next request (context length unknown)"
+            ).replace("%1", QLocale().toString(self.tokens))
         share = round(100 * self.tokens / self.limit)
         return (
-            _tr("About %1 of %2 tokens of context (%3%) in the next request")
+            QCoreApplication.translate(
+                "ContextMeter", "About %1 of %2 tokens of context (%3%) in the next request"
+            )
             .replace("%1", QLocale().toString(self.tokens))
             .replace("%2", QLocale().toString(self.limit))
             .replace("%3", str(share))

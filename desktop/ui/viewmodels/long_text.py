@@ -19,10 +19,6 @@ from desktop.render.plain import SOFT_BREAK_NAME as SOFT_BREAK_NAME  # how each 
 from desktop.render.plain import run_pieces as run_pieces  # where long runs get them
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("LongText", text)
-
-
 def _number(value: int) -> str:
     return QLocale().toString(value)
 
@@ -31,7 +27,7 @@ def cut_note(shown: int, total: int) -> str:
     """Under a text shown from its start: e.g. "Showing the first 100,000 of 10,485,760
     characters."."""
     return (
-        _tr("Showing the first %1 of %2 characters.")
+        QCoreApplication.translate("LongText", "Showing the first %1 of %2 characters.")
         .replace("%1", _number(shown))
         .replace("%2", _number(total))
     )
@@ -39,12 +35,16 @@ def cut_note(shown: int, total: int) -> str:
 
 def hidden_note(hidden: int) -> str:
     """After a text's start: e.g. "… and 1,234 more characters, not shown."."""
-    return _tr("… and %n more characters, not shown.").replace("%n", _number(hidden))
+    return QCoreApplication.translate("LongText", "… and %n more characters, not shown.").replace(
+        "%n", _number(hidden)
+    )
 
 
 def gap_note(hidden: int) -> str:
     """Between a text's start and its end: e.g. "… 1,234 characters not shown …"."""
-    return _tr("… %n characters not shown …").replace("%n", _number(hidden))
+    return QCoreApplication.translate("LongText", "… %n characters not shown …").replace(
+        "%n", _number(hidden)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,9 +76,10 @@ def ends_note(shown: Ends) -> str:
     if not shown.hidden:
         return ""
     return (
-        _tr(
+        QCoreApplication.translate(
+            "LongText",
             "Too long to show whole: showing the first %1 and the last %2 of %3 characters. "
-            "Copy all or save them to read every one."
+            "Copy all or save them to read every one.",
         )
         .replace("%1", _number(len(shown.head)))
         .replace("%2", _number(len(shown.tail)))

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from PySide6.QtCore import QObject, QUrl, Signal
+from PySide6.QtCore import QCoreApplication, QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 
 from desktop.core.errors import SettingsError
@@ -131,7 +131,11 @@ class McpServersModel(QObject):
         try:
             changed = parse_mcp_server(data, "server")
         except SettingsError as error:
-            return f"{error.field.removeprefix('server.')}: {error.problem}"
+            return (
+                self.tr("%1: %2")
+                .replace("%1", error.field.removeprefix("server."))
+                .replace("%2", error.problem)
+            )
         servers = tuple(changed if s.id == server_id else s for s in settings.mcp_servers)
         try:
             self._settings.save(replace(settings, mcp_servers=servers))
@@ -247,9 +251,13 @@ def header_rows(rows: Sequence[tuple[str, str]]) -> tuple[dict[str, str], str]:
         if not name and not value:
             continue
         if not name:
-            return {}, f"The header with the value {value!r} needs a name."
+            return {}, QCoreApplication.translate(
+                "McpServersModel", "The header with the value %1 needs a name."
+            ).replace("%1", repr(value))
         if name.lower() in seen:
-            return {}, f"The header {name!r} is given twice."
+            return {}, QCoreApplication.translate(
+                "McpServersModel", "The header %1 is given twice."
+            ).replace("%1", repr(name))
         seen.add(name.lower())
         headers[name] = value
     return headers, ""

@@ -20,10 +20,6 @@ from desktop.render.guard import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS  # what view
 from desktop.ui.viewmodels.tool_card import ToolCard
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MessageItem", text)
-
-
 @dataclass(frozen=True, slots=True)
 class Notice:
     """A line under the answer; `detail` is text the person can open from it."""
@@ -72,9 +68,9 @@ def reasoning_label(message: Message) -> str:
     if not parts:
         return ""
     if any(p.duration_ms is None for p in parts):
-        return _tr("Thinking…")
+        return QCoreApplication.translate("MessageItem", "Thinking…")
     seconds = max(1, round(sum(p.duration_ms or 0 for p in parts) / 1000))
-    return _tr("Thought for %n s").replace("%n", str(seconds))
+    return QCoreApplication.translate("MessageItem", "Thought for %n s").replace("%n", str(seconds))
 
 
 _UNLABELLED = frozenset({MessageStatus.COMPLETE, MessageStatus.STREAMING, MessageStatus.ERROR})
@@ -83,9 +79,11 @@ _UNLABELLED = frozenset({MessageStatus.COMPLETE, MessageStatus.STREAMING, Messag
 def retry_label(wait: RetryWait) -> str:
     """E.g. "Rate limited — retrying in 4 s (try 2 of 3)"."""
     if wait.seconds_left > 0:
-        text = _tr("%1 — retrying in %2 s (try %3 of %4)").replace("%2", str(wait.seconds_left))
+        text = QCoreApplication.translate(
+            "MessageItem", "%1 — retrying in %2 s (try %3 of %4)"
+        ).replace("%2", str(wait.seconds_left))
     else:
-        text = _tr("%1 — trying again (try %3 of %4)")
+        text = QCoreApplication.translate("MessageItem", "%1 — trying again (try %3 of %4)")
     return (
         text.replace("%3", str(wait.attempt))
         .replace("%4", str(wait.max_attempts))
@@ -103,9 +101,13 @@ def status_label(
     if status in _UNLABELLED:
         return ""  # most messages: no translation lookups for them
     return {
-        MessageStatus.CANCELLED: _tr("Stopped"),
-        MessageStatus.INTERRUPTED: _tr("Interrupted — Parley closed before the answer finished"),
-        MessageStatus.AWAITING_APPROVAL: _tr("Waiting for your approval"),
+        MessageStatus.CANCELLED: QCoreApplication.translate("MessageItem", "Stopped"),
+        MessageStatus.INTERRUPTED: QCoreApplication.translate(
+            "MessageItem", "Interrupted — Parley closed before the answer finished"
+        ),
+        MessageStatus.AWAITING_APPROVAL: QCoreApplication.translate(
+            "MessageItem", "Waiting for your approval"
+        ),
     }.get(status, "")
 
 
@@ -117,11 +119,19 @@ def meta_line(message: Message, cost: str = "") -> str:
     local = message.created_at.astimezone()
     bits.append(QLocale().toString(local.time(), QLocale.FormatType.ShortFormat))
     if message.usage is not None and message.usage.output_tokens:
-        bits.append(_tr("%n tokens").replace("%n", str(message.usage.output_tokens)))
+        bits.append(
+            QCoreApplication.translate("MessageItem", "%n tokens").replace(
+                "%n", str(message.usage.output_tokens)
+            )
+        )
     if cost:
         bits.append(cost)
     if message.first_token_ms is not None:
-        bits.append(_tr("first token %n ms").replace("%n", str(message.first_token_ms)))
+        bits.append(
+            QCoreApplication.translate("MessageItem", "first token %n ms").replace(
+                "%n", str(message.first_token_ms)
+            )
+        )
     return " · ".join(bits)
 
 

@@ -38,7 +38,11 @@ class NetworkSettingsModel(QObject):
                 self._service.save(replace(settings, network=network))
         except SettingsError as error:
             key = error.field.removeprefix("network.")
-            self.failed.emit(f"{self.tr(_LABELS.get(key, key))}: {error.problem}.")
+            self.failed.emit(
+                self.tr("%1: %2.")
+                .replace("%1", self.tr(_LABELS.get(key, key)))
+                .replace("%2", error.problem)
+            )
             return
         except OSError as error:
             self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))

@@ -278,12 +278,8 @@ class SettingsViewModel(QObject):
         else:
             if check.models is None:
                 text = self.tr("Connected: %1 answered.").replace("%1", check.model)
-            elif len(check.models) == 1:
-                text = self.tr("Connected: 1 model available.")
             elif check.models:
-                text = self.tr("Connected: %1 models available.").replace(
-                    "%1", str(len(check.models))
-                )
+                text = self.tr("Connected: %n model(s) available.", "", len(check.models))
             else:
                 text = self.tr("Connected, but the server offers no models.")
             self.connectionChecked.emit(text, list(check.models or ()))

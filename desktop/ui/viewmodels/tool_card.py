@@ -19,10 +19,6 @@ MAX_CARD_CHARS = 8_000
 MAX_PRETTY_CHARS = 32_768  # longer arguments are shown as written, not parsed
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ToolCard", text)
-
-
 @dataclass(frozen=True, slots=True)
 class ToolCard:
     call_id: str
@@ -39,14 +35,14 @@ class ToolCard:
 
 def _state_labels() -> dict[CallState, str]:
     return {
-        CallState.PENDING: _tr("waiting for approval"),
-        CallState.RUNNING: _tr("running"),
-        CallState.DONE: _tr("done"),
-        CallState.ERROR: _tr("error"),
-        CallState.DENIED: _tr("denied"),
-        CallState.ANSWERED: _tr("answered"),
-        CallState.INTERRUPTED: _tr("interrupted"),
-        CallState.CANCELLED: _tr("cancelled"),
+        CallState.PENDING: QCoreApplication.translate("ToolCard", "waiting for approval"),
+        CallState.RUNNING: QCoreApplication.translate("ToolCard", "running"),
+        CallState.DONE: QCoreApplication.translate("ToolCard", "done"),
+        CallState.ERROR: QCoreApplication.translate("ToolCard", "error"),
+        CallState.DENIED: QCoreApplication.translate("ToolCard", "denied"),
+        CallState.ANSWERED: QCoreApplication.translate("ToolCard", "answered"),
+        CallState.INTERRUPTED: QCoreApplication.translate("ToolCard", "interrupted"),
+        CallState.CANCELLED: QCoreApplication.translate("ToolCard", "cancelled"),
     }
 
 
@@ -54,19 +50,19 @@ def _decision_label(part: ToolCallPart) -> str:
     if part.decision is None:
         return ""
     text = {
-        Decision.AUTO: _tr("allowed"),
-        Decision.APPROVED_ONCE: _tr("approved once"),
-        Decision.ALWAYS_ALLOWED: _tr("always allowed"),
-        Decision.DENIED: _tr("denied"),
-        Decision.ANSWERED: _tr("answered instead"),
-        Decision.DISABLED: _tr("turned off"),
-        Decision.INTERRUPTED: _tr("interrupted"),
+        Decision.AUTO: QCoreApplication.translate("ToolCard", "allowed"),
+        Decision.APPROVED_ONCE: QCoreApplication.translate("ToolCard", "approved once"),
+        Decision.ALWAYS_ALLOWED: QCoreApplication.translate("ToolCard", "always allowed"),
+        Decision.DENIED: QCoreApplication.translate("ToolCard", "denied"),
+        Decision.ANSWERED: QCoreApplication.translate("ToolCard", "answered instead"),
+        Decision.DISABLED: QCoreApplication.translate("ToolCard", "turned off"),
+        Decision.INTERRUPTED: QCoreApplication.translate("ToolCard", "interrupted"),
     }[part.decision]
     by = (
         {
-            DecidedBy.POLICY: _tr("by policy"),
-            DecidedBy.PERSON: _tr("by you"),
-            DecidedBy.RECOVERY: _tr("by Parley"),
+            DecidedBy.POLICY: QCoreApplication.translate("ToolCard", "by policy"),
+            DecidedBy.PERSON: QCoreApplication.translate("ToolCard", "by you"),
+            DecidedBy.RECOVERY: QCoreApplication.translate("ToolCard", "by Parley"),
         }.get(part.decided_by)
         if part.decided_by
         else None
@@ -76,10 +72,14 @@ def _decision_label(part: ToolCallPart) -> str:
 
 def size_text(size: int) -> str:
     if size < 1024:
-        return _tr("%n B").replace("%n", str(size))
+        return QCoreApplication.translate("ToolCard", "%n B").replace("%n", str(size))
     if size < 1024 * 1024:
-        return _tr("%n KiB").replace("%n", QLocale().toString(size / 1024, "f", 1))
-    return _tr("%n MiB").replace("%n", QLocale().toString(size / (1024 * 1024), "f", 1))
+        return QCoreApplication.translate("ToolCard", "%n KiB").replace(
+            "%n", QLocale().toString(size / 1024, "f", 1)
+        )
+    return QCoreApplication.translate("ToolCard", "%n MiB").replace(
+        "%n", QLocale().toString(size / (1024 * 1024), "f", 1)
+    )
 
 
 def pretty_json(text: str) -> str:
@@ -104,9 +104,11 @@ def tool_card(part: ToolCallPart) -> ToolCard:
     bits = [_decision_label(part)]
     if part.duration_ms is not None:
         bits.append(
-            _tr("%n ms").replace("%n", str(part.duration_ms))
+            QCoreApplication.translate("ToolCard", "%n ms").replace("%n", str(part.duration_ms))
             if part.duration_ms < 1000
-            else _tr("%n s").replace("%n", QLocale().toString(part.duration_ms / 1000, "f", 1))
+            else QCoreApplication.translate("ToolCard", "%n s").replace(
+                "%n", QLocale().toString(part.duration_ms / 1000, "f", 1)
+            )
         )
     if part.result_size is not None:
         bits.append(size_text(part.result_size))

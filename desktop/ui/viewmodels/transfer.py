@@ -7,7 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from desktop.core.errors import ParleyError
 from desktop.engine.library import Library
@@ -33,7 +33,13 @@ def write_atomically(path: Path, text: str) -> None:
 def read_limited(path: Path) -> str:
     size = path.stat().st_size
     if size > MAX_IMPORT_BYTES:
-        raise ParleyError(f"{path.name} is {size // (1024 * 1024)} MiB; imports stop at 200 MiB.")
+        raise ParleyError(
+            QCoreApplication.translate(
+                "TransferViewModel", "%1 is %2 MiB; imports stop at 200 MiB."
+            )
+            .replace("%1", path.name)
+            .replace("%2", str(size // (1024 * 1024)))
+        )
     return path.read_text(encoding="utf-8")
 
 

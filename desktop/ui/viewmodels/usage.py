@@ -17,10 +17,6 @@ from desktop.engine.chat_service import ChatService
 from desktop.engine.settings_service import SettingsService
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("UsageModel", text)
-
-
 def compact(count: int) -> str:
     """1234 -> "1.2k", 128000 -> "128k", 2500000 -> "2.5M"."""
     if count < 1000:
@@ -38,7 +34,7 @@ def totals_label(totals: UsageTotals, currency: str) -> str:
     tokens = totals.input_tokens + totals.output_tokens
     if not tokens:
         return ""
-    label = _tr("%1 tokens").replace("%1", compact(tokens))
+    label = QCoreApplication.translate("UsageModel", "%1 tokens").replace("%1", compact(tokens))
     if totals.priced:
         label += " · " + format_cost(totals.cost, currency)
     return label
@@ -46,20 +42,30 @@ def totals_label(totals: UsageTotals, currency: str) -> str:
 
 def totals_tooltip(totals: UsageTotals, currency: str) -> str:
     lines = [
-        _tr("Input: %1 tokens").replace("%1", QLocale().toString(totals.input_tokens)),
-        _tr("Output: %1 tokens").replace("%1", QLocale().toString(totals.output_tokens)),
+        QCoreApplication.translate("UsageModel", "Input: %1 tokens").replace(
+            "%1", QLocale().toString(totals.input_tokens)
+        ),
+        QCoreApplication.translate("UsageModel", "Output: %1 tokens").replace(
+            "%1", QLocale().toString(totals.output_tokens)
+        ),
     ]
     if totals.reasoning_tokens:
         lines.append(
-            _tr("of which reasoning: %1").replace("%1", QLocale().toString(totals.reasoning_tokens))
+            QCoreApplication.translate("UsageModel", "of which reasoning: %1").replace(
+                "%1", QLocale().toString(totals.reasoning_tokens)
+            )
         )
     if totals.priced:
-        lines.append(_tr("Cost: %1").replace("%1", format_cost(totals.cost, currency)))
+        lines.append(
+            QCoreApplication.translate("UsageModel", "Cost: %1").replace(
+                "%1", format_cost(totals.cost, currency)
+            )
+        )
     if totals.unpriced:
         lines.append(
-            _tr("%1 of the models used have no price (Settings → Usage & models)").replace(
-                "%1", str(totals.unpriced)
-            )
+            QCoreApplication.translate(
+                "UsageModel", "%1 of the models used have no price (Settings → Usage & models)"
+            ).replace("%1", str(totals.unpriced))
         )
     return "\n".join(lines)
 

@@ -64,7 +64,9 @@ class UsageSettingsModel(QObject):
             ]
         chosen = settings.utility_model
         if chosen is not None and all(c.ref != chosen for c in listed):
-            listed.append(UtilityChoice(chosen, f"{chosen} ({self.tr('not configured')})"))
+            listed.append(
+                UtilityChoice(chosen, self.tr("%1 (not configured)").replace("%1", str(chosen)))
+            )
         return listed
 
     def utility_index(self) -> int:

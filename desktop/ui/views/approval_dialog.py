@@ -192,9 +192,7 @@ class ApprovalDialog(QDialog):
         self._vm = vm
         self.request = request
         count = len(request.calls)
-        self.setWindowTitle(
-            self.tr("Allow tool calls?") if count > 1 else self.tr("Allow a tool call?")
-        )
+        self.setWindowTitle(self.tr("Allow %n tool call(s)?", "", count))
         self.resize(640, 520)
         intro = PlainLabel(
             self.tr("The model wants to use tools. Nothing runs until you decide."), self

@@ -23,12 +23,7 @@ class FoundServerRow(QWidget):
         self.setAttribute(Qt.WidgetAttribute.WA_StyledBackground, True)
         self.server = server
         count = len(server.models)
-        if count == 0:
-            detail = self.tr("no models yet")
-        elif count == 1:
-            detail = self.tr("1 model")
-        else:
-            detail = self.tr("%1 models").replace("%1", str(count))
+        detail = self.tr("%n model(s)", "", count) if count else self.tr("no models yet")
         self.label = PlainLabel(
             self.tr("Found %1 on this computer (%2)")
             .replace("%1", server.name)

@@ -205,7 +205,7 @@ class ProvidersPage(QWidget):
         self.form.set_models(models)
         set_tone(
             self.status,
-            self.tr("%n model(s) found. Save to use them.").replace("%n", str(len(models)))
+            self.tr("%n model(s) found. Save to use them.", "", len(models))
             if models
             else self.tr("The server offers no models."),
         )
