@@ -21,15 +21,17 @@
         <source>{name} could not be read from Parley&apos;s attachment store and was not sent.</source>
         <translation>无法从 Parley 的附件存储中读取 {name}，未发送。</translation>
     </message>
-    <message>
-        <location filename="../../desktop/engine/attachment_inputs.py" line="269"/>
-        <source>1 image was read with OCR — {engine}</source>
-        <translation>已用 OCR 识别 1 张图片 — {engine}</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/attachment_inputs.py" line="267"/>
+        <source>%n image(s) were read with OCR — {engine}</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachment_inputs.py" line="271"/>
-        <source>{count} images were read with OCR — {engine}</source>
-        <translation>已用 OCR 识别 {count} 张图片 — {engine}</translation>
+        <location filename="../../desktop/engine/attachment_inputs.py" line="268"/>
+        <source>(no text found)</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../desktop/engine/chat_service.py" line="436"/>
@@ -63,9 +65,100 @@
         <translation>没有可用于撰写摘要的模型。</translation>
     </message>
     <message>
+        <location filename="../../desktop/core/assistants.py" line="77"/>
+        <location filename="../../desktop/core/usage_settings.py" line="70"/>
+        <source>must be a number, not {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="81"/>
+        <source>must be between {low:g} and {high:g}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="93"/>
+        <source>must be a whole number, not {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="102"/>
+        <location filename="../../desktop/core/desktop_settings.py" line="38"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="81"/>
+        <source>must be a string, not {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="114"/>
+        <location filename="../../desktop/core/ocr_settings.py" line="35"/>
+        <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="125"/>
+        <source>must be a list of tool names, or null for every tool</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="129"/>
+        <location filename="../../desktop/core/settings.py" line="462"/>
+        <location filename="../../desktop/core/settings.py" line="473"/>
+        <source>is not a tool name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="137"/>
+        <location filename="../../desktop/core/desktop_settings.py" line="53"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="88"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="105"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="163"/>
         <location filename="../../desktop/engine/export.py" line="143"/>
         <source>must be an object</source>
         <translation>必须是对象</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="140"/>
+        <location filename="../../desktop/core/desktop_settings.py" line="56"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="108"/>
+        <location filename="../../desktop/core/settings.py" line="286"/>
+        <location filename="../../desktop/core/usage_settings.py" line="90"/>
+        <source>unknown setting (check the spelling)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="144"/>
+        <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="151"/>
+        <source>must be more than 0</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="156"/>
+        <source>must be at least {min_threshold}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="162"/>
+        <source>must be one of: {names}, or null</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="193"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="156"/>
+        <source>{id!r} is used twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="197"/>
+        <source>must be an assistant id</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="201"/>
+        <source>{default_id!r} is not one of the assistants</source>
+        <translation type="unfinished"></translation>
     </message>
     <message>
         <location filename="../../desktop/engine/export.py" line="159"/>
@@ -79,6 +172,9 @@
         <translation>必须是 ID（1 到 200 个字符，首尾不能有空格）</translation>
     </message>
     <message>
+        <location filename="../../desktop/core/assistants.py" line="166"/>
+        <location filename="../../desktop/core/desktop_settings.py" line="61"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="119"/>
         <location filename="../../desktop/engine/export.py" line="179"/>
         <source>must be true or false</source>
         <translation>必须是 true 或 false</translation>
@@ -104,11 +200,15 @@
         <translation>必须是以下之一：{allowed}</translation>
     </message>
     <message>
+        <location filename="../../desktop/core/assistants.py" line="187"/>
+        <location filename="../../desktop/core/mcp_settings.py" line="151"/>
         <location filename="../../desktop/engine/export.py" line="220"/>
         <source>must be a list</source>
         <translation>必须是列表</translation>
     </message>
     <message>
+        <location filename="../../desktop/core/assistants.py" line="148"/>
+        <location filename="../../desktop/core/settings.py" line="340"/>
         <location filename="../../desktop/engine/export.py" line="234"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
@@ -166,6 +266,7 @@
     </message>
     <message>
         <location filename="../../desktop/engine/export_markdown.py" line="70"/>
+        <location filename="../../desktop/storage/disk_space.py" line="69"/>
         <source>{size} bytes</source>
         <translation>{size} 字节</translation>
     </message>
@@ -294,38 +395,35 @@
         <source>Summarising earlier messages…</source>
         <translation>正在为较早的消息生成摘要…</translation>
     </message>
-    <message>
-        <location filename="../../desktop/engine/generation.py" line="284"/>
-        <source>Reading {count} images with OCR…</source>
-        <translation>正在用 OCR 识别 {count} 张图片…</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/generation.py" line="283"/>
+        <source>Reading %n image(s) with OCR…</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="286"/>
-        <source>Reading the image with OCR…</source>
-        <translation>正在用 OCR 识别图片…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/engine/generation.py" line="371"/>
+        <location filename="../../desktop/engine/generation.py" line="366"/>
         <source>Parley stopped this answer after {steps} model steps; its last tool calls were not run.</source>
         <translation>此回答已进行 {steps} 步模型调用，Parley 已将其停止；最后的工具调用未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="410"/>
+        <location filename="../../desktop/engine/generation.py" line="405"/>
         <source>{error} (Parley tried {tries} times.)</source>
         <translation>{error}（Parley 已尝试 {tries} 次。）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="511"/>
+        <location filename="../../desktop/engine/generation.py" line="506"/>
         <source>The model asked to use a tool ({names}), but no tools are available in this conversation, so nothing was run.</source>
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="582"/>
+        <location filename="../../desktop/engine/generation.py" line="577"/>
         <source>Not saved yet: the disk holding {folder} is full{free}. The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满{free}。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="585"/>
+        <location filename="../../desktop/engine/generation.py" line="580"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -450,6 +548,1476 @@
         <source>%1 %2.</source>
         <translation>%1：%2。</translation>
     </message>
+    <message>
+        <location filename="../../desktop/core/attachments.py" line="52"/>
+        <source>{name}: {problem}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/desktop_settings.py" line="44"/>
+        <source>{value!r} is not one key combination (e.g. &quot;Ctrl+Alt+Space&quot;), or &quot;&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/errors.py" line="37"/>
+        <source>{field}: {problem}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="92"/>
+        <source>is not a valid {what}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="95"/>
+        <location filename="../../desktop/core/settings.py" line="408"/>
+        <source>must be on one line</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="111"/>
+        <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="116"/>
+        <source>must be one of: stdio, http</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="123"/>
+        <source>must name the program to run</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="126"/>
+        <source>must be a list of strings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="130"/>
+        <source>must not contain a NUL character</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="139"/>
+        <location filename="../../desktop/core/settings.py" line="292"/>
+        <source>must be an http:// or https:// URL with a host</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="144"/>
+        <source>HTTP header name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_settings.py" line="166"/>
+        <source>must be a command line&apos;s sha256 hash</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/ocr_settings.py" line="27"/>
+        <source>must be a &quot;provider/model&quot; string or null, not {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="261"/>
+        <source>a list of model ids</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="262"/>
+        <source>a list</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="263"/>
+        <source>a number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="264"/>
+        <source>a string</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="265"/>
+        <source>a whole number</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="266"/>
+        <source>an object of header names to values</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="267"/>
+        <source>an object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="268"/>
+        <source>true or false</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="269"/>
+        <source>true, false or null</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="277"/>
+        <location filename="../../desktop/core/settings.py" line="385"/>
+        <source>must be {what}, not {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="318"/>
+        <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="328"/>
+        <source>unknown kind {kind} (one of: {choices})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="349"/>
+        <source>{model} is not in models</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="382"/>
+        <source>a whole number of seconds ({low}-{high})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="390"/>
+        <source>must be between {low} and {high} seconds, not {value}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="405"/>
+        <source>is not a valid HTTP header name</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="425"/>
+        <source>must be between 256 and 100000000</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="441"/>
+        <source>must be one of: system, none, custom</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="448"/>
+        <source>must be a proxy URL such as http://host:3128</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="467"/>
+        <source>must be one of: auto, ask, off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="475"/>
+        <source>must be the tool definition&apos;s sha256 hash</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="482"/>
+        <source>(top level)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="510"/>
+        <source>{version} is newer than this Parley understands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="518"/>
+        <source>{id} is used twice</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="528"/>
+        <source>must be one of: system, light, dark</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="533"/>
+        <source>must be between 6 and 48</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings.py" line="555"/>
+        <location filename="../../desktop/core/settings.py" line="565"/>
+        <source>must be one of: {names}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/usage_settings.py" line="46"/>
+        <source>must be a &quot;provider/model&quot; string, not {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/usage_settings.py" line="52"/>
+        <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o-mini&quot;)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/usage_settings.py" line="76"/>
+        <source>must be between 0 and {max_price:,.0f} per million tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/usage_settings.py" line="86"/>
+        <location filename="../../desktop/core/usage_settings.py" line="105"/>
+        <source>must be an object, not {type}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/usage_settings.py" line="93"/>
+        <source>is required (currency units per 1M tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/usage_settings.py" line="128"/>
+        <source>must be a three-letter currency code such as &quot;USD&quot;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="25"/>
+        <source>a PNG image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="26"/>
+        <source>a JPEG image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="27"/>
+        <source>a WebP image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="28"/>
+        <source>a text file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="29"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="58"/>
+        <source>a Word document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="30"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="59"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="212"/>
+        <source>a PowerPoint presentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="31"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="198"/>
+        <source>a PDF document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="32"/>
+        <source>an Office document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="56"/>
+        <source>the file is damaged and cannot be read as {format}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/damage.py" line="65"/>
+        <source>the file is damaged, or it is not really {format}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/extract.py" line="57"/>
+        <source>{format} has no text to extract</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/extract.py" line="64"/>
+        <source>too large to read into memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/formats.py" line="39"/>
+        <source>PNG image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/formats.py" line="40"/>
+        <source>JPEG image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/formats.py" line="41"/>
+        <source>WebP image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/formats.py" line="42"/>
+        <source>text file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/formats.py" line="43"/>
+        <source>Word document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/formats.py" line="44"/>
+        <location filename="../../desktop/engine/attachments/formats.py" line="45"/>
+        <source>PowerPoint presentation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/formats.py" line="46"/>
+        <source>PDF document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="34"/>
+        <source>the file ends too early</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="43"/>
+        <source>no PNG signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="46"/>
+        <source>the first chunk is not IHDR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="50"/>
+        <source>the IHDR checksum is wrong</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="55"/>
+        <source>zero or out-of-range size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="57"/>
+        <source>unknown colour type or bit depth</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="59"/>
+        <source>unknown compression, filter or interlace method</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="62"/>
+        <source>the file is truncated (no IEND chunk at the end)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="70"/>
+        <source>no JPEG start-of-image marker</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="73"/>
+        <source>garbage where a marker was expected</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="80"/>
+        <source>no frame header before the image data</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="83"/>
+        <source>a segment has an impossible length</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="87"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="92"/>
+        <source>the frame header is too short</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="90"/>
+        <source>zero size or no colour components</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="95"/>
+        <source>too many segments before the frame header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="106"/>
+        <source>no RIFF/WEBP header</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="108"/>
+        <source>the file is truncated</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="112"/>
+        <source>the first chunk runs past the end of the file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="116"/>
+        <source>the VP8 frame is not a key frame</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="121"/>
+        <source>no VP8L signature</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="124"/>
+        <source>unknown VP8L version</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="128"/>
+        <source>the VP8X chunk is too short</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="132"/>
+        <source>no VP8, VP8L or VP8X chunk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="134"/>
+        <source>zero size</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/ooxml.py" line="40"/>
+        <source>refused: its XML declares a DOCTYPE, which no Office file has</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/pdf_text.py" line="80"/>
+        <source>is protected by a password</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/pdf_text.py" line="102"/>
+        <source>has no text layer (a scanned PDF?); attach the pages as images instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/plain_text.py" line="52"/>
+        <source>could not be read as text (unknown character encoding)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="58"/>
+        <source>changed while it was being attached; try again</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="129"/>
+        <source>is an image, not a document</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="161"/>
+        <source>is a folder, not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="163"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="174"/>
+        <source>is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="177"/>
+        <source>is not a text file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="193"/>
+        <source>the file no longer exists</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="195"/>
+        <source>cannot be read (permission denied)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="196"/>
+        <source>cannot be read ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="201"/>
+        <source>its stored copy is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/service.py" line="202"/>
+        <source>its stored copy cannot be read ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="43"/>
+        <source>only PNG, JPEG and WebP images are supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="48"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="49"/>
+        <source>a HEIC image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="50"/>
+        <source>a HEIF image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="52"/>
+        <source>an AVIF image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="60"/>
+        <source>an Excel workbook</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="90"/>
+        <source>only PNG, JPEG and WebP images are supported (this is {format})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="100"/>
+        <source>not a valid {format}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="107"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="128"/>
+        <source>this type of file is not supported</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="116"/>
+        <source>not a valid {format} ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="132"/>
+        <source>not a text file (it contains binary data)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="205"/>
+        <source>a ZIP archive</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="210"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="217"/>
+        <source>an Office 97-2003 file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="214"/>
+        <source>a Word 97-2003 document (.doc)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="216"/>
+        <source>an Excel 97-2003 workbook (.xls)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="233"/>
+        <source>a GIF image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="235"/>
+        <source>a BMP image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="237"/>
+        <source>a TIFF image</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="247"/>
+        <source>the name says {claimed} but the content is {actual}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/validate.py" line="25"/>
+        <source>larger than the {limit} MiB limit for images</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/validate.py" line="27"/>
+        <source>larger than the {limit} MiB limit for documents</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/validate.py" line="34"/>
+        <source>the file is empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/zip_guard.py" line="88"/>
+        <source>refused: a part of it is compressed {ratio} to 1, which only a zip bomb does</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/attachments/zip_guard.py" line="97"/>
+        <source>refused: it would unpack to more than the {limit} MiB limit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/context/summariser.py" line="78"/>
+        <source>The model returned an empty summary.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="103"/>
+        <source>The local OCR engine gave an answer Parley cannot read ({error}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="116"/>
+        <source>local engine</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="138"/>
+        <source>The local OCR engine is not installed ({command}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="157"/>
+        <source>The local OCR engine did not finish within {seconds:g} s and was stopped.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="166"/>
+        <source>exit code {code}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="167"/>
+        <source>The local OCR engine failed: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/service.py" line="38"/>
+        <source>Settings → OCR</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/service.py" line="47"/>
+        <source>This model cannot see images, and Parley has no OCR to read them: choose an OCR model in {place}, or install Parley&apos;s local OCR engine: {command}. Nothing was sent.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/ocr/service.py" line="158"/>
+        <source>The OCR model {model} could not read {name}: {error} (choose another OCR model, or “None — use the local engine”, in {place}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/settings_service.py" line="182"/>
+        <source>no provider with id {id}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic.py" line="42"/>
+        <source>check the base URL (for Anthropic it is https://api.anthropic.com)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic.py" line="111"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="690"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="693"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="280"/>
+        <location filename="../../desktop/providers/openai_wire.py" line="360"/>
+        <source>The server&apos;s model list was not in the expected format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="384"/>
+        <location filename="../../desktop/providers/http_errors.py" line="48"/>
+        <source>The server is overloaded</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="385"/>
+        <location filename="../../desktop/providers/http_errors.py" line="47"/>
+        <source>The server is rate limiting requests</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="386"/>
+        <location filename="../../desktop/providers/http_errors.py" line="208"/>
+        <source>The server had an internal error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="387"/>
+        <location filename="../../desktop/providers/retry.py" line="68"/>
+        <source>The server timed out</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="388"/>
+        <location filename="../../desktop/providers/gemini.py" line="146"/>
+        <location filename="../../desktop/providers/http_errors.py" line="40"/>
+        <location filename="../../desktop/providers/http_errors.py" line="154"/>
+        <source>The server refused the API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="389"/>
+        <location filename="../../desktop/providers/http_errors.py" line="42"/>
+        <source>The server denied access</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="391"/>
+        <location filename="../../desktop/providers/http_errors.py" line="43"/>
+        <source>The server does not know this address or model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="395"/>
+        <location filename="../../desktop/providers/http_errors.py" line="45"/>
+        <source>The request is too large for the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="396"/>
+        <source>The account has a billing problem</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="404"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="489"/>
+        <location filename="../../desktop/providers/http_errors.py" line="35"/>
+        <source>unknown error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="406"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="386"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="413"/>
+        <source>The server reported an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="409"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="189"/>
+        <source>{words}: {message}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="462"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="262"/>
+        <source>The server sent a malformed stream event (not JSON): {preview}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="467"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="267"/>
+        <source>The server sent a malformed stream event (not an object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="678"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="673"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="265"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="411"/>
+        <location filename="../../desktop/providers/openai_wire.py" line="319"/>
+        <source>The server&apos;s answer was not a JSON object</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="682"/>
+        <source>The server&apos;s answer contained no content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini.py" line="36"/>
+        <source>check the base URL (https://generativelanguage.googleapis.com)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini.py" line="148"/>
+        <location filename="../../desktop/providers/http_errors.py" line="202"/>
+        <source>The server requires an API key</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini.py" line="152"/>
+        <location filename="../../desktop/providers/http_errors.py" line="212"/>
+        <source>{words} ({status}): {detail}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini.py" line="154"/>
+        <location filename="../../desktop/providers/http_errors.py" line="216"/>
+        <source>{words} ({status})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="491"/>
+        <location filename="../../desktop/providers/openai_wire.py" line="190"/>
+        <source>The server reported an error: {message}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="499"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="512"/>
+        <source>it was flagged by Gemini&apos;s safety filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="500"/>
+        <source>it too closely repeated existing (possibly copyrighted) material</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="501"/>
+        <source>it was in a language Gemini does not support</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="502"/>
+        <source>it contained terms on a blocklist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="503"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="514"/>
+        <source>it may contain prohibited content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="504"/>
+        <source>it may contain sensitive personal information</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="505"/>
+        <source>an image was flagged by Gemini&apos;s safety filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="506"/>
+        <source>an image may contain prohibited content</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="507"/>
+        <source>Gemini wrote a tool call it could not format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="508"/>
+        <source>Gemini called a tool although none was offered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="509"/>
+        <source>Gemini made too many tool calls in a row</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="513"/>
+        <source>it contains terms on a blocklist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="515"/>
+        <source>an image in it was flagged by Gemini&apos;s safety filters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="554"/>
+        <source>The server&apos;s answer was not in the expected format</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="569"/>
+        <location filename="../../desktop/providers/openai_wire.py" line="277"/>
+        <source>The server sent a malformed stream chunk (not JSON): {preview}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="574"/>
+        <location filename="../../desktop/providers/openai_wire.py" line="282"/>
+        <source>The server sent a malformed stream chunk (not an object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="585"/>
+        <source>it conflicts with Gemini&apos;s content policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="588"/>
+        <source>Gemini refused the prompt because {reason} ({code})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="655"/>
+        <source>Gemini stopped the answer because {reason} ({code}): {detail}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini_wire.py" line="659"/>
+        <source>Gemini stopped the answer because {reason} ({code})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_client.py" line="33"/>
+        <source>{path} does not exist</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_client.py" line="38"/>
+        <source>{path} is not a readable PEM certificate file ({error})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="20"/>
+        <source>The connection closed before the answer was complete</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="39"/>
+        <source>The server rejected the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="41"/>
+        <source>The account has run out of credit</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="44"/>
+        <source>The server timed out waiting for the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="46"/>
+        <source>The server could not process the request</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="156"/>
+        <source>The account has run out of quota or credit; check the plan and billing with the provider</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="159"/>
+        <source>The conversation is too long for this model&apos;s context window; start a new chat or use a model with a larger context</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="163"/>
+        <source>The server does not know this model; check its name, or fetch the model list in Settings</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="210"/>
+        <source>The request failed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/http_errors.py" line="230"/>
+        <source>(invalid URL)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/ndjson.py" line="26"/>
+        <source>The server sent a stream line longer than 16 MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/ollama.py" line="40"/>
+        <source>check the base URL (Ollama&apos;s is usually http://127.0.0.1:11434)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/ollama_wire.py" line="200"/>
+        <source>The server sent a malformed stream line (not JSON): {preview}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/ollama_wire.py" line="205"/>
+        <source>The server sent a malformed stream line (not an object)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/ollama_wire.py" line="213"/>
+        <source>Ollama reported an error mid-answer: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/ollama_wire.py" line="215"/>
+        <source>Ollama reported an error: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_chat.py" line="35"/>
+        <source>check the base URL (it usually ends in /v1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_responses.py" line="33"/>
+        <source>check the base URL (for OpenAI it is https://api.openai.com/v1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="44"/>
+        <source>it reached the output token limit (max_output_tokens)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="45"/>
+        <source>the content filter stopped it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="200"/>
+        <source>the server stopped it ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="200"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="378"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="416"/>
+        <source>no reason given</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="201"/>
+        <source>The answer was cut short: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="378"/>
+        <location filename="../../desktop/providers/openai_responses_wire.py" line="416"/>
+        <source>The model failed to answer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_wire.py" line="324"/>
+        <source>The server&apos;s answer contained no choices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/registry.py" line="47"/>
+        <source>{provider}: unsupported provider kind &apos;{kind}&apos;</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/retry.py" line="66"/>
+        <source>Rate limited</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/retry.py" line="70"/>
+        <source>The server reported a conflict</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/retry.py" line="72"/>
+        <source>The server had an error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/retry.py" line="73"/>
+        <source>Could not reach the server</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="45"/>
+        <source>(a slow server can be given longer: Stall timeout in Settings › Providers)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="131"/>
+        <source>Could not connect to {server}: no answer within {seconds} s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="138"/>
+        <source>Could not connect to {server}: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="145"/>
+        <source>{server} accepted the request but sent nothing for {seconds} s {hint}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="152"/>
+        <source>Not a usable server address: {server} ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="158"/>
+        <source>The request to {server} failed: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="187"/>
+        <source>{server} answered with a web page, not an API answer; {hint}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="220"/>
+        <source>The server&apos;s answer was not valid JSON: {preview}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/transport.py" line="230"/>
+        <source>The server sent nothing for {seconds} s {hint}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/blocks.py" line="25"/>
+        <source>Copy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="165"/>
+        <source>this is not a regular file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="342"/>
+        <source>its saved text is damaged</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="423"/>
+        <source>Could not clean up unused attachments ({detail})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="490"/>
+        <source>could not be recorded in the database ({detail})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="496"/>
+        <source>there is not enough free disk space to keep a copy of it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="498"/>
+        <source>Parley is not allowed to write to its attachment folder {root}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="502"/>
+        <source>the attachment folder {root} is on a read-only disk</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="503"/>
+        <source>could not be copied into the attachment folder ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="737"/>
+        <source>the file could not be found (it may have been moved or deleted)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="739"/>
+        <source>Parley is not allowed to read this file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="741"/>
+        <source>this is a folder, not a file</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="742"/>
+        <source>the file could not be read ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="747"/>
+        <source>Parley&apos;s stored copy of this file is missing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/attachments.py" line="748"/>
+        <source>Parley&apos;s stored copy of this file could not be read ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="55"/>
+        <location filename="../../desktop/storage/migrations.py" line="373"/>
+        <source>Parley could not open its database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="57"/>
+        <location filename="../../desktop/storage/migrations.py" line="386"/>
+        <source>Free some space there and start Parley again; your chats were left unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="62"/>
+        <source>Could not open the database {path}: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="108"/>
+        <source>Parley could not save to its database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="109"/>
+        <source>Parley could not read its database</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="112"/>
+        <source>Could not write the database {name}: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="113"/>
+        <source>Could not read the database {name}: {reason}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/database.py" line="131"/>
+        <source>Free some space there and try again.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/disk_space.py" line="88"/>
+        <source>{what}: the disk holding {folder} is full ({free} free). {then}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/disk_space.py" line="92"/>
+        <source>{what}: the disk holding {folder} is full. {then}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/errors.py" line="43"/>
+        <source>The conversation {conversation_id} no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/errors.py" line="55"/>
+        <source>The message {message_id} no longer exists.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/mapping.py" line="213"/>
+        <source>This part ({kind}) was made by a newer version of Parley and cannot be shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/mapping.py" line="216"/>
+        <source>This part was made by a newer version of Parley and cannot be shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/mapping.py" line="282"/>
+        <source>The content of this message could not be read.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="350"/>
+        <source>The database {path} was written by a newer version of Parley (schema version {found}; this version understands up to {known}). Update Parley to open it; the file was left unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="377"/>
+        <source>{path} could not be opened as a Parley database ({reason}). It may be damaged or not a database at all; it was left unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="395"/>
+        <source>Parley could not keep a copy of the database before upgrading it</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="398"/>
+        <source>Parley could not keep a copy of the database before upgrading it (the copy needs about {size})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="402"/>
+        <source>Free some space there and start Parley again; nothing was changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="509"/>
+        <source>Could not back up {name} before upgrading it ({reason}); the database was not changed.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="530"/>
+        <source>A copy from before the upgrade is at {path}.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="537"/>
+        <source>Upgrading the database to version {version} failed and was undone</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="540"/>
+        <source>Free some space there and start Parley again; your data is unchanged.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/migrations.py" line="545"/>
+        <source>Upgrading the database {name} to version {version} failed and was undone, so your data is unchanged.{copy} ({kind}: {detail})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="44"/>
+        <source>No system keyring was found (install and unlock a Secret Service such as GNOME Keyring or KeePassXC). API keys cannot be saved; providers without a key still work.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="116"/>
+        <source>The keyring you chose ({keyring}) asks for its password on a terminal, and Parley was not started from one (or runs in its background), so API keys cannot be saved. Start Parley from a terminal, in its foreground, or choose a Secret Service such as GNOME Keyring or KeePassXC (see the README, API keys); providers without a key still work.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="126"/>
+        <source>Only an insecure keyring ({keyring}) was found, so API keys are not saved. Install and unlock a system keyring such as GNOME Keyring, KWallet or KeePassXC; providers without a key still work.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="133"/>
+        <source>The system keyring could not be reached ({reason}). API keys cannot be saved; providers without a key still work.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="157"/>
+        <source>API keys are stored by {keyring} in {path}, not encrypted: anyone who can read your files can read them. A Secret Service such as GNOME Keyring or KeePassXC keeps them safer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="163"/>
+        <source>API keys are stored by {keyring}, not encrypted: anyone who can read your files can read them. A Secret Service such as GNOME Keyring or KeePassXC keeps them safer.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="169"/>
+        <source>API keys are stored by {keyring} in {path}, the keyring you chose instead of the system&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="174"/>
+        <source>API keys are stored by {keyring}, the keyring you chose instead of the system&apos;s.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="200"/>
+        <source>an API key must not be empty</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="212"/>
+        <source>The system keyring refused to save the API key for {provider} ({kind}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/secrets.py" line="229"/>
+        <source>The system keyring could not delete the API key for {provider} ({kind}).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/settings_file.py" line="41"/>
+        <source>{name} could not be read ({reason})</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/settings_file.py" line="49"/>
+        <source>byte {offset}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/settings_file.py" line="49"/>
+        <source>the file is not valid UTF-8 text</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/settings_file.py" line="53"/>
+        <source>line {line}, column {column}</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/transfer.py" line="93"/>
+        <source>The message {message} does not belong to the conversation {id} being imported; nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/transfer.py" line="99"/>
+        <source>The same message id appears twice; nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/transfer.py" line="103"/>
+        <source>The messages of {id} do not form a tree; nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/storage/transfer.py" line="113"/>
+        <source>%n message(s) being imported, e.g. {example}, already belong to another conversation. Nothing was imported, so neither conversation is changed.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/transfer.py" line="145"/>
+        <source>The message {id} replies to {parent}, which is neither being imported nor stored; nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/transfer.py" line="152"/>
+        <source>The message {id} replies to {parent}, which belongs to another conversation; nothing was imported.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>AppearancePage</name>
@@ -517,35 +2085,95 @@
 </context>
 <context>
     <name>ApprovalDialog</name>
-    <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="196"/>
-        <source>Allow tool calls?</source>
-        <translation>允许这些工具调用吗？</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="195"/>
+        <source>Allow %n tool call(s)?</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="196"/>
-        <source>Allow a tool call?</source>
-        <translation>允许此工具调用吗？</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="200"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="198"/>
         <source>The model wants to use tools. Nothing runs until you decide.</source>
         <translation>模型想要使用工具。在你做出决定之前不会运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="213"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="211"/>
         <source>Approve all once</source>
         <translation>全部批准一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="214"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="212"/>
         <source>Deny all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="217"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="215"/>
         <source>Decide later</source>
         <translation>稍后决定</translation>
+    </message>
+</context>
+<context>
+    <name>Approvals</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="53"/>
+        <source>may change files or run commands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="55"/>
+        <source>reads only</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="56"/>
+        <source>changes files</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="57"/>
+        <source>runs commands</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="63"/>
+        <source>built-in</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="65"/>
+        <source>unknown</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="66"/>
+        <source>MCP server “%1”</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="73"/>
+        <source>Parley does not know this tool&apos;s description yet: its server has not started. It is shown here as soon as the server is up.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="78"/>
+        <source>Parley does not know this tool.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="85"/>
+        <source>Source: %1 · Risk: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="95"/>
+        <source>Possible once Parley knows what this tool is</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="156"/>
+        <source>Could not save to %1: %2</source>
+        <translation type="unfinished">无法保存到 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -592,17 +2220,27 @@
         <translation>无 — 使用对话中选择的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="90"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="76"/>
+        <source>%1 (not configured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="92"/>
         <source>New assistant</source>
         <translation>新助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="98"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="100"/>
         <source>%1 (copy)</source>
         <translation>%1（副本）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="158"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="143"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="164"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -785,6 +2423,11 @@
         <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="259"/>
         <source>Not attached: %1 — a message can carry at most %2 files.</source>
         <translation>未添加：%1 — 一条消息最多可带 %2 个文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="278"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1003,6 +2646,24 @@
     </message>
 </context>
 <context>
+    <name>ContextMeter</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/context_meter.py" line="82"/>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/context_meter.py" line="90"/>
+        <source>About %1 tokens in the next request (context length unknown)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/context_meter.py" line="95"/>
+        <source>About %1 of %2 tokens of context (%3%) in the next request</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ContextViewModel</name>
     <message>
         <location filename="../../desktop/ui/viewmodels/context.py" line="112"/>
@@ -1218,32 +2879,29 @@
 <context>
     <name>FoundServerRow</name>
     <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="27"/>
+        <location filename="../../desktop/ui/views/found_servers.py" line="26"/>
         <source>no models yet</source>
         <translation>暂无模型</translation>
     </message>
-    <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="29"/>
-        <source>1 model</source>
-        <translation>1 个模型</translation>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/found_servers.py" line="26"/>
+        <source>%n model(s)</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="31"/>
-        <source>%1 models</source>
-        <translation>%1 个模型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="33"/>
+        <location filename="../../desktop/ui/views/found_servers.py" line="28"/>
         <source>Found %1 on this computer (%2)</source>
         <translation>在本机发现 %1（%2）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="39"/>
+        <location filename="../../desktop/ui/views/found_servers.py" line="34"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="43"/>
+        <location filename="../../desktop/ui/views/found_servers.py" line="38"/>
         <source>Add %1 at %2 with its models</source>
         <translation>添加位于 %2 的 %1 及其模型</translation>
     </message>
@@ -1251,14 +2909,63 @@
 <context>
     <name>FoundServers</name>
     <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="90"/>
+        <location filename="../../desktop/ui/views/found_servers.py" line="85"/>
         <source>Looking for model servers on this computer…</source>
         <translation>正在查找本机上的模型服务器…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/found_servers.py" line="93"/>
+        <location filename="../../desktop/ui/views/found_servers.py" line="88"/>
         <source>No Ollama, LM Studio, llama.cpp or vLLM server is running here.</source>
         <translation>本机未运行 Ollama、LM Studio、llama.cpp 或 vLLM 服务器。</translation>
+    </message>
+</context>
+<context>
+    <name>GlobalShortcut</name>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="57"/>
+        <source>Global shortcuts are not available on macOS yet. Use the tray icon or Chat → Floating Chat instead.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="64"/>
+        <source>Wayland lets no application see keys pressed while another one has focus, so Parley cannot offer a global shortcut here. Use the tray icon or Chat → Floating Chat, or bind a key to Parley in your desktop&apos;s keyboard settings.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="71"/>
+        <source>Global shortcuts need an X11 or Windows desktop (this is “%1”).</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="77"/>
+        <source>Global shortcuts on X11 need the python-xlib package.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="175"/>
+        <source>“%1” is not a key combination.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="180"/>
+        <source>%1 needs Ctrl, Alt or Meta, or it would take that key from every app.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="192"/>
+        <location filename="../../desktop/ui/global_shortcut.py" line="198"/>
+        <source>Global shortcuts are unavailable: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="202"/>
+        <source>%1 is taken by another application.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/global_shortcut.py" line="206"/>
+        <source>%1 cannot be used as a global shortcut on this keyboard.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1282,6 +2989,29 @@
         <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="40"/>
         <source>Remove header</source>
         <translation>移除请求头</translation>
+    </message>
+</context>
+<context>
+    <name>LongText</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="30"/>
+        <source>Showing the first %1 of %2 characters.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="38"/>
+        <source>… and %n more characters, not shown.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="45"/>
+        <source>… %n characters not shown …</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="79"/>
+        <source>Too long to show whole: showing the first %1 and the last %2 of %3 characters. Copy all or save them to read every one.</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -1536,6 +3266,21 @@
         <source>This server has no URL to send headers to.</source>
         <translation>此服务器没有可发送请求头的 URL。</translation>
     </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="135"/>
+        <source>%1: %2</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="254"/>
+        <source>The header with the value %1 needs a name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="258"/>
+        <source>The header %1 is given twice.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>McpServersPage</name>
@@ -1717,6 +3462,54 @@
     </message>
 </context>
 <context>
+    <name>MessageItem</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="71"/>
+        <source>Thinking…</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="73"/>
+        <source>Thought for %n s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="82"/>
+        <source>%1 — retrying in %2 s (try %3 of %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="86"/>
+        <source>%1 — trying again (try %3 of %4)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="104"/>
+        <source>Stopped</source>
+        <translation type="unfinished">已停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="105"/>
+        <source>Interrupted — Parley closed before the answer finished</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="108"/>
+        <source>Waiting for your approval</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="123"/>
+        <source>%n tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="131"/>
+        <source>first token %n ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>MessageWidget</name>
     <message>
         <location filename="../../desktop/ui/views/message_widget.py" line="161"/>
@@ -1820,7 +3613,12 @@
 <context>
     <name>NetworkSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/network_settings.py" line="44"/>
+        <location filename="../../desktop/ui/viewmodels/network_settings.py" line="42"/>
+        <source>%1: %2.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/network_settings.py" line="48"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -1977,7 +3775,7 @@
         <translation>默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="127"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="129"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
@@ -2246,10 +4044,12 @@
         <source>Asking the server for its models…</source>
         <translation>正在向服务器获取模型列表…</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="208"/>
         <source>%n model(s) found. Save to use them.</source>
-        <translation>找到 %n 个模型。保存后即可使用。</translation>
+        <translation type="unfinished">
+            <numerusform>找到 %n 个模型。保存后即可使用。</numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="210"/>
@@ -2347,23 +4147,20 @@
         <source>Connected: %1 answered.</source>
         <translation>已连接：%1 已回复。</translation>
     </message>
-    <message>
+    <message numerus="yes">
         <location filename="../../desktop/ui/viewmodels/settings.py" line="282"/>
-        <source>Connected: 1 model available.</source>
-        <translation>已连接：有 1 个可用模型。</translation>
+        <source>Connected: %n model(s) available.</source>
+        <translation type="unfinished">
+            <numerusform></numerusform>
+        </translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/settings.py" line="284"/>
-        <source>Connected: %1 models available.</source>
-        <translation>已连接：有 %1 个可用模型。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="288"/>
         <source>Connected, but the server offers no models.</source>
         <translation>已连接，但服务器没有提供任何模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="351"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="347"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -2589,6 +4386,116 @@
     </message>
 </context>
 <context>
+    <name>ToolCard</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="38"/>
+        <source>waiting for approval</source>
+        <translation type="unfinished">等待批准</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="39"/>
+        <source>running</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="40"/>
+        <source>done</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="41"/>
+        <source>error</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="56"/>
+        <source>denied</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
+        <source>answered</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
+        <source>interrupted</source>
+        <translation type="unfinished">已中断</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
+        <source>cancelled</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="53"/>
+        <source>allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="54"/>
+        <source>approved once</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="55"/>
+        <source>always allowed</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
+        <source>answered instead</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
+        <source>turned off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="63"/>
+        <source>by policy</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="64"/>
+        <source>by you</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="65"/>
+        <source>by Parley</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="75"/>
+        <source>%n B</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="77"/>
+        <source>%n KiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="80"/>
+        <source>%n MiB</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="107"/>
+        <source>%n ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="109"/>
+        <source>%n s</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+<context>
     <name>ToolCardWidget</name>
     <message>
         <location filename="../../desktop/ui/views/tool_cards.py" line="52"/>
@@ -2685,17 +4592,22 @@
 <context>
     <name>TransferViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/transfer.py" line="69"/>
+        <location filename="../../desktop/ui/viewmodels/transfer.py" line="37"/>
+        <source>%1 is %2 MiB; imports stop at 200 MiB.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/transfer.py" line="75"/>
         <source>Could not export to %1: %2</source>
         <translation>无法导出到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/transfer.py" line="85"/>
+        <location filename="../../desktop/ui/viewmodels/transfer.py" line="91"/>
         <source>%1 is not a text file.</source>
         <translation>%1 不是文本文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/transfer.py" line="88"/>
+        <location filename="../../desktop/ui/viewmodels/transfer.py" line="94"/>
         <source>Could not import %1: %2</source>
         <translation>无法导入 %1：%2</translation>
     </message>
@@ -2734,6 +4646,39 @@
         <location filename="../../desktop/ui/views/upgrade_notice.py" line="23"/>
         <source>This happens once and can take a few seconds.</source>
         <translation>此过程只进行一次，可能需要几秒钟。</translation>
+    </message>
+</context>
+<context>
+    <name>UsageModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="37"/>
+        <source>%1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="45"/>
+        <source>Input: %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="48"/>
+        <source>Output: %1 tokens</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="54"/>
+        <source>of which reasoning: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="60"/>
+        <source>Cost: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="66"/>
+        <source>%1 of the models used have no price (Settings → Usage &amp; models)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -2802,7 +4747,12 @@
         <translation>对话自身的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="150"/>
+        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="68"/>
+        <source>%1 (not configured)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="152"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>

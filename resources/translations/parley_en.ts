@@ -1,0 +1,75 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="en">
+<context>
+    <name></name>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/attachment_inputs.py" line="267"/>
+        <source>%n image(s) were read with OCR — {engine}</source>
+        <translation>
+            <numerusform>%n image was read with OCR — {engine}</numerusform>
+            <numerusform>%n images were read with OCR — {engine}</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/generation.py" line="283"/>
+        <source>Reading %n image(s) with OCR…</source>
+        <translation>
+            <numerusform>Reading %n image with OCR…</numerusform>
+            <numerusform>Reading %n images with OCR…</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/storage/transfer.py" line="113"/>
+        <source>%n message(s) being imported, e.g. {example}, already belong to another conversation. Nothing was imported, so neither conversation is changed.</source>
+        <translation>
+            <numerusform>%n message being imported, {example}, already belongs to another conversation. Nothing was imported, so neither conversation is changed.</numerusform>
+            <numerusform>%n messages being imported, e.g. {example}, already belong to another conversation. Nothing was imported, so neither conversation is changed.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ApprovalDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="195"/>
+        <source>Allow %n tool call(s)?</source>
+        <translation>
+            <numerusform>Allow %n tool call?</numerusform>
+            <numerusform>Allow %n tool calls?</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>FoundServerRow</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/found_servers.py" line="26"/>
+        <source>%n model(s)</source>
+        <translation>
+            <numerusform>%n model</numerusform>
+            <numerusform>%n models</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ProvidersPage</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="208"/>
+        <source>%n model(s) found. Save to use them.</source>
+        <translation>
+            <numerusform>%n model found. Save to use it.</numerusform>
+            <numerusform>%n models found. Save to use them.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SettingsViewModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="282"/>
+        <source>Connected: %n model(s) available.</source>
+        <translation>
+            <numerusform>Connected: %n model available.</numerusform>
+            <numerusform>Connected: %n models available.</numerusform>
+        </translation>
+    </message>
+</context>
+</TS>
