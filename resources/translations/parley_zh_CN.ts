@@ -24,14 +24,14 @@
     <message numerus="yes">
         <location filename="../../desktop/engine/attachment_inputs.py" line="267"/>
         <source>%n image(s) were read with OCR — {engine}</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已用 OCR 识别 %n 张图片 — {engine}</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachment_inputs.py" line="268"/>
         <source>(no text found)</source>
-        <translation type="unfinished"></translation>
+        <translation>（未识别到文字）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/chat_service.py" line="436"/>
@@ -68,42 +68,42 @@
         <location filename="../../desktop/core/assistants.py" line="77"/>
         <location filename="../../desktop/core/usage_settings.py" line="70"/>
         <source>must be a number, not {type}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是数字，而不是 {type}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="81"/>
         <source>must be between {low:g} and {high:g}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须介于 {low:g} 和 {high:g} 之间</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="93"/>
         <source>must be a whole number, not {type}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是整数，而不是 {type}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="102"/>
         <location filename="../../desktop/core/desktop_settings.py" line="38"/>
         <location filename="../../desktop/core/mcp_settings.py" line="81"/>
         <source>must be a string, not {type}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是字符串，而不是 {type}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="114"/>
         <location filename="../../desktop/core/ocr_settings.py" line="35"/>
         <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>{value!r} 不是 &quot;provider/model&quot; 格式的模型引用（例如 &quot;openai/gpt-4o&quot;）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="125"/>
         <source>must be a list of tool names, or null for every tool</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是工具名称列表，或用 null 表示全部工具</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="129"/>
         <location filename="../../desktop/core/settings.py" line="462"/>
         <location filename="../../desktop/core/settings.py" line="473"/>
         <source>is not a tool name</source>
-        <translation type="unfinished"></translation>
+        <translation>不是工具名称</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="137"/>
@@ -122,43 +122,43 @@
         <location filename="../../desktop/core/settings.py" line="286"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
         <source>unknown setting (check the spelling)</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的设置项（请检查拼写）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="144"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;writer&apos;）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="151"/>
         <source>must be more than 0</source>
-        <translation type="unfinished"></translation>
+        <translation>必须大于 0</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="156"/>
         <source>must be at least {min_threshold}</source>
-        <translation type="unfinished"></translation>
+        <translation>不能小于 {min_threshold}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="162"/>
         <source>must be one of: {names}, or null</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是以下之一：{names}，或 null</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="193"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
-        <translation type="unfinished"></translation>
+        <translation>{id!r} 重复使用了两次</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="197"/>
         <source>must be an assistant id</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是助手 ID</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="201"/>
         <source>{default_id!r} is not one of the assistants</source>
-        <translation type="unfinished"></translation>
+        <translation>{default_id!r} 不在助手列表中</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/export.py" line="159"/>
@@ -398,8 +398,8 @@
     <message numerus="yes">
         <location filename="../../desktop/engine/generation.py" line="283"/>
         <source>Reading %n image(s) with OCR…</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在用 OCR 识别 %n 张图片…</numerusform>
         </translation>
     </message>
     <message>
@@ -551,712 +551,712 @@
     <message>
         <location filename="../../desktop/core/attachments.py" line="52"/>
         <source>{name}: {problem}</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}：{problem}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/desktop_settings.py" line="44"/>
         <source>{value!r} is not one key combination (e.g. &quot;Ctrl+Alt+Space&quot;), or &quot;&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>{value!r} 不是单个组合键（例如 &quot;Ctrl+Alt+Space&quot;），也不是 &quot;&quot;</translation>
     </message>
     <message>
         <location filename="../../desktop/core/errors.py" line="37"/>
         <source>{field}: {problem}</source>
-        <translation type="unfinished"></translation>
+        <translation>{field}：{problem}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="92"/>
         <source>is not a valid {what}</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的 {what}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="95"/>
         <location filename="../../desktop/core/settings.py" line="408"/>
         <source>must be on one line</source>
-        <translation type="unfinished"></translation>
+        <translation>必须写在一行内</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="111"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="116"/>
         <source>must be one of: stdio, http</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是以下之一：stdio、http</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="123"/>
         <source>must name the program to run</source>
-        <translation type="unfinished"></translation>
+        <translation>必须指定要运行的程序</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="126"/>
         <source>must be a list of strings</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是字符串列表</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="130"/>
         <source>must not contain a NUL character</source>
-        <translation type="unfinished"></translation>
+        <translation>不能包含 NUL 字符</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="139"/>
         <location filename="../../desktop/core/settings.py" line="292"/>
         <source>must be an http:// or https:// URL with a host</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是带主机名的 http:// 或 https:// URL</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="144"/>
         <source>HTTP header name</source>
-        <translation type="unfinished"></translation>
+        <translation>HTTP 请求头名称</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="166"/>
         <source>must be a command line&apos;s sha256 hash</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是命令行的 sha256 哈希值</translation>
     </message>
     <message>
         <location filename="../../desktop/core/ocr_settings.py" line="27"/>
         <source>must be a &quot;provider/model&quot; string or null, not {type}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是 &quot;provider/model&quot; 格式的字符串或 null，而不是 {type}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="261"/>
         <source>a list of model ids</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 ID 列表</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="262"/>
         <source>a list</source>
-        <translation type="unfinished"></translation>
+        <translation>列表</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="263"/>
         <source>a number</source>
-        <translation type="unfinished"></translation>
+        <translation>数字</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="264"/>
         <source>a string</source>
-        <translation type="unfinished"></translation>
+        <translation>字符串</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="265"/>
         <source>a whole number</source>
-        <translation type="unfinished"></translation>
+        <translation>整数</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="266"/>
         <source>an object of header names to values</source>
-        <translation type="unfinished"></translation>
+        <translation>请求头名称到值的对象</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="267"/>
         <source>an object</source>
-        <translation type="unfinished"></translation>
+        <translation>对象</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="268"/>
         <source>true or false</source>
-        <translation type="unfinished"></translation>
+        <translation>布尔值（true 或 false）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="269"/>
         <source>true, false or null</source>
-        <translation type="unfinished"></translation>
+        <translation>布尔值或 null（true、false 或 null）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="277"/>
         <location filename="../../desktop/core/settings.py" line="385"/>
         <source>must be {what}, not {type}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是{what}，而不是 {type}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="318"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
-        <translation type="unfinished"></translation>
+        <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;local&apos;）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="328"/>
         <source>unknown kind {kind} (one of: {choices})</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的类型 {kind}（可选：{choices}）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="349"/>
         <source>{model} is not in models</source>
-        <translation type="unfinished"></translation>
+        <translation>{model} 不在模型列表中</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="382"/>
         <source>a whole number of seconds ({low}-{high})</source>
-        <translation type="unfinished"></translation>
+        <translation>整数秒数（{low}-{high}）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="390"/>
         <source>must be between {low} and {high} seconds, not {value}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须介于 {low} 到 {high} 秒之间，而不是 {value}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="405"/>
         <source>is not a valid HTTP header name</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的 HTTP 请求头名称</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="425"/>
         <source>must be between 256 and 100000000</source>
-        <translation type="unfinished"></translation>
+        <translation>必须介于 256 和 100000000 之间</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="441"/>
         <source>must be one of: system, none, custom</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是以下之一：system、none、custom</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="448"/>
         <source>must be a proxy URL such as http://host:3128</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是代理 URL，例如 http://host:3128</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="467"/>
         <source>must be one of: auto, ask, off</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是以下之一：auto、ask、off</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="475"/>
         <source>must be the tool definition&apos;s sha256 hash</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是工具定义的 sha256 哈希值</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="482"/>
         <source>(top level)</source>
-        <translation type="unfinished"></translation>
+        <translation>（顶层）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="510"/>
         <source>{version} is newer than this Parley understands</source>
-        <translation type="unfinished"></translation>
+        <translation>{version} 比当前版本的 Parley 所支持的更新</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="518"/>
         <source>{id} is used twice</source>
-        <translation type="unfinished"></translation>
+        <translation>{id} 重复使用了两次</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="528"/>
         <source>must be one of: system, light, dark</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是以下之一：system、light、dark</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="533"/>
         <source>must be between 6 and 48</source>
-        <translation type="unfinished"></translation>
+        <translation>必须介于 6 和 48 之间</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="555"/>
         <location filename="../../desktop/core/settings.py" line="565"/>
         <source>must be one of: {names}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是以下之一：{names}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="46"/>
         <source>must be a &quot;provider/model&quot; string, not {type}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是 &quot;provider/model&quot; 格式的字符串，而不是 {type}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="52"/>
         <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o-mini&quot;)</source>
-        <translation type="unfinished"></translation>
+        <translation>{value!r} 不是 &quot;provider/model&quot; 格式的模型引用（例如 &quot;openai/gpt-4o-mini&quot;）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="76"/>
         <source>must be between 0 and {max_price:,.0f} per million tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>必须介于每百万 Token 0 到 {max_price:,.0f} 之间</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="86"/>
         <location filename="../../desktop/core/usage_settings.py" line="105"/>
         <source>must be an object, not {type}</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是对象，而不是 {type}</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="93"/>
         <source>is required (currency units per 1M tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>为必填项（每 1M Token 的货币单位数）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="128"/>
         <source>must be a three-letter currency code such as &quot;USD&quot;</source>
-        <translation type="unfinished"></translation>
+        <translation>必须是三个字母的货币代码，例如 &quot;USD&quot;</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="25"/>
         <source>a PNG image</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="26"/>
         <source>a JPEG image</source>
-        <translation type="unfinished"></translation>
+        <translation>JPEG 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="27"/>
         <source>a WebP image</source>
-        <translation type="unfinished"></translation>
+        <translation>WebP 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="28"/>
         <source>a text file</source>
-        <translation type="unfinished"></translation>
+        <translation>文本文件</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="29"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="58"/>
         <source>a Word document</source>
-        <translation type="unfinished"></translation>
+        <translation>Word 文档</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="30"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="59"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="212"/>
         <source>a PowerPoint presentation</source>
-        <translation type="unfinished"></translation>
+        <translation>PowerPoint 演示文稿</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="31"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="198"/>
         <source>a PDF document</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF 文档</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="32"/>
         <source>an Office document</source>
-        <translation type="unfinished"></translation>
+        <translation>Office 文档</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="56"/>
         <source>the file is damaged and cannot be read as {format}</source>
-        <translation type="unfinished"></translation>
+        <translation>文件已损坏，无法作为 {format}读取</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="65"/>
         <source>the file is damaged, or it is not really {format}</source>
-        <translation type="unfinished"></translation>
+        <translation>文件已损坏，或者它其实不是 {format}</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/extract.py" line="57"/>
         <source>{format} has no text to extract</source>
-        <translation type="unfinished"></translation>
+        <translation>{format}中没有可提取的文字</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/extract.py" line="64"/>
         <source>too large to read into memory</source>
-        <translation type="unfinished"></translation>
+        <translation>太大，无法读入内存</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/formats.py" line="39"/>
         <source>PNG image</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/formats.py" line="40"/>
         <source>JPEG image</source>
-        <translation type="unfinished"></translation>
+        <translation>JPEG 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/formats.py" line="41"/>
         <source>WebP image</source>
-        <translation type="unfinished"></translation>
+        <translation>WebP 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/formats.py" line="42"/>
         <source>text file</source>
-        <translation type="unfinished"></translation>
+        <translation>文本文件</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/formats.py" line="43"/>
         <source>Word document</source>
-        <translation type="unfinished"></translation>
+        <translation>Word 文档</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/formats.py" line="44"/>
         <location filename="../../desktop/engine/attachments/formats.py" line="45"/>
         <source>PowerPoint presentation</source>
-        <translation type="unfinished"></translation>
+        <translation>PowerPoint 演示文稿</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/formats.py" line="46"/>
         <source>PDF document</source>
-        <translation type="unfinished"></translation>
+        <translation>PDF 文档</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="34"/>
         <source>the file ends too early</source>
-        <translation type="unfinished"></translation>
+        <translation>文件提前结束</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="43"/>
         <source>no PNG signature</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 PNG 签名</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="46"/>
         <source>the first chunk is not IHDR</source>
-        <translation type="unfinished"></translation>
+        <translation>第一个数据块不是 IHDR</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="50"/>
         <source>the IHDR checksum is wrong</source>
-        <translation type="unfinished"></translation>
+        <translation>IHDR 校验和错误</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="55"/>
         <source>zero or out-of-range size</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸为零或超出范围</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="57"/>
         <source>unknown colour type or bit depth</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的颜色类型或位深度</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="59"/>
         <source>unknown compression, filter or interlace method</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的压缩、过滤或隔行扫描方式</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="62"/>
         <source>the file is truncated (no IEND chunk at the end)</source>
-        <translation type="unfinished"></translation>
+        <translation>文件不完整（末尾没有 IEND 数据块）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="70"/>
         <source>no JPEG start-of-image marker</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 JPEG 图像起始标记</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="73"/>
         <source>garbage where a marker was expected</source>
-        <translation type="unfinished"></translation>
+        <translation>应为标记的位置是无效数据</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="80"/>
         <source>no frame header before the image data</source>
-        <translation type="unfinished"></translation>
+        <translation>图像数据之前没有帧头</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="83"/>
         <source>a segment has an impossible length</source>
-        <translation type="unfinished"></translation>
+        <translation>某个段的长度不可能成立</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="87"/>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="92"/>
         <source>the frame header is too short</source>
-        <translation type="unfinished"></translation>
+        <translation>帧头太短</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="90"/>
         <source>zero size or no colour components</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸为零或没有颜色分量</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="95"/>
         <source>too many segments before the frame header</source>
-        <translation type="unfinished"></translation>
+        <translation>帧头之前的段太多</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="106"/>
         <source>no RIFF/WEBP header</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 RIFF/WEBP 文件头</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="108"/>
         <source>the file is truncated</source>
-        <translation type="unfinished"></translation>
+        <translation>文件不完整</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="112"/>
         <source>the first chunk runs past the end of the file</source>
-        <translation type="unfinished"></translation>
+        <translation>第一个数据块超出了文件末尾</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="116"/>
         <source>the VP8 frame is not a key frame</source>
-        <translation type="unfinished"></translation>
+        <translation>VP8 帧不是关键帧</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="121"/>
         <source>no VP8L signature</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 VP8L 签名</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="124"/>
         <source>unknown VP8L version</source>
-        <translation type="unfinished"></translation>
+        <translation>未知的 VP8L 版本</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="128"/>
         <source>the VP8X chunk is too short</source>
-        <translation type="unfinished"></translation>
+        <translation>VP8X 数据块太短</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="132"/>
         <source>no VP8, VP8L or VP8X chunk</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 VP8、VP8L 或 VP8X 数据块</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="134"/>
         <source>zero size</source>
-        <translation type="unfinished"></translation>
+        <translation>尺寸为零</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/ooxml.py" line="40"/>
         <source>refused: its XML declares a DOCTYPE, which no Office file has</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝：其 XML 声明了 DOCTYPE，正常的 Office 文件不会有</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/pdf_text.py" line="80"/>
         <source>is protected by a password</source>
-        <translation type="unfinished"></translation>
+        <translation>受密码保护</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/pdf_text.py" line="102"/>
         <source>has no text layer (a scanned PDF?); attach the pages as images instead</source>
-        <translation type="unfinished"></translation>
+        <translation>没有文字层（可能是扫描版 PDF）；请改为以图片形式添加页面</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/plain_text.py" line="52"/>
         <source>could not be read as text (unknown character encoding)</source>
-        <translation type="unfinished"></translation>
+        <translation>无法作为文本读取（未知的字符编码）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="58"/>
         <source>changed while it was being attached; try again</source>
-        <translation type="unfinished"></translation>
+        <translation>在添加过程中发生了变化，请重试</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="129"/>
         <source>is an image, not a document</source>
-        <translation type="unfinished"></translation>
+        <translation>是图片，不是文档</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="161"/>
         <source>is a folder, not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>是文件夹，不是文件</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="163"/>
         <location filename="../../desktop/engine/attachments/service.py" line="174"/>
         <source>is not a regular file</source>
-        <translation type="unfinished"></translation>
+        <translation>不是普通文件</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="177"/>
         <source>is not a text file</source>
-        <translation type="unfinished"></translation>
+        <translation>不是文本文件</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="193"/>
         <source>the file no longer exists</source>
-        <translation type="unfinished"></translation>
+        <translation>文件已不存在</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="195"/>
         <source>cannot be read (permission denied)</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取（权限不足）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="196"/>
         <source>cannot be read ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="201"/>
         <source>its stored copy is missing</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存的副本丢失</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="202"/>
         <source>its stored copy cannot be read ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取已保存的副本（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="43"/>
         <source>only PNG, JPEG and WebP images are supported</source>
-        <translation type="unfinished"></translation>
+        <translation>仅支持 PNG、JPEG 和 WebP 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="48"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="49"/>
         <source>a HEIC image</source>
-        <translation type="unfinished"></translation>
+        <translation>HEIC 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="50"/>
         <source>a HEIF image</source>
-        <translation type="unfinished"></translation>
+        <translation>HEIF 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="52"/>
         <source>an AVIF image</source>
-        <translation type="unfinished"></translation>
+        <translation>AVIF 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="60"/>
         <source>an Excel workbook</source>
-        <translation type="unfinished"></translation>
+        <translation>Excel 工作簿</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="90"/>
         <source>only PNG, JPEG and WebP images are supported (this is {format})</source>
-        <translation type="unfinished"></translation>
+        <translation>仅支持 PNG、JPEG 和 WebP 图片（此文件是 {format}）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="100"/>
         <source>not a valid {format}</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的 {format}</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="107"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="128"/>
         <source>this type of file is not supported</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持此类型的文件</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="116"/>
         <source>not a valid {format} ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>不是有效的 {format}（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="132"/>
         <source>not a text file (it contains binary data)</source>
-        <translation type="unfinished"></translation>
+        <translation>不是文本文件（包含二进制数据）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="205"/>
         <source>a ZIP archive</source>
-        <translation type="unfinished"></translation>
+        <translation>ZIP 压缩包</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="210"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="217"/>
         <source>an Office 97-2003 file</source>
-        <translation type="unfinished"></translation>
+        <translation>Office 97-2003 文件</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="214"/>
         <source>a Word 97-2003 document (.doc)</source>
-        <translation type="unfinished"></translation>
+        <translation>Word 97-2003 文档（.doc）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="216"/>
         <source>an Excel 97-2003 workbook (.xls)</source>
-        <translation type="unfinished"></translation>
+        <translation>Excel 97-2003 工作簿（.xls）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="233"/>
         <source>a GIF image</source>
-        <translation type="unfinished"></translation>
+        <translation>GIF 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="235"/>
         <source>a BMP image</source>
-        <translation type="unfinished"></translation>
+        <translation>BMP 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="237"/>
         <source>a TIFF image</source>
-        <translation type="unfinished"></translation>
+        <translation>TIFF 图片</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/sniff.py" line="247"/>
         <source>the name says {claimed} but the content is {actual}</source>
-        <translation type="unfinished"></translation>
+        <translation>文件名表明是 {claimed}，但内容是 {actual}</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/validate.py" line="25"/>
         <source>larger than the {limit} MiB limit for images</source>
-        <translation type="unfinished"></translation>
+        <translation>超过了图片 {limit} MiB 的大小上限</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/validate.py" line="27"/>
         <source>larger than the {limit} MiB limit for documents</source>
-        <translation type="unfinished"></translation>
+        <translation>超过了文档 {limit} MiB 的大小上限</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/validate.py" line="34"/>
         <source>the file is empty</source>
-        <translation type="unfinished"></translation>
+        <translation>文件为空</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/zip_guard.py" line="88"/>
         <source>refused: a part of it is compressed {ratio} to 1, which only a zip bomb does</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝：其中一部分的压缩比达到 {ratio} 比 1，只有 ZIP 炸弹才会这样</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/zip_guard.py" line="97"/>
         <source>refused: it would unpack to more than the {limit} MiB limit</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝：解压后会超过 {limit} MiB 的上限</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/context/summariser.py" line="78"/>
         <source>The model returned an empty summary.</source>
-        <translation type="unfinished"></translation>
+        <translation>模型返回了空摘要。</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/local_engine.py" line="103"/>
         <source>The local OCR engine gave an answer Parley cannot read ({error}).</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 OCR 引擎返回了 Parley 无法解析的结果（{error}）。</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/local_engine.py" line="116"/>
         <source>local engine</source>
-        <translation type="unfinished"></translation>
+        <translation>本地引擎</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/local_engine.py" line="138"/>
         <source>The local OCR engine is not installed ({command}).</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 OCR 引擎未安装（{command}）。</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/local_engine.py" line="157"/>
         <source>The local OCR engine did not finish within {seconds:g} s and was stopped.</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 OCR 引擎未在 {seconds:g} 秒内完成，已被停止。</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/local_engine.py" line="166"/>
         <source>exit code {code}</source>
-        <translation type="unfinished"></translation>
+        <translation>退出码 {code}</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/local_engine.py" line="167"/>
         <source>The local OCR engine failed: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>本地 OCR 引擎出错：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/service.py" line="38"/>
         <source>Settings → OCR</source>
-        <translation type="unfinished"></translation>
+        <translation>设置 → 文字识别 (OCR)</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/service.py" line="47"/>
         <source>This model cannot see images, and Parley has no OCR to read them: choose an OCR model in {place}, or install Parley&apos;s local OCR engine: {command}. Nothing was sent.</source>
-        <translation type="unfinished"></translation>
+        <translation>此模型无法识别图片，Parley 也没有可用的 OCR：请在“{place}”中选择 OCR 模型，或安装 Parley 的本地 OCR 引擎：{command}。消息未发送。</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/ocr/service.py" line="158"/>
         <source>The OCR model {model} could not read {name}: {error} (choose another OCR model, or “None — use the local engine”, in {place}).</source>
-        <translation type="unfinished"></translation>
+        <translation>OCR 模型 {model} 无法识别 {name}：{error}（请在“{place}”中选择其他 OCR 模型，或选择“无 — 使用本地引擎”）。</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/settings_service.py" line="182"/>
         <source>no provider with id {id}</source>
-        <translation type="unfinished"></translation>
+        <translation>没有 ID 为 {id} 的服务商</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic.py" line="42"/>
         <source>check the base URL (for Anthropic it is https://api.anthropic.com)</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查 API 地址（Anthropic 的地址是 https://api.anthropic.com）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic.py" line="111"/>
@@ -1265,31 +1265,31 @@
         <location filename="../../desktop/providers/ollama_wire.py" line="280"/>
         <location filename="../../desktop/providers/openai_wire.py" line="360"/>
         <source>The server&apos;s model list was not in the expected format</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器返回的模型列表格式不符合预期</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="384"/>
         <location filename="../../desktop/providers/http_errors.py" line="48"/>
         <source>The server is overloaded</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器过载</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="385"/>
         <location filename="../../desktop/providers/http_errors.py" line="47"/>
         <source>The server is rate limiting requests</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器正在限制请求频率</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="386"/>
         <location filename="../../desktop/providers/http_errors.py" line="208"/>
         <source>The server had an internal error</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器内部错误</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="387"/>
         <location filename="../../desktop/providers/retry.py" line="68"/>
         <source>The server timed out</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器超时</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="388"/>
@@ -1297,62 +1297,62 @@
         <location filename="../../desktop/providers/http_errors.py" line="40"/>
         <location filename="../../desktop/providers/http_errors.py" line="154"/>
         <source>The server refused the API key</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器拒绝了 API 密钥</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="389"/>
         <location filename="../../desktop/providers/http_errors.py" line="42"/>
         <source>The server denied access</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器拒绝访问</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="391"/>
         <location filename="../../desktop/providers/http_errors.py" line="43"/>
         <source>The server does not know this address or model</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器不认识此地址或模型</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="395"/>
         <location filename="../../desktop/providers/http_errors.py" line="45"/>
         <source>The request is too large for the server</source>
-        <translation type="unfinished"></translation>
+        <translation>请求过大，服务器无法处理</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="396"/>
         <source>The account has a billing problem</source>
-        <translation type="unfinished"></translation>
+        <translation>账户存在计费问题</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="404"/>
         <location filename="../../desktop/providers/gemini_wire.py" line="489"/>
         <location filename="../../desktop/providers/http_errors.py" line="35"/>
         <source>unknown error</source>
-        <translation type="unfinished"></translation>
+        <translation>未知错误</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="406"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="386"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="413"/>
         <source>The server reported an error</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器报告了错误</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="409"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="189"/>
         <source>{words}: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>{words}：{message}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="462"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="262"/>
         <source>The server sent a malformed stream event (not JSON): {preview}</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器发送了格式错误的流事件（不是 JSON）：{preview}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="467"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="267"/>
         <source>The server sent a malformed stream event (not an object)</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器发送了格式错误的流事件（不是对象）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="678"/>
@@ -1361,662 +1361,662 @@
         <location filename="../../desktop/providers/openai_responses_wire.py" line="411"/>
         <location filename="../../desktop/providers/openai_wire.py" line="319"/>
         <source>The server&apos;s answer was not a JSON object</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的响应不是 JSON 对象</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="682"/>
         <source>The server&apos;s answer contained no content</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的响应中没有内容</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini.py" line="36"/>
         <source>check the base URL (https://generativelanguage.googleapis.com)</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查 API 地址（https://generativelanguage.googleapis.com）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini.py" line="148"/>
         <location filename="../../desktop/providers/http_errors.py" line="202"/>
         <source>The server requires an API key</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器需要 API 密钥</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini.py" line="152"/>
         <location filename="../../desktop/providers/http_errors.py" line="212"/>
         <source>{words} ({status}): {detail}</source>
-        <translation type="unfinished"></translation>
+        <translation>{words}（{status}）：{detail}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini.py" line="154"/>
         <location filename="../../desktop/providers/http_errors.py" line="216"/>
         <source>{words} ({status})</source>
-        <translation type="unfinished"></translation>
+        <translation>{words}（{status}）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="491"/>
         <location filename="../../desktop/providers/openai_wire.py" line="190"/>
         <source>The server reported an error: {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器报告了错误：{message}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="499"/>
         <location filename="../../desktop/providers/gemini_wire.py" line="512"/>
         <source>it was flagged by Gemini&apos;s safety filters</source>
-        <translation type="unfinished"></translation>
+        <translation>它被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="500"/>
         <source>it too closely repeated existing (possibly copyrighted) material</source>
-        <translation type="unfinished"></translation>
+        <translation>它与已有的（可能受版权保护的）内容过于相似</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="501"/>
         <source>it was in a language Gemini does not support</source>
-        <translation type="unfinished"></translation>
+        <translation>它使用了 Gemini 不支持的语言</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="502"/>
         <source>it contained terms on a blocklist</source>
-        <translation type="unfinished"></translation>
+        <translation>它包含屏蔽列表中的词语</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="503"/>
         <location filename="../../desktop/providers/gemini_wire.py" line="514"/>
         <source>it may contain prohibited content</source>
-        <translation type="unfinished"></translation>
+        <translation>它可能包含违禁内容</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="504"/>
         <source>it may contain sensitive personal information</source>
-        <translation type="unfinished"></translation>
+        <translation>它可能包含敏感的个人信息</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="505"/>
         <source>an image was flagged by Gemini&apos;s safety filters</source>
-        <translation type="unfinished"></translation>
+        <translation>一张图片被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="506"/>
         <source>an image may contain prohibited content</source>
-        <translation type="unfinished"></translation>
+        <translation>一张图片可能包含违禁内容</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="507"/>
         <source>Gemini wrote a tool call it could not format</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemini 生成了无法格式化的工具调用</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="508"/>
         <source>Gemini called a tool although none was offered</source>
-        <translation type="unfinished"></translation>
+        <translation>没有提供工具，Gemini 却调用了工具</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="509"/>
         <source>Gemini made too many tool calls in a row</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemini 连续调用工具的次数过多</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="513"/>
         <source>it contains terms on a blocklist</source>
-        <translation type="unfinished"></translation>
+        <translation>它包含屏蔽列表中的词语</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="515"/>
         <source>an image in it was flagged by Gemini&apos;s safety filters</source>
-        <translation type="unfinished"></translation>
+        <translation>其中一张图片被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="554"/>
         <source>The server&apos;s answer was not in the expected format</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的响应格式不符合预期</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="569"/>
         <location filename="../../desktop/providers/openai_wire.py" line="277"/>
         <source>The server sent a malformed stream chunk (not JSON): {preview}</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器发送了格式错误的流数据块（不是 JSON）：{preview}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="574"/>
         <location filename="../../desktop/providers/openai_wire.py" line="282"/>
         <source>The server sent a malformed stream chunk (not an object)</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器发送了格式错误的流数据块（不是对象）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="585"/>
         <source>it conflicts with Gemini&apos;s content policy</source>
-        <translation type="unfinished"></translation>
+        <translation>它违反了 Gemini 的内容政策</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="588"/>
         <source>Gemini refused the prompt because {reason} ({code})</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemini 拒绝了该提示词，因为{reason}（{code}）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="655"/>
         <source>Gemini stopped the answer because {reason} ({code}): {detail}</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemini 中止了回答，因为{reason}（{code}）：{detail}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="659"/>
         <source>Gemini stopped the answer because {reason} ({code})</source>
-        <translation type="unfinished"></translation>
+        <translation>Gemini 中止了回答，因为{reason}（{code}）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_client.py" line="33"/>
         <source>{path} does not exist</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 不存在</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_client.py" line="38"/>
         <source>{path} is not a readable PEM certificate file ({error})</source>
-        <translation type="unfinished"></translation>
+        <translation>{path} 不是可读取的 PEM 证书文件（{error}）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="20"/>
         <source>The connection closed before the answer was complete</source>
-        <translation type="unfinished"></translation>
+        <translation>回答尚未完成，连接就已关闭</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="39"/>
         <source>The server rejected the request</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器拒绝了请求</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="41"/>
         <source>The account has run out of credit</source>
-        <translation type="unfinished"></translation>
+        <translation>账户余额不足</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="44"/>
         <source>The server timed out waiting for the request</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器等待请求超时</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="46"/>
         <source>The server could not process the request</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器无法处理该请求</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="156"/>
         <source>The account has run out of quota or credit; check the plan and billing with the provider</source>
-        <translation type="unfinished"></translation>
+        <translation>账户的配额或余额已用完；请向服务商确认套餐和账单</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="159"/>
         <source>The conversation is too long for this model&apos;s context window; start a new chat or use a model with a larger context</source>
-        <translation type="unfinished"></translation>
+        <translation>对话过长，超出了此模型的上下文窗口；请新建对话，或换用上下文更长的模型</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="163"/>
         <source>The server does not know this model; check its name, or fetch the model list in Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器不认识此模型；请检查模型名称，或在设置中获取模型列表</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="210"/>
         <source>The request failed</source>
-        <translation type="unfinished"></translation>
+        <translation>请求失败</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="230"/>
         <source>(invalid URL)</source>
-        <translation type="unfinished"></translation>
+        <translation>（无效的 URL）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/ndjson.py" line="26"/>
         <source>The server sent a stream line longer than 16 MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器发送的流数据行超过了 16 MiB</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/ollama.py" line="40"/>
         <source>check the base URL (Ollama&apos;s is usually http://127.0.0.1:11434)</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查 API 地址（Ollama 的地址通常是 http://127.0.0.1:11434）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/ollama_wire.py" line="200"/>
         <source>The server sent a malformed stream line (not JSON): {preview}</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器发送了格式错误的流数据行（不是 JSON）：{preview}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/ollama_wire.py" line="205"/>
         <source>The server sent a malformed stream line (not an object)</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器发送了格式错误的流数据行（不是对象）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/ollama_wire.py" line="213"/>
         <source>Ollama reported an error mid-answer: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ollama 在回答过程中报告了错误：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/ollama_wire.py" line="215"/>
         <source>Ollama reported an error: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>Ollama 报告了错误：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_chat.py" line="35"/>
         <source>check the base URL (it usually ends in /v1)</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查 API 地址（通常以 /v1 结尾）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_responses.py" line="33"/>
         <source>check the base URL (for OpenAI it is https://api.openai.com/v1)</source>
-        <translation type="unfinished"></translation>
+        <translation>请检查 API 地址（OpenAI 的地址是 https://api.openai.com/v1）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="44"/>
         <source>it reached the output token limit (max_output_tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>已达到输出 Token 上限（max_output_tokens）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="45"/>
         <source>the content filter stopped it</source>
-        <translation type="unfinished"></translation>
+        <translation>被内容过滤器拦截</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="200"/>
         <source>the server stopped it ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>被服务器中止（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="200"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="378"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="416"/>
         <source>no reason given</source>
-        <translation type="unfinished"></translation>
+        <translation>未说明原因</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="201"/>
         <source>The answer was cut short: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>回答被截断：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="378"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="416"/>
         <source>The model failed to answer</source>
-        <translation type="unfinished"></translation>
+        <translation>模型未能生成回答</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/openai_wire.py" line="324"/>
         <source>The server&apos;s answer contained no choices</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的响应中没有 choices</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/registry.py" line="47"/>
         <source>{provider}: unsupported provider kind &apos;{kind}&apos;</source>
-        <translation type="unfinished"></translation>
+        <translation>{provider}：不支持的服务商类型 &apos;{kind}&apos;</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/retry.py" line="66"/>
         <source>Rate limited</source>
-        <translation type="unfinished"></translation>
+        <translation>请求频率受限</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/retry.py" line="70"/>
         <source>The server reported a conflict</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器报告了冲突</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/retry.py" line="72"/>
         <source>The server had an error</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器出错</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/retry.py" line="73"/>
         <source>Could not reach the server</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接到服务器</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="45"/>
         <source>(a slow server can be given longer: Stall timeout in Settings › Providers)</source>
-        <translation type="unfinished"></translation>
+        <translation>（服务器较慢时，可在“设置 › 模型服务商”中调大“无响应超时”）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="131"/>
         <source>Could not connect to {server}: no answer within {seconds} s</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接到 {server}：{seconds} 秒内没有响应</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="138"/>
         <source>Could not connect to {server}: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法连接到 {server}：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="145"/>
         <source>{server} accepted the request but sent nothing for {seconds} s {hint}</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} 已接受请求，但 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="152"/>
         <source>Not a usable server address: {server} ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>不是可用的服务器地址：{server}（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="158"/>
         <source>The request to {server} failed: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>发往 {server} 的请求失败：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="187"/>
         <source>{server} answered with a web page, not an API answer; {hint}</source>
-        <translation type="unfinished"></translation>
+        <translation>{server} 返回的是网页，而不是 API 响应；{hint}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="220"/>
         <source>The server&apos;s answer was not valid JSON: {preview}</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器的响应不是有效的 JSON：{preview}</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="230"/>
         <source>The server sent nothing for {seconds} s {hint}</source>
-        <translation type="unfinished"></translation>
+        <translation>服务器 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
     <message>
         <location filename="../../desktop/render/blocks.py" line="25"/>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="165"/>
         <source>this is not a regular file</source>
-        <translation type="unfinished"></translation>
+        <translation>这不是普通文件</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="342"/>
         <source>its saved text is damaged</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存的文本已损坏</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="423"/>
         <source>Could not clean up unused attachments ({detail})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法清理未使用的附件（{detail}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="490"/>
         <source>could not be recorded in the database ({detail})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法记录到数据库中（{detail}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="496"/>
         <source>there is not enough free disk space to keep a copy of it</source>
-        <translation type="unfinished"></translation>
+        <translation>磁盘空间不足，无法保存它的副本</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="498"/>
         <source>Parley is not allowed to write to its attachment folder {root}</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 没有写入附件文件夹 {root} 的权限</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="502"/>
         <source>the attachment folder {root} is on a read-only disk</source>
-        <translation type="unfinished"></translation>
+        <translation>附件文件夹 {root} 位于只读磁盘上</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="503"/>
         <source>could not be copied into the attachment folder ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法复制到附件文件夹（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="737"/>
         <source>the file could not be found (it may have been moved or deleted)</source>
-        <translation type="unfinished"></translation>
+        <translation>找不到文件（可能已被移动或删除）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="739"/>
         <source>Parley is not allowed to read this file</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 没有读取此文件的权限</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="741"/>
         <source>this is a folder, not a file</source>
-        <translation type="unfinished"></translation>
+        <translation>这是文件夹，不是文件</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="742"/>
         <source>the file could not be read ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="747"/>
         <source>Parley&apos;s stored copy of this file is missing</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 保存的此文件副本已丢失</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/attachments.py" line="748"/>
         <source>Parley&apos;s stored copy of this file could not be read ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 Parley 保存的此文件副本（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="55"/>
         <location filename="../../desktop/storage/migrations.py" line="373"/>
         <source>Parley could not open its database</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 无法打开数据库</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="57"/>
         <location filename="../../desktop/storage/migrations.py" line="386"/>
         <source>Free some space there and start Parley again; your chats were left unchanged.</source>
-        <translation type="unfinished"></translation>
+        <translation>请释放一些空间后重新启动 Parley；你的对话未受影响。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="62"/>
         <source>Could not open the database {path}: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开数据库 {path}：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="108"/>
         <source>Parley could not save to its database</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 无法保存到数据库</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="109"/>
         <source>Parley could not read its database</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 无法读取数据库</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="112"/>
         <source>Could not write the database {name}: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入数据库 {name}：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="113"/>
         <source>Could not read the database {name}: {reason}</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取数据库 {name}：{reason}</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="131"/>
         <source>Free some space there and try again.</source>
-        <translation type="unfinished"></translation>
+        <translation>请释放一些空间后重试。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/disk_space.py" line="88"/>
         <source>{what}: the disk holding {folder} is full ({free} free). {then}</source>
-        <translation type="unfinished"></translation>
+        <translation>{what}：{folder} 所在的磁盘已满（剩余 {free}）。{then}</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/disk_space.py" line="92"/>
         <source>{what}: the disk holding {folder} is full. {then}</source>
-        <translation type="unfinished"></translation>
+        <translation>{what}：{folder} 所在的磁盘已满。{then}</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/errors.py" line="43"/>
         <source>The conversation {conversation_id} no longer exists.</source>
-        <translation type="unfinished"></translation>
+        <translation>对话 {conversation_id} 已不存在。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/errors.py" line="55"/>
         <source>The message {message_id} no longer exists.</source>
-        <translation type="unfinished"></translation>
+        <translation>消息 {message_id} 已不存在。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/mapping.py" line="213"/>
         <source>This part ({kind}) was made by a newer version of Parley and cannot be shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>此部分（{kind}）由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/mapping.py" line="216"/>
         <source>This part was made by a newer version of Parley and cannot be shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>此部分由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/mapping.py" line="282"/>
         <source>The content of this message could not be read.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取此消息的内容。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="350"/>
         <source>The database {path} was written by a newer version of Parley (schema version {found}; this version understands up to {known}). Update Parley to open it; the file was left unchanged.</source>
-        <translation type="unfinished"></translation>
+        <translation>数据库 {path} 由更新版本的 Parley 写入（架构版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再打开；该文件未被改动。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="377"/>
         <source>{path} could not be opened as a Parley database ({reason}). It may be damaged or not a database at all; it was left unchanged.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法将 {path} 作为 Parley 数据库打开（{reason}）。它可能已损坏，或根本不是数据库；该文件未被改动。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="395"/>
         <source>Parley could not keep a copy of the database before upgrading it</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 无法在升级前保存数据库副本</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="398"/>
         <source>Parley could not keep a copy of the database before upgrading it (the copy needs about {size})</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 无法在升级前保存数据库副本（副本约需 {size}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="402"/>
         <source>Free some space there and start Parley again; nothing was changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>请释放一些空间后重新启动 Parley；没有任何改动。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="509"/>
         <source>Could not back up {name} before upgrading it ({reason}); the database was not changed.</source>
-        <translation type="unfinished"></translation>
+        <translation>升级前无法备份 {name}（{reason}）；数据库未被改动。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="530"/>
         <source>A copy from before the upgrade is at {path}.</source>
-        <translation type="unfinished"></translation>
+        <translation>升级前的副本位于 {path}。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="537"/>
         <source>Upgrading the database to version {version} failed and was undone</source>
-        <translation type="unfinished"></translation>
+        <translation>将数据库升级到版本 {version} 失败，已撤销</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="540"/>
         <source>Free some space there and start Parley again; your data is unchanged.</source>
-        <translation type="unfinished"></translation>
+        <translation>请释放一些空间后重新启动 Parley；你的数据未受影响。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="545"/>
         <source>Upgrading the database {name} to version {version} failed and was undone, so your data is unchanged.{copy} ({kind}: {detail})</source>
-        <translation type="unfinished"></translation>
+        <translation>将数据库 {name} 升级到版本 {version} 失败，已撤销，你的数据未受影响。{copy}（{kind}：{detail}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="44"/>
         <source>No system keyring was found (install and unlock a Secret Service such as GNOME Keyring or KeePassXC). API keys cannot be saved; providers without a key still work.</source>
-        <translation type="unfinished"></translation>
+        <translation>未找到系统密钥环（请安装并解锁 Secret Service，例如 GNOME Keyring 或 KeePassXC）。无法保存 API 密钥；不需要密钥的服务商仍可使用。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="116"/>
         <source>The keyring you chose ({keyring}) asks for its password on a terminal, and Parley was not started from one (or runs in its background), so API keys cannot be saved. Start Parley from a terminal, in its foreground, or choose a Secret Service such as GNOME Keyring or KeePassXC (see the README, API keys); providers without a key still work.</source>
-        <translation type="unfinished"></translation>
+        <translation>你选择的密钥环（{keyring}）需要在终端中输入密码，而 Parley 不是从终端启动的（或在后台运行），因此无法保存 API 密钥。请在终端前台启动 Parley，或选择 Secret Service，例如 GNOME Keyring 或 KeePassXC（见 README 的“API keys”一节）；不需要密钥的服务商仍可使用。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="126"/>
         <source>Only an insecure keyring ({keyring}) was found, so API keys are not saved. Install and unlock a system keyring such as GNOME Keyring, KWallet or KeePassXC; providers without a key still work.</source>
-        <translation type="unfinished"></translation>
+        <translation>只找到了不安全的密钥环（{keyring}），因此不会保存 API 密钥。请安装并解锁系统密钥环，例如 GNOME Keyring、KWallet 或 KeePassXC；不需要密钥的服务商仍可使用。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="133"/>
         <source>The system keyring could not be reached ({reason}). API keys cannot be saved; providers without a key still work.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法访问系统密钥环（{reason}）。无法保存 API 密钥；不需要密钥的服务商仍可使用。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="157"/>
         <source>API keys are stored by {keyring} in {path}, not encrypted: anyone who can read your files can read them. A Secret Service such as GNOME Keyring or KeePassXC keeps them safer.</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥由 {keyring} 未加密地保存在 {path} 中：任何能读取你文件的人都能读取它们。使用 GNOME Keyring 或 KeePassXC 等 Secret Service 更安全。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="163"/>
         <source>API keys are stored by {keyring}, not encrypted: anyone who can read your files can read them. A Secret Service such as GNOME Keyring or KeePassXC keeps them safer.</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥由 {keyring} 未加密保存：任何能读取你文件的人都能读取它们。使用 GNOME Keyring 或 KeePassXC 等 Secret Service 更安全。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="169"/>
         <source>API keys are stored by {keyring} in {path}, the keyring you chose instead of the system&apos;s.</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥由 {keyring} 保存在 {path} 中，这是你选择用来代替系统密钥环的密钥环。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="174"/>
         <source>API keys are stored by {keyring}, the keyring you chose instead of the system&apos;s.</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥由 {keyring} 保存，这是你选择用来代替系统密钥环的密钥环。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="200"/>
         <source>an API key must not be empty</source>
-        <translation type="unfinished"></translation>
+        <translation>API 密钥不能为空</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="212"/>
         <source>The system keyring refused to save the API key for {provider} ({kind}).</source>
-        <translation type="unfinished"></translation>
+        <translation>系统密钥环拒绝保存 {provider} 的 API 密钥（{kind}）。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="229"/>
         <source>The system keyring could not delete the API key for {provider} ({kind}).</source>
-        <translation type="unfinished"></translation>
+        <translation>系统密钥环无法删除 {provider} 的 API 密钥（{kind}）。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/settings_file.py" line="41"/>
         <source>{name} could not be read ({reason})</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取 {name}（{reason}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/settings_file.py" line="49"/>
         <source>byte {offset}</source>
-        <translation type="unfinished"></translation>
+        <translation>第 {offset} 字节</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/settings_file.py" line="49"/>
         <source>the file is not valid UTF-8 text</source>
-        <translation type="unfinished"></translation>
+        <translation>文件不是有效的 UTF-8 文本</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/settings_file.py" line="53"/>
         <source>line {line}, column {column}</source>
-        <translation type="unfinished"></translation>
+        <translation>第 {line} 行，第 {column} 列</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/transfer.py" line="93"/>
         <source>The message {message} does not belong to the conversation {id} being imported; nothing was imported.</source>
-        <translation type="unfinished"></translation>
+        <translation>消息 {message} 不属于正在导入的对话 {id}；未导入任何内容。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/transfer.py" line="99"/>
         <source>The same message id appears twice; nothing was imported.</source>
-        <translation type="unfinished"></translation>
+        <translation>同一个消息 ID 出现了两次；未导入任何内容。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/transfer.py" line="103"/>
         <source>The messages of {id} do not form a tree; nothing was imported.</source>
-        <translation type="unfinished"></translation>
+        <translation>{id} 的消息无法构成树结构；未导入任何内容。</translation>
     </message>
     <message numerus="yes">
         <location filename="../../desktop/storage/transfer.py" line="113"/>
         <source>%n message(s) being imported, e.g. {example}, already belong to another conversation. Nothing was imported, so neither conversation is changed.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>正在导入的 %n 条消息（例如 {example}）已属于另一个对话。未导入任何内容，两个对话均未改动。</numerusform>
         </translation>
     </message>
     <message>
         <location filename="../../desktop/storage/transfer.py" line="145"/>
         <source>The message {id} replies to {parent}, which is neither being imported nor stored; nothing was imported.</source>
-        <translation type="unfinished"></translation>
+        <translation>消息 {id} 回复的是 {parent}，但后者既不在本次导入中，也未保存在本地；未导入任何内容。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/transfer.py" line="152"/>
         <source>The message {id} replies to {parent}, which belongs to another conversation; nothing was imported.</source>
-        <translation type="unfinished"></translation>
+        <translation>消息 {id} 回复的是 {parent}，但后者属于另一个对话；未导入任何内容。</translation>
     </message>
 </context>
 <context>
@@ -2088,8 +2088,8 @@
     <message numerus="yes">
         <location filename="../../desktop/ui/views/approval_dialog.py" line="195"/>
         <source>Allow %n tool call(s)?</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>允许 %n 个工具调用吗？</numerusform>
         </translation>
     </message>
     <message>
@@ -2118,62 +2118,62 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="53"/>
         <source>may change files or run commands</source>
-        <translation type="unfinished"></translation>
+        <translation>可能修改文件或运行命令</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="55"/>
         <source>reads only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅读取</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="56"/>
         <source>changes files</source>
-        <translation type="unfinished"></translation>
+        <translation>修改文件</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="57"/>
         <source>runs commands</source>
-        <translation type="unfinished"></translation>
+        <translation>运行命令</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="63"/>
         <source>built-in</source>
-        <translation type="unfinished"></translation>
+        <translation>内置</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="65"/>
         <source>unknown</source>
-        <translation type="unfinished"></translation>
+        <translation>未知</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="66"/>
         <source>MCP server “%1”</source>
-        <translation type="unfinished"></translation>
+        <translation>MCP 服务器“%1”</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="73"/>
         <source>Parley does not know this tool&apos;s description yet: its server has not started. It is shown here as soon as the server is up.</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 还不知道此工具的说明：它的服务器尚未启动。服务器启动后会立即在这里显示。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="78"/>
         <source>Parley does not know this tool.</source>
-        <translation type="unfinished"></translation>
+        <translation>Parley 不认识此工具。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="85"/>
         <source>Source: %1 · Risk: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>来源：%1 · 风险：%2</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="95"/>
         <source>Possible once Parley knows what this tool is</source>
-        <translation type="unfinished"></translation>
+        <translation>待 Parley 了解此工具后才可使用</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="156"/>
         <source>Could not save to %1: %2</source>
-        <translation type="unfinished">无法保存到 %1：%2</translation>
+        <translation>无法保存到 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -2222,7 +2222,7 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/assistants.py" line="76"/>
         <source>%1 (not configured)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（未配置）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/assistants.py" line="92"/>
@@ -2237,7 +2237,7 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/assistants.py" line="143"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/assistants.py" line="164"/>
@@ -2427,7 +2427,7 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="278"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -2650,17 +2650,17 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/context_meter.py" line="82"/>
         <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Token</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/context_meter.py" line="90"/>
         <source>About %1 tokens in the next request (context length unknown)</source>
-        <translation type="unfinished"></translation>
+        <translation>下次请求约 %1 Token（上下文长度未知）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/context_meter.py" line="95"/>
         <source>About %1 of %2 tokens of context (%3%) in the next request</source>
-        <translation type="unfinished"></translation>
+        <translation>下次请求约占用 %1 / %2 Token 上下文（%3%）</translation>
     </message>
 </context>
 <context>
@@ -2886,8 +2886,8 @@
     <message numerus="yes">
         <location filename="../../desktop/ui/views/found_servers.py" line="26"/>
         <source>%n model(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个模型</numerusform>
         </translation>
     </message>
     <message>
@@ -2924,48 +2924,48 @@
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="57"/>
         <source>Global shortcuts are not available on macOS yet. Use the tray icon or Chat → Floating Chat instead.</source>
-        <translation type="unfinished"></translation>
+        <translation>macOS 暂不支持全局快捷键。请改用托盘图标或“对话 → 悬浮窗”。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="64"/>
         <source>Wayland lets no application see keys pressed while another one has focus, so Parley cannot offer a global shortcut here. Use the tray icon or Chat → Floating Chat, or bind a key to Parley in your desktop&apos;s keyboard settings.</source>
-        <translation type="unfinished"></translation>
+        <translation>Wayland 不允许应用获取其他应用获得焦点时的按键，因此 Parley 无法在此提供全局快捷键。请使用托盘图标或“对话 → 悬浮窗”，或在桌面环境的键盘设置中为 Parley 绑定快捷键。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="71"/>
         <source>Global shortcuts need an X11 or Windows desktop (this is “%1”).</source>
-        <translation type="unfinished"></translation>
+        <translation>全局快捷键需要 X11 或 Windows 桌面（当前为“%1”）。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="77"/>
         <source>Global shortcuts on X11 need the python-xlib package.</source>
-        <translation type="unfinished"></translation>
+        <translation>在 X11 上使用全局快捷键需要安装 python-xlib 包。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="175"/>
         <source>“%1” is not a key combination.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是组合键。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="180"/>
         <source>%1 needs Ctrl, Alt or Meta, or it would take that key from every app.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 需要包含 Ctrl、Alt 或 Meta，否则会抢占所有应用中的这个按键。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="192"/>
         <location filename="../../desktop/ui/global_shortcut.py" line="198"/>
         <source>Global shortcuts are unavailable: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>全局快捷键不可用：%1</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="202"/>
         <source>%1 is taken by another application.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 已被其他应用占用。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/global_shortcut.py" line="206"/>
         <source>%1 cannot be used as a global shortcut on this keyboard.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 在此键盘上无法用作全局快捷键。</translation>
     </message>
 </context>
 <context>
@@ -2996,22 +2996,22 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/long_text.py" line="30"/>
         <source>Showing the first %1 of %2 characters.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示了前 %1 个字符（共 %2 个）。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/long_text.py" line="38"/>
         <source>… and %n more characters, not shown.</source>
-        <translation type="unfinished"></translation>
+        <translation>… 还有 %n 个字符未显示。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/long_text.py" line="45"/>
         <source>… %n characters not shown …</source>
-        <translation type="unfinished"></translation>
+        <translation>… 省略了 %n 个字符 …</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/long_text.py" line="79"/>
         <source>Too long to show whole: showing the first %1 and the last %2 of %3 characters. Copy all or save them to read every one.</source>
-        <translation type="unfinished"></translation>
+        <translation>内容过长，无法完整显示：显示了开头 %1 个和结尾 %2 个字符（共 %3 个）。全部复制或保存后即可阅读全文。</translation>
     </message>
 </context>
 <context>
@@ -3269,17 +3269,17 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="135"/>
         <source>%1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="254"/>
         <source>The header with the value %1 needs a name.</source>
-        <translation type="unfinished"></translation>
+        <translation>值为 %1 的请求头需要名称。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="258"/>
         <source>The header %1 is given twice.</source>
-        <translation type="unfinished"></translation>
+        <translation>请求头 %1 重复填写了两次。</translation>
     </message>
 </context>
 <context>
@@ -3466,47 +3466,47 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="71"/>
         <source>Thinking…</source>
-        <translation type="unfinished"></translation>
+        <translation>思考中…</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="73"/>
         <source>Thought for %n s</source>
-        <translation type="unfinished"></translation>
+        <translation>已思考 %n 秒</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="82"/>
         <source>%1 — retrying in %2 s (try %3 of %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — %2 秒后重试（第 %3/%4 次）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="86"/>
         <source>%1 — trying again (try %3 of %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 正在重试（第 %3/%4 次）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="104"/>
         <source>Stopped</source>
-        <translation type="unfinished">已停止</translation>
+        <translation>已停止</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="105"/>
         <source>Interrupted — Parley closed before the answer finished</source>
-        <translation type="unfinished"></translation>
+        <translation>已中断 — 回答完成前 Parley 已关闭</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="108"/>
         <source>Waiting for your approval</source>
-        <translation type="unfinished"></translation>
+        <translation>等待你的批准</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="123"/>
         <source>%n tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%n Token</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/message_item.py" line="131"/>
         <source>first token %n ms</source>
-        <translation type="unfinished"></translation>
+        <translation>首 Token %n 毫秒</translation>
     </message>
 </context>
 <context>
@@ -3615,7 +3615,7 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/network_settings.py" line="42"/>
         <source>%1: %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/network_settings.py" line="48"/>
@@ -4047,7 +4047,7 @@
     <message numerus="yes">
         <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="208"/>
         <source>%n model(s) found. Save to use them.</source>
-        <translation type="unfinished">
+        <translation>
             <numerusform>找到 %n 个模型。保存后即可使用。</numerusform>
         </translation>
     </message>
@@ -4150,8 +4150,8 @@
     <message numerus="yes">
         <location filename="../../desktop/ui/viewmodels/settings.py" line="282"/>
         <source>Connected: %n model(s) available.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已连接：%n 个模型可用。</numerusform>
         </translation>
     </message>
     <message>
@@ -4390,109 +4390,109 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="38"/>
         <source>waiting for approval</source>
-        <translation type="unfinished">等待批准</translation>
+        <translation>等待批准</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="39"/>
         <source>running</source>
-        <translation type="unfinished"></translation>
+        <translation>运行中</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="40"/>
         <source>done</source>
-        <translation type="unfinished"></translation>
+        <translation>已完成</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="41"/>
         <source>error</source>
-        <translation type="unfinished"></translation>
+        <translation>出错</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="56"/>
         <source>denied</source>
-        <translation type="unfinished"></translation>
+        <translation>已拒绝</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
         <source>answered</source>
-        <translation type="unfinished"></translation>
+        <translation>已回复</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
         <source>interrupted</source>
-        <translation type="unfinished">已中断</translation>
+        <translation>已中断</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
         <source>cancelled</source>
-        <translation type="unfinished"></translation>
+        <translation>已取消</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="53"/>
         <source>allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>已允许</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="54"/>
         <source>approved once</source>
-        <translation type="unfinished"></translation>
+        <translation>已批准一次</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="55"/>
         <source>always allowed</source>
-        <translation type="unfinished"></translation>
+        <translation>始终允许</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
         <source>answered instead</source>
-        <translation type="unfinished"></translation>
+        <translation>已改为回复</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
         <source>turned off</source>
-        <translation type="unfinished"></translation>
+        <translation>已关闭</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="63"/>
         <source>by policy</source>
-        <translation type="unfinished"></translation>
+        <translation>（按策略）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="64"/>
         <source>by you</source>
-        <translation type="unfinished"></translation>
+        <translation>（由你决定）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="65"/>
         <source>by Parley</source>
-        <translation type="unfinished"></translation>
+        <translation>（由 Parley 决定）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="75"/>
         <source>%n B</source>
-        <translation type="unfinished"></translation>
+        <translation>%n B</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="77"/>
         <source>%n KiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%n KiB</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="80"/>
         <source>%n MiB</source>
-        <translation type="unfinished"></translation>
+        <translation>%n MiB</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="107"/>
         <source>%n ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%n 毫秒</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/tool_card.py" line="109"/>
         <source>%n s</source>
-        <translation type="unfinished"></translation>
+        <translation>%n 秒</translation>
     </message>
 </context>
 <context>
@@ -4594,7 +4594,7 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/transfer.py" line="37"/>
         <source>%1 is %2 MiB; imports stop at 200 MiB.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 大小为 %2 MiB；导入上限为 200 MiB。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/transfer.py" line="75"/>
@@ -4653,32 +4653,32 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/usage.py" line="37"/>
         <source>%1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 Token</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/usage.py" line="45"/>
         <source>Input: %1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>输入：%1 Token</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/usage.py" line="48"/>
         <source>Output: %1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>输出：%1 Token</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/usage.py" line="54"/>
         <source>of which reasoning: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>其中思考：%1</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/usage.py" line="60"/>
         <source>Cost: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>费用：%1</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/usage.py" line="66"/>
         <source>%1 of the models used have no price (Settings → Usage &amp; models)</source>
-        <translation type="unfinished"></translation>
+        <translation>有 %1 个使用过的模型未设置价格（设置 → 用量与模型）</translation>
     </message>
 </context>
 <context>
@@ -4749,7 +4749,7 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="68"/>
         <source>%1 (not configured)</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（未配置）</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="152"/>
