@@ -148,7 +148,7 @@
         <location filename="../../desktop/core/assistants.py" line="193"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
-        <translation>{id!r} 重复使用了两次</translation>
+        <translation>{id!r} 被重复使用</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="197"/>
@@ -556,7 +556,7 @@
     <message>
         <location filename="../../desktop/core/desktop_settings.py" line="44"/>
         <source>{value!r} is not one key combination (e.g. &quot;Ctrl+Alt+Space&quot;), or &quot;&quot;</source>
-        <translation>{value!r} 不是单个组合键（例如 &quot;Ctrl+Alt+Space&quot;），也不是 &quot;&quot;</translation>
+        <translation>{value!r} 既不是单个组合键（例如 &quot;Ctrl+Alt+Space&quot;），也不是 &quot;&quot;</translation>
     </message>
     <message>
         <location filename="../../desktop/core/errors.py" line="37"/>
@@ -734,12 +734,12 @@
     <message>
         <location filename="../../desktop/core/settings.py" line="510"/>
         <source>{version} is newer than this Parley understands</source>
-        <translation>{version} 比当前版本的 Parley 所支持的更新</translation>
+        <translation>{version} 高于当前 Parley 支持的版本</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="518"/>
         <source>{id} is used twice</source>
-        <translation>{id} 重复使用了两次</translation>
+        <translation>{id} 被重复使用</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="528"/>
@@ -770,7 +770,7 @@
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="76"/>
         <source>must be between 0 and {max_price:,.0f} per million tokens</source>
-        <translation>必须介于每百万 Token 0 到 {max_price:,.0f} 之间</translation>
+        <translation>每百万 Token 的价格必须介于 0 到 {max_price:,.0f} 之间</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="86"/>
@@ -781,7 +781,7 @@
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="93"/>
         <source>is required (currency units per 1M tokens)</source>
-        <translation>为必填项（每 1M Token 的货币单位数）</translation>
+        <translation>必须填写（每 1M Token 的价格，以货币单位计）</translation>
     </message>
     <message>
         <location filename="../../desktop/core/usage_settings.py" line="128"/>
@@ -936,7 +936,7 @@
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="73"/>
         <source>garbage where a marker was expected</source>
-        <translation>应为标记的位置是无效数据</translation>
+        <translation>应为标记的位置出现了无效数据</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="80"/>
@@ -946,7 +946,7 @@
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="83"/>
         <source>a segment has an impossible length</source>
-        <translation>某个段的长度不可能成立</translation>
+        <translation>某个段的长度不合理</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/image_headers.py" line="87"/>
@@ -1012,7 +1012,7 @@
     <message>
         <location filename="../../desktop/engine/attachments/ooxml.py" line="40"/>
         <source>refused: its XML declares a DOCTYPE, which no Office file has</source>
-        <translation>已拒绝：其 XML 声明了 DOCTYPE，正常的 Office 文件不会有</translation>
+        <translation>已拒绝，因为其 XML 声明了 DOCTYPE，正常的 Office 文件不会这样</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/pdf_text.py" line="80"/>
@@ -1191,12 +1191,12 @@
     <message>
         <location filename="../../desktop/engine/attachments/zip_guard.py" line="88"/>
         <source>refused: a part of it is compressed {ratio} to 1, which only a zip bomb does</source>
-        <translation>已拒绝：其中一部分的压缩比达到 {ratio} 比 1，只有 ZIP 炸弹才会这样</translation>
+        <translation>已拒绝，因为其中一部分的压缩比高达 {ratio}:1，只有 ZIP 炸弹才会这样</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/zip_guard.py" line="97"/>
         <source>refused: it would unpack to more than the {limit} MiB limit</source>
-        <translation>已拒绝：解压后会超过 {limit} MiB 的上限</translation>
+        <translation>已拒绝，因为解压后会超过 {limit} MiB 的上限</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/context/summariser.py" line="78"/>
@@ -1309,7 +1309,7 @@
         <location filename="../../desktop/providers/anthropic_wire.py" line="391"/>
         <location filename="../../desktop/providers/http_errors.py" line="43"/>
         <source>The server does not know this address or model</source>
-        <translation>服务器不认识此地址或模型</translation>
+        <translation>服务器无法识别此地址或模型</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic_wire.py" line="395"/>
@@ -1442,12 +1442,12 @@
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="507"/>
         <source>Gemini wrote a tool call it could not format</source>
-        <translation>Gemini 生成了无法格式化的工具调用</translation>
+        <translation>Gemini 生成的工具调用格式有误</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="508"/>
         <source>Gemini called a tool although none was offered</source>
-        <translation>没有提供工具，Gemini 却调用了工具</translation>
+        <translation>Gemini 在未提供工具的情况下调用了工具</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/gemini_wire.py" line="509"/>
@@ -1524,7 +1524,7 @@
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="41"/>
         <source>The account has run out of credit</source>
-        <translation>账户余额不足</translation>
+        <translation>账户余额已用完</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="44"/>
@@ -1549,7 +1549,7 @@
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="163"/>
         <source>The server does not know this model; check its name, or fetch the model list in Settings</source>
-        <translation>服务器不认识此模型；请检查模型名称，或在设置中获取模型列表</translation>
+        <translation>服务器无法识别此模型；请检查模型名称，或在设置中获取模型列表</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/http_errors.py" line="210"/>
@@ -1794,7 +1794,7 @@
         <location filename="../../desktop/storage/database.py" line="57"/>
         <location filename="../../desktop/storage/migrations.py" line="386"/>
         <source>Free some space there and start Parley again; your chats were left unchanged.</source>
-        <translation>请释放一些空间后重新启动 Parley；你的对话未受影响。</translation>
+        <translation>请在该磁盘上释放一些空间后重新启动 Parley；你的对话未受影响。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="62"/>
@@ -1824,7 +1824,7 @@
     <message>
         <location filename="../../desktop/storage/database.py" line="131"/>
         <source>Free some space there and try again.</source>
-        <translation>请释放一些空间后重试。</translation>
+        <translation>请在该磁盘上释放一些空间后重试。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/disk_space.py" line="88"/>
@@ -1864,7 +1864,7 @@
     <message>
         <location filename="../../desktop/storage/migrations.py" line="350"/>
         <source>The database {path} was written by a newer version of Parley (schema version {found}; this version understands up to {known}). Update Parley to open it; the file was left unchanged.</source>
-        <translation>数据库 {path} 由更新版本的 Parley 写入（架构版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再打开；该文件未被改动。</translation>
+        <translation>数据库 {path} 由更新版本的 Parley 写入（结构版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再打开；该文件未被改动。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="377"/>
@@ -1884,7 +1884,7 @@
     <message>
         <location filename="../../desktop/storage/migrations.py" line="402"/>
         <source>Free some space there and start Parley again; nothing was changed.</source>
-        <translation>请释放一些空间后重新启动 Parley；没有任何改动。</translation>
+        <translation>请在该磁盘上释放一些空间后重新启动 Parley；没有做任何改动。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="509"/>
@@ -1904,7 +1904,7 @@
     <message>
         <location filename="../../desktop/storage/migrations.py" line="540"/>
         <source>Free some space there and start Parley again; your data is unchanged.</source>
-        <translation>请释放一些空间后重新启动 Parley；你的数据未受影响。</translation>
+        <translation>请在该磁盘上释放一些空间后重新启动 Parley；你的数据未受影响。</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/migrations.py" line="545"/>
@@ -2153,12 +2153,12 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="73"/>
         <source>Parley does not know this tool&apos;s description yet: its server has not started. It is shown here as soon as the server is up.</source>
-        <translation>Parley 还不知道此工具的说明：它的服务器尚未启动。服务器启动后会立即在这里显示。</translation>
+        <translation>Parley 还不了解此工具的说明：它的服务器尚未启动。服务器启动后，说明会立即显示在这里。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="78"/>
         <source>Parley does not know this tool.</source>
-        <translation>Parley 不认识此工具。</translation>
+        <translation>Parley 不了解此工具。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="85"/>
@@ -2168,7 +2168,7 @@
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="95"/>
         <source>Possible once Parley knows what this tool is</source>
-        <translation>待 Parley 了解此工具后才可使用</translation>
+        <translation>Parley 了解此工具后才可选择</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/approvals.py" line="156"/>
