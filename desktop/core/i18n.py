@@ -18,7 +18,8 @@ Translate = Callable[[str, str, str | None, int], str]
 
 
 def _untranslated(context: str, text: str, disambiguation: str | None, n: int) -> str:
-    return text.replace("%n", str(n)) if n >= 0 else text
+    """The source text, its count filled in as Qt would (`%Ln`: with digit grouping)."""
+    return text.replace("%Ln", f"{n:,}").replace("%n", str(n)) if n >= 0 else text
 
 
 _translate: Translate = _untranslated

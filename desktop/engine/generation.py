@@ -571,12 +571,16 @@ class GenerationRunner:
 
 def _not_saved(error: StorageError) -> str:
     """What the answer shows while it is not on disk."""
-    if isinstance(error, DiskFullError):
-        free = f" ({size_text(error.free_bytes)} free)" if error.free_bytes is not None else ""
+    if isinstance(error, DiskFullError) and error.free_bytes is None:
         return tr(
-            "Not saved yet: the disk holding {folder} is full{free}. The answer stays here, "
+            "Not saved yet: the disk holding {folder} is full. The answer stays here, "
             "and Parley saves it once there is room."
-        ).format(folder=error.folder, free=free)
+        ).format(folder=error.folder)
+    if isinstance(error, DiskFullError):
+        return tr(
+            "Not saved yet: the disk holding {folder} is full ({free} free). The answer stays "
+            "here, and Parley saves it once there is room."
+        ).format(folder=error.folder, free=size_text(error.free_bytes))
     return tr("Not saved yet: {error} Parley tries again at the next save.").format(error=error)
 
 

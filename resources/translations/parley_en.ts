@@ -27,6 +27,38 @@
             <numerusform>%n messages being imported, e.g. {example}, already belong to another conversation. Nothing was imported, so neither conversation is changed.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="39"/>
+        <source>… and %Ln more character(s), not shown.</source>
+        <translation>
+            <numerusform>… and %Ln more character, not shown.</numerusform>
+            <numerusform>… and %Ln more characters, not shown.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="44"/>
+        <source>… %Ln character(s) not shown …</source>
+        <translation>
+            <numerusform>… %Ln character not shown …</numerusform>
+            <numerusform>… %Ln characters not shown …</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="123"/>
+        <source>%Ln token(s)</source>
+        <translation>
+            <numerusform>%Ln token</numerusform>
+            <numerusform>%Ln tokens</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="68"/>
+        <source>%Ln of the models used have no price (Settings → Usage &amp; models)</source>
+        <translation>
+            <numerusform>%Ln of the models used has no price (Settings → Usage &amp; models)</numerusform>
+            <numerusform>%Ln of the models used have no price (Settings → Usage &amp; models)</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ApprovalDialog</name>

@@ -418,12 +418,17 @@
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="577"/>
-        <source>Not saved yet: the disk holding {folder} is full{free}. The answer stays here, and Parley saves it once there is room.</source>
-        <translation>尚未保存：{folder} 所在的磁盘已满{free}。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
+        <location filename="../../desktop/engine/generation.py" line="576"/>
+        <source>Not saved yet: the disk holding {folder} is full. The answer stays here, and Parley saves it once there is room.</source>
+        <translation>尚未保存：{folder} 所在的磁盘已满。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="580"/>
+        <location filename="../../desktop/engine/generation.py" line="581"/>
+        <source>Not saved yet: the disk holding {folder} is full ({free} free). The answer stays here, and Parley saves it once there is room.</source>
+        <translation>尚未保存：{folder} 所在的磁盘已满（剩余 {free}）。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/generation.py" line="584"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -2018,6 +2023,34 @@
         <source>The message {id} replies to {parent}, which belongs to another conversation; nothing was imported.</source>
         <translation>消息 {id} 回复的是 {parent}，但后者属于另一个对话；未导入任何内容。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="39"/>
+        <source>… and %Ln more character(s), not shown.</source>
+        <translation>
+            <numerusform>… 还有 %Ln 个字符未显示。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="44"/>
+        <source>… %Ln character(s) not shown …</source>
+        <translation>
+            <numerusform>… 省略了 %Ln 个字符 …</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="123"/>
+        <source>%Ln token(s)</source>
+        <translation>
+            <numerusform>%Ln Token</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="68"/>
+        <source>%Ln of the models used have no price (Settings → Usage &amp; models)</source>
+        <translation>
+            <numerusform>有 %Ln 个使用过的模型未设置价格（设置 → 用量与模型）</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>AppearancePage</name>
@@ -2288,77 +2321,102 @@
         <translation>跟随对话设置</translation>
     </message>
     <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="84"/>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="85"/>
+        <source>Low</source>
+        <translation>低</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="86"/>
+        <source>Medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
+        <source>High</source>
+        <translation>高</translation>
+    </message>
+    <message>
         <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
+        <source>Maximum</source>
+        <translation>最高</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="95"/>
         <source> tokens</source>
         <translation> Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="90"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="97"/>
         <source>A conversation may replace the system prompt with its own</source>
         <translation>允许对话用自己的提示词替换系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="92"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="99"/>
         <source>All tools</source>
         <translation>所有工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="104"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="119"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="126"/>
         <source>Icon and name</source>
         <translation>图标和名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="120"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="127"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="121"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="128"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="122"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="129"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="123"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="130"/>
         <source>Top-p</source>
         <translation>Top-p</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="124"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="131"/>
         <source>Max output tokens</source>
         <translation>最大输出 Token 数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="125"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="132"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="126"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="133"/>
         <source>Summarise history above</source>
         <translation>历史超过此长度时摘要</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="131"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="138"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="145"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="152"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="161"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="168"/>
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
@@ -2994,22 +3052,12 @@
 <context>
     <name>LongText</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/long_text.py" line="30"/>
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="31"/>
         <source>Showing the first %1 of %2 characters.</source>
         <translation>显示了前 %1 个字符（共 %2 个）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/long_text.py" line="38"/>
-        <source>… and %n more characters, not shown.</source>
-        <translation>… 还有 %n 个字符未显示。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/long_text.py" line="45"/>
-        <source>… %n characters not shown …</source>
-        <translation>… 省略了 %n 个字符 …</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/long_text.py" line="79"/>
+        <location filename="../../desktop/ui/viewmodels/long_text.py" line="76"/>
         <source>Too long to show whole: showing the first %1 and the last %2 of %3 characters. Copy all or save them to read every one.</source>
         <translation>内容过长，无法完整显示：显示了开头 %1 个和结尾 %2 个字符（共 %3 个）。全部复制或保存后即可阅读全文。</translation>
     </message>
@@ -3464,47 +3512,42 @@
 <context>
     <name>MessageItem</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="71"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="72"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="73"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="74"/>
         <source>Thought for %n s</source>
         <translation>已思考 %n 秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="82"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="83"/>
         <source>%1 — retrying in %2 s (try %3 of %4)</source>
         <translation>%1 — %2 秒后重试（第 %3/%4 次）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="86"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="87"/>
         <source>%1 — trying again (try %3 of %4)</source>
         <translation>%1 — 正在重试（第 %3/%4 次）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="104"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="105"/>
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="105"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="106"/>
         <source>Interrupted — Parley closed before the answer finished</source>
         <translation>已中断 — 回答完成前 Parley 已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="108"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="109"/>
         <source>Waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="123"/>
-        <source>%n tokens</source>
-        <translation>%n Token</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="131"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="128"/>
         <source>first token %n ms</source>
         <translation>首 Token %n 毫秒</translation>
     </message>
@@ -4470,27 +4513,32 @@
         <translation>（由 Parley 决定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="75"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="73"/>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="78"/>
         <source>%n B</source>
         <translation>%n B</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="77"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="80"/>
         <source>%n KiB</source>
         <translation>%n KiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="80"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="83"/>
         <source>%n MiB</source>
         <translation>%n MiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="107"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="110"/>
         <source>%n ms</source>
         <translation>%n 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="109"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="112"/>
         <source>%n s</source>
         <translation>%n 秒</translation>
     </message>
@@ -4651,34 +4699,29 @@
 <context>
     <name>UsageModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="37"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="38"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="45"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="46"/>
         <source>Input: %1 tokens</source>
         <translation>输入：%1 Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="48"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="49"/>
         <source>Output: %1 tokens</source>
         <translation>输出：%1 Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="54"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="55"/>
         <source>of which reasoning: %1</source>
         <translation>其中思考：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="60"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="61"/>
         <source>Cost: %1</source>
         <translation>费用：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="66"/>
-        <source>%1 of the models used have no price (Settings → Usage &amp; models)</source>
-        <translation>有 %1 个使用过的模型未设置价格（设置 → 用量与模型）</translation>
     </message>
 </context>
 <context>

@@ -11,13 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QLocale
 
 from desktop.app import Parley, create_event_loop
 from desktop.core.paths import DataPaths
+from desktop.core.settings import Language
 from desktop.engine.local_servers import LocalServer
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
+from desktop.ui.language import install_translations, remove_translations
 from tests.support.waiting import CEILING_S, HANG_GUARD_S
 
 # A test that ends while the app still has a request in flight (a title or suggestion
@@ -41,6 +44,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if here in Path(str(item.path)).parents:
             for rule in _SHUTDOWN_LEAKS:
                 item.add_marker(pytest.mark.filterwarnings(rule))
+
+
+@pytest.fixture(autouse=True)
+def english(qapp) -> Iterator[None]:
+    """The UI in English as Parley starts it on an English system: with the English
+    plural forms ("1 model", "3 models") installed."""
+    install_translations(qapp, Language.ENGLISH, QLocale("en_US"))
+    try:
+        yield
+    finally:  # tests outside the UI see the engine's source texts, as without Qt
+        remove_translations(qapp)
 
 
 @pytest.fixture

@@ -35,7 +35,7 @@ HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 @pytest.fixture
-def chinese(qapp):
+def chinese(qapp, english):
     """The window's language set to 简体中文, as Parley does before its first window
     (whether this machine has a CJK font or not: the tests read texts, not pixels)."""
     install_translations(
@@ -44,7 +44,7 @@ def chinese(qapp):
     try:
         yield
     finally:
-        remove_translations(qapp)
+        install_translations(qapp, Language.ENGLISH, QLocale("en_US"))
 
 
 @pytest.mark.parametrize(
@@ -105,15 +105,16 @@ def test_chinese_reaches_parleys_texts_qts_texts_the_engine_dates_and_numbers(ch
 
 
 def test_english_plural_forms_come_from_the_english_file(qapp):
-    install_translations(qapp, Language.ENGLISH, QLocale("en_US"))
+    source = translated_plural_source()
+    assert source is not None, "parley_en.ts has no plural text"
+    one = QCoreApplication.translate(source[0], source[1], None, 1)
+    many = QCoreApplication.translate(source[0], source[1], None, 3)
+    assert "(s)" not in one and "(s)" not in many and one != many
+    remove_translations(qapp)  # without the file, the source text with its "(s)"
     try:
-        source = translated_plural_source()
-        assert source is not None, "parley_en.ts has no plural text"
-        one = QCoreApplication.translate(source[0], source[1], None, 1)
-        many = QCoreApplication.translate(source[0], source[1], None, 3)
-        assert "(s)" not in one and "(s)" not in many and one != many
+        assert "(s)" in QCoreApplication.translate(source[0], source[1], None, 3)
     finally:
-        remove_translations(qapp)
+        install_translations(qapp, Language.ENGLISH, QLocale("en_US"))
 
 
 def translated_plural_source() -> tuple[str, str] | None:

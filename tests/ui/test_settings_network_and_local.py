@@ -112,7 +112,7 @@ def test_onboarding_offers_a_local_ollama_and_adds_it_in_one_click(driver, secon
     async def body() -> None:
         await driver.until(lambda: len(found.rows) == 1)
         row = found.rows[0]
-        assert row.label.text() == "Found Ollama on this computer (3 model(s))"
+        assert row.label.text() == "Found Ollama on this computer (3 models)"
         assert row.isVisible()
         click(row.add_button)
         await driver.until(lambda: chat_view.pages.currentWidget() is not chat_view.onboarding)
@@ -153,7 +153,7 @@ def test_the_providers_page_offers_a_running_server_not_yet_added(
         click(page.add_button)
         await driver.until(lambda: not parley.settings_vm.local_servers.detecting)
         assert [row.server.name for row in found.rows] == ["LM Studio"]
-        assert found.rows[0].label.text() == "Found LM Studio on this computer (2 model(s))"
+        assert found.rows[0].label.text() == "Found LM Studio on this computer (2 models)"
         click(found.rows[0].add_button)
         await driver.until(lambda: page.list.count() == 2)
 

@@ -133,7 +133,7 @@ def test_test_connection_lists_the_models_without_blocking_the_window(driver, ss
         await driver.until(lambda: form.test_button.isEnabled())
 
     driver.run(body())
-    assert form.connection_status.text() == "Connected: 2 model(s) available."
+    assert form.connection_status.text() == "Connected: 2 models available."
     assert form.connection_status.property("tone") == "ok"
     assert form.model_ids() == ["llama3.2", "qwen3:8b"]  # the empty list was filled
     assert form.name.text() == "Typed while testing"
@@ -392,7 +392,7 @@ def test_the_default_shown_for_a_model_includes_what_the_endpoint_says(
 
     async def body() -> None:
         click(page.form.fetch_button)
-        await driver.until(lambda: page.status.text() == "1 model(s) found. Save to use them.")
+        await driver.until(lambda: page.status.text() == "1 model found. Save to use it.")
 
     driver.run(body())
     assert editor.model.currentText() == "test-model"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
+from desktop.core.i18n import tr  # lupdate files a count's plural only from tr()
 from desktop.render.guard import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS
 from desktop.render.plain import SOFT_BREAK as SOFT_BREAK  # views copy text without it
 from desktop.render.plain import SOFT_BREAK_NAME as SOFT_BREAK_NAME  # how each is marked
@@ -35,16 +36,12 @@ def cut_note(shown: int, total: int) -> str:
 
 def hidden_note(hidden: int) -> str:
     """After a text's start: e.g. "… and 1,234 more characters, not shown."."""
-    return QCoreApplication.translate("LongText", "… and %n more characters, not shown.").replace(
-        "%n", _number(hidden)
-    )
+    return tr("… and %Ln more character(s), not shown.", "", hidden)
 
 
 def gap_note(hidden: int) -> str:
     """Between a text's start and its end: e.g. "… 1,234 characters not shown …"."""
-    return QCoreApplication.translate("LongText", "… %n characters not shown …").replace(
-        "%n", _number(hidden)
-    )
+    return tr("… %Ln character(s) not shown …", "", hidden)
 
 
 @dataclass(frozen=True, slots=True)

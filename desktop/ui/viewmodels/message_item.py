@@ -8,6 +8,7 @@ from functools import cached_property
 
 from PySide6.QtCore import QCoreApplication, QLocale
 
+from desktop.core.i18n import tr  # lupdate files a count's plural only from tr()
 from desktop.core.models import (
     ErrorPart,
     Message,
@@ -119,11 +120,7 @@ def meta_line(message: Message, cost: str = "") -> str:
     local = message.created_at.astimezone()
     bits.append(QLocale().toString(local.time(), QLocale.FormatType.ShortFormat))
     if message.usage is not None and message.usage.output_tokens:
-        bits.append(
-            QCoreApplication.translate("MessageItem", "%n tokens").replace(
-                "%n", str(message.usage.output_tokens)
-            )
-        )
+        bits.append(tr("%Ln token(s)", "", message.usage.output_tokens))
     if cost:
         bits.append(cost)
     if message.first_token_ms is not None:

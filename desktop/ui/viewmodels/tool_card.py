@@ -67,7 +67,10 @@ def _decision_label(part: ToolCallPart) -> str:
         if part.decided_by
         else None
     )
-    return f"{text} {by}" if by else text
+    if by is None:
+        return text
+    # One template, so a language can join the two as it does (Chinese: no space).
+    return QCoreApplication.translate("ToolCard", "%1 %2").replace("%1", text).replace("%2", by)
 
 
 def size_text(size: int) -> str:

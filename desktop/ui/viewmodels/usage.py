@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication, QLocale, QObject, QTimer, Signal, S
 
 from desktop.core.costs import UsageTotals, format_cost, message_cost, usage_totals
 from desktop.core.events import ActivePathChanged, EngineEvent, GenerationFinished
+from desktop.core.i18n import tr  # lupdate files a count's plural only from tr()
 from desktop.core.models import Message
 from desktop.core.settings import Settings
 from desktop.engine.chat_service import ChatService
@@ -63,9 +64,11 @@ def totals_tooltip(totals: UsageTotals, currency: str) -> str:
         )
     if totals.unpriced:
         lines.append(
-            QCoreApplication.translate(
-                "UsageModel", "%1 of the models used have no price (Settings → Usage & models)"
-            ).replace("%1", str(totals.unpriced))
+            tr(
+                "%Ln of the models used have no price (Settings → Usage & models)",
+                "",
+                totals.unpriced,
+            )
         )
     return "\n".join(lines)
 

@@ -80,8 +80,15 @@ class AssistantsPage(QWidget):
         self.max_tokens.setSpecialValueText(model_default)
         self.effort = QComboBox(self)
         self.effort.addItem(self.tr("The chat's choice"), None)
+        names = {
+            "off": self.tr("Off"),
+            "low": self.tr("Low"),
+            "medium": self.tr("Medium"),
+            "high": self.tr("High"),
+            "max": self.tr("Maximum"),
+        }
         for effort in EFFORTS:
-            self.effort.addItem(effort.capitalize(), effort)
+            self.effort.addItem(names[effort], effort)
         self.threshold = QSpinBox(self)
         self.threshold.setRange(MIN_THRESHOLD, 10_000_000)
         self.threshold.setSingleStep(1000)
