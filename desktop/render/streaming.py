@@ -28,12 +28,16 @@ nothing jumps when it is highlighted at the end); a huge table or list is plain 
 
 Formulas (with a `MathSource`, see `maths`) show their source until they are typeset: a
 block, or a whole rendering, that showed a formula as pending is rendered again once the
-source no longer says it is (`MathSource.waiting`), and only that block.
+source no longer says it is (`MathSource.waiting`), and only that block. A display
+formula still streaming in (a last paragraph that opens with ``$$`` or ``\\[``) shows
+as its source, as written, until it is closed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
+
+from markdown_it.common.utils import escapeHtml
 
 from desktop.render.guard import GROWING_BLOCK_BUDGET, GROWING_CODE_BUDGET, Plan, shown_source
 from desktop.render.markdown import compose, render_head, rendered_fragment
@@ -41,6 +45,7 @@ from desktop.render.maths import MathSource, pending_maths
 from desktop.render.plain import plain_text_html
 from desktop.render.planner import OVER_BUDGET, Planner
 from desktop.render.splitter import Block, BlockSplitter, CrossBlockReferences, CutShort
+from desktop.render.theme import palette
 
 Fragment = tuple[str, int]  # HTML and the number of Copy links in it
 
@@ -155,6 +160,9 @@ class StreamingRenderer:
                 cost = self._growing_cost(block)
                 if block.kind == "fence":
                     highlight = cost <= GROWING_CODE_BUDGET
+                elif self._maths is not None and _opens_display_maths(block):
+                    parts.append(self._unclosed_maths(block.source))
+                    break
                 elif cost > GROWING_BLOCK_BUDGET:
                     parts.append(plain_text_html(block.source))
                     break
@@ -192,6 +200,12 @@ class StreamingRenderer:
         html = rendered if isinstance(rendered, str) else rendered[0]
         return self._waiting(pending_maths(html))
 
+    def _unclosed_maths(self, source: str) -> str:
+        """A display formula still streaming in (its closing ``$$`` or ``\\]`` not yet
+        seen): its source as it is, monospace and muted, until it is complete."""
+        colour = palette(self._dark).muted_text
+        return f'<pre style="color: {colour}; margin: 0px;">{escapeHtml(source.rstrip())}</pre>\n'
+
     def _growing_cost(self, block: Block) -> float:
         scanner = self._planner.scanner
         return scanner.fitted_cost - scanner.cost_before(block.first_line)
@@ -199,3 +213,8 @@ class StreamingRenderer:
     def _forget(self) -> None:
         self._cache.clear()
         self._splitter.reset()
+
+
+def _opens_display_maths(block: Block) -> bool:
+    """A paragraph that starts with ``$$`` or ``\\[``: a display formula not yet closed."""
+    return block.kind == "paragraph_open" and block.source.lstrip().startswith(("$$", "\\["))

@@ -27,8 +27,10 @@ import hashlib
 import logging
 import math
 import re
+import sys
 import threading
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from xml.etree import ElementTree
@@ -74,28 +76,57 @@ class Typeset:
     reason: str = ""
 
 
+class _Relay(QObject):
+    """Carries results from the worker to the GUI thread (a queued connection). Owned by
+    its typesetter, so only the GUI thread ever deletes it: the worker holds this and
+    `_Progress`, never the typesetter (a QObject whose last reference dropped in the
+    worker would be deleted there, its timers with it)."""
+
+    finished = Signal(str, int, object)  # key, style generation, Typeset
+
+
+@dataclass(slots=True)
+class _Progress:
+    """What the worker reads of its typesetter: the current style's number, and whether
+    it still wants anything."""
+
+    generation: int = 0
+    closed: bool = False
+
+
+def _work(
+    relay: _Relay, progress: _Progress, key: str, generation: int, job: tuple[str, bool, MathStyle]
+) -> None:
+    """In the worker thread: typeset one formula and send the result to the GUI thread."""
+    if generation != progress.generation or progress.closed:
+        result = Typeset(None)  # for a style since replaced: not worth doing
+    else:
+        result = typeset_formula(*job)
+    with contextlib.suppress(RuntimeError):  # the relay is gone (Parley quits)
+        relay.finished.emit(key, generation, result)
+
+
 class MathTypesetter(QObject):
     """Formulas as images for the chat; `renders` counts formulas the worker typeset."""
 
     typeset = Signal(list)  # keys of formulas now ready or failed
-    _finished = Signal(str, int, object)  # key, style generation, Typeset (from the worker)
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self._style = MathStyle()
-        self._generation = 0
+        self._progress = _Progress()
+        self._relay = _Relay(self)
+        self._relay.finished.connect(self._on_finished)
         self._formulas: dict[str, Formula] = {}
         self._images: dict[str, QImage] = {}
         self._bytes = 0
         self._queued = 0
         self._executor: ThreadPoolExecutor | None = None
-        self._closed = False
         self._announce: list[str] = []
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(BATCH_MS)
         self._timer.timeout.connect(self._flush)
-        self._finished.connect(self._on_finished)
         self.renders = 0
 
     @property
@@ -107,7 +138,7 @@ class MathTypesetter(QObject):
         if style == self._style:
             return False
         self._style = style
-        self._generation += 1  # what the worker still returns for the old style is dropped
+        self._progress.generation += 1  # what the worker returns for the old one is dropped
         self._formulas.clear()
         self._images.clear()
         self._bytes = 0
@@ -131,7 +162,9 @@ class MathTypesetter(QObject):
             return known
         known = self._formulas[key] = Formula(PENDING, key=key)
         self._queued += 1
-        self._worker().submit(self._work, key, self._generation, tex, display, style)
+        job = (tex, display, style)
+        generation = self._progress.generation
+        self._worker().submit(_work, self._relay, self._progress, key, generation, job)
         return known
 
     def waiting(self, key: str) -> bool:
@@ -149,7 +182,7 @@ class MathTypesetter(QObject):
 
     def close(self) -> None:
         """Stop the worker (a formula it is on finishes; the queue is dropped)."""
-        self._closed = True
+        self._progress.closed = True
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
@@ -162,18 +195,9 @@ class MathTypesetter(QObject):
             self._executor = ThreadPoolExecutor(1, thread_name_prefix="parley-maths")
         return self._executor
 
-    def _work(self, key: str, generation: int, tex: str, display: bool, style: MathStyle) -> None:
-        """In the worker thread: typeset one formula and send the result to the GUI thread."""
-        if generation != self._generation or self._closed:
-            result = Typeset(None, reason="")  # a style since replaced: not worth doing
-        else:
-            result = typeset_formula(tex, display, style)
-        with contextlib.suppress(RuntimeError):  # deleted meanwhile (Parley quits)
-            self._finished.emit(key, generation, result)
-
     def _on_finished(self, key: str, generation: int, result: Typeset) -> None:
         self._queued -= 1
-        if generation != self._generation or self._formulas.get(key, None) is None:
+        if generation != self._progress.generation or self._formulas.get(key) is None:
             return
         self.renders += 1
         if result.image is None:
@@ -211,6 +235,12 @@ def _ziamath():  # type: ignore[no-untyped-def]
     its default SVG 2 output (glyphs as <symbol>/<use>) draws in QtSvg as nothing but
     the fraction bars."""
     with _ziamath_ready:
+        if "ziamath" not in sys.modules:
+            with warnings.catch_warnings():
+                # ziamath and ziafont find their fonts with importlib.resources.path,
+                # deprecated in Python 3.11 (it still works); said once, at import.
+                warnings.simplefilter("ignore", DeprecationWarning)
+                import ziamath
         import ziamath
 
         ziamath.config.svg2 = False

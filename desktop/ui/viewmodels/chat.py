@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage, QPalette
 
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
@@ -321,6 +321,10 @@ class ChatViewModel(QObject):
         """Code colours follow the theme: re-render what is on screen."""
         self._dark = dark
         self._renderer.set_dark(dark)
+        # Formulas in the theme's text colour (the palette is the theme's by now).
+        colour = QGuiApplication.palette().color(QPalette.ColorRole.Text).name()
+        if self.maths.set_style(replace(self.maths.style, colour=colour)):
+            self._renderer.forget_all()
         self._maths_restyle.stop()  # shown again now, in the style already set
         if self._conversation_id:
             self.open_conversation(self._conversation_id)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFontInfo, QFontMetricsF, QPalette, QShowEvent
+from PySide6.QtGui import QFontInfo, QFontMetricsF, QGuiApplication, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -131,6 +131,14 @@ class ChatView(QWidget):
             self._update_math_style()
         super().changeEvent(event)
 
+    def event(self, event: QEvent) -> bool:
+        if event.type() in (
+            QEvent.Type.ApplicationPaletteChange,
+            QEvent.Type.ApplicationFontChange,
+        ):
+            self._update_math_style()
+        return super().event(event)
+
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         handle = self.window().windowHandle()
@@ -144,7 +152,7 @@ class ChatView(QWidget):
         metrics = QFontMetricsF(font)
         self._chat.set_math_style(
             MathStyle(
-                colour=self.transcript.palette().color(QPalette.ColorRole.Text).name(),
+                colour=QGuiApplication.palette().color(QPalette.ColorRole.Text).name(),
                 pixel_size=float(QFontInfo(font).pixelSize() or round(metrics.height())),
                 middle=metrics.height() / 2 - metrics.descent(),
                 scale=self.devicePixelRatioF(),
