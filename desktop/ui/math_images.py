@@ -5,8 +5,9 @@ about each formula: the first time, the formula is queued for the worker and sho
 its source; the worker turns the TeX into MathML and SVG (ziamath, pure Python, its
 fonts bundled, nothing fetched) and the SVG into a `QImage` (QtSvg), and hands the image
 to the GUI thread by a queued signal; there it is cached, and `typeset` names the
-formulas that are ready (a few at a time), so the chat shows those messages again, now
-with the image as a document resource (`image`). The GUI thread never typesets.
+formulas that are ready (in batches, paced to what showing them again costs), so the
+chat shows those messages again, now with the image as a document resource (`image`).
+The GUI thread never typesets.
 
 Each formula is typeset once for a style: the text's colour, pixel size and the screen's
 device-pixel ratio (`MathStyle`, given by the chat view; a new style starts a new cache).
@@ -48,6 +49,7 @@ MAX_FORMULA_PIXELS = 4_000_000  # device pixels of one image (16 MB)
 CACHE_BYTES = 64 * 1024 * 1024  # all images of one style; past it formulas stay source
 MAX_QUEUED = 5_000  # formulas waiting for the worker
 BATCH_MS = 30  # formulas ready within this are announced together
+MAX_BATCH_MS = 3_000  # ... or longer, when showing them again costs much (see `_flush`)
 MATH_SCALE = 1.2  # the maths font looks smaller than a sans-serif text font at one size
 
 _UNKNOWN_COMMAND = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")
@@ -153,13 +155,13 @@ class MathTypesetter(QObject):
         if known is not None:
             return known
         problem = formula_problem(tex)
-        if problem is None and self._bytes >= CACHE_BYTES:
-            problem = tr("too many formulas to show at once")
-        if problem is None and self._queued >= MAX_QUEUED:
-            problem = tr("too many formulas to show at once")
         if problem is not None:
             known = self._formulas[key] = Formula(FAILED, key=key, reason=problem)
             return known
+        if self._bytes >= CACHE_BYTES or self._queued >= MAX_QUEUED:
+            # Not remembered: asked again when the message is shown again, there may be
+            # room by then (the queue drains; a new style starts a new cache).
+            return Formula(FAILED, key=key, reason=tr("too many formulas to show at once"))
         known = self._formulas[key] = Formula(PENDING, key=key)
         self._queued += 1
         job = (tex, display, style)
@@ -218,8 +220,14 @@ class MathTypesetter(QObject):
 
     def _flush(self) -> None:
         keys, self._announce = self._announce, []
-        if keys:
-            self.typeset.emit(keys)
+        if not keys:
+            return
+        started = time.thread_time()
+        self.typeset.emit(keys)  # the chat shows the messages again, in this call
+        # Showing them again costs the GUI thread: the next batch waits long enough to
+        # keep that under a tenth of its time (thousands of formulas in one long answer).
+        cost_ms = (time.thread_time() - started) * 1000
+        self._timer.setInterval(min(max(BATCH_MS, round(cost_ms * 9)), MAX_BATCH_MS))
 
 
 def _key(tex: str, display: bool, style: MathStyle) -> str:
