@@ -135,6 +135,11 @@ class MathTypesetter(QObject):
     def style(self) -> MathStyle:
         return self._style
 
+    @property
+    def in_use(self) -> bool:
+        """True once a formula was asked about in the current style (shown somewhere)."""
+        return bool(self._formulas)
+
     def set_style(self, style: MathStyle) -> bool:
         """Typeset from now on in `style`; True when it changed (what is shown is stale)."""
         if style == self._style:

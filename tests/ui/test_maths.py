@@ -166,6 +166,8 @@ def test_an_answer_shows_its_formulas_typeset_and_copy_keeps_the_tex(driver, sse
     text = document.toPlainText()
     assert "$5 and $10" in text  # prices stay text
     assert "$\\frac{1}{$" in text  # broken TeX stays source
+    found = document.find("frac{1}")
+    assert found.charFormat().toolTip().startswith("Formula not typeset: not valid TeX")
     for name in set(all_images(document)):
         image = document.resource(QTextDocument.ResourceType.ImageResource.value, QUrl(name))
         assert isinstance(image, QImage) and not image.isNull()

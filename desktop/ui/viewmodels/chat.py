@@ -332,7 +332,8 @@ class ChatViewModel(QObject):
     def set_math_style(self, style: MathStyle) -> None:
         """Formulas in the text's colour and size, at the screen's pixel ratio (the view
         says which); what is on screen is shown again in it, once, a moment later."""
-        if self.maths.set_style(style):
+        shown = self.maths.in_use  # else nothing on screen has a formula: nothing to redo
+        if self.maths.set_style(style) and shown:
             self._renderer.forget_all()
             self._maths_restyle.start()
 
