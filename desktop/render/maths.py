@@ -104,7 +104,7 @@ def inline_html(tex: str, shown: str, formula: Formula | None, colours: Palette)
     if formula is None:
         return f'<code style="background-color: {colours.inline_code_background};">{source}</code>'
     if formula.state == READY:
-        return _image(formula, "middle")
+        return _image(formula)
     if formula.state == PENDING:
         return (
             f'<code class="{PENDING_CLASS} {formula.key}" '
@@ -125,20 +125,18 @@ def display_html(
     if formula.state == FAILED:
         return None
     if formula.state == READY:
-        body = _image(formula, "")
+        body = _image(formula)
     else:
         body = (
             f'<code class="{PENDING_CLASS} {formula.key}" '
             f'style="color: {colours.muted_text};">{escapeHtml(shown)}</code>'
         )
+    # One centred paragraph, the Copy link after the formula: Qt lays a paragraph out in
+    # a fraction of what a table costs, and a streaming answer re-lays its end often.
     return (
-        '<table width="100%" cellspacing="0" cellpadding="2" border="0" '
-        'style="margin-top: 4px; margin-bottom: 8px;">\n'
-        f'<tr><td align="center">{body}</td>'
-        '<td width="40" align="right" valign="top" style="white-space: nowrap;">'
-        f'<small><a href="{copy_href(copy_index)}">'
-        f"{escapeHtml(tr('Copy'))}</a></small></td></tr>\n"
-        "</table>\n"
+        '<p align="center" style="margin-top: 4px; margin-bottom: 8px;">'
+        f'{body}&nbsp;&nbsp;<small><a href="{copy_href(copy_index)}">'
+        f"{escapeHtml(tr('Copy'))}</a></small></p>\n"
     )
 
 
@@ -152,11 +150,13 @@ def _failed(reason: str) -> str:
     return tr("Formula not typeset: %1").replace("%1", reason)
 
 
-def _image(formula: Formula, align: str) -> str:
-    style = f' style="vertical-align: {align};"' if align else ""
+def _image(formula: Formula) -> str:
+    """Centred on the line, as Qt centres images (an inline formula's image is padded so
+    that its baseline then meets the text's; a display formula's Copy link sits beside
+    its middle)."""
     return (
         f'<img src="{escapeHtml(formula.name)}" width="{formula.width}" '
-        f'height="{formula.height}"{style} />'
+        f'height="{formula.height}" style="vertical-align: middle;" />'
     )
 
 
