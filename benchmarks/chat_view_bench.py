@@ -2,7 +2,8 @@
 
 Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 5000]
 
-(a) Streaming a ~20 KB markdown answer at 1,000 tokens/s: one `MessageChanged` per 40 ms
+(a) Streaming a ~20 KB markdown answer with inline and display formulas (76, typeset in
+    the worker thread as they close) at 1,000 tokens/s: one `MessageChanged` per 40 ms
     (about 40 tokens, as the engine coalesces) goes through the real ChatViewModel and
     main window; each update is then painted. Reported: the GUI thread's busy share and
     the worst single update ("frame"), for Parley's path and for a naive baseline that
@@ -16,10 +17,12 @@ Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 
     first paint, are all in (and the longest event-loop turn meanwhile), then paging up
     through it.
 (c) RSS with that conversation open, beside a bare PySide6 window.
-(d) Hostile answers through the same real path: a 5,000-row table and a 1 MB answer on
-    one line streamed in as many updates as (a), and a chat holding both (plus a 1 MB
-    question) opened from the database. A 5 ms heartbeat timer runs throughout: its
-    longest gap is the longest the window could not react to input; the ordinary
+(d) Hostile answers through the same real path: a 5,000-row table, a 1 MB answer on
+    one line, 3,000 formulas and a 200 KB formula nested 30 deep streamed in as many
+    updates as (a) (then the wait until their formulas are typeset, still probed), and a
+    chat holding the first two (plus a 1 MB question) opened from the database. A 5 ms
+    heartbeat timer runs throughout: its longest gap is the longest the window could
+    not react to input; the ordinary
     stream of (a), run again with the heartbeat, is the baseline. (The heartbeat is a
     probe that costs the GUI thread about 2 % by itself, so (a) runs without it.)
 
@@ -276,7 +279,6 @@ def phase_stream(
     the heartbeat that measures the longest stall (see `through_event_loop`).
     """
     from PySide6.QtWidgets import QApplication
-    from render_bench import document
 
     from desktop.core.events import MessageChanged
     from desktop.core.models import Message, MessageStatus, ModelRef, Role, TextPart, new_id
@@ -334,7 +336,7 @@ def phase_stream(
 
         return frame
 
-    text = document(ANSWER_CHARS)
+    text = answer(ANSWER_CHARS)
     prefixes = updates(text)
     if hostile:
         text, count = HOSTILE[hostile](), len(prefixes)
@@ -346,34 +348,72 @@ def phase_stream(
         else:
             frames = [event(prefix, MessageStatus.STREAMING, settle=False) for prefix in prefixes]
             timings, pacing = through_event_loop(frames, parley.chat_vm.update_pacer, probe=probe)
-    finish = paced([event(text, MessageStatus.COMPLETE)])[0]
+    maths = parley.chat_vm.maths
+    with Heartbeat() if probe else contextlib.nullcontext() as heartbeat:
+        finish = paced([event(text, MessageStatus.COMPLETE)])[0]
+        typeset = _wait_for_maths(qapp, maths, text)
     body = transcript.message_widget(answer_id).body
-    check = _full_render_matches(body, text)
+    check = _full_render_matches(body, text, maths)
     return {
         **summary(timings),
         **pacing,
         "finish_ms": finish,
         "matches_full_render": check,
+        "formulas_typeset": typeset,
+        "stall_after_ms": heartbeat.longest_gap_ms if heartbeat else float("nan"),
         "gc_full_pauses_ms": collections.pauses,
     }
 
 
-def _full_render_matches(body: Any, text: str) -> bool:
+def _wait_for_maths(qapp: Any, maths: Any, text: str) -> int:
+    """Let the worker finish the answer's formulas and the view show them; how many."""
+    from desktop.render import render_markdown
+    from desktop.render.maths import pending_maths
+
+    deadline = time.perf_counter() + 60
+    while pending_maths(render_markdown(text, maths=maths)) and time.perf_counter() < deadline:
+        settle(qapp, 0.05)
+    settle(qapp, 0.2)  # the last batch announced and shown
+    return maths.renders
+
+
+def _full_render_matches(body: Any, text: str, maths: Any) -> bool:
     from PySide6.QtGui import QTextDocument
 
     from desktop.render import render_markdown
 
     fresh = QTextDocument()
     fresh.setDefaultStyleSheet(body.document().defaultStyleSheet())
-    fresh.setHtml(render_markdown(text))
+    fresh.setHtml(render_markdown(text, maths=maths))
     return fresh.toHtml() == body.document().toHtml()
+
+
+_MATHS = """Inline, the cost is $O(n \\log n)$ for $n_{{{n}}}$ items, and
+\\(\\sum_{{k=1}}^{{{n}}} k = \\frac{{{n}({n}+1)}}{{2}}\\); a price of $5 and $10 is text.
+
+$$
+\\int_0^{{{n}}} e^{{-x^2}}\\,dx \\approx \\frac{{\\sqrt{{\\pi}}}}{{2}}
+$$
+
+"""
+
+
+def answer(size: int) -> str:
+    """The streamed answer: `document(size)` with inline and display formulas in each
+    section (different ones, so each is typeset), as an answer about algorithms has."""
+    from render_bench import document
+
+    sections = document(size * 9 // 10).split("> Note:")
+    return "".join(
+        part + ("" if n == len(sections) - 1 else _MATHS.format(n=n + 1) + "> Note:")
+        for n, part in enumerate(sections)
+    )
 
 
 def phase_baseline(folder: Path) -> dict[str, Any]:
     """What a naive view does: render the whole markdown and setHtml on every update."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QScrollArea, QTextBrowser
-    from render_bench import document
 
     from desktop.render import document_css, render_markdown
 
@@ -397,7 +437,7 @@ def phase_baseline(folder: Path) -> dict[str, Any]:
 
         return frame
 
-    timings = paced([frame_for(prefix) for prefix in updates(document(ANSWER_CHARS))])
+    timings = paced([frame_for(prefix) for prefix in updates(answer(ANSWER_CHARS))])
     return summary(timings)
 
 
@@ -527,6 +567,12 @@ def build_conversation(folder: Path, count: int) -> str:
 HOSTILE: dict[str, Callable[[], str]] = {
     "5,000-row table": lambda: "| a | b | c |\n|---|---|---|\n" + "| x | y | z |\n" * 5_000,
     "1 MB answer on one line": lambda: "x" * 1_000_000,
+    "3,000 formulas": lambda: "".join(
+        f"Term $x_{{{n}}}^2$ and \\(y_{{{n}}}\\).\n\n" for n in range(1_500)
+    ),
+    "200 KB formula, 30 deep": lambda: (
+        "$$\n" + "{" * 30 + "x+" * 100_000 + "}" * 30 + "\n$$\n\nand $" + "{" * 30 + "y}$\n"
+    ),
 }
 
 
@@ -598,6 +644,10 @@ PHASES: dict[str, Callable[..., dict[str, Any]]] = {
     "stream-line": lambda folder: phase_stream(
         folder, hostile="1 MB answer on one line", probe=True
     ),
+    "stream-formulas": lambda folder: phase_stream(folder, hostile="3,000 formulas", probe=True),
+    "stream-formula": lambda folder: phase_stream(
+        folder, hostile="200 KB formula, 30 deep", probe=True
+    ),
     "open-hostile": phase_open_hostile,
 }
 
@@ -641,6 +691,8 @@ def main() -> None:
         "ordinary 20 KB (baseline)": child("stream-probed", args.messages),
         "5,000-row table": child("stream-table", args.messages),
         "1 MB answer on one line": child("stream-line", args.messages),
+        "3,000 formulas": child("stream-formulas", args.messages),
+        "200 KB formula, 30 deep": child("stream-formula", args.messages),
     }
     opened_hostile = child("open-hostile", args.messages)
     stream = rows["Parley (view-model + view)"]
@@ -663,7 +715,8 @@ def main() -> None:
     print(
         f"    targets: busy <= 10%, worst update <= 16 ms. Final update (message complete): "
         f"{stream['finish_ms']:.1f} ms. Streamed document equals a full render: "
-        f"{stream['matches_full_render']}"
+        f"{stream['matches_full_render']} ({stream['formulas_typeset']} formulas typeset, "
+        "in the worker thread)"
     )
     print(f"(b) opening {opened['messages']} messages")
     print(
@@ -693,11 +746,15 @@ def main() -> None:
     )
     print("(d) hostile answers, the real path; longest heartbeat gap = longest the window")
     print("    could not react (target <= 1,000 ms)")
-    print(f"    {'streamed':30} {'busy':>7} {'mean':>8} {'worst':>8} {'longest gap':>12}")
+    print(
+        f"    {'streamed':30} {'busy':>7} {'mean':>8} {'worst':>8} {'longest gap':>12}  "
+        "then, until its formulas are typeset: longest gap (formulas)"
+    )
     for label, row in hostile.items():
         print(
             f"    {label:30} {row['busy_pct']:6.1f}% {row['mean_ms']:6.1f}ms "
-            f"{row['worst_ms']:6.1f}ms {row['stall_ms']:9.1f} ms"
+            f"{row['worst_ms']:6.1f}ms {row['stall_ms']:9.1f} ms  "
+            f"{row['stall_after_ms']:.0f} ms ({row['formulas_typeset']})"
         )
     print(
         f"    opening a chat with a 1 MB question, a 1 MB one-line answer and a 5,000-row "

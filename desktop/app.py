@@ -277,6 +277,7 @@ class Parley:
         await self.mcp.stop()
         await self.tasks.cancel_all()
         await self.images.aclose()
+        self.chat_vm.maths.close()
         await self.settings.aclose()
         self.database.close()
 

@@ -15,14 +15,18 @@ from desktop.render.theme import Palette
 _MAX_LABEL_CHARS = 40
 
 
-def code_frame(*, label: str, body_html: str, copy_index: int, colours: Palette) -> str:
+def code_frame(
+    *, label: str, body_html: str, copy_index: int, colours: Palette, title: str = ""
+) -> str:
     """A labelled, bordered code block with a "Copy" link the chat view intercepts.
 
-    `label` is plain text (escaped here); `body_html` must already be escaped.
+    `label` is plain text (escaped here), and so is `title`, the label's tooltip (ours,
+    never the message's); `body_html` must already be escaped.
     """
     if len(label) > _MAX_LABEL_CHARS:
         label = label[: _MAX_LABEL_CHARS - 1] + "…"
     copy_word = tr("Copy")
+    tip = f' title="{escapeHtml(title)}"' if title else ""
     # The header is a borderless two-cell table inside one cell: two cells of the outer
     # table would draw a divider between label and link that Qt cannot switch off.
     return (
@@ -31,7 +35,7 @@ def code_frame(*, label: str, body_html: str, copy_index: int, colours: Palette)
         'margin-top: 4px; margin-bottom: 8px;">\n'
         f'<tr><td style="background-color: {colours.code_header_background};">'
         '<table width="100%" cellspacing="0" cellpadding="0" border="0"><tr>'
-        f'<td style="color: {colours.muted_text};"><small>{escapeHtml(label)}</small></td>'
+        f'<td{tip} style="color: {colours.muted_text};"><small>{escapeHtml(label)}</small></td>'
         f'<td align="right"><small><a href="{copy_href(copy_index)}">'
         f"{escapeHtml(copy_word)}</a></small></td>"
         "</tr></table></td></tr>\n"

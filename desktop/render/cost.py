@@ -19,7 +19,7 @@ the whole path from markdown to a painted widget:
   found in text), ``|`` 140 more (a table cell, Qt's most expensive layout);
 - a quote or list marker at a line start 120: a list item or a quote (a table in Qt),
   plus 0.05 for each marked line just before it (Qt's import of a list is quadratic);
-- a code frame (a fence, indented code, a closed ``$$`` block) 500, however little it
+- a code frame (a fence, indented code, a closed ``$$`` or ``\\[`` block) 500, however little it
   holds: Qt lays out a table for it;
 - in a fence pygments highlights, 80 for the call, each word, symbol or space between
   them 28 (a token and a styled span), and 25,000 the first time a language appears
@@ -66,7 +66,7 @@ _MARKERS = re.compile(MARKER_PATTERN)
 _FENCE = re.compile(r"[ \t>]*(?:(?:[-+*]|[0-9]{1,9}[.)])[ \t]+)?(`{3,}|~{3,})(.*)")
 _CODE_TOKEN = re.compile(r"\w+|[^\w\s]|(?<=\S)[ \t]+(?=\S)")
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
-_MATH_CLOSE = re.compile(r".*\$\$[ \t]*(?:\(.*\)[ \t]*)?$")
+_MATH_CLOSE = re.compile(r".*(?:\$\$[ \t]*(?:\(.*\)[ \t]*)?|\\\])$")
 _PRELOADED = frozenset(COMMON_LANGUAGES)  # the app loads their lexers at start-up
 
 
@@ -136,7 +136,7 @@ def line_cost(line: str, state: LineState) -> tuple[float, LineState]:
         # Qt's import of a list is quadratic in its length: each item costs more than the last.
         cost += MARKER * markers + RUN_ITEM * state.run
     math = state.math
-    if "$$" in line:
+    if "$$" in line or "\\[" in line or (math and "\\]" in line):
         cost, math = _math(line[end:].strip(), cost, math)
     elif math:
         math = 0 if math >= MAX_MATH_BLOCK_LINES else math + 1
@@ -165,7 +165,7 @@ def _math(content: str, cost: float, math: int) -> tuple[float, int]:
     closes = _MATH_CLOSE.match(content) is not None
     if math and closes:
         return cost + FRAME, 0
-    if content.startswith("$$"):
+    if content.startswith(("$$", "\\[")):
         if len(content) > 4 and closes:
             return cost + FRAME, 0  # $$x$$ on one line
         return cost, 1

@@ -47,6 +47,13 @@ is checked in one linear pass and shown as plain text when over one of these lim
   Unbounded, every ``$$`` line in a long list scans to the end of the document
   (30,000 such list items took minutes); see ``parser._bound_math_block_scan``.
 
+Formulas are typeset off the GUI thread (see ``maths`` and ``desktop/ui/math_images``),
+whose layout is linear in a formula's length and exponential in how deeply its groups
+nest, so a formula over one of these is shown as its source, marked, and never typeset:
+
+- ``MAX_FORMULA_CHARS`` (1,000): 1,000 characters take the typesetter about 0.45 s.
+- ``MAX_FORMULA_BRACES`` (8): ``{`` nested 8 deep took 0.2 s, 10 deep 0.5 s, 16 deep 55 s.
+
 Emphasis nested deeper than ``MAX_INLINE_NESTING`` (``_`` x 5,000, ``a``, ``_`` x 5,000)
 keeps its text but no more tags (see ``rules``): Qt's HTML import is quadratic in the
 depth of nested elements.
@@ -69,6 +76,8 @@ MAX_BLOCK_NESTING = 40
 MAX_MATH_BLOCK_LINES = 100
 MAX_UNFORMATTED_FRAMES = 100
 MAX_INLINE_NESTING = 8
+MAX_FORMULA_CHARS = 1_000
+MAX_FORMULA_BRACES = 8
 
 # A container marker at a line start: a quote, or a list item's bullet or number.
 MARKER_PATTERN = r"[ \t]*(?:>|(?:[-+*]|[0-9]{1,9}[.)])(?=[ \t]|$))"

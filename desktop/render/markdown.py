@@ -27,6 +27,7 @@ from typing import Any
 
 from desktop.render import unformatted
 from desktop.render.guard import Plan, shown_source
+from desktop.render.maths import MathSource
 from desktop.render.parser import is_cut_short, parser
 from desktop.render.plain import break_html_runs
 from desktop.render.planner import OVER_BUDGET, Planner, formatted_end, plan
@@ -54,17 +55,28 @@ class Rendered:
     plan: Plan
 
 
-def render_markdown(text: str, *, dark: bool = False, images: Collection[str] | None = None) -> str:
+def render_markdown(
+    text: str,
+    *,
+    dark: bool = False,
+    images: Collection[str] | None = None,
+    maths: MathSource | None = None,
+) -> str:
     """Render a message as HTML for a QTextBrowser; inert whatever the input.
 
     `images`: None while remote images are off (every image is a link); otherwise the
-    web images already loaded, shown inline (see `desktop.render.images`).
+    web images already loaded, shown inline (see `desktop.render.images`). `maths`: what
+    typesets formulas (None: they show as their source; see `desktop.render.maths`).
     """
-    return render_message(text, dark=dark, images=images).html
+    return render_message(text, dark=dark, images=images, maths=maths).html
 
 
 def render_message(
-    text: str, *, dark: bool = False, images: Collection[str] | None = None
+    text: str,
+    *,
+    dark: bool = False,
+    images: Collection[str] | None = None,
+    maths: MathSource | None = None,
 ) -> Rendered:
     """`render_markdown`, with the plan that decided how much is markdown."""
     source = shown_source(text)
@@ -72,27 +84,31 @@ def render_message(
     if reason is not None:
         return compose(("", 0), source, Plan(0, reason), dark=dark)
     if fits == len(source):
-        fragment = rendered_fragment(source, dark=dark, images=images)
+        fragment = rendered_fragment(source, dark=dark, images=images, maths=maths)
         return compose(fragment, source, Plan(fits), dark=dark)
-    end, fragment = render_head(source[:fits], dark=dark, images=images)
+    end, fragment = render_head(source[:fits], dark=dark, images=images, maths=maths)
     return compose(fragment, source, Plan(end, OVER_BUDGET), dark=dark)
 
 
 def render_head(
-    head: str, *, dark: bool, images: Collection[str] | None
+    head: str,
+    *,
+    dark: bool,
+    images: Collection[str] | None,
+    maths: MathSource | None = None,
 ) -> tuple[int, tuple[str, int] | None]:
     """Where the formatted part ends when `head` is what fits the budget (as `plan` says),
     and that part rendered: from the one parse of `head`, leaving out the tokens of its
     last block, unless link references or footnotes tie the blocks together."""
     md = parser()
-    context = RenderContext(dark=dark, images=images)
+    context = RenderContext(dark=dark, images=images, maths=maths)
     env: dict[str, Any] = {ENV_KEY: context}
     tokens = md.parse(head, env)
     end, first_left_out = formatted_end(head, tokens)
     if end < len(head) and (
         first_left_out is None or env.get("references") or env.get("footnotes")
     ):
-        return end, rendered_fragment(head[:end], dark=dark, images=images)
+        return end, rendered_fragment(head[:end], dark=dark, images=images, maths=maths)
     kept = tokens if first_left_out is None else tokens[:first_left_out]
     if is_cut_short(kept):
         return end, None
@@ -120,6 +136,7 @@ def render_fragment(
     first_copy_index: int = 0,
     images: Collection[str] | None = None,
     highlight: bool = True,
+    maths: MathSource | None = None,
 ) -> str | None:
     """Render already-normalised `source` as markdown, whatever it costs (the plan has
     decided it may); None when markdown-it would cut it short. Copy links are numbered
@@ -129,7 +146,12 @@ def render_fragment(
     must not depend on anything outside the block except that index (and `images`).
     """
     fragment = rendered_fragment(
-        source, dark=dark, first_copy_index=first_copy_index, images=images, highlight=highlight
+        source,
+        dark=dark,
+        first_copy_index=first_copy_index,
+        images=images,
+        highlight=highlight,
+        maths=maths,
     )
     return None if fragment is None else fragment[0]
 
@@ -141,13 +163,18 @@ def rendered_fragment(
     first_copy_index: int = 0,
     images: Collection[str] | None = None,
     highlight: bool = True,
+    maths: MathSource | None = None,
 ) -> tuple[str, int] | None:
     """`render_fragment`, with the number of Copy links in it."""
     if not source:
         return "", 0
     md = parser()
     context = RenderContext(
-        dark=dark, next_copy_index=first_copy_index, images=images, highlight=highlight
+        dark=dark,
+        next_copy_index=first_copy_index,
+        images=images,
+        highlight=highlight,
+        maths=maths,
     )
     env: dict[str, Any] = {ENV_KEY: context}
     tokens = md.parse(source, env)

@@ -16,7 +16,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from desktop.render import rules
+from desktop.render import maths, rules
 from desktop.render.guard import MAX_BLOCK_NESTING, MAX_MATH_BLOCK_LINES
 
 _MATH_CLOSERS_KEY = "parley_math_closers"
@@ -40,6 +40,7 @@ def parser() -> MarkdownIt:
     # No "$5 and $10" as math: no digits or spaces just inside the dollars.
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, allow_blank_lines=False)
     _bound_math_block_scan(md)
+    maths.install(md)  # \( \) and \[ \]
     rules.install(md)
     return md
 

@@ -23,7 +23,7 @@ from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
 
 from desktop.core.i18n import tr
-from desktop.render import autolinks
+from desktop.render import autolinks, maths
 from desktop.render.blocks import code_frame, quote_close, quote_open
 from desktop.render.guard import MAX_INLINE_NESTING
 from desktop.render.highlight import highlight_code
@@ -48,6 +48,8 @@ class RenderContext:
     images: Collection[str] | None = None
     emphasis_depth: int = 0  # emphasis and strikethrough elements open around the text
     highlight: bool = True  # False: code is shown as escaped text (see `fence_frame`)
+    # None: formulas are their source. Otherwise what typesets them (see `maths`).
+    maths: maths.MathSource | None = None
 
     @property
     def colours(self) -> Palette:
@@ -177,6 +179,18 @@ def _math_block(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> 
     token = tokens[idx]
     context = _context(env)
     label = tr("Math")
+    if context.maths is not None:
+        formula = context.maths.formula(copy_source(token), True)
+        shown = maths.shown_source(token)
+        html = maths.display_html(
+            copy_source(token), shown, formula, context.next_copy_index, context.colours
+        )
+        if html is not None:
+            context.take_copy_index()
+            return html
+        label, title = maths.failed_label(formula)
+    else:
+        title = ""
     if token.type == "math_block_label" and token.info:
         label = f"{label} ({token.info})"
     return code_frame(
@@ -184,6 +198,7 @@ def _math_block(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> 
         body_html=escapeHtml(copy_source(token)),
         copy_index=context.take_copy_index(),
         colours=context.colours,
+        title=title,
     )
 
 
@@ -194,9 +209,14 @@ def _code_inline(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) ->
 
 
 def _math_inline(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
-    background = _context(env).colours.inline_code_background
-    content = escapeHtml(tokens[idx].content.strip())
-    return f'<code style="background-color: {background};">${content}$</code>'
+    token = tokens[idx]
+    context = _context(env)
+    tex = token.content.strip()
+    if context.maths is None:
+        return maths.inline_html(tex, maths.shown_source(token), None, context.colours)
+    display = token.type == "math_inline_double"
+    formula = context.maths.formula(tex, display)
+    return maths.inline_html(tex, maths.shown_source(token), formula, context.colours)
 
 
 def _image(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:

@@ -8,9 +8,9 @@ the end (`TAIL_LINES` when a ``$$`` is in sight), are taken from the previous sp
 
 Why that matches a full parse: whether a top-level block ends where it does depends only
 on the lines just after it (a line that interrupts a paragraph, a table's delimiter row),
-on ``$$`` math up to ``MAX_MATH_BLOCK_LINES`` ahead, or, for a code fence, on whether it
+on ``$$`` or ``\\[`` math up to ``MAX_MATH_BLOCK_LINES`` ahead, or, for a code fence, on whether it
 is ever closed; an unclosed fence runs to the end, so it is always the last block.
-`TAIL_LINES` covers all of these; when no ``$$`` appears in that many last lines, no math
+`TAIL_LINES` covers all of these; when no ``$$`` or ``\\[`` appears in that many last lines, no math
 block can open there, so the few lines of `SHORT_TAIL_LINES` are enough and a streamed
 reply re-parses about its last block instead of its last hundred lines. A split from
 scratch is used whenever the new text is not the old text plus more.
@@ -126,8 +126,10 @@ class BlockSplitter:
         """The previous blocks that appending text cannot change."""
         last_line = source.count("\n")
         keep = self._keep(last_line - TAIL_LINES)
-        if keep < len(self._blocks) and "$$" not in source[self._blocks[keep].start :]:
-            keep = self._keep(last_line - SHORT_TAIL_LINES)
+        if keep < len(self._blocks):
+            tail = source[self._blocks[keep].start :]
+            if "$$" not in tail and "\\[" not in tail:
+                keep = self._keep(last_line - SHORT_TAIL_LINES)
         return self._blocks[:keep]
 
     def _keep(self, boundary_line: int) -> int:

@@ -25,17 +25,27 @@ is shown more cheaply until a block follows it or the reply is complete
 (``render(text, final=True)``, which equals `render_markdown`). A code fence keeps its
 frame, label and Copy link, its code escaped but not highlighted (the same geometry:
 nothing jumps when it is highlighted at the end); a huge table or list is plain text.
+
+Formulas (with a `MathSource`, see `maths`) show their source until they are typeset: a
+block, or a whole rendering, that showed a formula as pending is rendered again once the
+source no longer says it is (`MathSource.waiting`), and only that block. A display
+formula still streaming in (a last paragraph that opens with ``$$`` or ``\\[``) shows
+as its source, as written, until it is closed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection
 
+from markdown_it.common.utils import escapeHtml
+
 from desktop.render.guard import GROWING_BLOCK_BUDGET, GROWING_CODE_BUDGET, Plan, shown_source
 from desktop.render.markdown import compose, render_head, rendered_fragment
+from desktop.render.maths import MathSource, pending_maths
 from desktop.render.plain import plain_text_html
 from desktop.render.planner import OVER_BUDGET, Planner
 from desktop.render.splitter import Block, BlockSplitter, CrossBlockReferences, CutShort
+from desktop.render.theme import palette
 
 Fragment = tuple[str, int]  # HTML and the number of Copy links in it
 
@@ -48,12 +58,20 @@ class StreamingRenderer:
     completed blocks are reused.
     """
 
-    def __init__(self, *, dark: bool = False, images: Collection[str] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        dark: bool = False,
+        images: Collection[str] | None = None,
+        maths: MathSource | None = None,
+    ) -> None:
         self._dark = dark
         self._images = images  # as for render_markdown; fixed: a new set needs a new renderer
+        self._maths = maths
         self._splitter = BlockSplitter()
         self._planner = Planner()
-        self._cache: dict[tuple[str, int, bool], str] = {}
+        # (source, first copy index, highlighted) -> HTML and the formulas it shows pending
+        self._cache: dict[tuple[str, int, bool], tuple[str, list[str]]] = {}
         self._shown = ("", "")  # the last shown source and its HTML
         # The last text rendered complete (no block shown more cheaply), its HTML.
         self._formatted: tuple[str, Fragment | None] = ("", ("", 0))
@@ -85,7 +103,12 @@ class StreamingRenderer:
         ``render_markdown(text, dark=..., images=...)``, as it is whenever no costly last
         block still grows (see the module's docstring)."""
         source = shown_source(text)
-        if source == self._shown[0] and self._shown[1] and not final:
+        if (
+            source == self._shown[0]
+            and self._shown[1]
+            and not final
+            and self._current(self._shown[1])
+        ):
             return self._shown[1]  # e.g. past what is shown: nothing changed on screen
         fits, reason = self._planner.fitting(source)
         if reason is not None:
@@ -94,14 +117,17 @@ class StreamingRenderer:
             # Over the budget: what fits is formatted once, from one parse, as in a full
             # render; only the unformatted rest grows from then on.
             head = source[:fits]
-            if head != self._head[0]:
-                self._head = (head, render_head(head, dark=self._dark, images=self._images))
+            if head != self._head[0] or not self._current(self._head[1][1]):
+                self._head = (
+                    head,
+                    render_head(head, dark=self._dark, images=self._images, maths=self._maths),
+                )
             end, fragment = self._head[1]
             layout = Plan(end, OVER_BUDGET)
         else:
             layout = Plan(fits)
             growing = not final
-            if source == self._formatted[0] and not growing:
+            if source == self._formatted[0] and not growing and self._current(self._formatted[1]):
                 fragment = self._formatted[1]
             else:
                 fragment = self._markdown(source, growing=growing)
@@ -121,9 +147,11 @@ class StreamingRenderer:
         except CrossBlockReferences:
             self._forget()
             self.full_renders += 1
-            return rendered_fragment(source, dark=self._dark, images=self._images)
+            return rendered_fragment(
+                source, dark=self._dark, images=self._images, maths=self._maths
+            )
 
-        cache: dict[tuple[str, int, bool], str] = {}
+        cache: dict[tuple[str, int, bool], tuple[str, list[str]]] = {}
         parts: list[str] = []
         copy_index = 0
         for number, block in enumerate(blocks):
@@ -132,29 +160,51 @@ class StreamingRenderer:
                 cost = self._growing_cost(block)
                 if block.kind == "fence":
                     highlight = cost <= GROWING_CODE_BUDGET
+                elif self._maths is not None and _opens_display_maths(block):
+                    parts.append(self._unclosed_maths(block.source))
+                    break
                 elif cost > GROWING_BLOCK_BUDGET:
                     parts.append(plain_text_html(block.source))
                     break
             key = (block.source, copy_index, highlight)
-            html = self._cache.get(key)
-            if html is None:
+            entry = self._cache.get(key)
+            if entry is None or not self._waiting(entry[1]):
                 fragment = rendered_fragment(
                     block.source,
                     dark=self._dark,
                     first_copy_index=copy_index,
                     images=self._images,
                     highlight=highlight,
+                    maths=self._maths,
                 )
                 if fragment is None:  # the splitter checked the nesting: cannot happen
                     self._forget()
                     return None
-                html = fragment[0]
+                entry = (fragment[0], pending_maths(fragment[0]))
                 self.block_renders += 1
-            cache[key] = html
-            parts.append(html)
+            cache[key] = entry
+            parts.append(entry[0])
             copy_index += block.copyables
         self._cache = cache  # keep only what the latest text uses
         return "".join(parts), copy_index
+
+    def _waiting(self, keys: list[str]) -> bool:
+        """True while every formula in `keys` is still being typeset (nothing to redo)."""
+        maths = self._maths
+        return maths is None or all(maths.waiting(key) for key in keys)
+
+    def _current(self, rendered: Fragment | str | None) -> bool:
+        """False when `rendered` shows a formula as pending that no longer is."""
+        if self._maths is None or rendered is None:
+            return True
+        html = rendered if isinstance(rendered, str) else rendered[0]
+        return self._waiting(pending_maths(html))
+
+    def _unclosed_maths(self, source: str) -> str:
+        """A display formula still streaming in (its closing ``$$`` or ``\\]`` not yet
+        seen): its source as it is, monospace and muted, until it is complete."""
+        colour = palette(self._dark).muted_text
+        return f'<pre style="color: {colour}; margin: 0px;">{escapeHtml(source.rstrip())}</pre>\n'
 
     def _growing_cost(self, block: Block) -> float:
         scanner = self._planner.scanner
@@ -163,3 +213,8 @@ class StreamingRenderer:
     def _forget(self) -> None:
         self._cache.clear()
         self._splitter.reset()
+
+
+def _opens_display_maths(block: Block) -> bool:
+    """A paragraph that starts with ``$$`` or ``\\[``: a display formula not yet closed."""
+    return block.kind == "paragraph_open" and block.source.lstrip().startswith(("$$", "\\["))

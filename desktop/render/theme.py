@@ -23,6 +23,7 @@ class Palette:
     table_header_background: str
     quote_bar: str
     link: str
+    formula_error: str  # a formula that could not be typeset (its source, marked)
 
 
 LIGHT = Palette(
@@ -34,6 +35,7 @@ LIGHT = Palette(
     table_header_background="#f6f8fa",
     quote_bar="#d0d7de",
     link="#0969da",
+    formula_error="#9a3412",
 )
 
 DARK = Palette(
@@ -45,6 +47,7 @@ DARK = Palette(
     table_header_background="#161b22",
     quote_bar="#3d444d",
     link="#4493f8",
+    formula_error="#f0a070",
 )
 
 

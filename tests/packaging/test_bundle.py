@@ -134,6 +134,21 @@ def test_the_bundle_carries_what_parley_imports_on_first_use(bundle):
     assert not wanted - set(pyz.toc), sorted(wanted - set(pyz.toc))
 
 
+def test_the_bundle_carries_the_formula_typesetter_and_its_data(bundle):
+    """ziamath, latex2mathml and QtSvg are imported with the first formula, inside a
+    function, and they read a font and a symbol table from beside their code: without
+    them every formula in a bundled Parley would stay as its source."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    pyz = CArchiveReader(str(_executable(bundle))).open_embedded_archive("PYZ.pyz")
+    wanted = {"ziamath", "ziamath.tex", "ziamath.fonts", "latex2mathml.converter"}
+    assert not wanted - set(pyz.toc), sorted(wanted - set(pyz.toc))
+    internal = bundle / "_internal"
+    assert (internal / "ziamath" / "fonts" / "STIXTwoMath-Regular.ttf").is_file()
+    assert (internal / "latex2mathml" / "unimathsymbols.txt").is_file()
+    assert list(internal.glob("PySide6/QtSvg.*")), "QtSvg is not bundled"
+
+
 @linux_only
 def test_the_bundled_code_sends_a_desktop_notification(bundle):
     """desktop-notifier and dbus-fast are imported only when the first notice goes out,

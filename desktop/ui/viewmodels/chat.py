@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage, QPalette
 
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
@@ -30,6 +30,7 @@ from desktop.render.links import copy_index, is_safe_link
 from desktop.render.markdown import code_blocks
 from desktop.render.theme import document_css
 from desktop.ui.image_loader import ImageLoader
+from desktop.ui.math_images import MATH_SCHEME, MathStyle, MathTypesetter
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel
 from desktop.ui.viewmodels.assistant_picker import AssistantPickerModel
 from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
@@ -94,7 +95,15 @@ class ChatViewModel(QObject):
         self._settings = settings
         self._tasks = tasks
         self._images = images
-        self._renderer = MessageRenderer(request_image=images.request if images else None)
+        self.maths = MathTypesetter(self)  # formulas, typeset in a worker thread
+        self.maths.typeset.connect(self._on_maths_typeset)
+        self._maths_restyle = QTimer(self)  # the view's text style changed: show it again
+        self._maths_restyle.setSingleShot(True)
+        self._maths_restyle.setInterval(0)
+        self._maths_restyle.timeout.connect(self._restyle_maths)
+        self._renderer = MessageRenderer(
+            request_image=images.request if images else None, maths=self.maths
+        )
         if images is not None:
             images.loaded.connect(self._on_image_loaded)
             images.evicted.connect(self._renderer.image_evicted)
@@ -106,6 +115,7 @@ class ChatViewModel(QObject):
         self._title = ""
         self._busy = False
         self._shown: set[str] = set()  # ids of the messages currently on screen
+        self._streamed: dict[str, Message] = {}  # the latest update of each streaming one
         self._path: list[str] = []  # the active branch, root first
         # Child ids per parent id, in creation order, where they label something (see
         # versions.version_groups): each message's "‹ 2/3 ›" is read from it.
@@ -279,6 +289,7 @@ class ChatViewModel(QObject):
         self._set_title("")
         self._renderer.forget_all()
         self._pacer.discard()
+        self._streamed.clear()
         self._shown = set()
         self._path = []
         self._children = {}
@@ -310,6 +321,23 @@ class ChatViewModel(QObject):
         """Code colours follow the theme: re-render what is on screen."""
         self._dark = dark
         self._renderer.set_dark(dark)
+        # Formulas in the theme's text colour (the palette is the theme's by now).
+        colour = QGuiApplication.palette().color(QPalette.ColorRole.Text).name()
+        if self.maths.set_style(replace(self.maths.style, colour=colour)):
+            self._renderer.forget_all()
+        self._maths_restyle.stop()  # shown again now, in the style already set
+        if self._conversation_id:
+            self.open_conversation(self._conversation_id)
+
+    def set_math_style(self, style: MathStyle) -> None:
+        """Formulas in the text's colour and size, at the screen's pixel ratio (the view
+        says which); what is on screen is shown again in it, once, a moment later."""
+        shown = self.maths.in_use  # else nothing on screen has a formula: nothing to redo
+        if self.maths.set_style(style) and shown:
+            self._renderer.forget_all()
+            self._maths_restyle.start()
+
+    def _restyle_maths(self) -> None:
         if self._conversation_id:
             self.open_conversation(self._conversation_id)
 
@@ -543,8 +571,10 @@ class ChatViewModel(QObject):
     def _show(self, message: Message) -> None:
         if message.id in self._shown:
             if message.status is MessageStatus.STREAMING:
+                self._streamed[message.id] = message
                 self._pacer.submit(message)
             else:
+                self._streamed.pop(message.id, None)
                 self._pacer.discard(message.id)
                 self.messageUpdated.emit(self._item(message))
             return
@@ -592,8 +622,22 @@ class ChatViewModel(QObject):
     # --- remote images --------------------------------------------------------------
 
     def image(self, url: QUrl) -> QImage | None:
-        """A loaded image for the message views; None when it is not (or no longer) loaded."""
+        """A loaded image (or typeset formula) for the message views; None when it is not
+        (or no longer) loaded."""
+        if url.scheme() == MATH_SCHEME:
+            return self.maths.image(url)
         return self._images.image(url) if self._images is not None else None
+
+    def _on_maths_typeset(self, keys: list[str]) -> None:
+        """Show the formulas now typeset (or failed) in the messages showing their source;
+        a streaming answer through the pacer, like any of its updates."""
+        for message in self._renderer.maths_typeset(keys):
+            if message.id not in self._shown or message.conversation_id != self._conversation_id:
+                continue
+            if message.status is not MessageStatus.STREAMING:
+                self.messageUpdated.emit(self._item(message))
+            elif message.id in self._streamed:  # still streaming: its latest update again
+                self._pacer.submit(self._streamed[message.id])
 
     def _allow_remote_images(self, enabled: bool) -> None:
         """Images become links, or are requested, in what is on screen now."""

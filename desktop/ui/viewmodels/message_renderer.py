@@ -7,6 +7,11 @@ With remote images allowed, the web images a rendered answer links to are reques
 (`request_image`); when one has loaded, `image_loaded` names the messages to show again,
 now with the image inline.
 
+With a maths typesetter, a formula shows its source until it is typeset; the messages
+that show one are noted (`maths_typeset` names them once it is, to be shown again). An
+answer that finished with formulas still pending keeps its block cache, so showing it
+again renders only the blocks that hold them.
+
 A message longer than ``MAX_SHOWN_CHARS`` shows only its beginning (its item says so, and
 the view offers the whole text); the person's text and reasoning are plain text in
 bounded units with soft breaks, like the plain part of an answer (see ``render/plain``).
@@ -24,6 +29,7 @@ from desktop.render.blocks import note
 from desktop.render.guard import MAX_SHOWN_CHARS
 from desktop.render.images import pending_images
 from desktop.render.markdown import render_markdown
+from desktop.render.maths import MathSource, pending_maths
 from desktop.render.plain import plain_text_html, units_html
 from desktop.render.streaming import StreamingRenderer
 from desktop.render.theme import palette
@@ -49,6 +55,10 @@ def reasoning_html(text: str, *, dark: bool) -> str:
     return html
 
 
+def _may_hold_maths(text: str) -> bool:
+    return "$" in text or "\\(" in text or "\\[" in text
+
+
 class _Body:
     """A message's HTML, rendered when first asked for. One small object per message
     (a bound method in a `partial` is three): a long chat keeps thousands of these, and
@@ -67,10 +77,17 @@ class _Body:
 
 class MessageRenderer:
     def __init__(
-        self, dark: bool = False, request_image: Callable[[str], object] | None = None
+        self,
+        dark: bool = False,
+        request_image: Callable[[str], object] | None = None,
+        maths: MathSource | None = None,
     ) -> None:
         self._dark = dark
+        self._maths = maths
         self._streaming: dict[str, StreamingRenderer] = {}
+        # Finished answers showing formulas still being typeset: their block caches.
+        self._settling: dict[str, StreamingRenderer] = {}
+        self._math_waiting: dict[str, dict[str, Message]] = {}  # formula key -> messages
         self._done: dict[str, tuple[str, str]] = {}  # id -> (source, html)
         self._request_image = request_image
         self._remote_images = False
@@ -104,10 +121,21 @@ class MessageRenderer:
         for message_id in waiting:
             self._done.pop(message_id, None)
             if message_id in self._streaming:  # its cached blocks hold the link
-                self._streaming[message_id] = StreamingRenderer(
-                    dark=self._dark, images=self._images
-                )
+                self._streaming[message_id] = self._new_renderer()
         return list(waiting.values()) if self._remote_images else []
+
+    def maths_typeset(self, keys: list[str]) -> list[Message]:
+        """Note that the formulas `keys` are ready (or failed); the messages showing them
+        as source, to be shown again."""
+        messages: dict[str, Message] = {}
+        for key in keys:
+            messages.update(self._math_waiting.pop(key, {}))
+        for message_id in messages:
+            self._done.pop(message_id, None)
+        return list(messages.values())
+
+    def _new_renderer(self) -> StreamingRenderer:
+        return StreamingRenderer(dark=self._dark, images=self._images, maths=self._maths)
 
     def image_evicted(self, url: str) -> None:
         """`url` is no longer cached: render it as a link again (it will be requested)."""
@@ -125,8 +153,10 @@ class MessageRenderer:
 
     def forget_all(self) -> None:
         self._streaming.clear()
+        self._settling.clear()
         self._done.clear()
         self._waiting.clear()
+        self._math_waiting.clear()
 
     def _html(self, message: Message, text: str) -> str:
         rendered = self._rendered(message, text)
@@ -134,6 +164,9 @@ class MessageRenderer:
             for url in pending_images(rendered):
                 self._waiting.setdefault(url, {})[message.id] = message
                 self._request_image(url)
+        if self._maths is not None:
+            for key in pending_maths(rendered):
+                self._math_waiting.setdefault(key, {})[message.id] = message
         return rendered
 
     def _rendered(self, message: Message, text: str) -> str:
@@ -142,21 +175,23 @@ class MessageRenderer:
         if message.status is MessageStatus.STREAMING:
             renderer = self._streaming.get(message.id)
             if renderer is None:
-                renderer = self._streaming[message.id] = StreamingRenderer(
-                    dark=self._dark, images=self._images
-                )
+                renderer = self._streaming[message.id] = self._new_renderer()
             return renderer.render(text)
-        streamed = self._streaming.pop(message.id, None)
+        streamed = self._streaming.pop(message.id, None) or self._settling.pop(message.id, None)
         cached = self._done.get(message.id)
         if cached is not None and cached[0] == text:
             return cached[1]
+        if streamed is None and self._maths is not None and _may_hold_maths(text):
+            streamed = self._new_renderer()
         # The answer just completed: its streaming renderer has every block but the last
         # cached and gives exactly what a full render gives, at a fraction of the cost.
         html = (
             streamed.render(text, final=True)
             if streamed
-            else render_markdown(text, dark=self._dark, images=self._images)
+            else render_markdown(text, dark=self._dark, images=self._images, maths=self._maths)
         )
+        if streamed is not None and self._maths is not None and pending_maths(html):
+            self._settling[message.id] = streamed
         self._done[message.id] = (text, html)
         return html
 

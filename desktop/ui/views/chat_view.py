@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QFontInfo, QFontMetricsF, QGuiApplication, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -12,6 +13,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.ui.math_images import MathStyle
 from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
@@ -119,6 +121,43 @@ class ChatView(QWidget):
         self._on_title_changed(chat.title)
         self._update_page()
         self._update_empty()
+        self._screen_followed = False
+        self._update_math_style()
+
+    # --- how formulas look: as the text does, on this screen -----------------------
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
+            self._update_math_style()
+        super().changeEvent(event)
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() in (
+            QEvent.Type.ApplicationPaletteChange,
+            QEvent.Type.ApplicationFontChange,
+        ):
+            self._update_math_style()
+        return super().event(event)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        handle = self.window().windowHandle()
+        if handle is not None and not self._screen_followed:
+            self._screen_followed = True
+            handle.screenChanged.connect(lambda _screen: self._update_math_style())
+        self._update_math_style()
+
+    def _update_math_style(self) -> None:
+        font = self.transcript.font()
+        metrics = QFontMetricsF(font)
+        self._chat.set_math_style(
+            MathStyle(
+                colour=QGuiApplication.palette().color(QPalette.ColorRole.Text).name(),
+                pixel_size=float(QFontInfo(font).pixelSize() or round(metrics.height())),
+                middle=metrics.height() / 2 - metrics.descent(),
+                scale=self.devicePixelRatioF(),
+            )
+        )
 
     def show_banner(self, text: str) -> None:
         self.banner.setText(text)

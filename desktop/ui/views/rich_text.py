@@ -104,8 +104,11 @@ class RichText(QTextBrowser):
         if image is None or image.isNull():
             return _blank_image()
         width = self.lineWrapColumnOrWidth() - math.ceil(self.document().documentMargin() * 2)
-        if image.width() > width > 0:
-            image = image.scaledToWidth(width, Qt.TransformationMode.SmoothTransformation)
+        if image.deviceIndependentSize().width() > width > 0:  # a typeset formula's is 2x at 2x
+            ratio = image.devicePixelRatio()
+            smooth = Qt.TransformationMode.SmoothTransformation
+            image = image.scaledToWidth(round(width * ratio), smooth)
+            image.setDevicePixelRatio(ratio)
         return image
 
     def hasHeightForWidth(self) -> bool:

@@ -1,0 +1,212 @@
+"""Formulas typeset for real (ziamath in the worker thread, QtSvg) and shown in the chat."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QUrl
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextDocument
+
+from desktop.render import StreamingRenderer, render_markdown
+from desktop.render.maths import FAILED, PENDING, READY, pending_maths
+from desktop.ui.math_images import MathStyle, MathTypesetter
+from tests.support.sse_server import default_stream
+from tests.support.waiting import CEILING_S
+from tests.ui.conftest import write_settings
+
+WAIT_MS = int(CEILING_S * 1000)
+LIGHT_TEXT, DARK_TEXT = "#1d1d1f", "#e6e6e9"
+
+
+def typeset(qtbot, typesetter: MathTypesetter, tex: str, display: bool = False):
+    formula = typesetter.formula(tex, display)
+    if formula.state == PENDING:
+        qtbot.waitUntil(lambda: not typesetter.waiting(formula.key), timeout=WAIT_MS)
+    return typesetter.formula(tex, display)
+
+
+def ink(image: QImage) -> list[QColor]:
+    """The colours of the image's (nearly) opaque pixels."""
+    image = image.convertToFormat(QImage.Format.Format_ARGB32)
+    return [
+        image.pixelColor(x, y)
+        for y in range(image.height())
+        for x in range(image.width())
+        if image.pixelColor(x, y).alpha() > 240
+    ]
+
+
+def close_to(colour: QColor, hex_colour: str) -> bool:
+    other = QColor(hex_colour)
+    return all(
+        abs(a - b) <= 8 for a, b in zip(colour.getRgb()[:3], other.getRgb()[:3], strict=True)
+    )
+
+
+def test_a_formula_becomes_an_image_at_the_texts_size_and_twice_the_pixels_at_2x(qtbot):
+    typesetter = MathTypesetter()
+    with qtbot.waitSignal(typesetter.typeset, timeout=WAIT_MS) as announced:
+        first = typesetter.formula("x^2 + y^2", False)
+        assert first.state == PENDING  # the GUI thread never typesets
+    assert announced.args == [[first.key]]
+    ready = typesetter.formula("x^2 + y^2", False)
+    assert ready.state == READY and ready.name.startswith("parley-math:")
+    # about one line of 16 px text: taller than the letters, shorter than three lines
+    assert 14 <= ready.height <= 48 and 30 <= ready.width <= 200
+    image = typesetter.image(ready.name)
+    assert image is not None
+    assert (image.width(), image.height()) == (ready.width, ready.height)
+
+    typesetter.set_style(MathStyle(pixel_size=16.0, middle=4.0, scale=2.0))
+    sharp = typeset(qtbot, typesetter, "x^2 + y^2")
+    assert (sharp.width, sharp.height) == (ready.width, ready.height)  # same logical size
+    image = typesetter.image(sharp.name)
+    assert (image.width(), image.height()) == (2 * ready.width, 2 * ready.height)
+    assert image.devicePixelRatio() == 2.0
+
+    typesetter.set_style(MathStyle(pixel_size=32.0, middle=8.0, scale=1.0))
+    large = typeset(qtbot, typesetter, "x^2 + y^2")
+    assert large.width > 1.7 * ready.width  # follows the text's size
+    typesetter.close()
+
+
+def test_the_formula_is_drawn_in_the_text_colour_of_the_theme(qtbot):
+    typesetter = MathTypesetter()
+    for colour in (LIGHT_TEXT, DARK_TEXT):
+        typesetter.set_style(MathStyle(colour=colour, scale=2.0))
+        formula = typeset(qtbot, typesetter, "\\frac{a}{b} = \\sqrt{c}")
+        assert formula.state == READY, formula
+        pixels = ink(typesetter.image(formula.name))
+        assert len(pixels) > 50
+        assert all(close_to(pixel, colour) for pixel in pixels)
+    typesetter.close()
+
+
+def test_each_formula_is_typeset_once_however_often_it_is_shown(qtbot):
+    typesetter = MathTypesetter()
+    text = "Both $e^{i\\pi}$ and $e^{i\\pi}$ again, and $\\sum_k k$.\n"
+    first = render_markdown(text, maths=typesetter)
+    assert len(pending_maths(first)) == 2
+    qtbot.waitUntil(lambda: typesetter.renders == 2, timeout=WAIT_MS)
+    for _ in range(3):
+        html = render_markdown(text, maths=typesetter)
+        assert html.count('<img src="parley-math:') == 3
+    assert typesetter.renders == 2
+    typesetter.close()
+
+
+def test_bad_tex_and_hostile_formulas_stay_source_with_a_reason(qtbot):
+    typesetter = MathTypesetter()
+    assert typeset(qtbot, typesetter, "\\frac{1}{").state == FAILED
+    unknown = typeset(qtbot, typesetter, "\\foo{x}")
+    assert unknown.state == FAILED and "\\foo" in unknown.reason
+    # over the limits: refused at once, never queued
+    huge = typesetter.formula("x+" * 100_000, False)
+    nested = typesetter.formula("{" * 40 + "x" + "}" * 40, False)
+    assert huge.state == FAILED and nested.state == FAILED
+    html = render_markdown("Bad $\\frac{1}{$ here", maths=typesetter)
+    assert "$\\frac{1}{$" in html and 'title="Formula not typeset: not valid TeX' in html
+    typesetter.close()
+
+
+def test_thousands_of_formulas_are_queued_without_blocking(qtbot):
+    typesetter = MathTypesetter()
+    text = "".join(f"- $x_{{{n}}}$\n" for n in range(2_000))
+    html = render_markdown(text, maths=typesetter)  # returns at once: all are pending
+    assert len(pending_maths(html)) > 1_000  # the rest is past the formatting budget
+    qtbot.waitUntil(lambda: typesetter.renders >= 5, timeout=WAIT_MS)
+    typesetter.close()  # the rest is dropped
+
+
+def test_streaming_keeps_an_unclosed_display_formula_as_source(qtbot):
+    typesetter = MathTypesetter()
+    renderer = StreamingRenderer(maths=typesetter)
+    html = renderer.render("Here:\n\n$$\n\\int_0^1 x\\,dx\n")
+    assert "$$\n\\int_0^1 x\\,dx" in html and typesetter.renders == 0
+    html = renderer.render("Here:\n\n$$\n\\int_0^1 x\\,dx\n$$\n")
+    (key,) = pending_maths(html)
+    qtbot.waitUntil(lambda: not typesetter.waiting(key), timeout=WAIT_MS)
+    assert '<img src="parley-math:' in renderer.render("Here:\n\n$$\n\\int_0^1 x\\,dx\n$$\n")
+    typesetter.close()
+
+
+# --- in the chat ------------------------------------------------------------------------
+
+ANSWER = (
+    "Search is $O(\\log n)$ and \\(a^2+b^2=c^2\\); it costs $5 and $10.\n\n"
+    "$$\n\\int_0^1 x\\,dx = \\frac{1}{2}\n$$\n\n"
+    "| f | g |\n|---|---|\n| $x^2$ | \\(y_1\\) |\n\n"
+    "- broken $\\frac{1}{$ here\n"
+)
+
+
+def all_images(document: QTextDocument) -> list[str]:
+    html = document.toHtml()
+    return ["parley-math:" + part.split('"', 1)[0] for part in html.split('src="parley-math:')[1:]]
+
+
+def answer_body(parley):
+    transcript = parley.window.chat_view.transcript
+    ids = transcript.message_ids()
+    return transcript.message_widget(ids[-1]).body if len(ids) == 2 else None
+
+
+def test_an_answer_shows_its_formulas_typeset_and_copy_keeps_the_tex(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    sse_server.enqueue(default_stream(ANSWER))
+    maths = parley.chat_vm.maths
+
+    async def body() -> None:
+        assert parley.chat_vm.submit("maths please")
+        await driver.until(lambda: not parley.chat_vm.busy and answer_body(parley) is not None)
+        # five formulas typeset (the broken one not): inline, display and in table cells
+        await driver.until(lambda: len(all_images(answer_body(parley).document())) == 5)
+
+    driver.run(body())
+    document = answer_body(parley).document()
+    text = document.toPlainText()
+    assert "$5 and $10" in text  # prices stay text
+    assert "$\\frac{1}{$" in text  # broken TeX stays source
+    found = document.find("frac{1}")
+    assert found.charFormat().toolTip().startswith("Formula not typeset: not valid TeX")
+    for name in set(all_images(document)):
+        image = document.resource(QTextDocument.ResourceType.ImageResource.value, QUrl(name))
+        assert isinstance(image, QImage) and not image.isNull()
+    renders = maths.renders
+    # the message's Copy and the display formula's Copy give the TeX
+    widget = parley.window.chat_view.transcript.message_widget(
+        parley.window.chat_view.transcript.message_ids()[-1]
+    )
+    widget._copy_message()
+    assert QGuiApplication.clipboard().text() == ANSWER
+    parley.chat_vm.activate_link("parley-copy:0", widget.item.markdown)
+    assert QGuiApplication.clipboard().text() == "\\int_0^1 x\\,dx = \\frac{1}{2}"
+    # shown again (the chat reopened): nothing is typeset again
+    parley.chat_vm.open_conversation(parley.chat_vm.conversationId)
+    driver.run(driver.until(lambda: len(all_images(answer_body(parley).document())) == 5))
+    assert maths.renders == renders
+
+    # dark theme: typeset again in the dark theme's text colour
+    parley.theme.apply("dark")
+
+    def dark_images() -> list[QImage]:
+        doc = answer_body(parley).document()
+        found = []
+        for name in set(all_images(doc)):
+            image = maths.image(name)
+            if image is not None:
+                found.append(image)
+        return found
+
+    driver.run(
+        driver.until(
+            lambda: (
+                len(all_images(answer_body(parley).document())) == 5
+                and maths.style.colour == DARK_TEXT
+                and len(dark_images()) == 5
+            )
+        )
+    )
+    for image in dark_images():
+        pixels = ink(image)
+        assert pixels and all(close_to(pixel, DARK_TEXT) for pixel in pixels)
+    QGuiApplication.clipboard().clear()
