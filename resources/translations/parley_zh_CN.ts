@@ -488,23 +488,23 @@
         <translation>此回答没有注明由哪个模型生成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/rules.py" line="153"/>
+        <location filename="../../desktop/render/rules.py" line="155"/>
         <source>Mermaid</source>
         <translation>Mermaid</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/rules.py" line="155"/>
-        <location filename="../../desktop/render/rules.py" line="169"/>
+        <location filename="../../desktop/render/rules.py" line="157"/>
+        <location filename="../../desktop/render/rules.py" line="171"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/rules.py" line="179"/>
+        <location filename="../../desktop/render/rules.py" line="181"/>
         <source>Math</source>
         <translation>公式</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/rules.py" line="209"/>
+        <location filename="../../desktop/render/rules.py" line="229"/>
         <source>image</source>
         <translation>图片</translation>
     </message>
@@ -1715,7 +1715,7 @@
         <translation>服务器 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/blocks.py" line="25"/>
+        <location filename="../../desktop/render/blocks.py" line="28"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2050,6 +2050,62 @@
         <translation>
             <numerusform>有 %Ln 个使用过的模型未设置价格（设置 → 用量与模型）</numerusform>
         </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/maths.py" line="78"/>
+        <source>longer than %1 characters</source>
+        <translation>超过 %1 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/maths.py" line="87"/>
+        <source>nested more than %1 levels deep</source>
+        <translation>嵌套超过 %1 层</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/maths.py" line="146"/>
+        <source>Math — not typeset</source>
+        <translation>公式（未排版）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/render/maths.py" line="150"/>
+        <source>Formula not typeset: %1</source>
+        <translation>公式未排版：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="169"/>
+        <source>too many formulas to show at once</source>
+        <translation>一次要显示的公式太多</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="273"/>
+        <source>unknown command %1</source>
+        <translation>未知命令 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="278"/>
+        <source>nested too deeply</source>
+        <translation>嵌套过深</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="283"/>
+        <location filename="../../desktop/ui/math_images.py" line="301"/>
+        <source>the typesetter&apos;s output was not understood</source>
+        <translation>无法识别排版程序的输出</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="293"/>
+        <source>not valid TeX (%1)</source>
+        <translation>不是有效的 TeX（%1）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="293"/>
+        <source>not valid TeX</source>
+        <translation>不是有效的 TeX</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="318"/>
+        <source>too large to show</source>
+        <translation>太大，无法显示</translation>
     </message>
 </context>
 <context>
@@ -2559,12 +2615,12 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop/ui/views/chat_view.py" line="68"/>
+        <location filename="../../desktop/ui/views/chat_view.py" line="70"/>
         <source>What would you like to talk about?</source>
         <translation>想聊点什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/chat_view.py" line="131"/>
+        <location filename="../../desktop/ui/views/chat_view.py" line="170"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -2572,28 +2628,28 @@
 <context>
     <name>ChatViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="234"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="244"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="325"/>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="387"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="353"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="415"/>
         <source>Add a provider and choose a model first.</source>
         <translation>请先添加服务商并选择模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="429"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="457"/>
         <source>Could not save to %1: %2</source>
         <translation>无法保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="452"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="480"/>
         <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
         <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="484"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="512"/>
         <source>Your message was not sent and is still here. %1</source>
         <translation>你的消息未发送，仍保留在这里。%1</translation>
     </message>
@@ -3831,7 +3887,7 @@
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="505"/>
+        <location filename="../../desktop/app.py" line="506"/>
         <source>Parley could not start.
 
 %1</source>
