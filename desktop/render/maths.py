@@ -133,10 +133,11 @@ def display_html(
         )
     # One centred paragraph, the Copy link after the formula: Qt lays a paragraph out in
     # a fraction of what a table costs, and a streaming answer re-lays its end often.
+    copy_word = escapeHtml(tr("Copy"))
     return (
         '<p align="center" style="margin-top: 4px; margin-bottom: 8px;">'
         f'{body}&nbsp;&nbsp;<small><a href="{copy_href(copy_index)}">'
-        f"{escapeHtml(tr('Copy'))}</a></small></p>\n"
+        f"{copy_word}</a></small></p>\n"
     )
 
 

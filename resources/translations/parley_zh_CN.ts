@@ -1716,6 +1716,7 @@
     </message>
     <message>
         <location filename="../../desktop/render/blocks.py" line="28"/>
+        <location filename="../../desktop/render/maths.py" line="136"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2062,12 +2063,12 @@
         <translation>嵌套超过 %1 层</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="146"/>
+        <location filename="../../desktop/render/maths.py" line="147"/>
         <source>Math — not typeset</source>
         <translation>公式（未排版）</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="150"/>
+        <location filename="../../desktop/render/maths.py" line="151"/>
         <source>Formula not typeset: %1</source>
         <translation>公式未排版：%1</translation>
     </message>
