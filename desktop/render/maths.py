@@ -104,7 +104,7 @@ def inline_html(tex: str, shown: str, formula: Formula | None, colours: Palette)
     if formula is None:
         return f'<code style="background-color: {colours.inline_code_background};">{source}</code>'
     if formula.state == READY:
-        return _image(formula)
+        return _image(formula, shown)
     if formula.state == PENDING:
         return (
             f'<code class="{PENDING_CLASS} {formula.key}" '
@@ -125,7 +125,7 @@ def display_html(
     if formula.state == FAILED:
         return None
     if formula.state == READY:
-        body = _image(formula)
+        body = _image(formula, shown)
     else:
         body = (
             f'<code class="{PENDING_CLASS} {formula.key}" '
@@ -151,13 +151,14 @@ def _failed(reason: str) -> str:
     return tr("Formula not typeset: %1").replace("%1", reason)
 
 
-def _image(formula: Formula) -> str:
+def _image(formula: Formula, shown: str) -> str:
     """Centred on the line, as Qt centres images (an inline formula's image is padded so
     that its baseline then meets the text's; a display formula's Copy link sits beside
-    its middle)."""
+    its middle). Its source is its tooltip, and what a copied selection holds for it
+    (`desktop/ui/views/formula_copy.py`)."""
     return (
-        f'<img src="{escapeHtml(formula.name)}" width="{formula.width}" '
-        f'height="{formula.height}" style="vertical-align: middle;" />'
+        f'<img src="{escapeHtml(formula.name)}" title="{escapeHtml(shown)}" '
+        f'width="{formula.width}" height="{formula.height}" style="vertical-align: middle;" />'
     )
 
 

@@ -79,7 +79,8 @@ def test_a_ready_formula_is_an_image_of_the_size_the_source_gives():
     html = render_markdown("A $x^2$ here", maths=source)
     assert '<img src="parley-math:' in html and 'width="40" height="16"' in html
     assert "vertical-align: middle" in html
-    assert "x^2" not in html  # the image replaces the source
+    # the image replaces the source, which stays only as its tooltip (and what a copy holds)
+    assert html.count("x^2") == 1 and 'title="$x^2$"' in html
 
 
 def test_a_pending_formula_shows_its_source_muted_and_marked():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextDocument
+from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDocument
 
 from desktop.render import StreamingRenderer, render_markdown
 from desktop.render.maths import FAILED, PENDING, READY, pending_maths
@@ -180,6 +180,17 @@ def test_an_answer_shows_its_formulas_typeset_and_copy_keeps_the_tex(driver, sse
     assert QGuiApplication.clipboard().text() == ANSWER
     parley.chat_vm.activate_link("parley-copy:0", widget.item.markdown)
     assert QGuiApplication.clipboard().text() == "\\int_0^1 x\\,dx = \\frac{1}{2}"
+    # a selection copied from the answer holds each formula's TeX, not a placeholder
+    view = answer_body(parley)
+    everything = QTextCursor(document)
+    everything.select(QTextCursor.SelectionType.Document)
+    view.setTextCursor(everything)
+    copied = view.createMimeDataFromSelection()
+    assert "\ufffc" not in copied.text() and not copied.hasHtml()
+    for source in ("$O(\\log n)$", "\\(a^2+b^2=c^2\\)", "$x^2$", "\\(y_1\\)"):
+        assert source in copied.text(), source
+    assert "\\int_0^1 x\\,dx = \\frac{1}{2}" in copied.text()
+    assert "costs $5 and $10" in copied.text()
     # shown again (the chat reopened): nothing is typeset again
     parley.chat_vm.open_conversation(parley.chat_vm.conversationId)
     driver.run(driver.until(lambda: len(all_images(answer_body(parley).document())) == 5))
@@ -210,3 +221,31 @@ def test_an_answer_shows_its_formulas_typeset_and_copy_keeps_the_tex(driver, sse
         pixels = ink(image)
         assert pixels and all(close_to(pixel, DARK_TEXT) for pixel in pixels)
     QGuiApplication.clipboard().clear()
+
+
+def test_a_formulas_tooltip_shows_its_source_as_plain_text(qtbot):
+    """A formula's TeX is the model's text: shown as it is, never taken for HTML."""
+    from PySide6.QtCore import QEvent, QPoint
+    from PySide6.QtGui import QHelpEvent
+    from PySide6.QtWidgets import QToolTip
+
+    from desktop.ui.plain_text import tooltip
+    from desktop.ui.views.rich_text import RichText
+
+    view = RichText()
+    qtbot.addWidget(view)
+    source = "$<b>bold</b> <img src='x'>$"
+    escaped = source.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    view.set_html(
+        f'<p><img src="parley-math:k" title="{escaped.replace(chr(39), "&#x27;")}" '
+        'width="40" height="20" /> after</p>'
+    )
+    view.resize(300, 100)
+    view.show()
+    qtbot.waitExposed(view)
+    inside = QPoint(10, 10)
+    event = QHelpEvent(QEvent.Type.ToolTip, inside, view.viewport().mapToGlobal(inside))
+    view.viewportEvent(event)
+    qtbot.waitUntil(QToolTip.isVisible, timeout=CEILING_S * 1000)
+    assert QToolTip.text() == tooltip(source)
+    QToolTip.hideText()

@@ -16,11 +16,21 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from PySide6.QtCore import QMimeData, QSize, Qt, QUrl, Signal
-from PySide6.QtGui import QColor, QImage, QKeyEvent, QTextDocument, QTextOption
-from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QWidget
+from PySide6.QtCore import QEvent, QMimeData, QPointF, QSize, Qt, QUrl, Signal
+from PySide6.QtGui import (
+    QColor,
+    QHelpEvent,
+    QImage,
+    QKeyEvent,
+    QTextCursor,
+    QTextDocument,
+    QTextOption,
+)
+from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
+from desktop.ui.plain_text import tooltip
 from desktop.ui.views.document_tail import TailWriter
+from desktop.ui.views.formula_copy import with_formula_sources
 from desktop.ui.views.soft_breaks import without_soft_breaks
 
 # Keys the transcript scrolls with; a message passes them on unless text is being selected.
@@ -142,9 +152,40 @@ class RichText(QTextBrowser):
     def minimumSizeHint(self) -> QSize:
         return QSize(0, 0)
 
+    def viewportEvent(self, event: QEvent) -> bool:
+        """A tooltip the content carries (a formula's TeX, why one was not typeset) is
+        shown as plain text: Qt would take text that looks like HTML for HTML."""
+        if event.type() != QEvent.Type.ToolTip or not isinstance(event, QHelpEvent):
+            return super().viewportEvent(event)
+        position = (
+            self.document()
+            .documentLayout()
+            .hitTest(
+                QPointF(event.pos())
+                + QPointF(self.horizontalScrollBar().value(), 0)
+                + QPointF(0, self.verticalScrollBar().value()),
+                Qt.HitTestAccuracy.ExactHit,
+            )
+        )
+        text = ""
+        if position >= 0:
+            cursor = QTextCursor(self.document())
+            last = self.document().characterCount() - 1
+            cursor.setPosition(min(position + 1, last))  # the format of the character there
+            text = cursor.charFormat().toolTip()
+        if text:
+            QToolTip.showText(event.globalPos(), tooltip(text), self)
+        else:
+            QToolTip.hideText()
+            event.ignore()
+        return True
+
     def createMimeDataFromSelection(self) -> QMimeData:
-        """The selection as text and HTML, without the soft breaks added for layout."""
-        return without_soft_breaks(super().createMimeDataFromSelection(), self.textCursor())
+        """The selection as text and HTML, without the soft breaks added for layout,
+        formulas as their TeX."""
+        cursor = self.textCursor()
+        mime = without_soft_breaks(super().createMimeDataFromSelection(), cursor)
+        return with_formula_sources(mime, cursor)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         """Page keys scroll the transcript, not the (never scrolling) message."""
