@@ -7,7 +7,7 @@ import json
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from desktop.core.i18n import tr
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import (
     Conversation,
     ErrorPart,
@@ -56,14 +56,39 @@ def _arguments(text: str) -> tuple[str, str]:
     return text, "json"
 
 
+# The record's values, in English as stored (an export reads as it always has), in the
+# person's language otherwise.
+_RECORD_WORDS = {
+    "pending": QT_TR_NOOP("pending"),
+    "running": QT_TR_NOOP("running"),
+    "done": QT_TR_NOOP("done"),
+    "error": QT_TR_NOOP("error"),
+    "denied": QT_TR_NOOP("denied"),
+    "answered": QT_TR_NOOP("answered"),
+    "interrupted": QT_TR_NOOP("interrupted"),
+    "auto": QT_TR_NOOP("auto"),
+    "approved_once": QT_TR_NOOP("approved_once"),
+    "always_allowed": QT_TR_NOOP("always_allowed"),
+    "disabled": QT_TR_NOOP("disabled"),
+    "policy": QT_TR_NOOP("policy"),
+    "person": QT_TR_NOOP("person"),
+    "recovery": QT_TR_NOOP("recovery"),
+}
+
+
+def _record_word(value: str) -> str:
+    return tr(_RECORD_WORDS[value]) if value in _RECORD_WORDS else value
+
+
 def _call_record(part: ToolCallPart) -> str:
     """One line of what happened to the call: state, who decided, time, size, file."""
     facts: list[str] = []
     if part.state is not None:
-        facts.append(tr("state: {state}").format(state=part.state.value))
+        facts.append(tr("state: {state}").format(state=_record_word(part.state.value)))
     if part.decision is not None:
-        who = f" ({part.decided_by.value})" if part.decided_by is not None else ""
-        facts.append(tr("decision: {decision}").format(decision=part.decision.value) + who)
+        decision = _record_word(part.decision.value)
+        who = f" ({_record_word(part.decided_by.value)})" if part.decided_by is not None else ""
+        facts.append(tr("decision: {decision}").format(decision=decision) + who)
     if part.duration_ms is not None:
         facts.append(tr("{ms} ms").format(ms=part.duration_ms))
     if part.result_size is not None:

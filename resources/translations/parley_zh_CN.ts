@@ -250,138 +250,204 @@
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="63"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="87"/>
         <source>state: {state}</source>
         <translation>状态：{state}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="66"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="91"/>
         <source>decision: {decision}</source>
         <translation>决定：{decision}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="68"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="93"/>
         <source>{ms} ms</source>
         <translation>{ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="70"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="95"/>
         <location filename="../../desktop/storage/disk_space.py" line="69"/>
         <source>{size} bytes</source>
         <translation>{size} 字节</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="72"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="97"/>
         <source>full output: {path}</source>
         <translation>完整输出：{path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="74"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="99"/>
         <source>error: {error}</source>
         <translation>错误：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="80"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="105"/>
         <source>**Tool call:** `{name}`</source>
         <translation>**工具调用：** `{name}`</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="88"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="113"/>
         <source>No result: the tool did not run.</source>
         <translation>无结果：工具未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="90"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="115"/>
         <source>**Error:**</source>
         <translation>**错误：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="90"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="115"/>
         <source>**Result:**</source>
         <translation>**结果：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="96"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="121"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="96"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="121"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="96"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="121"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="102"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="127"/>
         <source>still being written when exported</source>
         <translation>导出时仍在生成</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="103"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="128"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="104"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="68"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="129"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="105"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="62"/>
+        <source>pending</source>
+        <translation>等待批准</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="63"/>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="64"/>
+        <source>done</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="65"/>
+        <source>error</source>
+        <translation>出错</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="66"/>
+        <source>denied</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="67"/>
+        <source>answered</source>
+        <translation>已回复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="69"/>
+        <source>auto</source>
+        <translation>自动允许</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="70"/>
+        <source>approved_once</source>
+        <translation>已批准一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="71"/>
+        <source>always_allowed</source>
+        <translation>始终允许</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="72"/>
+        <source>disabled</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="73"/>
+        <source>policy</source>
+        <translation>按策略</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="74"/>
+        <source>person</source>
+        <translation>由你决定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="75"/>
+        <source>recovery</source>
+        <translation>由 Parley 决定</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export_markdown.py" line="130"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="106"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="131"/>
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="115"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="140"/>
         <source>Reasoning</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="123"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="148"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="125"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="150"/>
         <source>Note:</source>
         <translation>注意：</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="163"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="188"/>
         <source>Exported from Parley · started {when} · {count} messages</source>
         <translation>导出自 Parley · 开始于 {when} · {count} 条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="175"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="200"/>
         <source>Every version of every message is included.</source>
         <translation>包含每条消息的所有版本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="180"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="205"/>
         <source>Version {k} of {n}</source>
         <translation>版本 {k}/{n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="181"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="206"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="190"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="215"/>
         <source>Another version, replying to: “{text}”</source>
         <translation>另一个版本，回复：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="192"/>
+        <location filename="../../desktop/engine/export_markdown.py" line="217"/>
         <source>Another version of the first message</source>
         <translation>第一条消息的另一个版本</translation>
     </message>
