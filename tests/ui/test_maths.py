@@ -248,4 +248,6 @@ def test_a_formulas_tooltip_shows_its_source_as_plain_text(qtbot):
     view.viewportEvent(event)
     qtbot.waitUntil(QToolTip.isVisible, timeout=CEILING_S * 1000)
     assert QToolTip.text() == tooltip(source)
+    # Gone before the view is: Qt's tip label keeps a pointer to the widget it is for.
     QToolTip.hideText()
+    qtbot.waitUntil(lambda: not QToolTip.isVisible(), timeout=CEILING_S * 1000)
