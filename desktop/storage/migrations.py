@@ -29,7 +29,6 @@ from typing import Final
 
 from sqlalchemy import Connection, Engine, text
 
-from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.storage.disk_space import disk_full_error, is_disk_full, size_text
 from desktop.storage.errors import DatabaseTooNewError, MigrationError, StorageError
 from desktop.storage.sqlite_engine import BUSY_TIMEOUT_MS, read_transaction, write_transaction
@@ -346,11 +345,9 @@ NEEDED: Final[Mapping[Migration, Needed]] = {_v6_add_missing_columns: _v6_needed
 
 def _too_new(path: Path | str, found: int, known: int) -> DatabaseTooNewError:
     return DatabaseTooNewError(
-        tr(
-            "The database {path} was written by a newer version of Parley (schema version "
-            "{found}; this version understands up to {known}). Update Parley to open it; "
-            "the file was left unchanged."
-        ).format(path=path, found=found, known=known)
+        f"The database {path} was written by a newer version of Parley (schema version "
+        f"{found}; this version understands up to {known}). Update Parley to open it; "
+        "the file was left unchanged."
     )
 
 
@@ -370,19 +367,17 @@ def ensure_not_newer(path: Path, known: int = SCHEMA_VERSION) -> None:
     except sqlite3.DatabaseError as exc:
         if is_disk_full(exc, path):
             raise disk_full_error(
-                path, tr("Parley could not open its database"), tr(_FREE_AND_RETRY)
+                path, "Parley could not open its database", _FREE_AND_RETRY
             ) from exc
         raise StorageError(
-            tr(
-                "{path} could not be opened as a Parley database ({reason}). "
-                "It may be damaged or not a database at all; it was left unchanged."
-            ).format(path=path, reason=exc)
+            f"{path} could not be opened as a Parley database ({exc}). "
+            "It may be damaged or not a database at all; it was left unchanged."
         ) from exc
     if found > known:
         raise _too_new(path, found, known)
 
 
-_FREE_AND_RETRY: Final = QT_TR_NOOP(
+_FREE_AND_RETRY: Final = (
     "Free some space there and start Parley again; your chats were left unchanged."
 )
 
@@ -390,16 +385,13 @@ _FREE_AND_RETRY: Final = QT_TR_NOOP(
 def _backup_needs_space(db_path: Path) -> StorageError:
     """The copy taken before an upgrade did not fit: say how much it needs."""
     try:
-        size = size_text(db_path.stat().st_size)
+        size = f" (the copy needs about {size_text(db_path.stat().st_size)})"
     except OSError:
-        what = tr("Parley could not keep a copy of the database before upgrading it")
-    else:
-        what = tr(
-            "Parley could not keep a copy of the database before upgrading it "
-            "(the copy needs about {size})"
-        ).format(size=size)
+        size = ""
     return disk_full_error(
-        db_path, what, tr("Free some space there and start Parley again; nothing was changed.")
+        db_path,
+        f"Parley could not keep a copy of the database before upgrading it{size}",
+        "Free some space there and start Parley again; nothing was changed.",
     )
 
 
@@ -505,10 +497,8 @@ def migrate(
                 # file: wait for it, and stop if it got there.
                 if "locked" not in str(exc) or time.monotonic() > deadline:
                     raise MigrationError(
-                        tr(
-                            "Could not back up {name} before upgrading it ({reason}); "
-                            "the database was not changed."
-                        ).format(name=db_name, reason=exc)
+                        f"Could not back up {db_name} before upgrading it ({exc}); "
+                        "the database was not changed."
                     ) from exc
                 time.sleep(0.05)
                 with read_transaction(engine) as conn:
@@ -526,31 +516,16 @@ def migrate(
                 conn.exec_driver_sql(f"PRAGMA user_version = {int(version)}")
         except Exception as exc:
             detail = getattr(exc, "orig", None) or exc
-            kept = (
-                " " + tr("A copy from before the upgrade is at {path}.").format(path=backup)
-                if backup
-                else ""
-            )
+            kept = f" A copy from before the upgrade is at {backup}." if backup else ""
             if is_disk_full(exc, Path(db_name)):
                 raise disk_full_error(
                     Path(db_name),
-                    tr("Upgrading the database to version {version} failed and was undone").format(
-                        version=version
-                    ),
-                    tr("Free some space there and start Parley again; your data is unchanged.")
-                    + kept,
+                    f"Upgrading the database to version {version} failed and was undone",
+                    f"Free some space there and start Parley again; your data is unchanged.{kept}",
                 ) from exc
             raise MigrationError(
-                tr(
-                    "Upgrading the database {name} to version {version} failed and was "
-                    "undone, so your data is unchanged.{copy} ({kind}: {detail})"
-                ).format(
-                    name=db_name,
-                    version=version,
-                    copy=kept,
-                    kind=type(exc).__name__,
-                    detail=detail,
-                )
+                f"Upgrading the database {db_name} to version {version} failed and was "
+                f"undone, so your data is unchanged.{kept} ({type(exc).__name__}: {detail})"
             ) from exc
         log.info("Migrated %s to schema version %d", db_name, version)
     return target

@@ -1858,13 +1858,11 @@
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="55"/>
-        <location filename="../../desktop/storage/migrations.py" line="373"/>
         <source>Parley could not open its database</source>
         <translation>Parley 无法打开数据库</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/database.py" line="57"/>
-        <location filename="../../desktop/storage/migrations.py" line="386"/>
         <source>Free some space there and start Parley again; your chats were left unchanged.</source>
         <translation>请在该磁盘上释放一些空间后重新启动 Parley；你的对话未受影响。</translation>
     </message>
@@ -1932,56 +1930,6 @@
         <location filename="../../desktop/storage/mapping.py" line="282"/>
         <source>The content of this message could not be read.</source>
         <translation>无法读取此消息的内容。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="350"/>
-        <source>The database {path} was written by a newer version of Parley (schema version {found}; this version understands up to {known}). Update Parley to open it; the file was left unchanged.</source>
-        <translation>数据库 {path} 由更新版本的 Parley 写入（结构版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再打开；该文件未被改动。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="377"/>
-        <source>{path} could not be opened as a Parley database ({reason}). It may be damaged or not a database at all; it was left unchanged.</source>
-        <translation>无法将 {path} 作为 Parley 数据库打开（{reason}）。它可能已损坏，或根本不是数据库；该文件未被改动。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="395"/>
-        <source>Parley could not keep a copy of the database before upgrading it</source>
-        <translation>Parley 无法在升级前保存数据库副本</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="398"/>
-        <source>Parley could not keep a copy of the database before upgrading it (the copy needs about {size})</source>
-        <translation>Parley 无法在升级前保存数据库副本（副本约需 {size}）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="402"/>
-        <source>Free some space there and start Parley again; nothing was changed.</source>
-        <translation>请在该磁盘上释放一些空间后重新启动 Parley；没有做任何改动。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="509"/>
-        <source>Could not back up {name} before upgrading it ({reason}); the database was not changed.</source>
-        <translation>升级前无法备份 {name}（{reason}）；数据库未被改动。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="530"/>
-        <source>A copy from before the upgrade is at {path}.</source>
-        <translation>升级前的副本位于 {path}。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="537"/>
-        <source>Upgrading the database to version {version} failed and was undone</source>
-        <translation>将数据库升级到版本 {version} 失败，已撤销</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="540"/>
-        <source>Free some space there and start Parley again; your data is unchanged.</source>
-        <translation>请在该磁盘上释放一些空间后重新启动 Parley；你的数据未受影响。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/storage/migrations.py" line="545"/>
-        <source>Upgrading the database {name} to version {version} failed and was undone, so your data is unchanged.{copy} ({kind}: {detail})</source>
-        <translation>将数据库 {name} 升级到版本 {version} 失败，已撤销，你的数据未受影响。{copy}（{kind}：{detail}）</translation>
     </message>
     <message>
         <location filename="../../desktop/storage/secrets.py" line="44"/>
