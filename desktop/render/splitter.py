@@ -10,9 +10,11 @@ Why that matches a full parse: whether a top-level block ends where it does depe
 on the lines just after it (a line that interrupts a paragraph, a table's delimiter row),
 on ``$$`` or ``\\[`` math up to ``MAX_MATH_BLOCK_LINES`` ahead, or, for a code fence, on whether it
 is ever closed; an unclosed fence runs to the end, so it is always the last block.
-`TAIL_LINES` covers all of these; when no ``$$`` or ``\\[`` appears in that many last lines, no math
-block can open there, so the few lines of `SHORT_TAIL_LINES` are enough and a streamed
-reply re-parses about its last block instead of its last hundred lines. A split from
+`TAIL_LINES` covers all of these. When no ``$$`` or ``\\[`` in that many last lines can
+still open a math block (none is there, or each already opened one, whose closer was
+found: an answer with display formulas), the few lines of `SHORT_TAIL_LINES` are
+enough and a streamed reply re-parses about its last block instead of its last hundred
+lines. A split from
 scratch is used whenever the new text is not the old text plus more.
 """
 
@@ -126,10 +128,9 @@ class BlockSplitter:
         """The previous blocks that appending text cannot change."""
         last_line = source.count("\n")
         keep = self._keep(last_line - TAIL_LINES)
-        if keep < len(self._blocks):
-            tail = source[self._blocks[keep].start :]
-            if "$$" not in tail and "\\[" not in tail:
-                keep = self._keep(last_line - SHORT_TAIL_LINES)
+        short = self._keep(last_line - SHORT_TAIL_LINES)
+        if not any(_may_open_maths(block) for block in self._blocks[keep:short]):
+            keep = short
         return self._blocks[:keep]
 
     def _keep(self, boundary_line: int) -> int:
@@ -138,3 +139,15 @@ class BlockSplitter:
         while keep and self._blocks[keep - 1].end_line > boundary_line:
             keep -= 1
         return keep
+
+
+_CLOSED_KINDS = frozenset({"math_block", "math_block_label", "fence", "code_block"})
+
+
+def _may_open_maths(block: Block) -> bool:
+    """True when `block` holds a ``$$`` or ``\\[`` that may still open a display formula
+    once its closer arrives. One that did open a formula (a math block: its closer was
+    found, and the first closer stays the first however much is appended) or sits in
+    code cannot; elsewhere any is taken as a possible opener, which costs only a longer
+    re-parse."""
+    return block.kind not in _CLOSED_KINDS and ("$$" in block.source or "\\[" in block.source)

@@ -71,6 +71,18 @@ def test_without_math_only_the_last_blocks_are_parsed_again() -> None:
     assert renderer.render("".join(paragraphs)) == render_markdown("".join(paragraphs))
 
 
+def test_closed_display_formulas_do_not_lengthen_the_reparsed_tail() -> None:
+    # Each section ends with a closed $$ block: a closer is final, so only the last
+    # blocks are parsed again, as without maths.
+    sections = [f"Step {n} costs $O(n)$.\n\n$$\nx_{{{n}}} = {n}\n$$\n\n" for n in range(200)]
+    renderer = StreamingRenderer()
+    for end in range(1, len(sections) + 1):
+        renderer.render("".join(sections[:end]))
+    text = "".join(sections)
+    assert renderer.parsed_chars < 4 * len(text)
+    assert renderer.render(text) == render_markdown(text)
+
+
 def test_math_closed_far_below_its_opener_still_joins_the_blocks() -> None:
     lines = ["Intro.", "", "$$"] + [f"# x_{n}" for n in range(TAIL_LINES - 10)] + ["$$", ""]
     text = "\n".join(lines)
