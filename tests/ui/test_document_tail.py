@@ -71,6 +71,47 @@ def test_only_the_tail_is_reimported(qapp) -> None:
     assert document.blockCount() == full_document(render_markdown(text), "").blockCount()
 
 
+def _edited(text: str, rng: random.Random) -> str:
+    """`text` with one letter in its first two thirds changed: one block changes in
+    place, as when a formula in an early paragraph is typeset or an image loads."""
+    letters = [n for n, char in enumerate(text[: len(text) * 2 // 3]) if char.isalpha()]
+    if not letters:
+        return text
+    at = rng.choice(letters)
+    return text[:at] + ("q" if text[at] != "q" else "z") + text[at + 1 :]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_blocks_changed_in_place_match_after_every_update(qapp, seed: int) -> None:
+    rng = random.Random(seed)
+    css = document_css(bool(seed % 2))
+    for text in [*EDGES, *random_documents(seed=70 + seed, count=6, min_parts=4, max_parts=14)]:
+        document = QTextDocument()
+        document.setDefaultStyleSheet(css)
+        writer = TailWriter(document)
+        end = 0
+        while end < len(text):
+            end = min(len(text), end + rng.randint(1, 12))
+            if rng.random() < 0.5:
+                text = _edited(text, rng)
+            html = render_markdown(text[:end], dark=bool(seed % 2))
+            writer.set_html(html)
+            assert document.toHtml() == full_document(html, css).toHtml(), text[:end]
+
+
+def test_a_paragraph_changed_far_above_the_end_is_replaced_where_it_stands(qapp) -> None:
+    paragraphs = [f"Paragraph {n} has some words in it.\n\n" for n in range(200)]
+    document = QTextDocument()
+    writer = TailWriter(document)
+    writer.set_html(render_markdown("".join(paragraphs)))
+    before = writer.reimported_units
+    paragraphs[3] = "Paragraph three, now **changed**.\n\n"
+    html = render_markdown("".join(paragraphs) + "More")  # and the end grows
+    writer.set_html(html)
+    assert writer.reimported_units - before <= 3  # the changed one and the end, not 197
+    assert document.toHtml() == full_document(html, "").toHtml()
+
+
 def test_units_are_top_level_elements_with_whitespace_in_front() -> None:
     html = "<p>a</p>\n<ul>\n<li>b</li>\n</ul>\n<hr />\n<p>c</p>\n"
     assert split_units(html) == ["<p>a</p>", "\n<ul>\n<li>b</li>\n</ul>\n<hr />", "\n<p>c</p>\n"]

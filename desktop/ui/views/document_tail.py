@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 
 from PySide6.QtCore import QUrl
-from PySide6.QtGui import QTextCursor, QTextDocument, QTextDocumentFragment
+from PySide6.QtGui import QTextBlock, QTextCursor, QTextDocument, QTextDocumentFragment
 
 _TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)\b[^>]*?(/?)>")
 _VOID = frozenset({"br", "hr", "img", "input", "meta", "col", "wbr"})
@@ -117,8 +117,11 @@ class TailWriter:
         for unit in tail:
             offsets.append(offset)
             offset += len(unit)
-        self._html, self._units, self._offsets = html, self._units[:kept] + tail, offsets
-        self._write(kept)
+        units = self._units[:kept] + tail
+        runs, kept = self._changed_runs(kept, units)
+        old_ends = self._ends
+        self._html, self._units, self._offsets = html, units, offsets
+        self._write(kept, runs, old_ends)
 
     def _stable_units(self, html: str) -> int:
         """How many leading units are unchanged (never the old last one: see module doc)."""
@@ -128,7 +131,36 @@ class TailWriter:
             kept += 1
         return kept
 
-    def _write(self, kept: int) -> None:
+    def _changed_runs(self, kept: int, units: list[str]) -> tuple[list[range], int]:
+        """Units after the `kept` ones that came back unchanged at the same place stay too
+        (a formula typeset in an early paragraph changes that unit only): the runs of
+        changed units before the last such one, to be replaced where they stand, and how
+        many units then stay. Neither version's last unit anchors (see module doc)."""
+        old = self._units
+        if not kept:
+            return [], kept
+        anchor = next(
+            (i for i in range(min(len(old), len(units)) - 2, kept - 1, -1) if old[i] == units[i]),
+            -1,
+        )
+        if anchor < 0:
+            return [], kept
+        runs: list[range] = []
+        index = kept
+        while index < anchor:
+            if old[index] == units[index]:
+                index += 1
+                continue
+            start = index
+            while old[index] != units[index]:
+                index += 1
+            block = self._document.findBlock(self._ends[start - 1])
+            if block.textList() is not None and block.length() == 1:
+                return [], kept  # an empty list item cannot be restored (see `_truncate`)
+            runs.append(range(start, index))
+        return runs, anchor + 1
+
+    def _write(self, kept: int, runs: list[range], old_ends: list[int]) -> None:
         document = self._document
         if not self._units:
             document.setHtml("")
@@ -136,13 +168,22 @@ class TailWriter:
             return
         if kept == 0:
             document.setHtml(self._units[0])
-            self._ends = [document.characterCount() - 1]
+            old_ends, runs = [document.characterCount() - 1], []
             self.reimported_units += 1
             kept = 1
         cursor = QTextCursor(document)
         cursor.beginEditBlock()
-        kept = self._truncate(cursor, kept)
-        ends = self._ends[:kept]
+        ends = old_ends[:kept]
+        shift = 0  # how far the units after the last replaced run have moved
+        done = 0
+        for run in runs:
+            ends[done : run.start] = [end + shift for end in old_ends[done : run.start]]
+            self._replace(cursor, run, ends, shift)
+            shift = ends[run[-1]] - old_ends[run[-1]]
+            done = run.stop
+        ends[done:kept] = [end + shift for end in old_ends[done:kept]]
+        kept = self._truncate(cursor, kept, ends)
+        del ends[kept:]
         for unit in self._units[kept:]:
             cursor.movePosition(_END)
             cursor.insertFragment(self._fragment(unit))
@@ -151,28 +192,50 @@ class TailWriter:
         cursor.endEditBlock()
         self._ends = ends
 
-    def _truncate(self, cursor: QTextCursor, kept: int) -> int:
+    def _replace(self, cursor: QTextCursor, run: range, ends: list[int], shift: int) -> None:
+        """Import the units of `run` again in place of their old versions. `ends` holds
+        the current end of each unit before the run and the old end of each in it; the
+        run has moved by `shift` since."""
+        start = ends[run.start - 1]
+        block = self._document.findBlock(start)
+        cursor.setPosition(start)
+        cursor.setPosition(ends[run[-1]] + shift, _KEEP)
+        self._remove_after(cursor, block)
+        for index in run:
+            cursor.insertFragment(self._fragment(self._units[index]))
+            ends[index] = cursor.position()
+            self.reimported_units += 1
+
+    def _truncate(self, cursor: QTextCursor, kept: int, ends: list[int]) -> int:
         """Remove everything after unit `kept - 1`; returns the units actually kept."""
         document = self._document
-        block = document.findBlock(self._ends[kept - 1])
+        block = document.findBlock(ends[kept - 1])
         while kept > 1 and block.textList() is not None and block.length() == 1:
             kept -= 1  # an empty list item cannot be restored: re-import its unit too
-            block = document.findBlock(self._ends[kept - 1])
-        end = self._ends[kept - 1]
+            block = document.findBlock(ends[kept - 1])
+        end = ends[kept - 1]
         if end >= document.characterCount() - 1:
             return kept
-        block_format, char_format = block.blockFormat(), block.charFormat()
         cursor.setPosition(end)
         cursor.movePosition(_END, _KEEP)
-        cursor.removeSelectedText()
-        last = document.lastBlock()
-        if last.textList() is not None and block.textList() is None:
-            last.textList().remove(last)
-        if last.blockFormat() != block_format:
-            cursor.setBlockFormat(block_format)
-        if last.charFormat() != char_format:
-            cursor.setBlockCharFormat(char_format)
+        self._remove_after(cursor, block)
         return kept
+
+    def _remove_after(self, cursor: QTextCursor, block: QTextBlock) -> None:
+        """Remove the selection, which starts at the end of `block`. Removing merges
+        `block` with the separator after it; when `block` is empty (an ``<hr>``, the
+        block after a table) Qt gives it the removed block's format, and it may join a
+        list: its own formats are restored and it leaves the list."""
+        block_format, char_format = block.blockFormat(), block.charFormat()
+        in_list = block.textList() is not None
+        cursor.removeSelectedText()
+        merged = cursor.block()
+        if merged.textList() is not None and not in_list:
+            merged.textList().remove(merged)
+        if merged.blockFormat() != block_format:
+            cursor.setBlockFormat(block_format)
+        if merged.charFormat() != char_format:
+            cursor.setBlockCharFormat(char_format)
 
     def _fragment(self, unit: str) -> QTextDocumentFragment:
         scratch = self._scratch
