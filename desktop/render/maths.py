@@ -4,10 +4,12 @@ The parser finds formulas (mdit_py_plugins' dollarmath for the dollars, the rule
 for the backslash forms, which CommonMark would otherwise read as escaped brackets).
 Typesetting is not done here: rendering stays pure and fast, and asks a `MathSource`
 (the chat view's typesetter, in ``desktop/ui/math_images.py``) what it knows about each
-formula. Ready, the formula is an ``<img>`` of the resource the source names, at the
-size it says; still being typeset, its source is shown, plain, monospace and muted,
-with a marker (`pending_maths` reads it back, so the caller knows what to show again
-when it is ready); failed, its source is shown marked, with the reason as a tooltip.
+formula. Ready, the formula is an ``<img>`` of the resource the source names; still
+being typeset, its source is shown, plain, monospace and muted, with a marker
+(`pending_maths` reads it back, so the caller knows what to show again when it is
+ready; `with_ready_maths` puts the images in its place); failed, its source is shown
+marked, with the reason as a tooltip. ``$$…$$`` inside a sentence is a display formula
+in the line.
 Without a source (``maths=None``) a formula is its source in a code style, as before.
 
 The source is our own code, and what it returns is ours too: the only text from the
@@ -38,6 +40,9 @@ FAILED = "failed"
 
 PENDING_CLASS = "math-wait"
 _PENDING_RE = re.compile(rf'<code class="{PENDING_CLASS} ([0-9a-f]+)"')
+_PENDING_HTML_RE = re.compile(
+    rf'<code class="{PENDING_CLASS} (?P<key>[0-9a-f]+)" style="[^"]*">(?P<shown>[^<]*)</code>'
+)
 _CLOSERS_KEY = "parley_paren_math_closers"
 _BLOCK_CLOSERS_KEY = "parley_bracket_math_closers"
 
@@ -67,6 +72,10 @@ class MathSource(Protocol):
         """True while the formula `key` (a pending one's) is still being typeset."""
         ...
 
+    def known(self, key: str) -> Formula | None:
+        """What is known now of the formula `key` (one asked about), or None."""
+        ...
+
 
 def formula_problem(tex: str) -> str | None:
     """Why `tex` is not typeset at all (in our own words), or None. Linear in its length.
@@ -93,6 +102,24 @@ def pending_maths(rendered: str) -> list[str]:
     if PENDING_CLASS not in rendered:
         return []
     return list(dict.fromkeys(_PENDING_RE.findall(rendered)))
+
+
+def with_ready_maths(rendered: str, source: MathSource) -> str | None:
+    """`rendered` (our own HTML) with each formula it shows as pending that is ready now
+    shown as its image: what rendering its markdown again would give, for the price of
+    a substitution. None when one has failed instead (shown differently: render again)."""
+    failed = False
+
+    def ready(match: re.Match[str]) -> str:
+        nonlocal failed
+        formula = source.known(match["key"])
+        if formula is None or formula.state == PENDING:
+            return match[0]
+        failed = failed or formula.state == FAILED
+        return _image_html(formula, match["shown"])
+
+    shown = _PENDING_HTML_RE.sub(ready, rendered)
+    return None if failed else shown
 
 
 # --- HTML -----------------------------------------------------------------------------
@@ -155,10 +182,19 @@ def _image(formula: Formula, shown: str) -> str:
     """Centred on the line, as Qt centres images (an inline formula's image is padded so
     that its baseline then meets the text's; a display formula's Copy link sits beside
     its middle). Its source is its tooltip, and what a copied selection holds for it
-    (`desktop/ui/views/formula_copy.py`)."""
+    (`desktop/ui/views/formula_copy.py`).
+
+    No width or height: the view lays the image out at its own size, which is the
+    formula's (the view has it at hand, ready), or smaller when a display formula is
+    wider than the column and the view scaled it down to fit; a size written here would
+    stretch that one back to beyond the column."""
+    return _image_html(formula, escapeHtml(shown))
+
+
+def _image_html(formula: Formula, escaped_shown: str) -> str:
     return (
-        f'<img src="{escapeHtml(formula.name)}" title="{escapeHtml(shown)}" '
-        f'width="{formula.width}" height="{formula.height}" style="vertical-align: middle;" />'
+        f'<img src="{escapeHtml(formula.name)}" title="{escaped_shown}" '
+        'style="vertical-align: middle;" />'
     )
 
 

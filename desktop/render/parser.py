@@ -38,7 +38,13 @@ def parser() -> MarkdownIt:
     # which the streaming renderer cannot see without a full parse.
     md.use(footnote_plugin, inline=False)
     # No "$5 and $10" as math: no digits or spaces just inside the dollars.
-    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, allow_blank_lines=False)
+    md.use(
+        dollarmath_plugin,
+        allow_space=False,
+        allow_digits=False,
+        allow_blank_lines=False,
+        double_inline=True,  # "$$x$$" inside a sentence, as models write it
+    )
     _bound_math_block_scan(md)
     maths.install(md)  # \( \) and \[ \]
     rules.install(md)

@@ -26,11 +26,12 @@ is shown more cheaply until a block follows it or the reply is complete
 frame, label and Copy link, its code escaped but not highlighted (the same geometry:
 nothing jumps when it is highlighted at the end); a huge table or list is plain text.
 
-Formulas (with a `MathSource`, see `maths`) show their source until they are typeset: a
-block, or a whole rendering, that showed a formula as pending is rendered again once the
-source no longer says it is (`MathSource.waiting`), and only that block. A display
-formula still streaming in (a last paragraph that opens with ``$$`` or ``\\[``) shows
-as its source, as written, until it is closed.
+Formulas (with a `MathSource`, see `maths`) show their source until they are typeset. A
+block, or a whole rendering, that showed a formula as pending is shown again once the
+source no longer says it is (`MathSource.waiting`), and only that block: the images take
+the place of the sources in its HTML, and only a block with a formula that failed (shown
+otherwise) is rendered again. A display formula still streaming in (a last paragraph
+that opens with ``$$`` or ``\\[``) shows as its source, as written, until it is closed.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from markdown_it.common.utils import escapeHtml
 
 from desktop.render.guard import GROWING_BLOCK_BUDGET, GROWING_CODE_BUDGET, Plan, shown_source
 from desktop.render.markdown import compose, render_head, rendered_fragment
-from desktop.render.maths import MathSource, pending_maths
+from desktop.render.maths import MathSource, pending_maths, with_ready_maths
 from desktop.render.plain import plain_text_html
 from desktop.render.planner import OVER_BUDGET, Planner
 from desktop.render.splitter import Block, BlockSplitter, CrossBlockReferences, CutShort
@@ -168,7 +169,9 @@ class StreamingRenderer:
                     break
             key = (block.source, copy_index, highlight)
             entry = self._cache.get(key)
-            if entry is None or not self._waiting(entry[1]):
+            if entry is not None and not self._waiting(entry[1]):
+                entry = self._with_ready_maths(entry[0])
+            if entry is None:
                 fragment = rendered_fragment(
                     block.source,
                     dark=self._dark,
@@ -192,6 +195,12 @@ class StreamingRenderer:
         """True while every formula in `keys` is still being typeset (nothing to redo)."""
         maths = self._maths
         return maths is None or all(maths.waiting(key) for key in keys)
+
+    def _with_ready_maths(self, html: str) -> tuple[str, list[str]] | None:
+        """A cached block whose formulas are (partly) ready, with their images in place
+        of their source; None when it must be rendered again."""
+        shown = None if self._maths is None else with_ready_maths(html, self._maths)
+        return None if shown is None else (shown, pending_maths(shown))
 
     def _current(self, rendered: Fragment | str | None) -> bool:
         """False when `rendered` shows a formula as pending that no longer is."""

@@ -140,6 +140,11 @@ class MathTypesetter(QObject):
         """True once a formula was asked about in the current style (shown somewhere)."""
         return bool(self._formulas)
 
+    @property
+    def settled(self) -> bool:
+        """True when no formula is being typeset and none waits to be announced."""
+        return not self._queued and not self._announce
+
     def set_style(self, style: MathStyle) -> bool:
         """Typeset from now on in `style`; True when it changed (what is shown is stale)."""
         if style == self._style:
@@ -177,6 +182,9 @@ class MathTypesetter(QObject):
     def waiting(self, key: str) -> bool:
         known = self._formulas.get(key)
         return known is not None and known.state == PENDING
+
+    def known(self, key: str) -> Formula | None:
+        return self._formulas.get(key)
 
     # --- for the views ------------------------------------------------------------
 

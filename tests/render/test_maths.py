@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import time
+
+import pytest
 
 from desktop.render import StreamingRenderer, code_blocks, render_markdown
 from desktop.render.guard import MAX_FORMULA_BRACES
@@ -39,6 +42,12 @@ class Recorder:
     def waiting(self, key: str) -> bool:
         return key not in self.ready
 
+    def known(self, key: str) -> Formula | None:
+        asked = {self.key(tex): (tex, display) for tex, display in self.asked}
+        if key not in asked:
+            return None
+        return self.formula(*asked[key])
+
 
 def test_every_delimiter_is_a_formula_in_paragraphs_lists_and_tables():
     source = Recorder()
@@ -62,6 +71,13 @@ def test_every_delimiter_is_a_formula_in_paragraphs_lists_and_tables():
     ]
 
 
+def test_double_dollars_inside_a_sentence_are_one_display_formula():
+    source = Recorder(READY)
+    html = render_markdown("A normal one: $$\\int_0^1 x\\,dx$$ and no more.", maths=source)
+    assert source.asked == [("\\int_0^1 x\\,dx", True)]
+    assert "$" not in html.replace('title="$$\\int_0^1 x\\,dx$$"', "")  # no stray dollars
+
+
 def test_prices_are_not_formulas_in_text_lists_and_tables():
     source = Recorder()
     text = (
@@ -74,10 +90,10 @@ def test_prices_are_not_formulas_in_text_lists_and_tables():
     assert "$5 and $10 today" in html and "$10 and $12" in html
 
 
-def test_a_ready_formula_is_an_image_of_the_size_the_source_gives():
+def test_a_ready_formula_is_an_image_sized_by_the_view():
     source = Recorder(READY)
     html = render_markdown("A $x^2$ here", maths=source)
-    assert '<img src="parley-math:' in html and 'width="40" height="16"' in html
+    assert '<img src="parley-math:' in html and "width=" not in html and "height=" not in html
     assert "vertical-align: middle" in html
     # the image replaces the source, which stays only as its tooltip (and what a copy holds)
     assert html.count("x^2") == 1 and 'title="$x^2$"' in html
@@ -138,8 +154,65 @@ def test_only_the_block_showing_a_formula_is_rendered_again_once_ready():
     source.ready.add(source.key("x^2"))
     html = renderer.render(text)
     assert '<img src="parley-math:' in html and pending_maths(html) == []
-    assert renderer.block_renders == before + 1
+    assert renderer.block_renders == before  # the image took the source's place
     # the final render equals a full one
+    assert renderer.render(text, final=True) == render_markdown(text, maths=source)
+
+
+class Settling(Recorder):
+    """Formulas become ready (or fail) at random, a few each time they are looked at."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(PENDING)
+        self.rng = random.Random(seed)
+        self.failed: set[str] = set()
+
+    def settle(self) -> None:
+        for tex, _display in self.asked:
+            key = self.key(tex)
+            if key not in self.ready and key not in self.failed and self.rng.random() < 0.3:
+                (self.failed if self.rng.random() < 0.2 else self.ready).add(key)
+
+    def formula(self, tex: str, display: bool) -> Formula:
+        key = self.key(tex)
+        if key in self.failed:
+            self.asked.append((tex, display))
+            return Formula(FAILED, key=key, reason="not valid TeX")
+        return super().formula(tex, display)
+
+    def waiting(self, key: str) -> bool:
+        return key not in self.ready and key not in self.failed
+
+
+def test_a_block_whose_formula_failed_is_rendered_again():
+    source = Settling(seed=0)
+    renderer = StreamingRenderer(maths=source)
+    text = "Intro.\n\n$$\n\\frac{a}{b}\n$$\n\nAfter.\n"
+    renderer.render(text)
+    before = renderer.block_renders
+    source.failed.add(source.key("\\frac{a}{b}"))  # shown as a code frame instead
+    html = renderer.render(text)
+    assert renderer.block_renders == before + 1
+    assert html == render_markdown(text, maths=source)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_formulas_settling_while_streaming_match_a_full_render(seed: int):
+    blocks = [
+        f"Step {n}: $a_{{{n}}}$ and \\(b^{{{n}}}\\) cost $5 and $10.\n\n"
+        + (f"$$\nx_{{{n}}} = \\frac{{{n}}}{{2}}\n$$\n\n" if n % 2 else "")
+        + (f"- item $c_{{{n}}}$\n- $d$ too\n\n" if n % 3 == 0 else "")
+        + (f"| x | y |\n|---|---|\n| $e_{{{n}}}$ | f |\n\n" if n % 4 == 1 else "")
+        for n in range(12)
+    ]
+    source = Settling(seed)
+    renderer = StreamingRenderer(maths=source)
+    text = ""
+    for block in blocks:
+        text += block
+        source.settle()
+        html = renderer.render(text)
+        assert html == render_markdown(text, maths=source), text
     assert renderer.render(text, final=True) == render_markdown(text, maths=source)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDocument
 
@@ -221,6 +223,30 @@ def test_an_answer_shows_its_formulas_typeset_and_copy_keeps_the_tex(driver, sse
         pixels = ink(image)
         assert pixels and all(close_to(pixel, DARK_TEXT) for pixel in pixels)
     QGuiApplication.clipboard().clear()
+
+
+def test_a_display_formula_wider_than_the_column_is_shown_whole_within_it(qtbot):
+    from desktop.ui.views.rich_text import RichText
+
+    maths = MathTypesetter()
+    terms = " + ".join(f"\\frac{{x^{{{n}}}}}{{{n}!}}" for n in range(2, 30))
+    text = f"Far:\n\n$$\ne^x = 1 + x + {terms}\n$$\n"
+    render_markdown(text, maths=maths)
+    qtbot.waitUntil(lambda: maths.settled, timeout=CEILING_S * 1000)
+    html = render_markdown(text, maths=maths)
+    (name,) = set(re.findall(r'src="(parley-math:[0-9a-f]+)"', html))
+    natural = maths.image(name).deviceIndependentSize()
+    view = RichText()
+    qtbot.addWidget(view)
+    view.set_image_source(maths.image)
+    view.set_wrap_width(400)
+    view.set_html(html)
+    assert natural.width() > 400  # wider than the column as typeset
+    document = view.document()
+    assert document.idealWidth() <= 400  # scaled to fit: nothing cut off at the right
+    height = document.size().height()
+    assert height < natural.height() + 80  # not stretched: a line of text and the formula
+    maths.close()
 
 
 def test_a_formulas_tooltip_shows_its_source_as_plain_text(qtbot):
