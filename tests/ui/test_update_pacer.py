@@ -11,6 +11,7 @@ from desktop.ui.viewmodels.update_pacer import (
     MAX_BUSY_SHARE,
     MAX_INTERVAL_MS,
     MIN_INTERVAL_MS,
+    SMOOTHING,
     UpdatePacer,
     next_delay_ms,
 )
@@ -22,6 +23,40 @@ def test_the_delay_keeps_the_busy_share_within_bounds() -> None:
     assert next_delay_ms(9.0, 30.0) == 70  # time already passed counts
     assert next_delay_ms(50.0, 0.0) == MAX_INTERVAL_MS  # text keeps flowing
     assert next_delay_ms(9.0, 1_000.0) == 0
+
+
+def test_one_costly_cycle_does_not_stretch_the_wait_of_an_even_stream() -> None:
+    # Typically 9 ms: 100 ms apart. A 30 ms cycle (a batch of typeset formulas) waits
+    # only what keeps it under MAX_BUSY_SHARE, not the 250 ms it alone would ask for.
+    assert next_delay_ms(30.0, 0.0, typical_ms=9.0) == round(30.0 / MAX_BUSY_SHARE)
+    assert next_delay_ms(30.0, 0.0) == MAX_INTERVAL_MS
+    assert next_delay_ms(5.0, 0.0, typical_ms=9.0) == 100  # a cheap one neither
+
+
+def test_the_typical_cycle_follows_the_stream(driver) -> None:
+    work_ms = iter([2.0] + [10.0] * 12 + [40.0] + [10.0] * 3)
+    typical: list[float | None] = []
+
+    def apply(_message: Message) -> None:
+        busy_until = time.thread_time() + next(work_ms, 10.0) / 1000
+        while time.thread_time() < busy_until:
+            pass
+
+    pacer = UpdatePacer(apply)
+    pacer.measured.connect(lambda _cost: typical.append(pacer.typical_ms))
+
+    async def body() -> None:
+        for n in range(500):
+            pacer.submit(_message(str(n)))
+            await asyncio.sleep(0.02)
+            if len(typical) > 13:
+                break
+
+    driver.run(body())
+    settled = typical[12]  # after a dozen 10 ms cycles
+    assert settled is not None and 9.0 <= settled <= 16.0
+    after_spike = typical[13]  # the 40 ms cycle moves it part of the way only
+    assert after_spike is not None and settled < after_spike < 40.0 * SMOOTHING + settled
 
 
 def test_a_very_costly_update_waits_long_enough_to_leave_the_window_responsive() -> None:
