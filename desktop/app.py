@@ -521,6 +521,8 @@ async def _warm_up_rendering(events: EventBus[EngineEvent]) -> None:
     for language in COMMON_LANGUAGES:
         await asyncio.sleep(0.05)
         warm_up(language)
+    await asyncio.sleep(0.05)
+    collector.warmed_up()
 
 
 async def _collect_attachments(store: AttachmentStore) -> None:
