@@ -12,9 +12,10 @@ collects) and passed through `tr()` when shown, so it follows the language chose
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 Translate = Callable[[str, str, str | None, int], str]
+JoinList = Callable[[list[str]], str]
 
 
 def _untranslated(context: str, text: str, disambiguation: str | None, n: int) -> str:
@@ -22,12 +23,17 @@ def _untranslated(context: str, text: str, disambiguation: str | None, n: int) -
     return text.replace("%Ln", f"{n:,}").replace("%n", str(n)) if n >= 0 else text
 
 
+def _comma_separated(items: list[str]) -> str:
+    return ", ".join(items)
+
+
 _translate: Translate = _untranslated
+_join: JoinList = _comma_separated
 
 
-def install(translate: Translate) -> None:
-    global _translate
-    _translate = translate
+def install(translate: Translate, join_list: JoinList = _comma_separated) -> None:
+    global _translate, _join
+    _translate, _join = translate, join_list
 
 
 def uninstall() -> None:
@@ -42,3 +48,9 @@ def tr(text: str, disambiguation: str = "", n: int = -1) -> str:
 def QT_TR_NOOP(text: str) -> str:  # the name lupdate looks for
     """Marks a constant for translation; `tr()` translates it where it is shown."""
     return text
+
+
+def joined(items: Iterable[str]) -> str:
+    """`items` as a list in a sentence, written as the language writes one ("a, b and c";
+    in Chinese "a、b和c"): a comma-separated list reads wrong in a Chinese sentence."""
+    return _join(list(items))

@@ -17,7 +17,7 @@ from desktop.core.deadline import sleep_until
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError, ProviderError
 from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged, Retrying
-from desktop.core.i18n import tr
+from desktop.core.i18n import joined, tr
 from desktop.core.limits import DB_WRITE_INTERVAL_S, UI_UPDATE_INTERVAL_S
 from desktop.core.models import (
     CallState,
@@ -500,7 +500,7 @@ class Generation:
         calls = draft.tool_calls()[self._calls_before :]
         if not calls:
             return None
-        names = ", ".join(dict.fromkeys(call.name or "?" for call in calls))
+        names = joined(dict.fromkeys(call.name or "?" for call in calls))
         return NoticePart(
             tr(
                 "The model asked to use a tool ({names}), but no tools are available in "

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from desktop.core.events import ApprovalsChanged, EngineEvent, GenerationFinished
-from desktop.core.i18n import tr
+from desktop.core.i18n import joined, tr
 from desktop.core.models import MessageStatus
 from desktop.engine.chat_service import ChatService
 
@@ -98,7 +98,7 @@ class NoticePolicy:
         if event.message_id in self._asked:
             return None  # one decision of several: the person was already told
         self._asked.add(event.message_id)
-        tools = ", ".join(dict.fromkeys(call.name for call in request.undecided()))
+        tools = joined(dict.fromkeys(call.name for call in request.undecided()))
         body = first_words(tr("needs your approval to run %1").replace("%1", tools))
         return Notice(event.conversation_id, self._title(event.conversation_id), body)
 

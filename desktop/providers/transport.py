@@ -42,7 +42,7 @@ ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
 # After a stall: where the person can give a slow server (a large local model loading,
 # a reasoning model thinking) more time.
 STALL_HINT = QT_TR_NOOP(
-    "(a slow server can be given longer: Stall timeout in Settings › Providers)"
+    "(a slow server can be given longer: Stall timeout in Settings → Providers)"
 )
 
 

@@ -99,9 +99,13 @@ def install_translations(
             loaded.append(f"{name}_{language.value}")
         else:
             log.warning("no translation %s_%s in %s", name, language.value, folder)
-    i18n.install(QCoreApplication.translate)
+    i18n.install(QCoreApplication.translate, _separated_list)
     log.info("language %s (locale %s), translations: %s", language.value, locale.name(), loaded)
     return locale
+
+
+def _separated_list(items: list[str]) -> str:
+    return QLocale().createSeparatedList(items)
 
 
 def remove_translations(app: QCoreApplication) -> None:

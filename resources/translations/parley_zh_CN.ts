@@ -1737,8 +1737,8 @@
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="45"/>
-        <source>(a slow server can be given longer: Stall timeout in Settings › Providers)</source>
-        <translation>（服务器较慢时，可在“设置 › 模型服务商”中调大“无响应超时”）</translation>
+        <source>(a slow server can be given longer: Stall timeout in Settings → Providers)</source>
+        <translation>（服务器较慢时，可在“设置 → 模型服务商”中调大“无响应超时”）</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/transport.py" line="131"/>
@@ -1782,7 +1782,7 @@
     </message>
     <message>
         <location filename="../../desktop/render/blocks.py" line="28"/>
-        <location filename="../../desktop/render/maths.py" line="136"/>
+        <location filename="../../desktop/render/maths.py" line="161"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2067,58 +2067,58 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="78"/>
+        <location filename="../../desktop/render/maths.py" line="85"/>
         <source>longer than %1 characters</source>
         <translation>超过 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="87"/>
+        <location filename="../../desktop/render/maths.py" line="94"/>
         <source>nested more than %1 levels deep</source>
         <translation>嵌套超过 %1 层</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="147"/>
+        <location filename="../../desktop/render/maths.py" line="172"/>
         <source>Math — not typeset</source>
         <translation>公式（未排版）</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="151"/>
+        <location filename="../../desktop/render/maths.py" line="176"/>
         <source>Formula not typeset: %1</source>
         <translation>公式未排版：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="169"/>
+        <location filename="../../desktop/ui/math_images.py" line="174"/>
         <source>too many formulas to show at once</source>
         <translation>一次要显示的公式太多</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="273"/>
+        <location filename="../../desktop/ui/math_images.py" line="281"/>
         <source>unknown command %1</source>
         <translation>未知命令 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="278"/>
+        <location filename="../../desktop/ui/math_images.py" line="286"/>
         <source>nested too deeply</source>
         <translation>嵌套过深</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="283"/>
-        <location filename="../../desktop/ui/math_images.py" line="301"/>
+        <location filename="../../desktop/ui/math_images.py" line="291"/>
+        <location filename="../../desktop/ui/math_images.py" line="309"/>
         <source>the typesetter&apos;s output was not understood</source>
         <translation>无法识别排版程序的输出</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="293"/>
+        <location filename="../../desktop/ui/math_images.py" line="301"/>
         <source>not valid TeX (%1)</source>
         <translation>不是有效的 TeX（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="293"/>
+        <location filename="../../desktop/ui/math_images.py" line="301"/>
         <source>not valid TeX</source>
         <translation>不是有效的 TeX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="318"/>
+        <location filename="../../desktop/ui/math_images.py" line="326"/>
         <source>too large to show</source>
         <translation>太大，无法显示</translation>
     </message>
@@ -2523,7 +2523,7 @@
 <context>
     <name>AttachmentFiles</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="138"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="139"/>
         <source>%1: no application to open it was found.</source>
         <translation>%1：未找到可打开它的应用程序。</translation>
     </message>
@@ -2544,17 +2544,17 @@
 <context>
     <name>AttachmentTray</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="245"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="246"/>
         <source>Files cannot be attached in this window.</source>
         <translation>此窗口无法添加附件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="259"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="260"/>
         <source>Not attached: %1 — a message can carry at most %2 files.</source>
         <translation>未添加：%1 — 一条消息最多可带 %2 个文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="278"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="279"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -3960,163 +3960,163 @@
 <context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="56"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="57"/>
         <source>e.g. Local server</source>
         <translation>例如：本地服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="60"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="61"/>
         <source>OpenAI Chat Completions (and compatible)</source>
         <translation>OpenAI Chat Completions（及兼容接口）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="61"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="62"/>
         <source>OpenAI Responses</source>
         <translation>OpenAI Responses</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="62"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="63"/>
         <source>Anthropic Messages</source>
         <translation>Anthropic Messages</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="63"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="64"/>
         <source>Google Gemini</source>
         <translation>Google Gemini</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="64"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="65"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="79"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="80"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="81"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="82"/>
         <source>List the server&apos;s models (or ask the model for one token) with these settings</source>
         <translation>使用这些设置列出服务器的模型（或请模型回复一个 Token）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="90"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="91"/>
         <source>One model id per line, or fetch them</source>
         <translation>每行一个模型 ID，或从服务器获取</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="94"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="95"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="95"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="96"/>
         <source>Ask the server which models it offers</source>
         <translation>询问服务器提供哪些模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="111"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="112"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="131"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="132"/>
         <source>Merged over every request Parley sends; null removes a field.</source>
         <translation>合并到 Parley 发送的每个请求中；null 表示删除该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="141"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="142"/>
         <source>How long the server may stay silent, before its first word or between two, before Parley gives up. Give more to a local server that loads a large model or a model that thinks at length.</source>
         <translation>服务器在开始输出前或两次输出之间可以保持无响应的最长时间，超过后 Parley 将放弃。加载大型模型的本地服务器或需要长时间思考的模型，可设置更长的时间。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="159"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="160"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="160"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="161"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="165"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="166"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="166"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="167"/>
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="167"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="168"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="169"/>
         <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="170"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="171"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="171"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="172"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="172"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="173"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="173"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="174"/>
         <source>Custom headers</source>
         <translation>自定义请求头</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="174"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="175"/>
         <source>Extra JSON body</source>
         <translation>额外 JSON 请求体</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="175"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="176"/>
         <source>Stall timeout</source>
         <translation>无响应超时</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="176"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="177"/>
         <source>Model capabilities</source>
         <translation>模型能力</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="179"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="180"/>
         <source>What Parley assumes each model can do. Change it when a model can do more or less than its family usually can.</source>
         <translation>Parley 对每个模型能力的默认假设。当某个模型的能力多于或少于其系列的通常水平时，请在此修改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="212"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="213"/>
         <source>This service also speaks: %1</source>
         <translation>此服务还支持：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="277"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="278"/>
         <source>Saved in the keyring — leave empty to keep it</source>
         <translation>已保存在密钥环中 — 留空则保持不变</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="279"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="280"/>
         <source>Required for this service</source>
         <translation>此服务必填</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="281"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="282"/>
         <source>Not needed for most local servers</source>
         <translation>大多数本地服务器无需填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="283"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="284"/>
         <source>&lt;a href=&quot;%1&quot;&gt;Get an API key&lt;/a&gt;</source>
         <translation>&lt;a href=&quot;%1&quot;&gt;获取 API 密钥&lt;/a&gt;</translation>
     </message>
@@ -4253,8 +4253,8 @@
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/settings.py" line="167"/>
-        <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings › Network.</source>
-        <translation>无法应用网络设置：%1。在“设置 › 网络”中修复之前，Parley 仅使用系统证书。</translation>
+        <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings → Network.</source>
+        <translation>无法应用网络设置：%1。在“设置 → 网络”中修复之前，Parley 仅使用系统证书。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/settings.py" line="280"/>

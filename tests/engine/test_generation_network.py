@@ -389,7 +389,7 @@ def test_a_stream_silent_longer_than_the_providers_stall_timeout_ends_saying_so(
         assert stored.status is MessageStatus.ERROR
         assert stored.text == "Before the silence"
         assert "The server sent nothing for 10 s" in stored.error.message
-        assert "Stall timeout in Settings › Providers" in stored.error.message
+        assert "Stall timeout in Settings → Providers" in stored.error.message
 
     run_with(tmp_path, sse_server, body, provider={"stall_timeout": 10})
 

@@ -104,6 +104,23 @@ def test_chinese_reaches_parleys_texts_qts_texts_the_engine_dates_and_numbers(ch
     )
 
 
+def test_lists_in_sentences_are_written_as_the_language_writes_them(qapp, english):
+    names = ["a.pdf", "b.png", "c.txt"]
+    assert i18n.joined(names) == "a.pdf, b.png, and c.txt"
+    install_translations(
+        qapp, Language.CHINESE_SIMPLIFIED, QLocale("en_US"), can_draw_cjk=lambda: True
+    )
+    try:
+        assert i18n.joined(names) == "a.pdf、b.png和c.txt"
+    finally:
+        install_translations(qapp, Language.ENGLISH, QLocale("en_US"))
+    remove_translations(qapp)
+    try:
+        assert i18n.joined(names) == "a.pdf, b.png, c.txt"  # no Qt: the engine's own
+    finally:
+        install_translations(qapp, Language.ENGLISH, QLocale("en_US"))
+
+
 def test_english_plural_forms_come_from_the_english_file(qapp):
     source = translated_plural_source()
     assert source is not None, "parley_en.ts has no plural text"

@@ -137,7 +137,7 @@ def test_a_broken_ca_bundle_setting_is_a_banner_not_a_failed_start(driver, sse_s
     banner = parley.window.chat_view.banner
     assert banner.isVisible()
     assert "moved-away.pem does not exist" in banner.text()
-    assert "Settings › Network" in banner.text()
+    assert "Settings → Network" in banner.text()
 
     async def body() -> None:  # and answers still arrive
         type_and_send(parley, "hello")

@@ -25,6 +25,7 @@ from PySide6.QtGui import QDesktopServices, QImage
 
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.errors import ParleyError
+from desktop.core.i18n import joined
 from desktop.core.limits import MAX_ATTACHMENTS_PER_MESSAGE
 from desktop.core.models import Message
 from desktop.ui.image_loader import ImageRejected, decode_image
@@ -258,7 +259,7 @@ class AttachmentTray(QObject):
             self.problem.emit(
                 self.tr("Not attached: %1 — a message can carry at most %2 files.")
                 .replace("%2", str(MAX_ATTACHMENTS_PER_MESSAGE))
-                .replace("%1", ", ".join(left_out))
+                .replace("%1", joined(left_out))
             )
         return admitted
 

@@ -159,13 +159,13 @@ class SettingsViewModel(QObject):
 
     def _network_problem(self) -> str:
         """A saved CA bundle that no longer works: Parley runs on the system's
-        certificates alone until it is fixed in Settings › Network."""
+        certificates alone until it is fixed in Settings → Network."""
         error = self._service.network_error
         if error is None:
             return ""
         return self.tr(
             "The network settings could not be applied: %1. Parley uses the system's "
-            "certificates only until this is fixed in Settings › Network."
+            "certificates only until this is fixed in Settings → Network."
         ).replace("%1", error.problem)
 
     def _get_theme(self) -> str:

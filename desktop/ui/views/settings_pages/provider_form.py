@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.core.i18n import joined
 from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S
 from desktop.core.settings import ProviderKind
 from desktop.providers.base import Capabilities
@@ -209,7 +210,7 @@ class ProviderForm(QScrollArea):
         self.kind.setCurrentIndex(max(0, self.kind.findData(draft.kind)))
         others = [self.kind.itemText(self.kind.findData(k)) for k in other_kinds]
         self.kind_hint.setText(
-            self.tr("This service also speaks: %1").replace("%1", ", ".join(others))
+            self.tr("This service also speaks: %1").replace("%1", joined(others))
         )
         self.kind_hint.setVisible(bool(others))
         self.base_url.setText(draft.base_url)
