@@ -9,10 +9,11 @@ Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 
     the worst single update ("frame"), for Parley's path and for a naive baseline that
     re-renders the whole markdown (render_markdown + setHtml) on every update. Parley
     starts as the app does: no garbage collection while it starts, and the start-up heap
-    frozen once the window is built (`desktop.core.collector`). Two more rows split the
+    frozen once the window is built (`desktop.core.collector`). Three more rows split the
     figure: the same path without that freeze (full collections then walk the start-up
-    heap: the worst pauses), and the view alone, fed ready-rendered items (the rest is
-    the view-model's Markdown rendering).
+    heap: the worst pauses), the same answer without its formulas (what they add), and
+    the view alone, fed ready-rendered items (the rest is the view-model's Markdown
+    rendering).
 (b) Opening a conversation of N messages from a real database: the time from
     `messagesReset` to the first paint of the transcript (and the whole open, including
     the database and the view-model), then until the older messages, read after the
@@ -278,6 +279,7 @@ def phase_stream(
     folder: Path,
     *,
     thaw: bool = False,
+    plain: bool = False,
     view_only: bool = False,
     hostile: str = "",
     probe: bool = False,
@@ -286,7 +288,8 @@ def phase_stream(
 
     `view_only`: the same updates as ready-made items straight into the transcript, so
     the view's share is visible. `thaw`: without the app's start-up freeze, so a full
-    collection walks every object the app made while starting. `hostile`: one
+    collection walks every object the app made while starting. `plain`: the answer
+    without its formulas (the rest as it is). `hostile`: one
     of HOSTILE streamed instead, in as many updates as the ordinary answer. `probe`: with
     the heartbeat that measures the longest stall (see `through_event_loop`).
     """
@@ -345,7 +348,7 @@ def phase_stream(
 
         return frame
 
-    text = answer(ANSWER_CHARS)
+    text = answer(ANSWER_CHARS, maths=not plain)
     prefixes = updates(text)
     if hostile:
         text, count = HOSTILE[hostile](), len(prefixes)
@@ -409,11 +412,14 @@ $$
 """
 
 
-def answer(size: int) -> str:
+def answer(size: int, *, maths: bool = True) -> str:
     """The streamed answer: `document(size)` with inline and display formulas in each
-    section (different ones, so each is typeset), as an answer about algorithms has."""
+    section (different ones, so each is typeset), as an answer about algorithms has;
+    without `maths`, the same document without them."""
     from render_bench import document
 
+    if not maths:
+        return document(size * 9 // 10)
     sections = document(size * 9 // 10).split("> Note:")
     return "".join(
         part + ("" if n == len(sections) - 1 else _MATHS.format(n=n + 1) + "> Note:")
@@ -645,6 +651,7 @@ def phase_bare(_folder: Path) -> dict[str, Any]:
 PHASES: dict[str, Callable[..., dict[str, Any]]] = {
     "stream": phase_stream,
     "stream-thawed": lambda folder: phase_stream(folder, thaw=True),
+    "stream-plain": lambda folder: phase_stream(folder, plain=True),
     "stream-view": lambda folder: phase_stream(folder, view_only=True),
     "baseline": phase_baseline,
     "bare": phase_bare,
@@ -692,6 +699,7 @@ def main() -> None:
     rows = {
         "Parley (view-model + view)": child("stream", args.messages),
         "… without the start-up freeze": child("stream-thawed", args.messages),
+        "… the answer without formulas": child("stream-plain", args.messages),
         "… view only (items ready)": child("stream-view", args.messages),
         "naive full re-render": child("baseline", args.messages),
     }
@@ -718,7 +726,8 @@ def main() -> None:
         )
     print(
         f"    Parley applies {stream['applied']} of {stream['frames']} updates, one per "
-        f"{stream['interval_ms']:.0f} ms on average: the pacer keeps the GUI thread 91% free "
+        f"{stream['interval_ms']:.0f} ms on average: the pacer keeps the GUI thread's busy share "
+        "under 10% "
         f"(busy = CPU time of the GUI thread over the stream; per-update = work + repaint)"
     )
     print(
