@@ -24,6 +24,7 @@ formula: the reason becomes a tooltip); its source stays on screen, marked.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import logging
 import math
@@ -33,7 +34,7 @@ import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
 from PySide6.QtCore import QByteArray, QObject, QRectF, QTimer, QUrl, Signal
@@ -90,10 +91,15 @@ class _Relay(QObject):
 @dataclass(slots=True)
 class _Progress:
     """What the worker reads of its typesetter: the current style's number, and whether
-    it still wants anything."""
+    it still wants anything. `lock` is held while the worker hands a result over and
+    while the typesetter closes: once `close` returns, the worker never touches the
+    relay again, so the GUI thread may delete it (an emit racing the deletion of its
+    object crashed the process)."""
 
     generation: int = 0
     closed: bool = False
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    executor: ThreadPoolExecutor | None = None  # the worker, once a formula was asked for
 
 
 def _work(
@@ -104,8 +110,19 @@ def _work(
         result = Typeset(None)  # for a style since replaced: not worth doing
     else:
         result = typeset_formula(*job)
-    with contextlib.suppress(RuntimeError):  # the relay is gone (Parley quits)
-        relay.finished.emit(key, generation, result)
+    with progress.lock, contextlib.suppress(RuntimeError):  # RuntimeError: relay deleted
+        if not progress.closed:
+            relay.finished.emit(key, generation, result)
+
+
+def _stop(progress: _Progress) -> None:
+    """No result reaches the relay from now on (see `_Progress`); the worker ends after
+    the formula it is on, the queue is dropped."""
+    with progress.lock:
+        progress.closed = True
+    if progress.executor is not None:
+        progress.executor.shutdown(wait=False, cancel_futures=True)
+        progress.executor = None
 
 
 class MathTypesetter(QObject):
@@ -119,11 +136,12 @@ class MathTypesetter(QObject):
         self._progress = _Progress()
         self._relay = _Relay(self)
         self._relay.finished.connect(self._on_finished)
+        # Deleted without `close` (its parent went first): stopped before its relay goes.
+        self.destroyed.connect(functools.partial(_stop, self._progress))
         self._formulas: dict[str, Formula] = {}
         self._images: dict[str, QImage] = {}
         self._bytes = 0
         self._queued = 0
-        self._executor: ThreadPoolExecutor | None = None
         self._announce: list[str] = []
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -172,6 +190,8 @@ class MathTypesetter(QObject):
             # Not remembered: asked again when the message is shown again, there may be
             # room by then (the queue drains; a new style starts a new cache).
             return Formula(FAILED, key=key, reason=tr("too many formulas to show at once"))
+        if self._progress.closed:  # Parley quits: nothing is typeset any more
+            return Formula(PENDING, key=key)
         known = self._formulas[key] = Formula(PENDING, key=key)
         self._queued += 1
         job = (tex, display, style)
@@ -196,19 +216,18 @@ class MathTypesetter(QObject):
         return self._images.get(name[len(MATH_SCHEME) + 1 :])
 
     def close(self) -> None:
-        """Stop the worker (a formula it is on finishes; the queue is dropped)."""
-        self._progress.closed = True
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
-            self._executor = None
+        """Stop the worker (a formula it is on finishes, unannounced; the queue is
+        dropped). Call it before the typesetter is deleted."""
+        _stop(self._progress)
 
     # --- the worker ---------------------------------------------------------------
 
     def _worker(self) -> ThreadPoolExecutor:
-        if self._executor is None:
+        progress = self._progress
+        if progress.executor is None:
             # One thread: the typesetter keeps global state, and formulas queue anyway.
-            self._executor = ThreadPoolExecutor(1, thread_name_prefix="parley-maths")
-        return self._executor
+            progress.executor = ThreadPoolExecutor(1, thread_name_prefix="parley-maths")
+        return progress.executor
 
     def _on_finished(self, key: str, generation: int, result: Typeset) -> None:
         self._queued -= 1

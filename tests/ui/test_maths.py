@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import re
+import threading
 
-from PySide6.QtCore import QUrl
+import pytest
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QUrl
 from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDocument
 
 from desktop.render import StreamingRenderer, render_markdown
@@ -247,6 +250,36 @@ def test_a_display_formula_wider_than_the_column_is_shown_whole_within_it(qtbot)
     height = document.size().height()
     assert height < natural.height() + 80  # not stretched: a line of text and the formula
     maths.close()
+
+
+def _maths_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name.startswith("parley-maths")]
+
+
+def _long_formula() -> str:
+    """About 0.2 s of the worker's time (under the 1,000 characters typeset at all)."""
+    return " + ".join(f"\\frac{{a_{{{n}}}}}{{b_{{{n}}}}}" for n in range(40))
+
+
+@pytest.mark.parametrize("ending", ["close", "delete"])
+def test_a_typesetter_that_ended_hears_nothing_more_from_its_worker(qtbot, ending):
+    """Closed, or deleted with its parent, while the worker is on a formula: the worker
+    finishes it and ends without handing it over (an emit racing the relay's deletion
+    crashed the process)."""
+    before = set(_maths_threads())
+    typesetter = MathTypesetter()
+    assert typesetter.formula(_long_formula(), True).state == PENDING
+    typesetter.formula("x^2", False)  # queued behind it: dropped
+    (worker,) = set(_maths_threads()) - before
+    if ending == "close":
+        typesetter.close()
+    else:
+        shiboken6.delete(typesetter)
+    worker.join(CEILING_S)
+    assert not worker.is_alive()
+    QCoreApplication.processEvents()  # a result handed over would be delivered now
+    if ending == "close":
+        assert typesetter.renders == 0
 
 
 def test_a_formulas_tooltip_shows_its_source_as_plain_text(qtbot):
