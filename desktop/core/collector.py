@@ -13,6 +13,14 @@ then and only later becomes cyclic garbage (a part of that first answer's reques
 never collected: a one-time few kilobytes, against a full pass of those objects in every
 full collection for the rest of the run.
 
+Automatic collections are also held off while the formula typesetter works
+(`hold`/`release`): a collection runs in whichever thread allocates past the threshold,
+and the typesetter's thread allocates the most. A collection there finalises whatever
+cyclic garbage exists, Qt objects of the window included, and a QObject deleted in a
+thread not its own stops its timers there (Qt warns) or crashes. While held, the
+typesetter has the GUI thread collect its young garbage as results come in (about 950
+cyclic objects a formula).
+
 When the interpreter shuts down it runs full collections over every object still alive:
 about 100 ms between the window closing and the process ending, looking for cycles whose
 memory the operating system takes back anyway. Everything that must be written (the
@@ -23,6 +31,11 @@ database, settings, window state) has been closed or flushed explicitly by then,
 from __future__ import annotations
 
 import gc
+import threading
+
+_holds = 0
+_enabled_before = False
+_holding = threading.Lock()
 
 
 def pause_for_start_up() -> None:
@@ -31,9 +44,34 @@ def pause_for_start_up() -> None:
 
 
 def started() -> None:
-    """The app is built: keep the collector off what exists now, and let it run again."""
+    """The app is built: keep the collector off what exists now, and let it run again
+    (once any `hold` begun meanwhile, a formula of the first chat, is released)."""
+    global _enabled_before
     gc.freeze()
-    gc.enable()
+    with _holding:
+        if _holds:
+            _enabled_before = True
+        else:
+            gc.enable()
+
+
+def hold() -> None:
+    """No automatic collection until every `hold` is released (they nest); a pause
+    already in force when the first one begins is left as it is."""
+    global _holds, _enabled_before
+    with _holding:
+        if not _holds:
+            _enabled_before = gc.isenabled()
+            gc.disable()
+        _holds += 1
+
+
+def release() -> None:
+    global _holds
+    with _holding:
+        _holds -= 1
+        if not _holds and _enabled_before:
+            gc.enable()
 
 
 def warmed_up() -> None:

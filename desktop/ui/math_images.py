@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import hashlib
 import logging
 import math
@@ -40,6 +41,7 @@ from xml.etree import ElementTree
 from PySide6.QtCore import QByteArray, QObject, QRectF, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
 
+from desktop.core import collector
 from desktop.core.i18n import tr
 from desktop.render.maths import FAILED, PENDING, READY, Formula, formula_problem
 
@@ -100,6 +102,7 @@ class _Progress:
     closed: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
     executor: ThreadPoolExecutor | None = None  # the worker, once a formula was asked for
+    holding: bool = False  # automatic collections held off while the worker works
 
 
 def _work(
@@ -123,6 +126,22 @@ def _stop(progress: _Progress) -> None:
     if progress.executor is not None:
         progress.executor.shutdown(wait=False, cancel_futures=True)
         progress.executor = None
+    _let_collect(progress)
+
+
+def _hold_collections(progress: _Progress) -> None:
+    """While the worker works, no automatic collection: it would run in the worker's
+    thread (which allocates the most) and finalise Qt objects there
+    (`desktop.core.collector`); the GUI thread collects instead (`_flush`)."""
+    if not progress.holding:
+        progress.holding = True
+        collector.hold()
+
+
+def _let_collect(progress: _Progress) -> None:
+    if progress.holding:
+        progress.holding = False
+        collector.release()
 
 
 class MathTypesetter(QObject):
@@ -147,6 +166,7 @@ class MathTypesetter(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(BATCH_MS)
         self._timer.timeout.connect(self._flush)
+        self._flushes = 0
         self.renders = 0
 
     @property
@@ -193,6 +213,7 @@ class MathTypesetter(QObject):
         if self._progress.closed:  # Parley quits: nothing is typeset any more
             return Formula(PENDING, key=key)
         known = self._formulas[key] = Formula(PENDING, key=key)
+        _hold_collections(self._progress)
         self._queued += 1
         job = (tex, display, style)
         generation = self._progress.generation
@@ -231,6 +252,8 @@ class MathTypesetter(QObject):
 
     def _on_finished(self, key: str, generation: int, result: Typeset) -> None:
         self._queued -= 1
+        if not self._queued:
+            _let_collect(self._progress)
         if generation != self._progress.generation or self._formulas.get(key) is None:
             return
         self.renders += 1
@@ -255,6 +278,9 @@ class MathTypesetter(QObject):
         if not keys:
             return
         started = time.thread_time()
+        if self._progress.holding:  # the worker's garbage, collected in this thread
+            self._flushes += 1
+            gc.collect(0)
         self.typeset.emit(keys)  # the chat shows the messages again, in this call
         # Showing them again costs the GUI thread: the next batch waits long enough to
         # keep that under a tenth of its time (thousands of formulas in one long answer).

@@ -282,6 +282,21 @@ def test_a_typesetter_that_ended_hears_nothing_more_from_its_worker(qtbot, endin
         assert typesetter.renders == 0
 
 
+def test_no_automatic_collection_runs_while_the_worker_typesets(qtbot):
+    """A collection in the worker's thread would finalise Qt objects there."""
+    import gc
+
+    typesetter = MathTypesetter()
+    assert gc.isenabled()
+    typesetter.formula(_long_formula(), True)
+    assert not gc.isenabled()  # held from the first queued formula...
+    qtbot.waitUntil(lambda: typesetter.settled, timeout=WAIT_MS)
+    assert gc.isenabled()  # ...until the last one is back
+    typesetter.formula(_long_formula() + " + c", True)
+    typesetter.close()  # closed while it works: collections resume at once
+    assert gc.isenabled()
+
+
 def test_a_formulas_tooltip_shows_its_source_as_plain_text(qtbot):
     """A formula's TeX is the model's text: shown as it is, never taken for HTML."""
     from PySide6.QtCore import QEvent, QPoint

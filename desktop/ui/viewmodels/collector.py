@@ -12,19 +12,17 @@ the collector afterwards.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from desktop.core import collector
 
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
     """No cyclic collection inside the block; a pause already in force is left alone."""
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
+    collector.hold()
     try:
         yield
     finally:
-        gc.enable()
+        collector.release()
