@@ -166,7 +166,6 @@ class MathTypesetter(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(BATCH_MS)
         self._timer.timeout.connect(self._flush)
-        self._flushes = 0
         self.renders = 0
 
     @property
@@ -277,10 +276,9 @@ class MathTypesetter(QObject):
         keys, self._announce = self._announce, []
         if not keys:
             return
-        started = time.thread_time()
-        if self._progress.holding:  # the worker's garbage, collected in this thread
-            self._flushes += 1
+        if self._progress.holding:  # the worker's young garbage, collected in this thread
             gc.collect(0)
+        started = time.thread_time()
         self.typeset.emit(keys)  # the chat shows the messages again, in this call
         # Showing them again costs the GUI thread: the next batch waits long enough to
         # keep that under a tenth of its time (thousands of formulas in one long answer).
