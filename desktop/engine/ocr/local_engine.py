@@ -12,16 +12,18 @@ import asyncio
 import contextlib
 import importlib.util
 import json
-import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-import desktop
+from desktop.core.child_command import (
+    OCR_WORKER_FLAG,
+    child_command,
+    child_environment,
+    own_session,
+)
 from desktop.core.errors import ParleyError
 from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.engine.ocr.worker import ENGINE_MODULES
@@ -30,11 +32,6 @@ from desktop.engine.processes import kill_tree, start_guarded
 TIMEOUT_S = 120.0
 INSTALL_HINT = "pip install 'parley[ocr]'"
 _STDERR_KEPT = 2000  # characters of the child's complaint worth showing
-# Where `desktop` is imported from, so the child finds the same Parley however it started.
-_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(desktop.__file__)))
-# What `desktop.launch.main` takes as "be the OCR worker": a bundled (frozen) Parley's
-# executable cannot run `-m desktop.engine.ocr.worker`, so it runs itself with this.
-OCR_WORKER_FLAG = "--ocr-worker"
 
 
 class OcrError(ParleyError):
@@ -177,28 +174,19 @@ def _findable(name: str) -> bool:
 
 def worker_command() -> list[str]:
     """How to start the worker: `python -m ...`, or in a bundle the executable itself."""
-    if getattr(sys, "frozen", False):
-        return [sys.executable, OCR_WORKER_FLAG]
-    return [sys.executable, "-m", "desktop.engine.ocr.worker"]
+    return child_command("desktop.engine.ocr.worker", OCR_WORKER_FLAG)
 
 
 async def _start(paths: list[Path]) -> asyncio.subprocess.Process:
     """The worker (see `worker_command`) with Parley's own package importable."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (_PACKAGE_ROOT, env.get("PYTHONPATH")) if p)
-    args = [*worker_command(), *map(str, paths)]
-    options: dict[str, Any] = (
-        {"creationflags": 0x00000200}  # CREATE_NEW_PROCESS_GROUP
-        if sys.platform == "win32"
-        else {"start_new_session": True}
-    )
     return await asyncio.create_subprocess_exec(
-        *args,
+        *worker_command(),
+        *map(str, paths),
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
-        env=env,
-        **options,
+        env=child_environment(),
+        **own_session(),
     )
 
 
