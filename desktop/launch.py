@@ -1,11 +1,12 @@
 """The `parley` command (and `python main.py`): what must happen before Qt is loaded.
 
-A bundled Parley's OCR worker is this same executable started with `--ocr-worker`; it
-never needs Qt. Otherwise, on Linux where Qt would open an X11 window, the system
-libraries Qt's xcb plugin needs are checked first (`ui/qt_libraries.py`): when some
-are missing, Parley names them and the command that installs them, on the terminal, in
-the log and as a desktop notification (whoever double-clicked Parley sees no terminal),
-and exits with status 1 instead of letting Qt abort. Then `app.main` starts Parley.
+A bundled Parley's OCR worker and formula typesetter are this same executable started
+with `--ocr-worker` or `--maths-worker`; neither needs Qt. Otherwise, on Linux where Qt
+would open an X11 window, the system libraries Qt's xcb plugin needs are checked first
+(`ui/qt_libraries.py`): when some are missing, Parley names them and the command that
+installs them, on the terminal, in the log and as a desktop notification (whoever
+double-clicked Parley sees no terminal), and exits with status 1 instead of letting Qt
+abort. Then `app.main` starts Parley.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ import sys
 
 from desktop.cli import parse_args
 from desktop.core import collector
+from desktop.core.child_command import MATHS_WORKER_FLAG, OCR_WORKER_FLAG
 from desktop.core.paths import DataPaths, resolve_data_dir
-from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG
 from desktop.storage.log_files import configure_logging
 from desktop.ui.qt_libraries import startup_problem
 
@@ -33,6 +34,11 @@ def main(argv: list[str] | None = None) -> int:
         from desktop.engine.ocr.worker import main as ocr_worker
 
         ocr_worker(argv[1:])
+        return 0
+    if argv[:1] == [MATHS_WORKER_FLAG]:
+        from desktop.render.tex_worker import main as maths_worker
+
+        maths_worker()
         return 0
     args = parse_args(argv)  # --help and --version end here, without Qt
     problem = startup_problem(os.environ, argv)

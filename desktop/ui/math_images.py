@@ -1,13 +1,16 @@
 """Typesets the formulas of answers into images, in a worker thread, once each.
 
 `MathTypesetter` is the chat view's `desktop.render.maths.MathSource`. Rendering asks it
-about each formula: the first time, the formula is queued for the worker and shows as
-its source; the worker turns the TeX into MathML and SVG (ziamath, pure Python, its
-fonts bundled, nothing fetched) and the SVG into a `QImage` (QtSvg), and hands the image
-to the GUI thread by a queued signal; there it is cached, and `typeset` names the
-formulas that are ready (in batches, paced to what showing them again costs), so the
-chat shows those messages again, now with the image as a document resource (`image`).
-The GUI thread never typesets.
+about each formula: the first time, the formula is queued for the worker thread and
+shows as its source; the worker has a child process turn the TeX into SVG
+(`desktop.render.tex_worker`: ziamath, pure Python, its fonts bundled, nothing
+fetched), draws the SVG into a `QImage` (QtSvg), and hands the image to the GUI thread
+by a queued signal; there it is cached, and `typeset` names the formulas that are ready
+(in batches, paced to what showing them again costs), so the chat shows those messages
+again, now with the image as a document resource (`image`). The GUI thread never
+typesets, and the typesetting never holds this process's interpreter lock: the window
+does not wait for it. The child starts with the first formula and ends after `IDLE_MS`
+without one.
 
 Each formula is typeset once for a style: the text's colour, pixel size and the screen's
 device-pixel ratio (`MathStyle`, given by the chat view; a new style starts a new cache).
@@ -30,13 +33,10 @@ import hashlib
 import logging
 import math
 import re
-import sys
 import threading
 import time
-import warnings
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from xml.etree import ElementTree
 
 from PySide6.QtCore import QByteArray, QObject, QRectF, QTimer, QUrl, Signal
 from PySide6.QtGui import QColor, QImage, QPainter
@@ -44,6 +44,8 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from desktop.core import collector
 from desktop.core.i18n import tr
 from desktop.render.maths import FAILED, PENDING, READY, Formula, formula_problem
+from desktop.render.tex_process import STOPPED, TIMED_OUT, UNAVAILABLE, TexProcess
+from desktop.render.tex_worker import INVALID, NESTED, UNKNOWN_COMMAND
 
 log = logging.getLogger(__name__)
 
@@ -54,8 +56,8 @@ MAX_QUEUED = 5_000  # formulas waiting for the worker
 BATCH_MS = 30  # formulas ready within this are announced together
 MAX_BATCH_MS = 3_000  # ... or longer, when showing them again costs much (see `_flush`)
 MATH_SCALE = 1.2  # the maths font looks smaller than a sans-serif text font at one size
+IDLE_MS = 30_000  # no formula for this long: the typesetting child ends (about 40 MB)
 
-_UNKNOWN_COMMAND = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")
 _WORDS = re.compile(r"(?<=[a-z])(?=[A-Z])")
 
 
@@ -102,6 +104,7 @@ class _Progress:
     closed: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
     executor: ThreadPoolExecutor | None = None  # the worker, once a formula was asked for
+    tex: TexProcess = field(default_factory=TexProcess)  # the child the worker asks
     holding: bool = False  # automatic collections held off while the worker works
 
 
@@ -112,7 +115,7 @@ def _work(
     if generation != progress.generation or progress.closed:
         result = Typeset(None)  # for a style since replaced: not worth doing
     else:
-        result = typeset_formula(*job)
+        result = typeset_formula(progress.tex, *job)
     with progress.lock, contextlib.suppress(RuntimeError):  # RuntimeError: relay deleted
         if not progress.closed:
             relay.finished.emit(key, generation, result)
@@ -126,12 +129,13 @@ def _stop(progress: _Progress) -> None:
     if progress.executor is not None:
         progress.executor.shutdown(wait=False, cancel_futures=True)
         progress.executor = None
+    progress.tex.close()  # the formula the worker is on ends with it
     _let_collect(progress)
 
 
 def _hold_collections(progress: _Progress) -> None:
-    """While the worker works, no automatic collection: it would run in the worker's
-    thread (which allocates the most) and finalise Qt objects there
+    """While the worker works, no automatic collection: one that the worker's
+    allocations set off would run in its thread and finalise Qt objects there
     (`desktop.core.collector`); the GUI thread collects instead (`_flush`)."""
     if not progress.holding:
         progress.holding = True
@@ -166,6 +170,10 @@ class MathTypesetter(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(BATCH_MS)
         self._timer.timeout.connect(self._flush)
+        self._idle = QTimer(self)
+        self._idle.setSingleShot(True)
+        self._idle.setInterval(IDLE_MS)
+        self._idle.timeout.connect(self._end_child_if_idle)
         self.renders = 0
 
     @property
@@ -253,6 +261,7 @@ class MathTypesetter(QObject):
         self._queued -= 1
         if not self._queued:
             _let_collect(self._progress)
+            self._idle.start()
         if generation != self._progress.generation or self._formulas.get(key) is None:
             return
         self.renders += 1
@@ -271,6 +280,15 @@ class MathTypesetter(QObject):
         self._announce.append(key)
         if not self._timer.isActive():
             self._timer.start()
+
+    def _end_child_if_idle(self) -> None:
+        if not self._queued:  # so the worker is not asking it either
+            self._progress.tex.stop()
+
+    @property
+    def child_pid(self) -> int | None:
+        """The typesetting child's process id while it runs (tests look at it)."""
+        return self._progress.tex.pid
 
     def _flush(self) -> None:
         keys, self._announce = self._announce, []
@@ -291,57 +309,38 @@ def _key(tex: str, display: bool, style: MathStyle) -> str:
     return hashlib.blake2b(data.encode("utf-8", "surrogatepass"), digest_size=12).hexdigest()
 
 
-_ziamath_ready = threading.Lock()
-
-
-def _ziamath():  # type: ignore[no-untyped-def]
-    """ziamath, imported on first use (0.2 s; never at start-up), set to SVG 1.1:
-    its default SVG 2 output (glyphs as <symbol>/<use>) draws in QtSvg as nothing but
-    the fraction bars."""
-    with _ziamath_ready:
-        if "ziamath" not in sys.modules:
-            with warnings.catch_warnings():
-                # ziamath and ziafont find their fonts with importlib.resources.path,
-                # deprecated in Python 3.11 (it still works); said once, at import.
-                warnings.simplefilter("ignore", DeprecationWarning)
-                import ziamath
-        import ziamath
-
-        ziamath.config.svg2 = False
-        return ziamath
-
-
-def typeset_formula(tex: str, display: bool, style: MathStyle) -> Typeset:
-    """`tex` as an image in `style`, or why not. Any thread; never raises."""
+def typeset_formula(tex: TexProcess, formula: str, display: bool, style: MathStyle) -> Typeset:
+    """`formula` as an image in `style` (typeset by the child `tex`), or why not. Any
+    thread but the GUI thread (it waits for the child); never raises."""
     started = time.perf_counter()
-    try:
-        ziamath = _ziamath()
-        from ziamath.tex import tex2mml
-
-        mathml = tex2mml(tex, inline=not display)
-        unknown = _UNKNOWN_COMMAND.search(mathml)
-        if unknown is not None:
-            return Typeset(None, reason=tr("unknown command %1").replace("%1", unknown.group(1)))
-        element = ElementTree.fromstring(mathml)
-        element.attrib["mathcolor"] = style.colour
-        svg = ziamath.Math(element, size=style.pixel_size * MATH_SCALE).svg()
-    except RecursionError:
-        return Typeset(None, reason=tr("nested too deeply"))
-    except Exception as error:  # the typesetter's own errors have no common base
-        log.info("formula not typeset (%s)", type(error).__name__)
-        return Typeset(None, reason=_reason(error))
-    if "<image" in svg or "<use" in svg:  # only paths are expected: draw nothing else
-        return Typeset(None, reason=tr("the typesetter's output was not understood"))
+    answer = tex.typeset(formula, display, style.colour, style.pixel_size * MATH_SCALE)
+    svg = answer.get("svg")
+    if svg is None:
+        log.info("formula not typeset (%s %s)", answer.get("problem"), answer.get("detail", ""))
+        return Typeset(None, reason=_reason(answer.get("problem", ""), answer.get("detail", "")))
     image = _draw(svg, display, style)
     log.debug("formula typeset in %.0f ms", (time.perf_counter() - started) * 1000)
     return image
 
 
-def _reason(error: Exception) -> str:
-    """A typesetter error in words: its class name, which is the library's, not the text's."""
-    name = type(error).__name__.removesuffix("Error")
-    words = _WORDS.sub(" ", name).lower().strip()
-    return tr("not valid TeX (%1)").replace("%1", words) if words else tr("not valid TeX")
+def _reason(problem: str, detail: str) -> str:
+    """A problem in words (`tex_worker` and `tex_process` name them). An invalid
+    formula's detail is the typesetter's error class, not its message, which may quote
+    the formula: the reason becomes a tooltip."""
+    if problem == UNKNOWN_COMMAND:
+        return tr("unknown command %1").replace("%1", detail)
+    if problem == NESTED:
+        return tr("nested too deeply")
+    if problem == TIMED_OUT:
+        return tr("took too long to typeset")
+    if problem == STOPPED:
+        return tr("the typesetter stopped")
+    if problem == UNAVAILABLE:
+        return tr("the typesetter could not be started")
+    if problem == INVALID:
+        words = _WORDS.sub(" ", detail.removesuffix("Error")).lower().strip()
+        return tr("not valid TeX (%1)").replace("%1", words) if words else tr("not valid TeX")
+    return tr("the typesetter's output was not understood")
 
 
 def _draw(svg: str, display: bool, style: MathStyle) -> Typeset:

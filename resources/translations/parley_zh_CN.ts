@@ -1275,32 +1275,32 @@
         <translation>模型返回了空摘要。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/ocr/local_engine.py" line="103"/>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="100"/>
         <source>The local OCR engine gave an answer Parley cannot read ({error}).</source>
         <translation>本地 OCR 引擎返回了 Parley 无法解析的结果（{error}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/ocr/local_engine.py" line="116"/>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="113"/>
         <source>local engine</source>
         <translation>本地引擎</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/ocr/local_engine.py" line="138"/>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="135"/>
         <source>The local OCR engine is not installed ({command}).</source>
         <translation>本地 OCR 引擎未安装（{command}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/ocr/local_engine.py" line="157"/>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="154"/>
         <source>The local OCR engine did not finish within {seconds:g} s and was stopped.</source>
         <translation>本地 OCR 引擎未在 {seconds:g} 秒内完成，已被停止。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/ocr/local_engine.py" line="166"/>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="163"/>
         <source>exit code {code}</source>
         <translation>退出码 {code}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/ocr/local_engine.py" line="167"/>
+        <location filename="../../desktop/engine/ocr/local_engine.py" line="164"/>
         <source>The local OCR engine failed: {reason}</source>
         <translation>本地 OCR 引擎出错：{reason}</translation>
     </message>
@@ -1782,7 +1782,7 @@
     </message>
     <message>
         <location filename="../../desktop/render/blocks.py" line="28"/>
-        <location filename="../../desktop/render/maths.py" line="161"/>
+        <location filename="../../desktop/render/maths.py" line="163"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2067,58 +2067,73 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="85"/>
+        <location filename="../../desktop/render/maths.py" line="87"/>
         <source>longer than %1 characters</source>
         <translation>超过 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="94"/>
+        <location filename="../../desktop/render/maths.py" line="96"/>
         <source>nested more than %1 levels deep</source>
         <translation>嵌套超过 %1 层</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="172"/>
+        <location filename="../../desktop/render/maths.py" line="174"/>
         <source>Math — not typeset</source>
         <translation>公式（未排版）</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="176"/>
+        <location filename="../../desktop/render/maths.py" line="178"/>
         <source>Formula not typeset: %1</source>
         <translation>公式未排版：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="174"/>
+        <location filename="../../desktop/ui/math_images.py" line="219"/>
         <source>too many formulas to show at once</source>
         <translation>一次要显示的公式太多</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="281"/>
+        <location filename="../../desktop/ui/math_images.py" line="331"/>
         <source>unknown command %1</source>
         <translation>未知命令 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="286"/>
+        <location filename="../../desktop/ui/math_images.py" line="333"/>
         <source>nested too deeply</source>
         <translation>嵌套过深</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="291"/>
-        <location filename="../../desktop/ui/math_images.py" line="309"/>
+        <location filename="../../desktop/ui/math_images.py" line="335"/>
+        <source>took too long to typeset</source>
+        <translation>排版超时</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="337"/>
+        <source>the typesetter stopped</source>
+        <translation>排版程序意外停止</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="339"/>
+        <source>the typesetter could not be started</source>
+        <translation>无法启动排版程序</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/math_images.py" line="343"/>
+        <location filename="../../desktop/ui/math_images.py" line="351"/>
         <source>the typesetter&apos;s output was not understood</source>
         <translation>无法识别排版程序的输出</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="301"/>
+        <location filename="../../desktop/ui/math_images.py" line="342"/>
         <source>not valid TeX (%1)</source>
         <translation>不是有效的 TeX（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="301"/>
+        <location filename="../../desktop/ui/math_images.py" line="342"/>
         <source>not valid TeX</source>
         <translation>不是有效的 TeX</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/math_images.py" line="326"/>
+        <location filename="../../desktop/ui/math_images.py" line="368"/>
         <source>too large to show</source>
         <translation>太大，无法显示</translation>
     </message>

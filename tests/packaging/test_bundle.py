@@ -5,6 +5,7 @@ starts it (the Exec line of the installed .desktop entry)."""
 from __future__ import annotations
 
 import configparser
+import json
 import os
 import re
 import shlex
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.core.child_command import MATHS_WORKER_FLAG
 from tests.packaging.conftest import ROOT, uninstalled_depends
 from tests.support.figures import note_figure
 from tests.support.waiting import CEILING_S
@@ -147,6 +149,23 @@ def test_the_bundle_carries_the_formula_typesetter_and_its_data(bundle):
     assert (internal / "ziamath" / "fonts" / "STIXTwoMath-Regular.ttf").is_file()
     assert (internal / "latex2mathml" / "unimathsymbols.txt").is_file()
     assert list(internal.glob("PySide6/QtSvg.*")), "QtSvg is not bundled"
+
+
+def test_the_bundle_typesets_in_its_own_child(bundle):
+    """A bundled Parley starts its typesetting child as its own executable with
+    `--maths-worker` (it has no `python -m`); that child answers without a display."""
+    env = {**os.environ}
+    env.pop("QT_QPA_PLATFORM", None)
+    request = {"tex": "\\frac{a}{b}", "display": True, "colour": "#000000", "size": 16}
+    result = subprocess.run(
+        [str(_executable(bundle)), MATHS_WORKER_FLAG],
+        input=(json.dumps(request) + "\n").encode(),
+        env=env,
+        capture_output=True,
+        timeout=CEILING_S,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "<path" in json.loads(result.stdout)["svg"]
 
 
 @linux_only

@@ -1,7 +1,9 @@
-"""Formulas typeset for real (ziamath in the worker thread, QtSvg) and shown in the chat."""
+"""Formulas typeset for real (ziamath in the typesetting child, QtSvg in the worker
+thread) and shown in the chat."""
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 
@@ -12,6 +14,7 @@ from PySide6.QtGui import QColor, QGuiApplication, QImage, QTextCursor, QTextDoc
 
 from desktop.render import StreamingRenderer, render_markdown
 from desktop.render.maths import FAILED, PENDING, READY, pending_maths
+from desktop.ui import math_images
 from desktop.ui.math_images import MathStyle, MathTypesetter
 from tests.support.sse_server import default_stream
 from tests.support.waiting import CEILING_S
@@ -280,6 +283,32 @@ def test_a_typesetter_that_ended_hears_nothing_more_from_its_worker(qtbot, endin
     QCoreApplication.processEvents()  # a result handed over would be delivered now
     if ending == "close":
         assert typesetter.renders == 0
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_formulas_are_typeset_in_a_child_that_ends_when_idle_and_on_close(qtbot, monkeypatch):
+    """The typesetting never runs in Parley's process (it would hold the interpreter
+    lock the window needs); its child gives its memory back when no formula comes."""
+    monkeypatch.setattr(math_images, "IDLE_MS", 300)
+    typesetter = MathTypesetter()
+    assert typesetter.child_pid is None  # nothing started before a formula
+    assert typeset(qtbot, typesetter, "a^2").state == READY
+    child = typesetter.child_pid
+    assert child is not None and child != os.getpid()
+    qtbot.waitUntil(lambda: not _alive(child), timeout=WAIT_MS)  # idle: it ended
+    assert typesetter.child_pid is None
+    assert typeset(qtbot, typesetter, "b^2").state == READY  # a new one, on demand
+    child = typesetter.child_pid
+    assert child is not None and _alive(child)
+    typesetter.close()
+    assert not _alive(child)
 
 
 def test_no_automatic_collection_runs_while_the_worker_typesets(qtbot):
