@@ -363,7 +363,8 @@ def phase_stream(
     maths = parley.chat_vm.maths
     with Heartbeat() if probe else contextlib.nullcontext() as heartbeat:
         finish = paced([event(text, MessageStatus.COMPLETE)])[0]
-        typeset = _wait_for_maths(qapp, maths, text)
+        _wait_until_settled(qapp, maths)
+    typeset = _wait_for_maths(qapp, maths, text)  # the check renders it all: not probed
     body = transcript.message_widget(answer_id).body
     check = _full_render_matches(body, text, maths)
     return {
@@ -377,14 +378,22 @@ def phase_stream(
     }
 
 
+def _wait_until_settled(qapp: Any, maths: Any) -> None:
+    """Until the worker has typeset what the view asked for, and the view showed it."""
+    deadline = time.perf_counter() + 60
+    while time.perf_counter() < deadline and not maths.settled:
+        settle(qapp, 0.05)
+    settle(qapp, 0.2)  # the last batch shown
+
+
 def _wait_for_maths(qapp: Any, maths: Any, text: str) -> int:
     """Let the worker finish the answer's formulas and the view show them; how many."""
     from desktop.render import render_markdown
     from desktop.render.maths import pending_maths
 
     deadline = time.perf_counter() + 60
-    while time.perf_counter() < deadline and (
-        pending_maths(render_markdown(text, maths=maths)) or not maths.settled
+    while time.perf_counter() < deadline and (  # rendering it all only once they are in
+        not maths.settled or pending_maths(render_markdown(text, maths=maths))
     ):
         settle(qapp, 0.05)
     settle(qapp, 0.2)  # the last batch shown
