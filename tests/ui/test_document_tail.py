@@ -133,3 +133,24 @@ def test_a_streamed_message_widget_equals_a_full_render_at_the_end(qapp) -> None
     assert view.document().toPlainText() == expected.toPlainText()
     assert view.document().blockCount() == expected.blockCount()
     assert view.document().toHtml() == expected.toHtml()
+
+
+def test_a_streamed_document_stays_the_writers_when_the_finished_html_differs(qapp) -> None:
+    """The completing update (a code block highlighted at last, a formula typeset) and
+    any later change of a streamed message rewrite what changed, not the whole message;
+    a message that never streamed is set whole."""
+    paragraphs = [f"Paragraph {n} with some words.\n\n" for n in range(150)]
+    text = "".join(paragraphs)
+    css = document_css(False)
+    view = RichText()
+    view.document().setDefaultStyleSheet(css)
+    view.set_html(render_markdown(text), growing=True)
+    before = view.tail.reimported_units
+    paragraphs[5] = "Paragraph five, now *finished*.\n\n"
+    final = render_markdown("".join(paragraphs))
+    view.set_html(final)  # finished, and one early block differs
+    assert view.tail.built and 1 <= view.tail.reimported_units - before <= 3  # not all 150
+    assert view.document().toHtml() == full_document(final, css).toHtml()
+    opened = RichText()
+    opened.set_html(final)  # opened from the database: one setHtml, no writer
+    assert not opened.tail.built and opened.tail.reimported_units == 0

@@ -99,6 +99,11 @@ class TailWriter:
         self._ends: list[int] = []  # document position of the end of each unit
         self.reimported_units = 0
 
+    @property
+    def built(self) -> bool:
+        """True while the document is this writer's (since its last `reset`)."""
+        return bool(self._units)
+
     def reset(self) -> None:
         self._html = ""
         self._units, self._offsets, self._ends = [], [], []

@@ -86,11 +86,13 @@ class RichText(QTextBrowser):
         return self._tail
 
     def set_html(self, html: str, *, growing: bool = False) -> None:
-        """Show `html`; `growing` (a streaming answer) rewrites only the changed end."""
+        """Show `html`; `growing` (a streaming answer) rewrites only what changed, and so
+        does every later change of a document it built: the completing update, formulas
+        typeset afterwards (a whole `setHtml` of a 20 KB answer: 100-150 ms)."""
         if html == self._html:
             return
         self._html = html
-        if growing:
+        if growing or self._tail.built:
             self._tail.set_html(html)
         else:
             self._tail.reset()
