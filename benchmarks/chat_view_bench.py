@@ -3,7 +3,7 @@
 Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 5000]
 
 (a) Streaming a ~20 KB markdown answer with inline and display formulas (76, typeset in
-    the worker thread as they close) at 1,000 tokens/s: one `MessageChanged` per 40 ms
+    Parley's typesetting child as they close) at 1,000 tokens/s: one `MessageChanged` per 40 ms
     (about 40 tokens, as the engine coalesces) goes through the real ChatViewModel and
     main window; each update is then painted. Reported: the GUI thread's busy share and
     the worst single update ("frame"), for Parley's path and for a naive baseline that
@@ -743,7 +743,7 @@ def main() -> None:
         f"    targets: busy <= 10%, worst update <= 16 ms. Final update (message complete): "
         f"{stream['finish_ms']:.1f} ms. Streamed document equals a full render: "
         f"{stream['matches_full_render']} ({stream['formulas_typeset']} formulas typeset, "
-        "in the worker thread)"
+        "in the typesetting child)"
     )
     print(f"(b) opening {opened['messages']} messages")
     print(
