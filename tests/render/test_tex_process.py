@@ -16,19 +16,12 @@ from desktop.render.tex_process import (
     UNAVAILABLE,
     TexProcess,
 )
+from tests.support.processes import alive
 from tests.support.waiting import CEILING_S, wait_until
 
 
 def typeset(tex: TexProcess, formula: str = "x^2") -> dict[str, str]:
     return tex.typeset(formula, False, "#000000", 16.0)
-
-
-def gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    return False
 
 
 @pytest.fixture
@@ -81,9 +74,9 @@ def test_stop_ends_the_child_for_now_and_close_for_good(tex):
     typeset(tex)
     pid = tex.pid
     tex.stop()
-    assert gone(pid) and tex.pid is None
+    assert not alive(pid) and tex.pid is None
     assert "<path" in typeset(tex)["svg"]  # a new one
     pid = tex.pid
     tex.close()
-    assert gone(pid)
+    assert not alive(pid)
     assert typeset(tex) == {"problem": UNAVAILABLE} and tex.starts == 2

@@ -16,6 +16,7 @@ from desktop.render import StreamingRenderer, render_markdown
 from desktop.render.maths import FAILED, PENDING, READY, pending_maths
 from desktop.ui import math_images
 from desktop.ui.math_images import MathStyle, MathTypesetter
+from tests.support.processes import alive
 from tests.support.sse_server import default_stream
 from tests.support.waiting import CEILING_S
 from tests.ui.conftest import write_settings
@@ -285,14 +286,6 @@ def test_a_typesetter_that_ended_hears_nothing_more_from_its_worker(qtbot, endin
         assert typesetter.renders == 0
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_formulas_are_typeset_in_a_child_that_ends_when_idle_and_on_close(qtbot, monkeypatch):
     """The typesetting never runs in Parley's process (it would hold the interpreter
     lock the window needs); its child gives its memory back when no formula comes."""
@@ -302,13 +295,13 @@ def test_formulas_are_typeset_in_a_child_that_ends_when_idle_and_on_close(qtbot,
     assert typeset(qtbot, typesetter, "a^2").state == READY
     child = typesetter.child_pid
     assert child is not None and child != os.getpid()
-    qtbot.waitUntil(lambda: not _alive(child), timeout=WAIT_MS)  # idle: it ended
+    qtbot.waitUntil(lambda: not alive(child), timeout=WAIT_MS)  # idle: it ended
     assert typesetter.child_pid is None
     assert typeset(qtbot, typesetter, "b^2").state == READY  # a new one, on demand
     child = typesetter.child_pid
-    assert child is not None and _alive(child)
+    assert child is not None and alive(child)
     typesetter.close()
-    assert not _alive(child)
+    assert not alive(child)
 
 
 def test_no_automatic_collection_runs_while_the_worker_typesets(qtbot):
