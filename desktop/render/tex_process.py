@@ -100,16 +100,14 @@ class TexProcess:
 
     def _running(self) -> subprocess.Popen[bytes] | None:
         with self._lock:
-            if self._closed or self._failures >= MAX_FAILURES:
-                return None
-            if self._process is not None:
-                if self._process.poll() is None:
-                    return self._process
+            if self._process is not None and self._process.poll() is not None:
                 _end(self._process)  # died between formulas (killed, out of memory)
                 self._process = None
                 self._failures += 1
-                if self._failures >= MAX_FAILURES:
-                    return None
+            if self._closed or self._failures >= MAX_FAILURES:
+                return None
+            if self._process is not None:
+                return self._process
             try:
                 self._process = subprocess.Popen(
                     child_command("desktop.render.tex_worker", MATHS_WORKER_FLAG),
