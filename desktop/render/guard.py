@@ -99,42 +99,89 @@ def normalize_source(text: str) -> str:
 
 def fallback_reason(text: str) -> str | None:
     """Why `text` must not be parsed as markdown, or None when it is safe to parse."""
-    if _DEEP_LINE_RE.search(text):
-        return f"more than {MAX_LINE_NESTING} nested quote or list markers on a line"
-    if text.count("](") > MAX_LINK_OPENERS:
-        return f"more than {MAX_LINK_OPENERS} links or images"
-    if _link_scan_exceeds(text, MAX_LINK_SCAN):
-        return f"links that would scan more than {MAX_LINK_SCAN} characters"
-    if _bracket_depth_exceeds(text, MAX_BRACKET_DEPTH):
-        return f"more than {MAX_BRACKET_DEPTH} unclosed brackets in a paragraph"
-    return None
+    return _checked(text, _Checks(), len(text)).reason
 
 
-def _link_scan_exceeds(text: str, limit: int) -> bool:
-    total = 0
-    start = text.find("](")
-    while start != -1:
-        end = _DESTINATION_END_RE.search(text, start)
-        total += (len(text) if end is None else end.start()) - start
-        if total > limit:
-            return True
-        start = text.find("](", start + 2)
-    return False
+class GrowingGuard:
+    """`fallback_reason` for successive versions of a text that grows by appending (a
+    streaming answer): only what is new since the last line break is scanned again.
+
+    Every check is one pass from left to right whose state at a line break does not
+    depend on what follows it: a nested-markers line ends there, a link destination ends
+    at the first space or control character, and a blank line (which resets the bracket
+    count) is seen once the next line break is. So the checks' state at the last line
+    break of the text seen before is kept, and a text that still starts with the same
+    characters up to there is checked from that point on; any other text whole. On every
+    streamed update of a 20 KB answer that is 0.006 ms instead of 0.7 ms (1.4 ms at
+    40 KB), on the reference machine.
+    """
+
+    def __init__(self) -> None:
+        self._prefix = ""  # the text checked, up to and including its last line break
+        self._done = _Checks()  # the checks' state at that line break
+
+    def reason(self, text: str) -> str | None:
+        if not text.startswith(self._prefix):
+            self._prefix, self._done = "", _Checks()
+        line_break = text.rfind("\n")
+        if line_break > self._done.end:
+            self._done = _checked(text, self._done, line_break)
+            self._prefix = text[: line_break + 1]
+        return _checked(text, self._done, len(text)).reason
 
 
-def _bracket_depth_exceeds(text: str, limit: int) -> bool:
-    depth = 0
-    for match in _BRACKET_OR_BLANK_RE.finditer(text):
+@dataclass(frozen=True, slots=True)
+class _Checks:
+    """What the checks found in a text before `end` (0, or the index of a line break)."""
+
+    end: int = 0
+    deep_line: bool = False
+    link_openers: int = 0
+    link_scan: int = 0  # characters from each `](` to where its destination ends
+    bracket_depth: int = 0
+    brackets_over: bool = False
+
+    @property
+    def reason(self) -> str | None:
+        if self.deep_line:
+            return f"more than {MAX_LINE_NESTING} nested quote or list markers on a line"
+        if self.link_openers > MAX_LINK_OPENERS:
+            return f"more than {MAX_LINK_OPENERS} links or images"
+        if self.link_scan > MAX_LINK_SCAN:
+            return f"links that would scan more than {MAX_LINK_SCAN} characters"
+        if self.brackets_over:
+            return f"more than {MAX_BRACKET_DEPTH} unclosed brackets in a paragraph"
+        return None
+
+
+def _checked(text: str, done: _Checks, stop: int) -> _Checks:
+    """The checks carried on from `done` over ``text[done.end:stop]``; `stop` is the end
+    of `text` or the index of a line break in it (whose line then ends there)."""
+    start = done.end
+    deep_line = done.deep_line or _DEEP_LINE_RE.search(text, start, stop) is not None
+    link_scan = done.link_scan
+    opener = text.find("](", start, stop)
+    while opener != -1 and link_scan <= MAX_LINK_SCAN:
+        end = _DESTINATION_END_RE.search(text, opener)
+        link_scan += (len(text) if end is None else end.start()) - opener
+        opener = text.find("](", opener + 2, stop)
+    depth, over = done.bracket_depth, done.brackets_over
+    # A blank line is one once the next line break is seen: look one character past `stop`.
+    for match in () if over else _BRACKET_OR_BLANK_RE.finditer(text, start, stop + 1):
+        if match.start() >= stop:
+            break
         char = match.group()
         if char == "[":
             depth += 1
-            if depth > limit:
-                return True
+            if depth > MAX_BRACKET_DEPTH:
+                over = True
+                break
         elif char == "]":
             depth = max(depth - 1, 0)
         else:  # a blank line ends the paragraph, and with it any link text
             depth = 0
-    return False
+    openers = done.link_openers + text.count("](", start, stop)
+    return _Checks(stop, deep_line, openers, link_scan, depth, over)
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from itertools import accumulate
 from markdown_it.token import Token
 
 from desktop.render.cost import CostScanner
-from desktop.render.guard import FORMAT_BUDGET, Plan, fallback_reason
+from desktop.render.guard import FORMAT_BUDGET, GrowingGuard, Plan
 from desktop.render.parser import block_tokens
 
 OVER_BUDGET = "more than the formatting budget"
@@ -32,18 +32,20 @@ _CODE_TYPES = frozenset({"fence", "code_block"})
 
 class Planner:
     """Plans successive versions of a text that grows by appending (one per streaming
-    message): line costs are kept by its `scanner`, and where the formatted part ends is
-    kept while the lines that fit stay the same."""
+    message): line costs are kept by its `scanner`, the checks for hostile markdown go on
+    from where they were (`GrowingGuard`), and where the formatted part ends is kept
+    while the lines that fit stay the same."""
 
     def __init__(self) -> None:
         self.scanner = CostScanner()
+        self._guard = GrowingGuard()
         self._ends = ("", 0)  # the lines that fit, and where the formatted part ends
 
     def fitting(self, source: str) -> tuple[int, str | None]:
         """How much of `source` fits the budget, and why none of it may be formatted
         (None: it may)."""
         fits = self.scanner.fitting(source, FORMAT_BUDGET)
-        return fits, fallback_reason(source[:fits])
+        return fits, self._guard.reason(source[:fits])
 
     def plan(self, source: str) -> Plan:
         fits, reason = self.fitting(source)
