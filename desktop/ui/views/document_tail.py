@@ -97,6 +97,8 @@ class TailWriter:
         self._units: list[str] = []
         self._offsets: list[int] = []  # where each unit starts in the HTML
         self._ends: list[int] = []  # document position of the end of each unit
+        # Where the last write began to change the document (nothing before it changed).
+        self.changed_from = 0
         self.reimported_units = 0
 
     @property
@@ -167,11 +169,13 @@ class TailWriter:
 
     def _write(self, kept: int, runs: list[range], old_ends: list[int]) -> None:
         document = self._document
+        self.changed_from = 0
         if not self._units:
             document.setHtml("")
             self._ends = []
             return
-        if kept == 0:
+        replaced_all = kept == 0
+        if replaced_all:
             document.setHtml(self._units[0])
             old_ends, runs = [document.characterCount() - 1], []
             self.reimported_units += 1
@@ -189,6 +193,8 @@ class TailWriter:
         ends[done:kept] = [end + shift for end in old_ends[done:kept]]
         kept = self._truncate(cursor, kept, ends)
         del ends[kept:]
+        if not replaced_all:  # nothing before the first run, or the last kept unit's end
+            self.changed_from = old_ends[runs[0].start - 1] if runs else ends[kept - 1]
         for unit in self._units[kept:]:
             cursor.movePosition(_END)
             cursor.insertFragment(self._fragment(unit))

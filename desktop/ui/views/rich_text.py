@@ -29,6 +29,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
 from desktop.ui.plain_text import tooltip
+from desktop.ui.views.changed_repaints import ChangedRepaints
 from desktop.ui.views.document_tail import TailWriter
 from desktop.ui.views.formula_copy import with_formula_sources
 from desktop.ui.views.soft_breaks import without_soft_breaks
@@ -79,6 +80,7 @@ class RichText(QTextBrowser):
         self.anchorClicked.connect(self.linkActivated)
         self._html = ""
         self._tail = TailWriter(document)
+        self._repaints = ChangedRepaints(self)
         self._image_source: ImageSource | None = None
 
     @property
@@ -93,7 +95,8 @@ class RichText(QTextBrowser):
             return
         self._html = html
         if growing or self._tail.built:
-            self._tail.set_html(html)
+            with self._repaints.edit(lambda: self._tail.changed_from):
+                self._tail.set_html(html)
         else:
             self._tail.reset()
             self.setHtml(html)
