@@ -154,3 +154,21 @@ def test_a_streamed_document_stays_the_writers_when_the_finished_html_differs(qa
     opened = RichText()
     opened.set_html(final)  # opened from the database: one setHtml, no writer
     assert not opened.tail.built and opened.tail.reimported_units == 0
+
+
+def test_a_block_changed_far_above_the_end_is_not_laid_out_with_all_below_it(qapp) -> None:
+    # Qt lays out again everything an edit block spans: the change far above and the
+    # growing end are told apart, so the 190 paragraphs between are not in either.
+    paragraphs = [f"Paragraph {n} has some words in it.\n\n" for n in range(200)]
+    document = QTextDocument()
+    document.documentLayout()  # Qt reports changes to a document that is laid out
+    writer = TailWriter(document)
+    writer.set_html(render_markdown("".join(paragraphs)))
+    changes: list[tuple[int, int, int]] = []
+    document.contentsChange.connect(lambda at, removed, added: changes.append((at, removed, added)))
+    paragraphs[3] = "Paragraph three, now **changed**.\n\n"
+    html = render_markdown("".join(paragraphs) + "More")
+    writer.set_html(html)
+    assert document.toHtml() == full_document(html, "").toHtml()
+    one_paragraph = len("Paragraph 100 has some words in it.")
+    assert changes and max(added for _at, _removed, added in changes) < 4 * one_paragraph

@@ -181,16 +181,21 @@ class TailWriter:
             self.reimported_units += 1
             kept = 1
         cursor = QTextCursor(document)
-        cursor.beginEditBlock()
         ends = old_ends[:kept]
         shift = 0  # how far the units after the last replaced run have moved
         done = 0
+        # One edit block per run and one for the end: Qt lays out again everything between
+        # the first and the last change of an edit block (a formula typeset far above the
+        # end would cost the layout of all the answer below it).
         for run in runs:
             ends[done : run.start] = [end + shift for end in old_ends[done : run.start]]
+            cursor.beginEditBlock()
             self._replace(cursor, run, ends, shift)
+            cursor.endEditBlock()
             shift = ends[run[-1]] - old_ends[run[-1]]
             done = run.stop
         ends[done:kept] = [end + shift for end in old_ends[done:kept]]
+        cursor.beginEditBlock()
         kept = self._truncate(cursor, kept, ends)
         del ends[kept:]
         if not replaced_all:  # nothing before the first run, or the last kept unit's end
