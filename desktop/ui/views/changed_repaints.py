@@ -47,10 +47,11 @@ class ChangedRepaints:
         asked for from the top of the block at document position `changed_from()` down
         (nothing before that position changed)."""
         self._kept = []
-        top = 0.0
+        top = 0.0  # after a failed edit: all it asked for
         try:
             yield
-            top = top_of(self._edit.document(), changed_from())
+            if self._kept:  # an edit that changed nothing asks for nothing
+                top = top_of(self._edit.document(), changed_from())
         finally:
             kept, self._kept = self._kept, None
             for rect in kept:
