@@ -126,9 +126,9 @@ def short_chat(data: Path) -> None:
     """A data folder as a person's looks after some use: one provider (a local server,
     not running now) whose answer about its models Parley keeps from an earlier run, and
     one short chat, the one that was open at the last quit, so Parley opens it at start."""
+    from desktop.core.capabilities import ReportedCapabilities
     from desktop.core.models import Message, Role, TextPart
     from desktop.core.paths import DataPaths
-    from desktop.providers.base import ReportedCapabilities
     from desktop.storage.database import Database
     from desktop.storage.model_info_cache import FILE_NAME, EndpointReport, ModelInfoCache
     from desktop.storage.repository import ChatRepository

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.errors import SettingsError
 from desktop.core.i18n import tr
 from desktop.core.models import ModelRef
@@ -20,9 +21,6 @@ from desktop.core.models import ModelRef
 DEFAULT_ID = "default"
 DEFAULT_THRESHOLD = 32_000
 MIN_THRESHOLD = 1000
-# The composer's efforts (settings.REASONING_EFFORTS), repeated to keep this module
-# free of the settings module, which imports this one.
-EFFORTS = ("off", "low", "medium", "high", "max")
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 _MODEL_REF = re.compile(r"^([a-z0-9][a-z0-9_-]{0,39})/(.+)$")
 _TOOL_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -156,10 +154,10 @@ def parse_assistant(data: Any, where: str) -> Assistant:
             tr("must be at least {min_threshold}").format(min_threshold=MIN_THRESHOLD),
         )
     effort = data.get("reasoning_effort")
-    if effort is not None and effort not in EFFORTS:
+    if effort is not None and effort not in REASONING_EFFORTS:
         raise SettingsError(
             f"{where}.reasoning_effort",
-            tr("must be one of: {names}, or null").format(names=", ".join(EFFORTS)),
+            tr("must be one of: {names}, or null").format(names=", ".join(REASONING_EFFORTS)),
         )
     override = data.get("allow_prompt_override", True)
     if not isinstance(override, bool):

@@ -20,6 +20,7 @@ from desktop.core.assistants import (
     parse_assistants,
     with_builtin,
 )
+from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.desktop_settings import DesktopSettings, dump_desktop, parse_desktop
 from desktop.core.errors import SettingsError
 from desktop.core.i18n import QT_TR_NOOP, tr
@@ -176,7 +177,7 @@ class Settings:
     appearance: AppearanceSettings = field(default_factory=AppearanceSettings)
     last_model: ModelRef | None = None
     network: NetworkSettings = field(default_factory=NetworkSettings)
-    reasoning_effort: str = "medium"  # the composer's last choice (providers.base.ReasoningEffort)
+    reasoning_effort: str = "medium"  # the composer's last choice (a ReasoningEffort)
     tools: ToolSettings = field(default_factory=ToolSettings)
     mcp_servers: tuple[McpServerSettings, ...] = ()
     # server id -> the command line hash the person allowed to start (mcp_settings.py)
@@ -425,9 +426,6 @@ def _parse_override(data: Any, where: str) -> ModelOverride:
             raise SettingsError(f"{where}.context_length", tr("must be between 256 and 100000000"))
         values["context_length"] = length
     return ModelOverride(**values)
-
-
-REASONING_EFFORTS = ("off", "low", "medium", "high", "max")
 
 
 def _parse_network(data: Any) -> NetworkSettings:

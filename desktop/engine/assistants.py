@@ -12,10 +12,10 @@ from dataclasses import replace
 from typing import TypeVar
 
 from desktop.core.assistants import Assistant
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.models import Conversation
 from desktop.core.settings import Settings
 from desktop.engine.request_builder import RequestOptions
-from desktop.providers.base import ReasoningEffort
 
 _T = TypeVar("_T")
 

@@ -17,10 +17,11 @@ from typing import TypeVar
 
 import httpx
 
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.errors import SettingsError
 from desktop.core.events import StreamEvent
 from desktop.core.settings import NetworkSettings
-from desktop.providers.base import ChatProvider, ChatRequest, Completion, ReportedCapabilities
+from desktop.providers.base import ChatProvider, ChatRequest, Completion
 from desktop.providers.http_client import make_client
 
 log = logging.getLogger(__name__)

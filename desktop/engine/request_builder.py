@@ -21,6 +21,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from desktop.core.capabilities import Capabilities, ReasoningEffort
 from desktop.core.models import Message, Part, ReasoningPart, Role, ToolCallPart
 from desktop.engine.attachment_text import (
     AttachmentInput,
@@ -30,9 +31,7 @@ from desktop.engine.attachment_text import (
     with_files,
 )
 from desktop.providers.base import (
-    Capabilities,
     ChatRequest,
-    ReasoningEffort,
     RequestMessage,
     ToolCall,
     ToolResult,

@@ -16,21 +16,22 @@ from pathlib import Path
 
 import httpx
 
+from desktop.core.capabilities import (
+    REASONING_EFFORTS,
+    Capabilities,
+    ReasoningEffort,
+    ReportedCapabilities,
+)
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ProviderError, SettingsError
 from desktop.core.i18n import tr
 from desktop.core.models import ModelRef
-from desktop.core.settings import REASONING_EFFORTS, ProviderKind, ProviderSettings, Settings
+from desktop.core.settings import ProviderKind, ProviderSettings, Settings
 from desktop.engine.connection_check import ConnectionCheck, check_connection, model_list
 from desktop.engine.http_clients import HttpClients
 from desktop.engine.request_builder import RequestOptions
-from desktop.providers.base import (
-    Capabilities,
-    ChatProvider,
-    ReasoningEffort,
-    ReportedCapabilities,
-)
-from desktop.providers.capabilities import UNKNOWN, capabilities_for
+from desktop.providers.base import ChatProvider
+from desktop.providers.model_families import UNKNOWN, capabilities_for
 from desktop.providers.registry import create_provider, create_retrying_provider
 from desktop.providers.retry import RetryPolicy
 from desktop.storage.model_info_cache import (

@@ -11,16 +11,11 @@ from __future__ import annotations
 import asyncio
 from typing import Protocol
 
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.models import ModelRef, Role
 from desktop.core.settings import Settings
 from desktop.engine.request_builder import RequestOptions
-from desktop.providers.base import (
-    ChatProvider,
-    ChatRequest,
-    ReasoningEffort,
-    RequestMessage,
-    with_system_as_user,
-)
+from desktop.providers.base import ChatProvider, ChatRequest, RequestMessage, with_system_as_user
 
 DEFAULT_TIMEOUT_S = 20.0
 

@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
 from desktop.core.i18n import QT_TR_NOOP, tr
@@ -27,12 +28,7 @@ from desktop.providers.anthropic_wire import (
     message_events,
     parse_completion,
 )
-from desktop.providers.base import (
-    ChatRequest,
-    Completion,
-    ReportedCapabilities,
-    merge_extra_body,
-)
+from desktop.providers.base import ChatRequest, Completion, merge_extra_body
 from desktop.providers.http_errors import text_or_empty
 from desktop.providers.transport import HttpTransport
 

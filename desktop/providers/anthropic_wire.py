@@ -44,6 +44,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -56,14 +57,7 @@ from desktop.core.events import (
 )
 from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import Role, Usage
-from desktop.providers.base import (
-    ChatRequest,
-    Completion,
-    ReasoningEffort,
-    RequestMessage,
-    ToolCall,
-    ToolResult,
-)
+from desktop.providers.base import ChatRequest, Completion, RequestMessage, ToolCall, ToolResult
 from desktop.providers.http_errors import text_or_empty, trim
 from desktop.providers.sse import ServerSentEvent, json_data
 

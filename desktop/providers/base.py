@@ -8,22 +8,12 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from typing import Any, Protocol
 
+from desktop.core.capabilities import ReasoningEffort, ReportedCapabilities
 from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
 from desktop.core.models import Role, Usage
-
-
-class ReasoningEffort(StrEnum):
-    """How hard a reasoning model should think; each adapter maps or clamps it."""
-
-    OFF = "off"
-    LOW = "low"
-    MEDIUM = "medium"
-    HIGH = "high"
-    MAX = "max"
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,39 +149,6 @@ class ProviderHTTPError(ProviderError):
         super().__init__(message, status_code=status_code, retryable=retryable)
         self.retry_after = retry_after
         self.detail = detail
-
-
-@dataclass(frozen=True, slots=True)
-class Capabilities:
-    """What a model can do. The UI and engine check these flags, never provider classes."""
-
-    supports_vision: bool = False
-    supports_tools: bool = False
-    supports_system_role: bool = True
-    supports_reasoning: bool = False
-    context_length: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ReportedCapabilities:
-    """What an endpoint itself says about one of its models; None where it says nothing.
-
-    Kept apart from `Capabilities` because "not stated" must not read as "no": Ollama
-    states vision but not the system role, OpenRouter states tools but not reasoning
-    for some models, and each unstated field keeps what the known-model table says.
-    `chat` is False for a model that cannot answer at all (an embedding model).
-    """
-
-    vision: bool | None = None
-    tools: bool | None = None
-    reasoning: bool | None = None
-    system_role: bool | None = None
-    context_length: int | None = None
-    chat: bool | None = None
-
-    @property
-    def is_empty(self) -> bool:
-        return self == ReportedCapabilities()
 
 
 class ChatProvider(Protocol):

@@ -12,16 +12,11 @@ from typing import Any
 
 import httpx
 
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.events import StreamEvent
 from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
-from desktop.providers.base import (
-    ChatRequest,
-    Completion,
-    ProviderHTTPError,
-    ReportedCapabilities,
-    merge_extra_body,
-)
+from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, merge_extra_body
 from desktop.providers.gemini_wire import (
     StreamTranslator,
     api_root,

@@ -46,6 +46,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
+from desktop.core.capabilities import ReasoningEffort, ReportedCapabilities
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -58,15 +59,7 @@ from desktop.core.events import (
 )
 from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import Role, Usage
-from desktop.providers.base import (
-    ChatRequest,
-    Completion,
-    ReasoningEffort,
-    ReportedCapabilities,
-    RequestMessage,
-    ToolCall,
-    ToolSpec,
-)
+from desktop.providers.base import ChatRequest, Completion, RequestMessage, ToolCall, ToolSpec
 from desktop.providers.http_errors import BROKEN, text_or_empty, trim
 from desktop.providers.sse import ServerSentEvent, json_data
 

@@ -15,6 +15,7 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from desktop.core.capabilities import ReasoningEffort, ReportedCapabilities
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -26,13 +27,7 @@ from desktop.core.events import (
 )
 from desktop.core.i18n import tr
 from desktop.core.models import Role, Usage
-from desktop.providers.base import (
-    ChatRequest,
-    Completion,
-    ReasoningEffort,
-    ReportedCapabilities,
-    RequestMessage,
-)
+from desktop.providers.base import ChatRequest, Completion, RequestMessage
 from desktop.providers.http_errors import BROKEN, error_payload_message, text_or_empty, trim
 
 Redactor = Callable[[str], str]

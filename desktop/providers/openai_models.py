@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from urllib.parse import urlsplit
 
-from desktop.providers.base import ReasoningEffort
+from desktop.core.capabilities import ReasoningEffort
 
 Efforts = Mapping[ReasoningEffort, str | None]  # our level -> the wire value (None: omit)
 

@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -27,7 +28,6 @@ from desktop.providers.base import (
     ChatRequest,
     Completion,
     ImageInput,
-    ReportedCapabilities,
     RequestMessage,
     ToolResult,
     ToolSpec,

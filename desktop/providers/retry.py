@@ -21,17 +21,12 @@ from contextlib import aclosing
 from dataclasses import dataclass
 from typing import TypeVar
 
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.deadline import sleep_at_least
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import Retrying, StreamEvent
 from desktop.core.i18n import tr
-from desktop.providers.base import (
-    ChatProvider,
-    ChatRequest,
-    Completion,
-    ProviderHTTPError,
-    ReportedCapabilities,
-)
+from desktop.providers.base import ChatProvider, ChatRequest, Completion, ProviderHTTPError
 
 T = TypeVar("T")
 

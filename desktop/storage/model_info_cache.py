@@ -18,7 +18,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-from desktop.providers.base import ReportedCapabilities
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.storage.settings_file import write_text_atomically
 
 log = logging.getLogger(__name__)

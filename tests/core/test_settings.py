@@ -2,13 +2,7 @@ import pytest
 
 from desktop.core.errors import SettingsError
 from desktop.core.models import ModelRef
-from desktop.core.settings import (
-    ProviderSettings,
-    Settings,
-    Theme,
-    dump_settings,
-    parse_settings,
-)
+from desktop.core.settings import ProviderSettings, Settings, Theme, dump_settings, parse_settings
 
 LOCAL = {
     "id": "local",

@@ -4,11 +4,11 @@ settings over the composer's, and the tools it may offer."""
 from dataclasses import replace
 
 from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.models import Conversation
 from desktop.core.settings import Settings
 from desktop.engine.assistants import allowed, assistant_for, options_for
 from desktop.engine.request_builder import RequestOptions
-from desktop.providers.base import ReasoningEffort
 
 CODER = Assistant(id="coder", name="Coder", temperature=0.1, max_output_tokens=900)
 SETTINGS = replace(Settings(), assistants=(CODER,))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from desktop.core.capabilities import Capabilities, ReasoningEffort
 from desktop.core.models import (
     ErrorPart,
     Message,
@@ -20,14 +21,7 @@ from desktop.engine.request_builder import (
     build_request,
     build_tool_request,
 )
-from desktop.providers.base import (
-    Capabilities,
-    ReasoningEffort,
-    RequestMessage,
-    ToolCall,
-    ToolResult,
-    ToolSpec,
-)
+from desktop.providers.base import RequestMessage, ToolCall, ToolResult, ToolSpec
 
 
 def node(role: Role, *parts: Part, status: MessageStatus = MessageStatus.COMPLETE) -> Message:

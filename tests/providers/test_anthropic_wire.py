@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.errors import StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -32,13 +33,7 @@ from desktop.providers.anthropic_wire import (
     plan_tokens,
     thinking_blocks,
 )
-from desktop.providers.base import (
-    ChatRequest,
-    ReasoningEffort,
-    RequestMessage,
-    ToolCall,
-    ToolResult,
-)
+from desktop.providers.base import ChatRequest, RequestMessage, ToolCall, ToolResult
 from desktop.providers.sse import SSEDecoder
 from tests.support.anthropic_wire import (
     block_delta,

@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import httpx
 import pytest
 
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -32,7 +33,6 @@ from desktop.providers.base import (
     Completion,
     ImageInput,
     ProviderHTTPError,
-    ReasoningEffort,
     RequestMessage,
     ToolCall,
     ToolResult,

@@ -6,9 +6,10 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.errors import ProviderError
 from desktop.providers.anthropic import AnthropicProvider
-from desktop.providers.base import ChatProvider, ReportedCapabilities
+from desktop.providers.base import ChatProvider
 from desktop.providers.gemini import GeminiProvider
 from desktop.providers.ollama import OllamaProvider
 from desktop.providers.openai_chat import OpenAIChatProvider

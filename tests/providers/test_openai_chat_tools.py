@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.errors import StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -21,7 +22,6 @@ from desktop.core.models import Role, Usage
 from desktop.providers.base import (
     ChatRequest,
     ImageInput,
-    ReasoningEffort,
     RequestMessage,
     ToolCall,
     ToolResult,

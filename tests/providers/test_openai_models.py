@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from desktop.providers.base import ReasoningEffort
+from desktop.core.capabilities import ReasoningEffort
 from desktop.providers.openai_models import Dialect, bare_model_id, dialect_for, family_for
 
 E = ReasoningEffort

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from desktop.core.capabilities import ReasoningEffort
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import (
     Finished,
@@ -27,7 +28,6 @@ from desktop.providers.base import (
     Completion,
     ImageInput,
     ProviderHTTPError,
-    ReasoningEffort,
     RequestMessage,
     ToolCall,
     ToolResult,

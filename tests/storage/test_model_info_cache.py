@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop.providers.base import ReportedCapabilities
+from desktop.core.capabilities import ReportedCapabilities
 from desktop.storage.model_info_cache import EndpointReport, ModelInfoCache
 
 OLLAMA = "http://127.0.0.1:11434"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage, QPalette
 
+from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
     ActivePathChanged,
@@ -22,7 +23,7 @@ from desktop.core.events import (
     MessageChanged,
 )
 from desktop.core.models import Conversation, Message, MessageStatus, ModelRef, Role
-from desktop.core.settings import REASONING_EFFORTS, Settings
+from desktop.core.settings import Settings
 from desktop.engine import versions
 from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService

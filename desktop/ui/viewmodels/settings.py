@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import Property, QLocale, QObject, Signal, Slot
 
+from desktop.core.capabilities import Capabilities
 from desktop.core.errors import ParleyError
 from desktop.core.settings import (
     AppearanceSettings,
@@ -22,7 +23,6 @@ from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
-from desktop.providers.base import Capabilities
 from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
 from desktop.ui.language import language_of, window_locale
 from desktop.ui.viewmodels.assistants import AssistantsModel

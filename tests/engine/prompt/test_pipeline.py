@@ -12,6 +12,7 @@ from sqlalchemy import select
 
 from desktop.core.assistants import Assistant
 from desktop.core.attachments import Attachment, AttachmentKind
+from desktop.core.capabilities import Capabilities
 from desktop.core.models import (
     ContextSnapshot,
     Conversation,
@@ -30,7 +31,7 @@ from desktop.engine.request_builder import (
     Step,
     build_request,
 )
-from desktop.providers.base import Capabilities, ImageInput, ToolSpec
+from desktop.providers.base import ImageInput, ToolSpec
 from desktop.storage import tables
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository

@@ -20,7 +20,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.core.assistants import EFFORTS, MIN_THRESHOLD, Assistant
+from desktop.core.assistants import MIN_THRESHOLD, Assistant
+from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.ui.viewmodels.assistants import AssistantsModel
 from desktop.ui.views.labels import PlainLabel, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
@@ -87,7 +88,7 @@ class AssistantsPage(QWidget):
             "high": self.tr("High"),
             "max": self.tr("Maximum"),
         }
-        for effort in EFFORTS:
+        for effort in REASONING_EFFORTS:
             self.effort.addItem(names[effort], effort)
         self.threshold = QSpinBox(self)
         self.threshold.setRange(MIN_THRESHOLD, 10_000_000)

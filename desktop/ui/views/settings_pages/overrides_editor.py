@@ -13,8 +13,8 @@ from dataclasses import replace
 from PySide6.QtCore import QLocale, QObject
 from PySide6.QtWidgets import QComboBox, QFormLayout, QSpinBox, QWidget
 
+from desktop.core.capabilities import Capabilities
 from desktop.core.settings import ModelOverride
-from desktop.providers.base import Capabilities
 from desktop.ui.views.labels import PlainLabel
 
 # ModelOverride field -> the Capabilities flag it overrides

@@ -23,10 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.core.capabilities import Capabilities
 from desktop.core.i18n import joined
 from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S
 from desktop.core.settings import ProviderKind
-from desktop.providers.base import Capabilities
 from desktop.ui.viewmodels.provider_draft import ProviderDraft
 from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape, plain_form_labels
 from desktop.ui.views.settings_pages.headers_editor import HeadersEditor

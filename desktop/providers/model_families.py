@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
+from desktop.core.capabilities import Capabilities, ReportedCapabilities
 from desktop.core.settings import ModelOverride, ProviderKind
-from desktop.providers.base import Capabilities, ReportedCapabilities
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from desktop.core.capabilities import Capabilities, ReportedCapabilities
 from desktop.core.settings import ModelOverride, ProviderKind
-from desktop.providers.base import Capabilities, ReportedCapabilities
-from desktop.providers.capabilities import (
+from desktop.providers.model_families import (
     KNOWN_FAMILIES,
     UNKNOWN,
     capabilities_for,
