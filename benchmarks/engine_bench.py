@@ -183,8 +183,8 @@ class Parley:
         self._folder = folder
 
     async def __aenter__(self) -> Parley:
-        from desktop.engine.chat_service import ChatService
         from desktop.engine.settings_service import SettingsService
+        from desktop.engine.turn.chat_service import ChatService
         from desktop.storage.database import Database
         from desktop.storage.repository import ChatRepository
         from desktop.storage.secrets import SecretStore

@@ -2,7 +2,7 @@
 
 Run from the repository root:  python benchmarks/next_request_bench.py [--messages 5000]
 
-The meter builds the request the next send would make (engine/next_request.py) in a
+The meter builds the request the next send would make (engine/prompt/next_request.py) in a
 worker thread after each change, from a real database of N messages (questions and
 Markdown answers of 300-3,500 characters). Reported: the first estimate of an opened
 chat (it reads and decodes the whole branch), the next ones while the person types
@@ -29,10 +29,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from chat_view_bench import build_conversation  # noqa: E402
 
 from desktop.core.models import ModelRef  # noqa: E402
-from desktop.engine.chat_service import ChatService  # noqa: E402
 from desktop.engine.context.planner import plan  # noqa: E402
-from desktop.engine.next_request import Draft, NextRequest  # noqa: E402
+from desktop.engine.prompt.next_request import Draft, NextRequest  # noqa: E402
 from desktop.engine.settings_service import SettingsService  # noqa: E402
+from desktop.engine.turn.chat_service import ChatService  # noqa: E402
 from desktop.storage.database import Database  # noqa: E402
 from desktop.storage.repository import ChatRepository  # noqa: E402
 from desktop.storage.secrets import SecretStore  # noqa: E402

@@ -36,8 +36,8 @@ from sqlalchemy import insert, text
 
 from desktop.core.events import ConversationsChanged
 from desktop.core.models import Conversation, Message, MessageStatus, Role, TextPart
-from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
+from desktop.engine.turn.chat_service import ChatService
 from desktop.storage import mapping
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository

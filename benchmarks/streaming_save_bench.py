@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from desktop.core.limits import DB_WRITE_INTERVAL_S
 from desktop.core.models import ContextSnapshot, MessageStatus, ModelRef, TextPart
-from desktop.engine import versions
+from desktop.engine.turn import versions
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 

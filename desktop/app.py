@@ -27,9 +27,8 @@ from desktop.core.events import EngineEvent, GenerationStarted
 from desktop.core.models import Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths, resolve_data_dir
 from desktop.engine.after_answer import AfterAnswer
-from desktop.engine.attachment_inputs import AttachmentReader
+from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
-from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.ocr.local_engine import LocalOcrEngine
@@ -37,6 +36,7 @@ from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
+from desktop.engine.turn.chat_service import ChatService
 from desktop.engine.utility import UtilityModel
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up

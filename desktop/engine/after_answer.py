@@ -23,7 +23,7 @@ from desktop.core.events import (
 from desktop.core.i18n import tr
 from desktop.core.models import Message, MessageStatus, Role
 from desktop.engine import suggestions, titles
-from desktop.engine.chat_service import ChatService, title_from
+from desktop.engine.turn.chat_service import ChatService, title_from
 from desktop.engine.utility import UtilityModel
 from desktop.storage.repository import ChatRepository
 

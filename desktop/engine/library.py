@@ -15,8 +15,8 @@ from desktop.core.errors import ParleyError
 from desktop.core.events import ConversationsChanged, EngineEvent
 from desktop.core.i18n import tr
 from desktop.core.models import Conversation, Message
-from desktop.engine.export import from_json, to_json
-from desktop.engine.export_markdown import to_markdown
+from desktop.engine.export.markdown import to_markdown
+from desktop.engine.export.parley_json import from_json, to_json
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound
 from desktop.storage.repository import ChatRepository

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from desktop.core.events import ApprovalsChanged, EngineEvent, GenerationFinished
 from desktop.core.i18n import joined, tr
 from desktop.core.models import MessageStatus
-from desktop.engine.chat_service import ChatService
+from desktop.engine.turn.chat_service import ChatService
 
 BODY_CHARS = 80
 

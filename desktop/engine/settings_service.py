@@ -29,7 +29,7 @@ from desktop.core.models import ModelRef
 from desktop.core.settings import ProviderKind, ProviderSettings, Settings
 from desktop.engine.connection_check import ConnectionCheck, check_connection, model_list
 from desktop.engine.http_clients import HttpClients
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.providers.base import ChatProvider
 from desktop.providers.model_families import UNKNOWN, capabilities_for
 from desktop.providers.registry import create_provider, create_retrying_provider

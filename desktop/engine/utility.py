@@ -14,7 +14,7 @@ from typing import Protocol
 from desktop.core.capabilities import ReasoningEffort
 from desktop.core.models import ModelRef, Role
 from desktop.core.settings import Settings
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.providers.base import ChatProvider, ChatRequest, RequestMessage, with_system_as_user
 
 DEFAULT_TIMEOUT_S = 20.0

@@ -13,10 +13,10 @@ from PySide6.QtCore import QObject, QSettings
 from PySide6.QtGui import QIcon
 from PySide6.QtWidgets import QApplication
 
-from desktop.engine.chat_service import ChatService
 from desktop.engine.notices import Notice, NoticePolicy
 from desktop.engine.notify import Notifier
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 from desktop.ui.single_instance import bring_forward
 from desktop.ui.tray import Tray
 from desktop.ui.viewmodels.chat import ChatViewModel

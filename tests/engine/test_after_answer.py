@@ -18,13 +18,13 @@ from desktop.core.events import ConversationsChanged, GenerationFinished, Sugges
 from desktop.core.models import ModelRef, utc_now
 from desktop.engine import suggestions, titles
 from desktop.engine.after_answer import AfterAnswer
-from desktop.engine.chat_service import ChatService
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 from desktop.engine.utility import UtilityModel
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
-from tests.engine.test_chat_service import FAST_RETRIES, wait_for
+from tests.engine.turn.test_chat_service import FAST_RETRIES, wait_for
 from tests.support.sse_server import (
     RecordedRequest,
     Sleep,

@@ -26,7 +26,6 @@ from desktop.core.models import CallState, DecidedBy, Decision
 from desktop.core.paths import DataPaths
 from desktop.core.settings import Settings, dump_settings, parse_settings
 from desktop.core.tools import ToolPolicy, ToolRisk
-from desktop.engine.chat_service import ChatService
 from desktop.engine.tools.mcp.connection import Backoff, HttpTransport
 from desktop.engine.tools.mcp.events import McpConsentWanted, McpServersChanged
 from desktop.engine.tools.mcp.manager import McpManager
@@ -34,13 +33,9 @@ from desktop.engine.tools.mcp.naming import mcp_tool_name
 from desktop.engine.tools.mcp.results import result_text, storable_images
 from desktop.engine.tools.registry import ToolFailure
 from desktop.engine.tools.service import ToolService, conversation_search
+from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.attachments import AttachmentStore
-from tests.engine.test_tool_loop import (
-    TOOLS_MODEL,
-    ToolHarness,
-    call_answer,
-    tool_messages,
-)
+from tests.engine.turn.test_tool_loop import TOOLS_MODEL, ToolHarness, call_answer, tool_messages
 from tests.support.mcp_test_server import PNG
 from tests.support.sse_server import default_stream
 

@@ -26,8 +26,8 @@ from desktop.core.events import (
 )
 from desktop.core.models import Message, Role, ToolCallPart, Usage
 from desktop.core.settings import ProviderKind, ProviderSettings
-from desktop.engine.request_builder import request_message
-from desktop.engine.stream_fold import Draft, close_open, fold
+from desktop.engine.prompt.request_builder import request_message
+from desktop.engine.turn.stream_fold import Draft, close_open, fold
 from desktop.providers.base import (
     ChatRequest,
     Completion,

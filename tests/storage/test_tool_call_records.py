@@ -13,8 +13,8 @@ from desktop.core.models import (
     Role,
     ToolCallPart,
 )
-from desktop.engine.export import from_json, to_json
-from desktop.engine.export_markdown import to_markdown
+from desktop.engine.export.markdown import to_markdown
+from desktop.engine.export.parley_json import from_json, to_json
 from desktop.storage import mapping
 from desktop.storage.mapping import UnknownPart
 

@@ -22,7 +22,7 @@ from desktop.core.models import (
     Usage,
     new_id,
 )
-from desktop.engine.export import from_json, to_json
+from desktop.engine.export.parley_json import from_json, to_json
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.search import search, search_index_is_consistent

@@ -20,8 +20,8 @@ from pathlib import Path
 import httpx
 
 from desktop.core.models import Message, MessageStatus, ModelRef
-from desktop.engine.chat_service import ChatService
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore

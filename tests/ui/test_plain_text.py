@@ -21,7 +21,7 @@ from desktop.core.models import RollingSummary
 from desktop.core.settings import ProviderKind
 from desktop.engine.local_servers import LocalServer
 from tests.engine.test_mcp import ROOT
-from tests.engine.test_tool_loop import call_answer
+from tests.engine.turn.test_tool_loop import call_answer
 from tests.support.sse_server import (
     DONE,
     chat_chunk,

@@ -288,7 +288,7 @@ def start_with_git(driver, sse_server, tmp_path):
     """Parley with mcp-server-git allowed to run on a repository with an untracked file,
     paused on the model's call to `git_add` (a writing tool: it asks)."""
     from tests.engine.test_mcp import git_repository
-    from tests.engine.test_tool_loop import call_answer
+    from tests.engine.turn.test_tool_loop import call_answer
 
     repo, _server, mcp = git_repository(tmp_path)
     data = tmp_path / "data"

@@ -33,7 +33,7 @@ from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import ModelRef
 from desktop.engine.ocr.local_engine import INSTALL_HINT, LocalOcrEngine, OcrError
 from desktop.engine.ocr.vision_model import ProviderFor, transcribe_with_model
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.request_builder import RequestOptions
 
 SETTINGS_PLACE = QT_TR_NOOP("Settings → OCR")
 

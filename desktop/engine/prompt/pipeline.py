@@ -14,9 +14,9 @@ from datetime import datetime
 
 from desktop.core.assistants import Assistant
 from desktop.core.models import Conversation, Message
+from desktop.engine.prompt.request_builder import RequestOptions, Step, assemble, for_the_wire
 from desktop.engine.prompt.system_prompt import NO_TOOLS_NOTE, compose, tool_instructions
 from desktop.engine.prompt.transformers import TransformContext, apply_transformers
-from desktop.engine.request_builder import RequestOptions, Step, assemble, for_the_wire
 from desktop.providers.base import ChatRequest
 
 

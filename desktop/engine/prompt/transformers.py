@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from desktop.core.models import Role
-from desktop.engine.attachment_text import (
+from desktop.engine.attachments.text import (
     AttachmentInput,
     FileKind,
     add_file_blocks,

@@ -21,8 +21,8 @@ from PySide6.QtCore import QCoreApplication, QObject, Signal, Slot
 
 from desktop.core.events import ApprovalsChanged, EngineEvent
 from desktop.core.tools import BUILTIN_SOURCE, ToolRisk
-from desktop.engine.chat_service import ChatService
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
+from desktop.engine.turn.chat_service import ChatService
 from desktop.ui.viewmodels.long_text import ends, ends_note
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_card import MAX_PRETTY_CHARS

@@ -15,9 +15,9 @@ from desktop.core.assistants import Assistant
 from desktop.core.events import ConversationsChanged, EngineEvent
 from desktop.core.models import Conversation
 from desktop.core.settings import Settings
-from desktop.engine.assistants import assistant_for
-from desktop.engine.chat_service import ChatService
+from desktop.engine.prompt.assistants import assistant_for
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 
 
 class AssistantPickerModel(QObject):

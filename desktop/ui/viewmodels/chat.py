@@ -24,9 +24,9 @@ from desktop.core.events import (
 )
 from desktop.core.models import Conversation, Message, MessageStatus, ModelRef, Role
 from desktop.core.settings import Settings
-from desktop.engine import versions
-from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn import versions
+from desktop.engine.turn.chat_service import ChatService, title_from
 from desktop.render.links import copy_index, is_safe_link
 from desktop.render.markdown import code_blocks
 from desktop.render.theme import document_css

@@ -21,8 +21,8 @@ from desktop.core.events import (
     GenerationFinished,
     GenerationStarted,
 )
-from desktop.engine.chat_service import ChatService
 from desktop.engine.context.planner import covered_count
+from desktop.engine.turn.chat_service import ChatService
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 against the model's context length, e.g. "12k / 128k".
 
 The number is the size of the request a send would make now, built by the engine's own
-request code (`engine/next_request.py`): the system prompt and the tools offered, the
+request code (`engine/prompt/next_request.py`): the system prompt and the tools offered, the
 messages the rolling context would send (the summary and the recent window, once a chat
 is past its threshold), the attached documents' text, the images, the workspace file,
 and the draft. Building it reads the branch in a worker thread, so it runs after a
@@ -38,10 +38,10 @@ from desktop.core.events import (
 )
 from desktop.core.models import MessageStatus, ModelRef
 from desktop.core.settings import Settings
-from desktop.engine.chat_service import ChatService
 from desktop.engine.context.tokens import estimate_tokens
-from desktop.engine.next_request import Draft
+from desktop.engine.prompt.next_request import Draft
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.usage import compact
 

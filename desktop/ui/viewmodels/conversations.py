@@ -31,8 +31,8 @@ from PySide6.QtCore import (
 
 from desktop.core.events import ConversationsChanged, EngineEvent
 from desktop.core.models import ConversationSummary
-from desktop.engine.chat_service import ChatService
 from desktop.engine.library import Library
+from desktop.engine.turn.chat_service import ChatService
 from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.conversation_rows import (
     Change,

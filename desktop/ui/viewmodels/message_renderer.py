@@ -24,7 +24,7 @@ from collections.abc import Callable
 from markdown_it.common.utils import escapeHtml
 
 from desktop.core.models import Message, MessageStatus, Role, TextPart
-from desktop.engine import versions
+from desktop.engine.turn import versions
 from desktop.render.blocks import note
 from desktop.render.guard import MAX_SHOWN_CHARS
 from desktop.render.images import pending_images

@@ -17,7 +17,7 @@ from desktop.core.events import (
     SuggestionsReady,
 )
 from desktop.core.models import Role
-from desktop.engine.chat_service import ChatService
+from desktop.engine.turn.chat_service import ChatService
 
 
 class SuggestionsModel(QObject):

@@ -14,8 +14,8 @@ from desktop.core.events import ActivePathChanged, EngineEvent, GenerationFinish
 from desktop.core.i18n import tr  # lupdate files a count's plural only from tr()
 from desktop.core.models import Message
 from desktop.core.settings import Settings
-from desktop.engine.chat_service import ChatService
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 
 
 def compact(count: int) -> str:

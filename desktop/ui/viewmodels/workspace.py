@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Signal
 
 from desktop.core.events import ConversationsChanged, EngineEvent
-from desktop.engine.chat_service import ChatService
+from desktop.engine.turn.chat_service import ChatService
 
 
 class WorkspaceModel(QObject):

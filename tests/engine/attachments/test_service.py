@@ -13,7 +13,7 @@ from desktop.core.attachments import AttachmentError, AttachmentKind
 from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.core.models import ContextSnapshot, Message, Role, TextPart, new_id
 from desktop.core.paths import DataPaths
-from desktop.engine.attachment_inputs import AttachmentReader
+from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database

@@ -16,7 +16,7 @@ from desktop.core.models import ModelRef
 from desktop.engine.ocr.local_engine import LocalOcrEngine, OcrError
 from desktop.engine.ocr.service import OcrImage, OcrOutcome, OcrService, OcrUnavailable
 from desktop.engine.ocr.vision_model import INSTRUCTION
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.providers.openai_chat import OpenAIChatProvider
 from tests.engine.ocr.images import ocr_image, text_image
 from tests.support.sse_server import (

@@ -22,15 +22,15 @@ from desktop.core.models import (
     ToolCallPart,
     new_id,
 )
-from desktop.engine.attachment_text import FILES_PREAMBLE, AttachmentInput
+from desktop.engine.attachments.text import FILES_PREAMBLE, AttachmentInput
 from desktop.engine.prompt.pipeline import prepare_request
-from desktop.engine.prompt.system_prompt import NO_TOOLS_NOTE, SUMMARY_HEADING
-from desktop.engine.request_builder import (
+from desktop.engine.prompt.request_builder import (
     CONTINUE_PROMPT,
     RequestOptions,
     Step,
     build_request,
 )
+from desktop.engine.prompt.system_prompt import NO_TOOLS_NOTE, SUMMARY_HEADING
 from desktop.providers.base import ImageInput, ToolSpec
 from desktop.storage import tables
 from desktop.storage.database import Database

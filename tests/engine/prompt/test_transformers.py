@@ -9,7 +9,7 @@ import pytest
 
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.models import Role, new_id
-from desktop.engine.attachment_text import FILES_PREAMBLE, AttachmentInput
+from desktop.engine.attachments.text import FILES_PREAMBLE, AttachmentInput
 from desktop.engine.prompt.transformers import (
     TransformContext,
     apply_transformers,

@@ -7,8 +7,8 @@ from dataclasses import replace
 
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.models import ContextSnapshot, Message, Role, TextPart, new_id
-from desktop.engine.attachment_text import FILES_PREAMBLE, AttachmentInput
-from desktop.engine.request_builder import (
+from desktop.engine.attachments.text import FILES_PREAMBLE, AttachmentInput
+from desktop.engine.prompt.request_builder import (
     RequestOptions,
     assemble,
     build_continue_request,

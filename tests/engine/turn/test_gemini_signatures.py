@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from desktop.core.models import MessageStatus, ModelRef
-from tests.engine.test_tool_loop import ToolHarness
+from tests.engine.turn.test_tool_loop import ToolHarness
 from tests.support import gemini_wire as g
 from tests.support.sse_server import SSEServer
 

@@ -25,7 +25,8 @@ from desktop.core.models import (
     ToolCallPart,
     Usage,
 )
-from desktop.engine.export import (
+from desktop.engine.export.markdown import to_markdown
+from desktop.engine.export.parley_json import (
     FORMAT,
     VERSION,
     ConversationFileError,
@@ -33,7 +34,6 @@ from desktop.engine.export import (
     from_json,
     to_json,
 )
-from desktop.engine.export_markdown import to_markdown
 from desktop.storage.mapping import UnknownPart
 
 T0 = datetime(2024, 5, 1, 12, 30, 15, 123000, tzinfo=UTC)

@@ -21,10 +21,10 @@ from desktop.core.models import (
     TextPart,
     ToolCallPart,
 )
-from desktop.engine import versions
-from desktop.engine.export import from_json, to_json
-from desktop.engine.export_markdown import to_markdown
-from tests.engine.test_chat_service import MODEL, Harness, wait_for
+from desktop.engine.export.markdown import to_markdown
+from desktop.engine.export.parley_json import from_json, to_json
+from desktop.engine.turn import versions
+from tests.engine.turn.test_chat_service import MODEL, Harness, wait_for
 from tests.support.chat_wire import turns
 from tests.support.early_timers import run_with_early_timers
 from tests.support.sse_server import (

@@ -15,11 +15,11 @@ from desktop.core.errors import EmptyMessageError
 from desktop.core.events import GenerationFinished, MessageChanged
 from desktop.core.limits import DB_WRITE_INTERVAL_S
 from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
-from desktop.engine.chat_service import ChatService, title_from
 from desktop.engine.library import Library
-from desktop.engine.next_request import Draft as NextDraft
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.next_request import Draft as NextDraft
+from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService, title_from
 from desktop.providers.openai_chat import OpenAIChatProvider
 from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database

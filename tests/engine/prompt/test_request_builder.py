@@ -15,7 +15,7 @@ from desktop.core.models import (
     ToolCallPart,
     new_id,
 )
-from desktop.engine.request_builder import (
+from desktop.engine.prompt.request_builder import (
     RequestOptions,
     build_continue_request,
     build_request,

@@ -34,24 +34,24 @@ from desktop.core.models import (
     Usage,
     utc_now,
 )
-from desktop.engine.answer_inputs import AnswerInputs, answer_inputs
-from desktop.engine.attachment_inputs import AttachmentReader
-from desktop.engine.attachment_text import AttachmentInput
+from desktop.engine.attachments.inputs import AttachmentReader
+from desktop.engine.attachments.text import AttachmentInput
 from desktop.engine.context.service import ContextService
-from desktop.engine.request_builder import RequestOptions, Step
-from desktop.engine.stream_fold import Draft, Folding, close_open
-from desktop.engine.throttle import Throttle
+from desktop.engine.prompt.request_builder import RequestOptions, Step
 from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import cancelled, interrupted, unrun
 from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
+from desktop.engine.turn.answer_inputs import AnswerInputs, answer_inputs
+from desktop.engine.turn.stream_fold import Draft, Folding, close_open
+from desktop.engine.turn.throttle import Throttle
 from desktop.storage.disk_space import size_text
 from desktop.storage.errors import DiskFullError, StorageError
 from desktop.storage.repository import ChatRepository, MessageNotFound
 
 if TYPE_CHECKING:
-    from desktop.engine.chat_service import ProviderSource
+    from desktop.engine.turn.chat_service import ProviderSource
 
 log = logging.getLogger(__name__)
 

@@ -20,11 +20,11 @@ from datetime import datetime
 
 from desktop.core.assistants import Assistant
 from desktop.core.models import Conversation, Message
-from desktop.engine.assistants import allowed, options_for
-from desktop.engine.attachment_text import AttachmentInput
+from desktop.engine.attachments.text import AttachmentInput
+from desktop.engine.prompt.assistants import allowed, options_for
 from desktop.engine.prompt.clock import local_zone_name
 from desktop.engine.prompt.pipeline import prepare_request
-from desktop.engine.request_builder import RequestOptions, Step
+from desktop.engine.prompt.request_builder import RequestOptions, Step
 from desktop.engine.tools.registry import Toolbox
 from desktop.providers.base import ChatRequest
 

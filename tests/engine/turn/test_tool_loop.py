@@ -28,13 +28,13 @@ from desktop.core.models import (
     new_id,
 )
 from desktop.core.paths import DataPaths
-from desktop.engine.chat_service import ChatService
 from desktop.engine.prompt.system_prompt import NO_TOOLS_NOTE
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.service import ToolService, conversation_search
+from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.database import Database
 from desktop.storage.secrets import SecretStore
-from tests.engine.test_chat_service import FAST_RETRIES, CountingRepository, wait_for
+from tests.engine.turn.test_chat_service import FAST_RETRIES, CountingRepository, wait_for
 from tests.support.chat_wire import delta_chunk, streamed_call, turns
 from tests.support.sse_server import DONE, SSEServer, default_stream, sse_response, usage_chunk
 

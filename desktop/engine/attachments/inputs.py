@@ -24,7 +24,7 @@ from typing import Protocol
 from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
 from desktop.core.i18n import tr
 from desktop.core.models import ContextSnapshot, Message, NoticePart, Role
-from desktop.engine.attachment_text import AttachmentInput
+from desktop.engine.attachments.text import AttachmentInput
 from desktop.engine.attachments.text_cap import Extracted
 from desktop.engine.ocr.service import OcrImage, OcrOutcome, OcrUnavailable
 from desktop.providers.base import ImageInput

@@ -31,18 +31,18 @@ from typing import TYPE_CHECKING
 
 from desktop.core.assistants import Assistant
 from desktop.core.models import ContextSnapshot, Conversation, Message, MessageStatus, ModelRef
-from desktop.engine import versions
-from desktop.engine.answer_inputs import answer_inputs
-from desktop.engine.attachment_inputs import WORKSPACE_PREVIEW_ID, AttachmentReader
+from desktop.engine.attachments.inputs import WORKSPACE_PREVIEW_ID, AttachmentReader
 from desktop.engine.context.service import ContextService
 from desktop.engine.context.tokens import estimate_tokens, request_tokens
+from desktop.engine.prompt.request_builder import Step
 from desktop.engine.prompt.system_prompt import SUMMARY_HEADING
-from desktop.engine.request_builder import Step
 from desktop.engine.tools.service import ToolService
+from desktop.engine.turn import versions
+from desktop.engine.turn.answer_inputs import answer_inputs
 from desktop.storage.repository import ChatRepository
 
 if TYPE_CHECKING:
-    from desktop.engine.chat_service import ProviderSource
+    from desktop.engine.turn.chat_service import ProviderSource
 
 
 @dataclass(frozen=True, slots=True)

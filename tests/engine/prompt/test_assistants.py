@@ -7,8 +7,8 @@ from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
 from desktop.core.capabilities import ReasoningEffort
 from desktop.core.models import Conversation
 from desktop.core.settings import Settings
-from desktop.engine.assistants import allowed, assistant_for, options_for
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.assistants import allowed, assistant_for, options_for
+from desktop.engine.prompt.request_builder import RequestOptions
 
 CODER = Assistant(id="coder", name="Coder", temperature=0.1, max_output_tokens=900)
 SETTINGS = replace(Settings(), assistants=(CODER,))

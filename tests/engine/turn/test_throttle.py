@@ -1,6 +1,6 @@
 import asyncio
 
-from desktop.engine.throttle import Throttle
+from desktop.engine.turn.throttle import Throttle
 
 
 def test_touches_within_an_interval_run_the_action_once():

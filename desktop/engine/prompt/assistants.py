@@ -15,7 +15,7 @@ from desktop.core.assistants import Assistant
 from desktop.core.capabilities import ReasoningEffort
 from desktop.core.models import Conversation
 from desktop.core.settings import Settings
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.request_builder import RequestOptions
 
 _T = TypeVar("_T")
 

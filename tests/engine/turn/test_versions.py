@@ -30,14 +30,14 @@ from desktop.core.models import (
     Usage,
     new_id,
 )
-from desktop.engine.generation import seeded_draft
-from desktop.engine.request_builder import (
+from desktop.engine.prompt.request_builder import (
     CONTINUE_PROMPT,
     build_continue_request,
     build_request,
 )
-from desktop.engine.stream_fold import fold
-from desktop.engine.versions import (
+from desktop.engine.turn.generation import seeded_draft
+from desktop.engine.turn.stream_fold import fold
+from desktop.engine.turn.versions import (
     CannotContinueError,
     VersionError,
     sibling_step,
@@ -47,7 +47,7 @@ from desktop.engine.versions import (
 )
 from desktop.providers.base import RequestMessage
 from desktop.storage.errors import MessageNotFound
-from tests.engine.test_chat_service import MODEL, Harness, run, wait_for
+from tests.engine.turn.test_chat_service import MODEL, Harness, run, wait_for
 from tests.support.chat_wire import turns as conversation_turns
 from tests.support.sse_server import (
     DONE,

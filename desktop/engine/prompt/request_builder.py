@@ -23,7 +23,7 @@ from typing import Any
 
 from desktop.core.capabilities import Capabilities, ReasoningEffort
 from desktop.core.models import Message, Part, ReasoningPart, Role, ToolCallPart
-from desktop.engine.attachment_text import (
+from desktop.engine.attachments.text import (
     AttachmentInput,
     input_ids,
     inputs_for,

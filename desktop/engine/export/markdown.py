@@ -19,7 +19,7 @@ from desktop.core.models import (
     TextPart,
     ToolCallPart,
 )
-from desktop.engine.export import effective_leaf
+from desktop.engine.export.parley_json import effective_leaf
 
 
 def _when(value: datetime) -> str:

@@ -7,8 +7,8 @@ import json
 
 from desktop.core.models import Message, MessageStatus, NoticePart, Role, TextPart, new_id
 from desktop.engine.context.service import failure_notice
-from tests.engine.test_chat_service import MODEL, Harness
-from tests.engine.test_generation_network import run_with, updates
+from tests.engine.turn.test_chat_service import MODEL, Harness
+from tests.engine.turn.test_generation_network import run_with, updates
 from tests.support.chat_wire import turns
 from tests.support.sse_server import completion_body, default_stream, error_response, json_response
 

@@ -42,17 +42,17 @@ from desktop.core.models import (
     utc_now,
 )
 from desktop.core.settings import Settings
-from desktop.engine import versions
-from desktop.engine.assistants import assistant_for
-from desktop.engine.attachment_inputs import AttachmentReader
+from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.context.service import ContextService, utility_model_of
-from desktop.engine.generation import Generation, GenerationRunner
-from desktop.engine.next_request import NextRequest
-from desktop.engine.request_builder import RequestOptions
+from desktop.engine.prompt.assistants import assistant_for
+from desktop.engine.prompt.next_request import NextRequest
+from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import described, interrupted, lost, pending_call
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
-from desktop.engine.unsaved import UnsavedAnswers
+from desktop.engine.turn import versions
+from desktop.engine.turn.generation import Generation, GenerationRunner
+from desktop.engine.turn.unsaved import UnsavedAnswers
 from desktop.providers.base import ChatProvider
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository

@@ -8,7 +8,7 @@ from desktop.core.events import (
     UsageReport,
 )
 from desktop.core.models import ReasoningPart, TextPart, ToolCallPart, Usage
-from desktop.engine.stream_fold import Draft, Folding, close_open, fold
+from desktop.engine.turn.stream_fold import Draft, Folding, close_open, fold
 
 
 def run(events, times=None):

@@ -17,18 +17,18 @@ from docx import Document
 from desktop.core.errors import TooManyAttachmentsError
 from desktop.core.events import GenerationFinished
 from desktop.core.models import MessageStatus, ModelRef, NoticePart
-from desktop.engine.attachment_inputs import AttachmentReader
+from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
-from desktop.engine.chat_service import ChatService
 from desktop.engine.ocr.local_engine import LocalOcrEngine
 from desktop.engine.ocr.service import OcrService
 from desktop.engine.ocr.vision_model import INSTRUCTION
 from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
 from desktop.storage.secrets import SecretStore
 from tests.engine.ocr.images import text_image
-from tests.engine.test_chat_service import FAST_RETRIES, wait_for
+from tests.engine.turn.test_chat_service import FAST_RETRIES, wait_for
 from tests.support.sse_server import SSEServer, completion_body, default_stream, json_response
 from tests.support.waiting import CEILING_S
 
