@@ -36,6 +36,7 @@ from sqlalchemy import insert, text
 
 from desktop.core.events import ConversationsChanged
 from desktop.core.models import Conversation, Message, MessageStatus, Role, TextPart
+from desktop.core.settings import Settings
 from desktop.engine.library import Library
 from desktop.engine.turn.chat_service import ChatService
 from desktop.storage import mapping
@@ -265,6 +266,8 @@ def main() -> None:
 
 
 class _NoProviders:
+    settings = Settings()
+
     async def provider(self, provider_id: str) -> object:
         raise LookupError(provider_id)
 

@@ -9,30 +9,18 @@ anything up or hang on for minutes.
 from __future__ import annotations
 
 import asyncio
-from typing import Protocol
 
 from desktop.core.capabilities import ReasoningEffort
 from desktop.core.models import ModelRef, Role
 from desktop.core.settings import Settings
-from desktop.engine.prompt.request_builder import RequestOptions
-from desktop.providers.base import ChatProvider, ChatRequest, RequestMessage, with_system_as_user
+from desktop.engine.turn.ports import ProviderSource
+from desktop.providers.base import ChatRequest, RequestMessage, with_system_as_user
 
 DEFAULT_TIMEOUT_S = 20.0
 
 
-class UtilitySource(Protocol):
-    """What `UtilityModel` needs of the settings service."""
-
-    @property
-    def settings(self) -> Settings: ...
-
-    async def provider(self, provider_id: str) -> ChatProvider: ...
-
-    def request_options(self, model: ModelRef) -> RequestOptions: ...
-
-
 class UtilityModel:
-    def __init__(self, source: UtilitySource, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
+    def __init__(self, source: ProviderSource, *, timeout_s: float = DEFAULT_TIMEOUT_S) -> None:
         self._source = source
         self._timeout_s = timeout_s
 

@@ -176,18 +176,6 @@ class ContextService:
         return model, await self._providers.provider(model.provider_id)
 
 
-def utility_model_of(source: object) -> Callable[[], ModelRef | None]:
-    """The utility model from Settings, read at each use, when `source` carries the
-    settings (the settings service does); otherwise never one."""
-
-    def current() -> ModelRef | None:
-        settings = getattr(source, "settings", None)
-        chosen = getattr(settings, "utility_model", None)
-        return chosen if isinstance(chosen, ModelRef) else None
-
-    return current
-
-
 def _text(result: ContextPlan) -> str | None:
     return result.summary.text if result.summary is not None else None
 

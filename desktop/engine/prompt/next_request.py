@@ -27,7 +27,6 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from desktop.core.assistants import Assistant
 from desktop.core.models import ContextSnapshot, Conversation, Message, MessageStatus, ModelRef
@@ -39,10 +38,8 @@ from desktop.engine.prompt.system_prompt import SUMMARY_HEADING
 from desktop.engine.tools.service import ToolService
 from desktop.engine.turn import versions
 from desktop.engine.turn.answer_inputs import answer_inputs
+from desktop.engine.turn.ports import ProviderSource
 from desktop.storage.repository import ChatRepository
-
-if TYPE_CHECKING:
-    from desktop.engine.turn.chat_service import ProviderSource
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,9 +14,8 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Protocol
 
-from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
+from desktop.core.assistants import Assistant
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import EmptyMessageError, TooManyAttachmentsError
 from desktop.core.events import (
@@ -41,33 +40,21 @@ from desktop.core.models import (
     Usage,
     utc_now,
 )
-from desktop.core.settings import Settings
 from desktop.engine.attachments.inputs import AttachmentReader
-from desktop.engine.context.service import ContextService, utility_model_of
+from desktop.engine.context.service import ContextService
 from desktop.engine.prompt.assistants import assistant_for
 from desktop.engine.prompt.next_request import NextRequest
-from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.engine.tools.approval import ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import described, interrupted, lost, pending_call
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn import versions
-from desktop.engine.turn.generation import Generation, GenerationRunner
+from desktop.engine.turn.generation import Generation, GenerationRunner, Turn, TurnServices
+from desktop.engine.turn.ports import ProviderSource
 from desktop.engine.turn.unsaved import UnsavedAnswers
-from desktop.providers.base import ChatProvider
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
-
-
-class ProviderSource(Protocol):
-    """Where generations get their provider and what to send besides the history."""
-
-    async def provider(self, provider_id: str) -> ChatProvider: ...
-
-    def request_options(self, model: ModelRef) -> RequestOptions:
-        """Capabilities, reasoning effort, the provider's extra headers and body."""
-        ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -345,19 +332,33 @@ class ChatService:
         return conversation
 
     def assistant_of(self, conversation: Conversation | None) -> Assistant:
-        """The conversation's assistant, from the settings the providers come with (the
-        settings service's); the built-in one when there are none."""
-        settings = getattr(self._providers, "settings", None)
-        if isinstance(settings, Settings):
-            return assistant_for(settings, conversation)
-        return DEFAULT_ASSISTANT
+        """The conversation's assistant, from the settings now in force."""
+        return assistant_for(self._providers.settings, conversation)
 
     # --- rolling context ----------------------------------------------------------
 
     @cached_property
+    def _turn_services(self) -> TurnServices:
+        return TurnServices(
+            self._repo,
+            self._providers,
+            self.events,
+            open_approval=self._open_approval,
+            keep_unsaved=self._unsaved.keep,
+            tools=self._tools,
+            files=self._files,
+            context=self.context,
+            clock=self._clock,
+            max_steps=self._max_tool_steps,
+        )
+
+    def _utility_model(self) -> ModelRef | None:
+        return self._providers.settings.utility_model
+
+    @cached_property
     def context(self) -> ContextService:
         """The rolling context of every conversation (summaries, what a request sends)."""
-        return ContextService(self._repo, self._providers, utility_model_of(self._providers))
+        return ContextService(self._repo, self._providers, self._utility_model)
 
     @cached_property
     def next_request(self) -> NextRequest:
@@ -670,23 +671,14 @@ class ChatService:
         """Run the generation of `message` as the conversation's one named task."""
         conversation_id = message.conversation_id
         conversation = self._repo.get_conversation(conversation_id)
-        generation = Generation(
-            repository=self._repo,
-            providers=self._providers,
-            events=self.events,
-            message=message,
-            history=history,
-            clock=self._clock,
+        turn = Turn(
+            message,
+            history,
+            conversation,
+            self.assistant_of(conversation),
             resume=resume,
-            tools=self._tools,
-            conversation=conversation,
-            open_approval=self._open_approval,
             approval=approval,
-            max_steps=self._max_tool_steps,
-            files=self._files,
-            assistant=self.assistant_of(conversation),
-            context=self.context,
-            keep_unsaved=self._unsaved.keep,
         )
+        generation = Generation(self._turn_services, turn)
         self._runner.start(conversation_id, message.id, generation.run())
         self.events.emit(GenerationStarted(conversation_id, message.id))

@@ -9,8 +9,8 @@ import functools
 import logging
 import math
 from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, replace
+from typing import Any
 
 from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
 from desktop.core.deadline import sleep_until
@@ -44,18 +44,48 @@ from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn.answer_inputs import AnswerInputs, answer_inputs
+from desktop.engine.turn.ports import ProviderSource
 from desktop.engine.turn.stream_fold import Draft, Folding, close_open
 from desktop.engine.turn.throttle import Throttle
 from desktop.storage.disk_space import size_text
 from desktop.storage.errors import DiskFullError, StorageError
 from desktop.storage.repository import ChatRepository, MessageNotFound
 
-if TYPE_CHECKING:
-    from desktop.engine.turn.chat_service import ProviderSource
-
 log = logging.getLogger(__name__)
 
 OpenApproval = Callable[[str, str, list[PendingCall]], ApprovalRequest]
+
+
+@dataclass(frozen=True, slots=True)
+class TurnServices:
+    """What every answer a `ChatService` generates shares: where it is saved and
+    announced, the providers, tools, files and rolling context, how it asks for
+    approval, and where a finished answer the disk had no room for is kept."""
+
+    repository: ChatRepository
+    providers: ProviderSource
+    events: EventBus[EngineEvent]
+    open_approval: OpenApproval | None = None
+    keep_unsaved: Callable[[Message], None] | None = None
+    tools: ToolService | None = None
+    files: AttachmentReader | None = None
+    context: ContextService | None = None
+    clock: Callable[[], float] | None = None
+    max_steps: int = MAX_TOOL_STEPS
+
+
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """One answer to generate: its `streaming` message, the history it answers (see
+    `Generation` for `resume`), its conversation and assistant, and `approval`, a
+    request restored after a restart."""
+
+    message: Message
+    history: Sequence[Message]
+    conversation: Conversation | None = None
+    assistant: Assistant = DEFAULT_ASSISTANT
+    resume: bool = False
+    approval: ApprovalRequest | None = None
 
 
 class Generation:
@@ -82,34 +112,16 @@ class Generation:
     request restored after a restart: the run starts by applying its answers.
     """
 
-    def __init__(
-        self,
-        *,
-        repository: ChatRepository,
-        providers: ProviderSource,
-        events: EventBus[EngineEvent],
-        message: Message,
-        history: Sequence[Message],
-        clock: Callable[[], float] | None = None,
-        resume: bool = False,
-        tools: ToolService | None = None,
-        conversation: Conversation | None = None,
-        open_approval: OpenApproval | None = None,
-        approval: ApprovalRequest | None = None,
-        max_steps: int = MAX_TOOL_STEPS,
-        files: AttachmentReader | None = None,
-        assistant: Assistant = DEFAULT_ASSISTANT,
-        context: ContextService | None = None,
-        keep_unsaved: Callable[[Message], None] | None = None,
-    ) -> None:
+    def __init__(self, services: TurnServices, turn: Turn) -> None:
+        message, history, resume = turn.message, turn.history, turn.resume
         if message.model is None:
             raise ValueError("an assistant message needs a model")
-        self._repo = repository
-        self._providers = providers
-        self._events = events
+        self._repo = services.repository
+        self._providers = services.providers
+        self._events = services.events
         self._message = message
         self._history = list(history)
-        self._clock = clock
+        self._clock = services.clock
         self._resume = resume
         prefix = f"call_{message.id[:12]}"
         self._folding = Folding(
@@ -123,21 +135,21 @@ class Generation:
         self._countdown: asyncio.Task[None] | None = None
         self._tries = 1
         self._offered_tools = False
-        self._tools = tools
-        self._conversation = conversation
-        self._open_approval = open_approval
-        self._restored = approval
+        self._tools = services.tools
+        self._conversation = turn.conversation
+        self._open_approval = services.open_approval
+        self._restored = turn.approval
         self._request: ApprovalRequest | None = None
-        self._max_steps = max(1, max_steps)
-        self._files = files
-        self._assistant = assistant
-        self._context = context
+        self._max_steps = max(1, services.max_steps)
+        self._files = services.files
+        self._assistant = turn.assistant
+        self._context = services.context
         self._window: list[Message] = list(history)  # what the context planner sends
         self._activity: str | None = None
         self._status = MessageStatus.STREAMING
         self._notices: list[NoticePart] = []
         self._earlier_steps: Usage | None = None  # tokens of this run's finished steps
-        self._keep_unsaved = keep_unsaved
+        self._keep_unsaved = services.keep_unsaved
         self._save_error: str | None = None  # why the last save failed, while it does
 
     async def run(self) -> None:

@@ -15,6 +15,7 @@ from desktop.core.errors import EmptyMessageError
 from desktop.core.events import GenerationFinished, MessageChanged
 from desktop.core.limits import DB_WRITE_INTERVAL_S
 from desktop.core.models import ErrorPart, MessageStatus, ModelRef, Role
+from desktop.core.settings import Settings
 from desktop.engine.library import Library
 from desktop.engine.prompt.next_request import Draft as NextDraft
 from desktop.engine.prompt.request_builder import RequestOptions
@@ -391,6 +392,7 @@ class ShortStallProviders:
     def __init__(self, client: httpx.AsyncClient, base_url: str) -> None:
         self._client = client
         self._base_url = base_url
+        self.settings = Settings()
 
     async def provider(self, provider_id: str) -> OpenAIChatProvider:
         return OpenAIChatProvider(self._client, self._base_url, stall_timeout=0.5)
