@@ -47,15 +47,15 @@ from desktop.storage.log_files import configure_logging
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretRedactingFilter, SecretStore
 from desktop.storage.settings_file import SettingsLoad, load_settings
-from desktop.ui.desktop_shell import DesktopShell
+from desktop.ui.desktop.global_shortcut import GlobalShortcut
+from desktop.ui.desktop.global_shortcut import support as shortcut_support
+from desktop.ui.desktop.quit_signals import QuitSignals
+from desktop.ui.desktop.shell import DesktopShell
+from desktop.ui.desktop.single_instance import InstanceServer, NotAnswering, claim
 from desktop.ui.font_rendering import even_weight_on_dark
-from desktop.ui.global_shortcut import GlobalShortcut
-from desktop.ui.global_shortcut import support as shortcut_support
 from desktop.ui.image_loader import ImageLoader
 from desktop.ui.language import install_translations
-from desktop.ui.quit_signals import QuitSignals
 from desktop.ui.resources import resource_path
-from desktop.ui.single_instance import InstanceServer, NotAnswering, claim
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.viewmodels.search import SearchModel

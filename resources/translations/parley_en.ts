@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message numerus="yes">
-        <location filename="../../desktop/engine/attachment_inputs.py" line="267"/>
+        <location filename="../../desktop/engine/attachments/inputs.py" line="267"/>
         <source>%n image(s) were read with OCR — {engine}</source>
         <translation>
             <numerusform>%n image was read with OCR — {engine}</numerusform>
@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/generation.py" line="283"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="295"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>Reading %n image with OCR…</numerusform>

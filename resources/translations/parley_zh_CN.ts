@@ -5,42 +5,42 @@
     <name></name>
     <message>
         <location filename="../../desktop/engine/after_answer.py" line="113"/>
-        <location filename="../../desktop/engine/chat_service.py" line="84"/>
-        <location filename="../../desktop/engine/chat_service.py" line="305"/>
-        <location filename="../../desktop/engine/chat_service.py" line="313"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="71"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="292"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="300"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachment_inputs.py" line="248"/>
+        <location filename="../../desktop/engine/attachments/inputs.py" line="248"/>
         <source>The workspace file was not sent: {error}</source>
         <translation>工作区文件未发送：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachment_inputs.py" line="262"/>
+        <location filename="../../desktop/engine/attachments/inputs.py" line="262"/>
         <source>{name} could not be read from Parley&apos;s attachment store and was not sent.</source>
         <translation>无法从 Parley 的附件存储中读取 {name}，未发送。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/attachment_inputs.py" line="267"/>
+        <location filename="../../desktop/engine/attachments/inputs.py" line="267"/>
         <source>%n image(s) were read with OCR — {engine}</source>
         <translation>
             <numerusform>已用 OCR 识别 %n 张图片 — {engine}</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachment_inputs.py" line="268"/>
+        <location filename="../../desktop/engine/attachments/inputs.py" line="268"/>
         <source>(no text found)</source>
         <translation>（未识别到文字）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/chat_service.py" line="436"/>
-        <location filename="../../desktop/engine/chat_service.py" line="501"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="437"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="502"/>
         <source>Type a message first.</source>
         <translation>请先输入消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/chat_service.py" line="439"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="440"/>
         <source>A message can carry at most {count} files.</source>
         <translation>一条消息最多可带 {count} 个文件。</translation>
     </message>
@@ -65,436 +65,436 @@
         <translation>没有可用于撰写摘要的模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="77"/>
+        <location filename="../../desktop/core/assistants.py" line="75"/>
         <location filename="../../desktop/core/usage_settings.py" line="70"/>
         <source>must be a number, not {type}</source>
         <translation>必须是数字，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="81"/>
+        <location filename="../../desktop/core/assistants.py" line="79"/>
         <source>must be between {low:g} and {high:g}</source>
         <translation>必须介于 {low:g} 和 {high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="93"/>
+        <location filename="../../desktop/core/assistants.py" line="91"/>
         <source>must be a whole number, not {type}</source>
         <translation>必须是整数，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="102"/>
+        <location filename="../../desktop/core/assistants.py" line="100"/>
         <location filename="../../desktop/core/desktop_settings.py" line="38"/>
         <location filename="../../desktop/core/mcp_settings.py" line="81"/>
         <source>must be a string, not {type}</source>
         <translation>必须是字符串，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="114"/>
+        <location filename="../../desktop/core/assistants.py" line="112"/>
         <location filename="../../desktop/core/ocr_settings.py" line="35"/>
         <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o&quot;)</source>
         <translation>{value!r} 不是 &quot;provider/model&quot; 格式的模型引用（例如 &quot;openai/gpt-4o&quot;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="125"/>
+        <location filename="../../desktop/core/assistants.py" line="123"/>
         <source>must be a list of tool names, or null for every tool</source>
         <translation>必须是工具名称列表，或用 null 表示全部工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="129"/>
-        <location filename="../../desktop/core/settings.py" line="462"/>
-        <location filename="../../desktop/core/settings.py" line="473"/>
+        <location filename="../../desktop/core/assistants.py" line="127"/>
+        <location filename="../../desktop/core/settings.py" line="460"/>
+        <location filename="../../desktop/core/settings.py" line="471"/>
         <source>is not a tool name</source>
         <translation>不是工具名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="137"/>
+        <location filename="../../desktop/core/assistants.py" line="135"/>
         <location filename="../../desktop/core/desktop_settings.py" line="53"/>
         <location filename="../../desktop/core/mcp_settings.py" line="88"/>
         <location filename="../../desktop/core/mcp_settings.py" line="105"/>
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
-        <location filename="../../desktop/engine/export.py" line="143"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
         <source>must be an object</source>
         <translation>必须是对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="140"/>
+        <location filename="../../desktop/core/assistants.py" line="138"/>
         <location filename="../../desktop/core/desktop_settings.py" line="56"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
-        <location filename="../../desktop/core/settings.py" line="286"/>
+        <location filename="../../desktop/core/settings.py" line="287"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
         <source>unknown setting (check the spelling)</source>
         <translation>未知的设置项（请检查拼写）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="144"/>
+        <location filename="../../desktop/core/assistants.py" line="142"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;writer&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="151"/>
+        <location filename="../../desktop/core/assistants.py" line="149"/>
         <source>must be more than 0</source>
         <translation>必须大于 0</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="156"/>
+        <location filename="../../desktop/core/assistants.py" line="154"/>
         <source>must be at least {min_threshold}</source>
         <translation>不能小于 {min_threshold}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="162"/>
+        <location filename="../../desktop/core/assistants.py" line="160"/>
         <source>must be one of: {names}, or null</source>
         <translation>必须是以下之一：{names}，或 null</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="193"/>
+        <location filename="../../desktop/core/assistants.py" line="191"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
         <translation>{id!r} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="197"/>
+        <location filename="../../desktop/core/assistants.py" line="195"/>
         <source>must be an assistant id</source>
         <translation>必须是助手 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="201"/>
+        <location filename="../../desktop/core/assistants.py" line="199"/>
         <source>{default_id!r} is not one of the assistants</source>
         <translation>{default_id!r} 不在助手列表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="159"/>
-        <location filename="../../desktop/engine/export.py" line="227"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="159"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="227"/>
         <source>must be text</source>
         <translation>必须是文本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="168"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="168"/>
         <source>must be an id (1 to 200 characters, no spaces around)</source>
         <translation>必须是 ID（1 到 200 个字符，首尾不能有空格）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="166"/>
+        <location filename="../../desktop/core/assistants.py" line="164"/>
         <location filename="../../desktop/core/desktop_settings.py" line="61"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
-        <location filename="../../desktop/engine/export.py" line="179"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="179"/>
         <source>must be true or false</source>
         <translation>必须是 true 或 false</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="187"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="187"/>
         <source>must be a whole number, 0 or more</source>
         <translation>必须是大于或等于 0 的整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="195"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="195"/>
         <source>must be a date and time (ISO 8601)</source>
         <translation>必须是日期时间（ISO 8601）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="197"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="197"/>
         <source>must include a time zone (e.g. a final Z)</source>
         <translation>必须包含时区（例如末尾的 Z）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="209"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="209"/>
         <source>must be one of: {allowed}</source>
         <translation>必须是以下之一：{allowed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="187"/>
+        <location filename="../../desktop/core/assistants.py" line="185"/>
         <location filename="../../desktop/core/mcp_settings.py" line="151"/>
-        <location filename="../../desktop/engine/export.py" line="220"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
         <source>must be a list</source>
         <translation>必须是列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="148"/>
-        <location filename="../../desktop/core/settings.py" line="340"/>
-        <location filename="../../desktop/engine/export.py" line="234"/>
+        <location filename="../../desktop/core/assistants.py" line="146"/>
+        <location filename="../../desktop/core/settings.py" line="341"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="302"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="302"/>
         <source>the id {id} is also used by messages[{other}]</source>
         <translation>ID {id} 也被 messages[{other}] 使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="311"/>
-        <location filename="../../desktop/engine/export.py" line="331"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="311"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="331"/>
         <source>no message with the id {id} in this file</source>
         <translation>此文件中没有 ID 为 {id} 的消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="323"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="323"/>
         <source>the messages&apos; parents form a loop ({loop})</source>
         <translation>消息的父级形成了循环（{loop}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="343"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="343"/>
         <source>this is not a Parley conversation export</source>
         <translation>这不是 Parley 导出的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="346"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="346"/>
         <source>must be a whole number, 1 or more</source>
         <translation>必须是大于或等于 1 的整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="351"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="351"/>
         <source>the file was made by a newer Parley (format version {found}; this one reads up to {known}). Update Parley to import it.</source>
         <translation>此文件由更新版本的 Parley 创建（格式版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export.py" line="357"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="357"/>
         <source>is missing</source>
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="87"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="87"/>
         <source>state: {state}</source>
         <translation>状态：{state}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="91"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="91"/>
         <source>decision: {decision}</source>
         <translation>决定：{decision}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="93"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="93"/>
         <source>{ms} ms</source>
         <translation>{ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="95"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="95"/>
         <location filename="../../desktop/storage/disk_space.py" line="69"/>
         <source>{size} bytes</source>
         <translation>{size} 字节</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="97"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="97"/>
         <source>full output: {path}</source>
         <translation>完整输出：{path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="99"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="99"/>
         <source>error: {error}</source>
         <translation>错误：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="105"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="105"/>
         <source>**Tool call:** `{name}`</source>
         <translation>**工具调用：** `{name}`</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="113"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="113"/>
         <source>No result: the tool did not run.</source>
         <translation>无结果：工具未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="115"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="115"/>
         <source>**Error:**</source>
         <translation>**错误：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="115"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="115"/>
         <source>**Result:**</source>
         <translation>**结果：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="121"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="121"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="121"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="121"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="121"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="121"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="127"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="127"/>
         <source>still being written when exported</source>
         <translation>导出时仍在生成</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="128"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="128"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="68"/>
-        <location filename="../../desktop/engine/export_markdown.py" line="129"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="68"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="129"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="62"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="62"/>
         <source>pending</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="63"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="63"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="64"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="64"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="65"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="65"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="66"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="66"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="67"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="67"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="69"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="69"/>
         <source>auto</source>
         <translation>自动允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="70"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="70"/>
         <source>approved_once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="71"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="71"/>
         <source>always_allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="72"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="72"/>
         <source>disabled</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="73"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="73"/>
         <source>policy</source>
         <translation>按策略</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="74"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="74"/>
         <source>person</source>
         <translation>由你决定</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="75"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="75"/>
         <source>recovery</source>
         <translation>由 Parley 决定</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="130"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="130"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="131"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="131"/>
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="140"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="140"/>
         <source>Reasoning</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="148"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="148"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="150"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="150"/>
         <source>Note:</source>
         <translation>注意：</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="188"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="188"/>
         <source>Exported from Parley · started {when} · {count} messages</source>
         <translation>导出自 Parley · 开始于 {when} · {count} 条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="200"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="200"/>
         <source>Every version of every message is included.</source>
         <translation>包含每条消息的所有版本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="205"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="205"/>
         <source>Version {k} of {n}</source>
         <translation>版本 {k}/{n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="206"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="206"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="215"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="215"/>
         <source>Another version, replying to: “{text}”</source>
         <translation>另一个版本，回复：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export_markdown.py" line="217"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="217"/>
         <source>Another version of the first message</source>
         <translation>第一条消息的另一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="209"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="221"/>
         <source>Something went wrong while generating the answer ({kind}).</source>
         <translation>生成回答时出错（{kind}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="269"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="281"/>
         <source>Summarising earlier messages…</source>
         <translation>正在为较早的消息生成摘要…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/generation.py" line="283"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="295"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>正在用 OCR 识别 %n 张图片…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="366"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="378"/>
         <source>Parley stopped this answer after {steps} model steps; its last tool calls were not run.</source>
         <translation>此回答已进行 {steps} 步模型调用，Parley 已将其停止；最后的工具调用未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="405"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="417"/>
         <source>{error} (Parley tried {tries} times.)</source>
         <translation>{error}（Parley 已尝试 {tries} 次。）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="506"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="518"/>
         <source>The model asked to use a tool ({names}), but no tools are available in this conversation, so nothing was run.</source>
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="576"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="588"/>
         <source>Not saved yet: the disk holding {folder} is full. The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="581"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="593"/>
         <source>Not saved yet: the disk holding {folder} is full ({free} free). The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满（剩余 {free}）。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/generation.py" line="584"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="596"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -524,32 +524,32 @@
         <translation>需要你批准才能运行 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/versions.py" line="134"/>
+        <location filename="../../desktop/engine/turn/versions.py" line="134"/>
         <source>Only answers and your own messages can be regenerated.</source>
         <translation>只能重新生成回答或你自己的消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/versions.py" line="145"/>
+        <location filename="../../desktop/engine/turn/versions.py" line="145"/>
         <source>Choose a model to answer with.</source>
         <translation>请选择用于回答的模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/versions.py" line="150"/>
+        <location filename="../../desktop/engine/turn/versions.py" line="150"/>
         <source>Only your own messages can be edited.</source>
         <translation>只能编辑你自己的消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/versions.py" line="156"/>
+        <location filename="../../desktop/engine/turn/versions.py" line="156"/>
         <source>Only an answer can be continued.</source>
         <translation>只能继续生成回答。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/versions.py" line="160"/>
+        <location filename="../../desktop/engine/turn/versions.py" line="160"/>
         <source>Only a stopped, interrupted or broken-off answer can be continued; this one is {status}.</source>
         <translation>只能继续已停止、已中断或中途出错的回答；此回答的状态为 {status}。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/versions.py" line="165"/>
+        <location filename="../../desktop/engine/turn/versions.py" line="165"/>
         <source>This answer does not say which model wrote it.</source>
         <translation>此回答没有注明由哪个模型生成。</translation>
     </message>
@@ -641,7 +641,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="95"/>
-        <location filename="../../desktop/core/settings.py" line="408"/>
+        <location filename="../../desktop/core/settings.py" line="409"/>
         <source>must be on one line</source>
         <translation>必须写在一行内</translation>
     </message>
@@ -672,7 +672,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="139"/>
-        <location filename="../../desktop/core/settings.py" line="292"/>
+        <location filename="../../desktop/core/settings.py" line="293"/>
         <source>must be an http:// or https:// URL with a host</source>
         <translation>必须是带主机名的 http:// 或 https:// URL</translation>
     </message>
@@ -692,139 +692,139 @@
         <translation>必须是 &quot;provider/model&quot; 格式的字符串或 null，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="261"/>
+        <location filename="../../desktop/core/settings.py" line="262"/>
         <source>a list of model ids</source>
         <translation>模型 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="262"/>
+        <location filename="../../desktop/core/settings.py" line="263"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="263"/>
+        <location filename="../../desktop/core/settings.py" line="264"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="264"/>
+        <location filename="../../desktop/core/settings.py" line="265"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="265"/>
+        <location filename="../../desktop/core/settings.py" line="266"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="266"/>
+        <location filename="../../desktop/core/settings.py" line="267"/>
         <source>an object of header names to values</source>
         <translation>请求头名称到值的对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="267"/>
+        <location filename="../../desktop/core/settings.py" line="268"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="268"/>
+        <location filename="../../desktop/core/settings.py" line="269"/>
         <source>true or false</source>
         <translation>布尔值（true 或 false）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="269"/>
+        <location filename="../../desktop/core/settings.py" line="270"/>
         <source>true, false or null</source>
         <translation>布尔值或 null（true、false 或 null）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="277"/>
-        <location filename="../../desktop/core/settings.py" line="385"/>
+        <location filename="../../desktop/core/settings.py" line="278"/>
+        <location filename="../../desktop/core/settings.py" line="386"/>
         <source>must be {what}, not {type}</source>
         <translation>必须是{what}，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="318"/>
+        <location filename="../../desktop/core/settings.py" line="319"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;local&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="328"/>
+        <location filename="../../desktop/core/settings.py" line="329"/>
         <source>unknown kind {kind} (one of: {choices})</source>
         <translation>未知的类型 {kind}（可选：{choices}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="349"/>
+        <location filename="../../desktop/core/settings.py" line="350"/>
         <source>{model} is not in models</source>
         <translation>{model} 不在模型列表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="382"/>
+        <location filename="../../desktop/core/settings.py" line="383"/>
         <source>a whole number of seconds ({low}-{high})</source>
         <translation>整数秒数（{low}-{high}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="390"/>
+        <location filename="../../desktop/core/settings.py" line="391"/>
         <source>must be between {low} and {high} seconds, not {value}</source>
         <translation>必须介于 {low} 到 {high} 秒之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="405"/>
+        <location filename="../../desktop/core/settings.py" line="406"/>
         <source>is not a valid HTTP header name</source>
         <translation>不是有效的 HTTP 请求头名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="425"/>
+        <location filename="../../desktop/core/settings.py" line="426"/>
         <source>must be between 256 and 100000000</source>
         <translation>必须介于 256 和 100000000 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="441"/>
+        <location filename="../../desktop/core/settings.py" line="439"/>
         <source>must be one of: system, none, custom</source>
         <translation>必须是以下之一：system、none、custom</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="448"/>
+        <location filename="../../desktop/core/settings.py" line="446"/>
         <source>must be a proxy URL such as http://host:3128</source>
         <translation>必须是代理 URL，例如 http://host:3128</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="467"/>
+        <location filename="../../desktop/core/settings.py" line="465"/>
         <source>must be one of: auto, ask, off</source>
         <translation>必须是以下之一：auto、ask、off</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="475"/>
+        <location filename="../../desktop/core/settings.py" line="473"/>
         <source>must be the tool definition&apos;s sha256 hash</source>
         <translation>必须是工具定义的 sha256 哈希值</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="482"/>
+        <location filename="../../desktop/core/settings.py" line="480"/>
         <source>(top level)</source>
         <translation>（顶层）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="510"/>
+        <location filename="../../desktop/core/settings.py" line="508"/>
         <source>{version} is newer than this Parley understands</source>
         <translation>{version} 高于当前 Parley 支持的版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="518"/>
+        <location filename="../../desktop/core/settings.py" line="516"/>
         <source>{id} is used twice</source>
         <translation>{id} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="528"/>
+        <location filename="../../desktop/core/settings.py" line="526"/>
         <source>must be one of: system, light, dark</source>
         <translation>必须是以下之一：system、light、dark</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="533"/>
+        <location filename="../../desktop/core/settings.py" line="531"/>
         <source>must be between 6 and 48</source>
         <translation>必须介于 6 和 48 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="555"/>
-        <location filename="../../desktop/core/settings.py" line="565"/>
+        <location filename="../../desktop/core/settings.py" line="553"/>
+        <location filename="../../desktop/core/settings.py" line="563"/>
         <source>must be one of: {names}</source>
         <translation>必须是以下之一：{names}</translation>
     </message>
@@ -1320,255 +1320,255 @@
         <translation>OCR 模型 {model} 无法识别 {name}：{error}（请在“{place}”中选择其他 OCR 模型，或选择“无 — 使用本地引擎”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/settings_service.py" line="182"/>
+        <location filename="../../desktop/engine/settings_service.py" line="183"/>
         <source>no provider with id {id}</source>
         <translation>没有 ID 为 {id} 的服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic.py" line="42"/>
+        <location filename="../../desktop/providers/anthropic.py" line="38"/>
         <source>check the base URL (for Anthropic it is https://api.anthropic.com)</source>
         <translation>请检查 API 地址（Anthropic 的地址是 https://api.anthropic.com）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic.py" line="111"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="690"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="693"/>
-        <location filename="../../desktop/providers/ollama_wire.py" line="280"/>
+        <location filename="../../desktop/providers/anthropic.py" line="107"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="683"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="686"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="275"/>
         <location filename="../../desktop/providers/openai_wire.py" line="360"/>
         <source>The server&apos;s model list was not in the expected format</source>
         <translation>服务器返回的模型列表格式不符合预期</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="384"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="378"/>
         <location filename="../../desktop/providers/http_errors.py" line="48"/>
         <source>The server is overloaded</source>
         <translation>服务器过载</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="385"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="379"/>
         <location filename="../../desktop/providers/http_errors.py" line="47"/>
         <source>The server is rate limiting requests</source>
         <translation>服务器正在限制请求频率</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="386"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="380"/>
         <location filename="../../desktop/providers/http_errors.py" line="208"/>
         <source>The server had an internal error</source>
         <translation>服务器内部错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="387"/>
-        <location filename="../../desktop/providers/retry.py" line="68"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="381"/>
+        <location filename="../../desktop/providers/retry.py" line="63"/>
         <source>The server timed out</source>
         <translation>服务器超时</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="388"/>
-        <location filename="../../desktop/providers/gemini.py" line="146"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="382"/>
+        <location filename="../../desktop/providers/gemini.py" line="141"/>
         <location filename="../../desktop/providers/http_errors.py" line="40"/>
         <location filename="../../desktop/providers/http_errors.py" line="154"/>
         <source>The server refused the API key</source>
         <translation>服务器拒绝了 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="389"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="383"/>
         <location filename="../../desktop/providers/http_errors.py" line="42"/>
         <source>The server denied access</source>
         <translation>服务器拒绝访问</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="391"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="385"/>
         <location filename="../../desktop/providers/http_errors.py" line="43"/>
         <source>The server does not know this address or model</source>
         <translation>服务器无法识别此地址或模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="395"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="389"/>
         <location filename="../../desktop/providers/http_errors.py" line="45"/>
         <source>The request is too large for the server</source>
         <translation>请求过大，服务器无法处理</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="396"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="390"/>
         <source>The account has a billing problem</source>
         <translation>账户存在计费问题</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="404"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="489"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="398"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="482"/>
         <location filename="../../desktop/providers/http_errors.py" line="35"/>
         <source>unknown error</source>
         <translation>未知错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="406"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="400"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="386"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="413"/>
         <source>The server reported an error</source>
         <translation>服务器报告了错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="409"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="403"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="189"/>
         <source>{words}: {message}</source>
         <translation>{words}：{message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="462"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="456"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="262"/>
         <source>The server sent a malformed stream event (not JSON): {preview}</source>
         <translation>服务器发送了格式错误的流事件（不是 JSON）：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="467"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="461"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="267"/>
         <source>The server sent a malformed stream event (not an object)</source>
         <translation>服务器发送了格式错误的流事件（不是对象）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="678"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="673"/>
-        <location filename="../../desktop/providers/ollama_wire.py" line="265"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="672"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="666"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="260"/>
         <location filename="../../desktop/providers/openai_responses_wire.py" line="411"/>
         <location filename="../../desktop/providers/openai_wire.py" line="319"/>
         <source>The server&apos;s answer was not a JSON object</source>
         <translation>服务器的响应不是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="682"/>
+        <location filename="../../desktop/providers/anthropic_wire.py" line="676"/>
         <source>The server&apos;s answer contained no content</source>
         <translation>服务器的响应中没有内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="36"/>
+        <location filename="../../desktop/providers/gemini.py" line="31"/>
         <source>check the base URL (https://generativelanguage.googleapis.com)</source>
         <translation>请检查 API 地址（https://generativelanguage.googleapis.com）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="148"/>
+        <location filename="../../desktop/providers/gemini.py" line="143"/>
         <location filename="../../desktop/providers/http_errors.py" line="202"/>
         <source>The server requires an API key</source>
         <translation>服务器需要 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="152"/>
+        <location filename="../../desktop/providers/gemini.py" line="147"/>
         <location filename="../../desktop/providers/http_errors.py" line="212"/>
         <source>{words} ({status}): {detail}</source>
         <translation>{words}（{status}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="154"/>
+        <location filename="../../desktop/providers/gemini.py" line="149"/>
         <location filename="../../desktop/providers/http_errors.py" line="216"/>
         <source>{words} ({status})</source>
         <translation>{words}（{status}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="491"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="484"/>
         <location filename="../../desktop/providers/openai_wire.py" line="190"/>
         <source>The server reported an error: {message}</source>
         <translation>服务器报告了错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="499"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="512"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="492"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="505"/>
         <source>it was flagged by Gemini&apos;s safety filters</source>
         <translation>它被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="500"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="493"/>
         <source>it too closely repeated existing (possibly copyrighted) material</source>
         <translation>它与已有的（可能受版权保护的）内容过于相似</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="501"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="494"/>
         <source>it was in a language Gemini does not support</source>
         <translation>它使用了 Gemini 不支持的语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="502"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="495"/>
         <source>it contained terms on a blocklist</source>
         <translation>它包含屏蔽列表中的词语</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="503"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="514"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="496"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="507"/>
         <source>it may contain prohibited content</source>
         <translation>它可能包含违禁内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="504"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="497"/>
         <source>it may contain sensitive personal information</source>
         <translation>它可能包含敏感的个人信息</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="505"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="498"/>
         <source>an image was flagged by Gemini&apos;s safety filters</source>
         <translation>一张图片被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="506"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="499"/>
         <source>an image may contain prohibited content</source>
         <translation>一张图片可能包含违禁内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="507"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="500"/>
         <source>Gemini wrote a tool call it could not format</source>
         <translation>Gemini 生成的工具调用格式有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="508"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="501"/>
         <source>Gemini called a tool although none was offered</source>
         <translation>Gemini 在未提供工具的情况下调用了工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="509"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="502"/>
         <source>Gemini made too many tool calls in a row</source>
         <translation>Gemini 连续调用工具的次数过多</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="513"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="506"/>
         <source>it contains terms on a blocklist</source>
         <translation>它包含屏蔽列表中的词语</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="515"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="508"/>
         <source>an image in it was flagged by Gemini&apos;s safety filters</source>
         <translation>其中一张图片被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="554"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="547"/>
         <source>The server&apos;s answer was not in the expected format</source>
         <translation>服务器的响应格式不符合预期</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="569"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="562"/>
         <location filename="../../desktop/providers/openai_wire.py" line="277"/>
         <source>The server sent a malformed stream chunk (not JSON): {preview}</source>
         <translation>服务器发送了格式错误的流数据块（不是 JSON）：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="574"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="567"/>
         <location filename="../../desktop/providers/openai_wire.py" line="282"/>
         <source>The server sent a malformed stream chunk (not an object)</source>
         <translation>服务器发送了格式错误的流数据块（不是对象）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="585"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="578"/>
         <source>it conflicts with Gemini&apos;s content policy</source>
         <translation>它违反了 Gemini 的内容政策</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="588"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="581"/>
         <source>Gemini refused the prompt because {reason} ({code})</source>
         <translation>Gemini 拒绝了该提示词，因为{reason}（{code}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="655"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="648"/>
         <source>Gemini stopped the answer because {reason} ({code}): {detail}</source>
         <translation>Gemini 中止了回答，因为{reason}（{code}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="659"/>
+        <location filename="../../desktop/providers/gemini_wire.py" line="652"/>
         <source>Gemini stopped the answer because {reason} ({code})</source>
         <translation>Gemini 中止了回答，因为{reason}（{code}）</translation>
     </message>
@@ -1638,37 +1638,37 @@
         <translation>服务器发送的流数据行超过了 16 MiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama.py" line="40"/>
+        <location filename="../../desktop/providers/ollama.py" line="35"/>
         <source>check the base URL (Ollama&apos;s is usually http://127.0.0.1:11434)</source>
         <translation>请检查 API 地址（Ollama 的地址通常是 http://127.0.0.1:11434）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="200"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="195"/>
         <source>The server sent a malformed stream line (not JSON): {preview}</source>
         <translation>服务器发送了格式错误的流数据行（不是 JSON）：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="205"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="200"/>
         <source>The server sent a malformed stream line (not an object)</source>
         <translation>服务器发送了格式错误的流数据行（不是对象）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="213"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="208"/>
         <source>Ollama reported an error mid-answer: {reason}</source>
         <translation>Ollama 在回答过程中报告了错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="215"/>
+        <location filename="../../desktop/providers/ollama_wire.py" line="210"/>
         <source>Ollama reported an error: {reason}</source>
         <translation>Ollama 报告了错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_chat.py" line="35"/>
+        <location filename="../../desktop/providers/openai_chat.py" line="36"/>
         <source>check the base URL (it usually ends in /v1)</source>
         <translation>请检查 API 地址（通常以 /v1 结尾）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses.py" line="33"/>
+        <location filename="../../desktop/providers/openai_responses.py" line="29"/>
         <source>check the base URL (for OpenAI it is https://api.openai.com/v1)</source>
         <translation>请检查 API 地址（OpenAI 的地址是 https://api.openai.com/v1）</translation>
     </message>
@@ -1716,22 +1716,22 @@
         <translation>{provider}：不支持的服务商类型 &apos;{kind}&apos;</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="66"/>
+        <location filename="../../desktop/providers/retry.py" line="61"/>
         <source>Rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="70"/>
+        <location filename="../../desktop/providers/retry.py" line="65"/>
         <source>The server reported a conflict</source>
         <translation>服务器报告了冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="72"/>
+        <location filename="../../desktop/providers/retry.py" line="67"/>
         <source>The server had an error</source>
         <translation>服务器出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="73"/>
+        <location filename="../../desktop/providers/retry.py" line="68"/>
         <source>Could not reach the server</source>
         <translation>无法连接到服务器</translation>
     </message>
@@ -2367,142 +2367,142 @@
 <context>
     <name>AssistantsPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="55"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="56"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="57"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="58"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="59"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="60"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="61"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="62"/>
         <source>Make default</source>
         <translation>设为默认</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="62"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="63"/>
         <source>New conversations talk to this assistant</source>
         <translation>新对话将使用此助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="71"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="72"/>
         <source>How the assistant should behave</source>
         <translation>助手应如何表现</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="74"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="75"/>
         <source>Model&apos;s default</source>
         <translation>模型默认值</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="82"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="83"/>
         <source>The chat&apos;s choice</source>
         <translation>跟随对话设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="84"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="85"/>
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="85"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="86"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="86"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="89"/>
         <source>Maximum</source>
         <translation>最高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="95"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="96"/>
         <source> tokens</source>
         <translation> Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="98"/>
         <source>A conversation may replace the system prompt with its own</source>
         <translation>允许对话用自己的提示词替换系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="99"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="100"/>
         <source>All tools</source>
         <translation>所有工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="104"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="105"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="126"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="127"/>
         <source>Icon and name</source>
         <translation>图标和名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="127"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="128"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="128"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="129"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="129"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="130"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="130"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="131"/>
         <source>Top-p</source>
         <translation>Top-p</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="131"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="132"/>
         <source>Max output tokens</source>
         <translation>最大输出 Token 数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="132"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="133"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="133"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="134"/>
         <source>Summarise history above</source>
         <translation>历史超过此长度时摘要</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="138"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="139"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="152"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="153"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="168"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="169"/>
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
@@ -2658,28 +2658,28 @@
 <context>
     <name>ChatViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="244"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="245"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="353"/>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="415"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="354"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="416"/>
         <source>Add a provider and choose a model first.</source>
         <translation>请先添加服务商并选择模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="457"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="458"/>
         <source>Could not save to %1: %2</source>
         <translation>无法保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="480"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="481"/>
         <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
         <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="512"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="513"/>
         <source>Your message was not sent and is still here. %1</source>
         <translation>你的消息未发送，仍保留在这里。%1</translation>
     </message>
@@ -2940,7 +2940,7 @@
 <context>
     <name>DesktopShell</name>
     <message>
-        <location filename="../../desktop/ui/desktop_shell.py" line="87"/>
+        <location filename="../../desktop/ui/desktop/shell.py" line="87"/>
         <source>Parley is still running in the tray. Quit it from the tray menu.</source>
         <translation>Parley 仍在托盘中运行。可从托盘菜单退出。</translation>
     </message>
@@ -3066,48 +3066,48 @@
 <context>
     <name>GlobalShortcut</name>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="57"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="42"/>
         <source>Global shortcuts are not available on macOS yet. Use the tray icon or Chat → Floating Chat instead.</source>
         <translation>macOS 暂不支持全局快捷键。请改用托盘图标或“对话 → 悬浮窗”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="64"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="49"/>
         <source>Wayland lets no application see keys pressed while another one has focus, so Parley cannot offer a global shortcut here. Use the tray icon or Chat → Floating Chat, or bind a key to Parley in your desktop&apos;s keyboard settings.</source>
         <translation>Wayland 不允许应用获取其他应用获得焦点时的按键，因此 Parley 无法在此提供全局快捷键。请使用托盘图标或“对话 → 悬浮窗”，或在桌面环境的键盘设置中为 Parley 绑定快捷键。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="71"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="56"/>
         <source>Global shortcuts need an X11 or Windows desktop (this is “%1”).</source>
         <translation>全局快捷键需要 X11 或 Windows 桌面（当前为“%1”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="77"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="62"/>
         <source>Global shortcuts on X11 need the python-xlib package.</source>
         <translation>在 X11 上使用全局快捷键需要安装 python-xlib 包。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="175"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="160"/>
         <source>“%1” is not a key combination.</source>
         <translation>“%1”不是组合键。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="180"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="165"/>
         <source>%1 needs Ctrl, Alt or Meta, or it would take that key from every app.</source>
         <translation>%1 需要包含 Ctrl、Alt 或 Meta，否则会抢占所有应用中的这个按键。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="192"/>
-        <location filename="../../desktop/ui/global_shortcut.py" line="198"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="177"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="183"/>
         <source>Global shortcuts are unavailable: %1</source>
         <translation>全局快捷键不可用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="202"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="187"/>
         <source>%1 is taken by another application.</source>
         <translation>%1 已被其他应用占用。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/global_shortcut.py" line="206"/>
+        <location filename="../../desktop/ui/desktop/global_shortcut.py" line="191"/>
         <source>%1 cannot be used as a global shortcut on this keyboard.</source>
         <translation>%1 在此键盘上无法用作全局快捷键。</translation>
     </message>
@@ -4749,22 +4749,22 @@
 <context>
     <name>Tray</name>
     <message>
-        <location filename="../../desktop/ui/tray.py" line="32"/>
+        <location filename="../../desktop/ui/desktop/tray.py" line="32"/>
         <source>New Chat</source>
         <translation>新建对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/tray.py" line="33"/>
+        <location filename="../../desktop/ui/desktop/tray.py" line="33"/>
         <source>Show Parley</source>
         <translation>显示 Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/tray.py" line="34"/>
+        <location filename="../../desktop/ui/desktop/tray.py" line="34"/>
         <source>Floating Chat</source>
         <translation>悬浮窗</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/tray.py" line="37"/>
+        <location filename="../../desktop/ui/desktop/tray.py" line="37"/>
         <source>Quit Parley</source>
         <translation>退出 Parley</translation>
     </message>

@@ -15,7 +15,7 @@ from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
 
 # Registers the global shortcut with the desktop (`GlobalShortcut.set_sequence` in
-# ui/global_shortcut.py): returns why it could not, or None.
+# ui/desktop/global_shortcut.py): returns why it could not, or None.
 Register = Callable[[str], str | None]
 # Whether this platform lets an application have a global shortcut at all, and why not.
 Support = Callable[[], tuple[bool, str]]

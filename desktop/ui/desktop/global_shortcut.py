@@ -1,8 +1,8 @@
 """A key combination that reaches Parley while another application has focus.
 
 It toggles the floating chat window. Each platform has its own way: on X11 the key is
-grabbed on the root window (`hotkeys_x11.py`), on Windows it is registered with
-`RegisterHotKey` (`hotkeys_windows.py`). Wayland, by design, lets no application see
+grabbed on the root window (`hotkeys/x11.py`), on Windows it is registered with
+`RegisterHotKey` (`hotkeys/windows.py`). Wayland, by design, lets no application see
 keys pressed for another one, and macOS would need the Carbon hot-key API, not written
 yet: there `support()` says so, in words Settings shows as they are.
 """
@@ -12,11 +12,11 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping
-from enum import Enum
-from typing import Protocol
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, Signal
 from PySide6.QtGui import QGuiApplication, QKeySequence
+
+from desktop.ui.desktop.hotkeys.base import HotkeyBackend, Refusal
 
 # Modifiers that make a combination safe to take from every application: a shortcut of
 # Shift and a letter would swallow that capital letter everywhere.
@@ -25,21 +25,6 @@ _COMMAND_MODIFIERS = (
     | Qt.KeyboardModifier.AltModifier
     | Qt.KeyboardModifier.MetaModifier
 )
-
-
-class Refusal(Enum):
-    """Why a platform would not take a combination."""
-
-    TAKEN = "taken"  # another application holds it
-    UNKNOWN_KEY = "unknown-key"  # the key has no code on this keyboard or platform
-
-
-class HotkeyBackend(Protocol):
-    def register(self, key: Qt.Key, modifiers: Qt.KeyboardModifier) -> Refusal | None: ...
-
-    def unregister(self) -> None: ...
-
-    def close(self) -> None: ...
 
 
 BackendFactory = Callable[[Callable[[], None]], HotkeyBackend]
@@ -99,10 +84,10 @@ def parse_chord(sequence: str) -> tuple[Qt.Key, Qt.KeyboardModifier] | None:
 
 def _platform_backend(on_activated: Callable[[], None]) -> HotkeyBackend:
     if sys.platform == "win32":
-        from desktop.ui.hotkeys_windows import WindowsHotkey
+        from desktop.ui.desktop.hotkeys.windows import WindowsHotkey
 
         return WindowsHotkey(on_activated)
-    from desktop.ui.hotkeys_x11 import X11Hotkey
+    from desktop.ui.desktop.hotkeys.x11 import X11Hotkey
 
     return X11Hotkey(on_activated)
 

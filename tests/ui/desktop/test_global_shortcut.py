@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from desktop.ui.global_shortcut import GlobalShortcut, support
+from desktop.ui.desktop.global_shortcut import GlobalShortcut, support
 from tests.support.waiting import CEILING_S
 from tests.support.xvfb import private_display
 
@@ -92,7 +92,7 @@ def test_a_combination_another_app_holds_is_taken_and_can_be_had_once_freed(qapp
     from Xlib import XK, X
     from Xlib.display import Display
 
-    from desktop.ui.hotkeys_x11 import X11Hotkey
+    from desktop.ui.desktop.hotkeys.x11 import X11Hotkey
 
     holder = Display(xvfb)
     space = holder.keysym_to_keycode(XK.string_to_keysym("space"))
@@ -156,7 +156,7 @@ def test_the_shortcut_toggles_the_floating_window_while_another_app_has_focus(tm
             env=env,
             stdout=output,
             stderr=subprocess.STDOUT,
-            cwd=Path(__file__).resolve().parents[2],
+            cwd=Path(__file__).resolve().parents[3],
         )
     other = None
     try:

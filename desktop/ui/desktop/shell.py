@@ -17,8 +17,8 @@ from desktop.engine.notices import Notice, NoticePolicy
 from desktop.engine.notify import Notifier
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.turn.chat_service import ChatService
-from desktop.ui.single_instance import bring_forward
-from desktop.ui.tray import Tray
+from desktop.ui.desktop.single_instance import bring_forward
+from desktop.ui.desktop.tray import Tray
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.views.main_window import MainWindow
 

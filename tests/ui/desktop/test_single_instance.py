@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtNetwork import QLocalSocket
 
-from desktop.ui.single_instance import (
+from desktop.ui.desktop.single_instance import (
     MAX_FILES,
     MAX_MESSAGE_BYTES,
     Handover,
@@ -26,7 +26,7 @@ from desktop.ui.single_instance import (
 )
 from tests.support.waiting import CEILING_S
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 START_TIMEOUT_S = 90.0  # a cold start on a busy two-core machine
 
 

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QSocketNotifier, Qt
 from Xlib import XK, X, error
 from Xlib.display import Display
 
-from desktop.ui.global_shortcut import Refusal
+from desktop.ui.desktop.hotkeys.base import Refusal
 
 _LOCKS = (0, X.LockMask, X.Mod2Mask, X.LockMask | X.Mod2Mask)  # Caps Lock, Num Lock
 _MODIFIERS = (

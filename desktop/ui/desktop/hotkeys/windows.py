@@ -14,7 +14,7 @@ from ctypes import wintypes
 
 from PySide6.QtCore import QAbstractNativeEventFilter, QCoreApplication, Qt
 
-from desktop.ui.global_shortcut import Refusal
+from desktop.ui.desktop.hotkeys.base import Refusal
 
 WM_HOTKEY = 0x0312
 MOD_ALT, MOD_CONTROL, MOD_SHIFT, MOD_WIN, MOD_NOREPEAT = 0x1, 0x2, 0x4, 0x8, 0x4000
