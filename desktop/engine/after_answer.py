@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Coroutine
-from typing import Any
+from collections.abc import Callable
 
 from desktop.core.events import (
     ConversationsChanged,
@@ -23,6 +22,7 @@ from desktop.core.events import (
 from desktop.core.i18n import tr
 from desktop.core.models import Message, MessageStatus, Role
 from desktop.engine import suggestions, titles
+from desktop.engine.tasks import KeyedTasks
 from desktop.engine.turn.chat_service import ChatService, title_from
 from desktop.engine.utility import UtilityModel
 from desktop.storage.repository import ChatRepository
@@ -36,7 +36,7 @@ class AfterAnswer:
         self._utility = utility
         self._chat: ChatService | None = None
         self._unsubscribe: Callable[[], None] | None = None
-        self._tasks: dict[str, set[asyncio.Task[None]]] = {}
+        self._tasks = KeyedTasks("after-answer")
 
     def start(self, chat: ChatService) -> None:
         """Listen to `chat`'s events; titles are renamed and suggestions published there."""
@@ -48,17 +48,13 @@ class AfterAnswer:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        for conversation_id in list(self._tasks):
-            await self.cancel(conversation_id)
+        await self._tasks.close()
 
     async def cancel(self, conversation_id: str) -> None:
-        tasks = self._tasks.pop(conversation_id, set())
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await self._tasks.cancel(conversation_id)
 
     def running(self, conversation_id: str) -> bool:
-        return bool(self._tasks.get(conversation_id))
+        return self._tasks.busy(conversation_id)
 
     # --- events -------------------------------------------------------------------
 
@@ -68,14 +64,10 @@ class AfterAnswer:
                 if status is MessageStatus.COMPLETE:
                     self._after(cid, mid)
             case GenerationStarted(conversation_id=cid):
-                self._cancel_now(cid)
+                self._tasks.cancel_now(cid)
             case ConversationsChanged(conversation_id=cid) if cid is not None:
-                if cid in self._tasks and self._repo.get_conversation(cid) is None:
-                    self._cancel_now(cid)
-
-    def _cancel_now(self, conversation_id: str) -> None:
-        for task in self._tasks.pop(conversation_id, set()):
-            task.cancel()
+                if self._tasks.busy(cid) and self._repo.get_conversation(cid) is None:
+                    self._tasks.cancel_now(cid)
 
     def _after(self, conversation_id: str, message_id: str) -> None:
         # Called from inside the event's delivery: the tasks created here first run
@@ -89,21 +81,9 @@ class AfterAnswer:
             return
         settings = self._utility.settings
         if settings.auto_titles and len(ids) == 2 and path[0].role is Role.USER:
-            self._spawn(conversation_id, self._title(conversation_id, path))
+            self._tasks.start(conversation_id, self._title(conversation_id, path))
         if settings.follow_up_suggestions:
-            self._spawn(conversation_id, self._suggest(conversation_id, path))
-
-    def _spawn(self, conversation_id: str, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(work, name=f"after-answer:{conversation_id}")
-        tasks = self._tasks.setdefault(conversation_id, set())
-        tasks.add(task)
-
-        def done(finished: asyncio.Task[None]) -> None:
-            tasks.discard(finished)
-            if not tasks and self._tasks.get(conversation_id) is tasks:
-                del self._tasks[conversation_id]
-
-        task.add_done_callback(done)
+            self._tasks.start(conversation_id, self._suggest(conversation_id, path))
 
     # --- the work -----------------------------------------------------------------
 

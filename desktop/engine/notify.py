@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from desktop.engine.notices import Notice
+from desktop.engine.tasks import KeyedTasks
 
 if TYPE_CHECKING:
     from desktop_notifier import DesktopNotifier
@@ -55,13 +56,11 @@ class Notifier:
         self._body_markup: bool | None = None  # None: not asked yet
         self._shown: dict[str, str] = {}  # conversation id -> its notification's id
         self._order = asyncio.Lock()  # a replacement must not overtake what it replaces
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks = KeyedTasks("notification")
 
     def show(self, notice: Notice) -> None:
         """Send `notice` soon, replacing the conversation's previous one."""
-        task = asyncio.get_running_loop().create_task(self._deliver(notice))
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks.start(notice.conversation_id, self._deliver(notice))
 
     async def _deliver(self, notice: Notice) -> None:
         async with self._order:
@@ -149,9 +148,7 @@ class Notifier:
 
     async def aclose(self) -> None:
         """Stop pending sends and leave the session bus (notifications stay on screen)."""
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self._tasks.close()
         # desktop-notifier opens its D-Bus connection lazily and offers no way to close
         # it; an open connection would outlive the loop it belongs to.
         bus = getattr(getattr(self._desktop, "_backend", None), "bus", None)

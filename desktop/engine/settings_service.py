@@ -30,6 +30,7 @@ from desktop.core.settings import ProviderKind, ProviderSettings, Settings
 from desktop.engine.connection_check import ConnectionCheck, check_connection, model_list
 from desktop.engine.http_clients import HttpClients
 from desktop.engine.prompt.request_builder import RequestOptions
+from desktop.engine.tasks import KeyedTasks
 from desktop.providers.base import ChatProvider
 from desktop.providers.model_families import UNKNOWN, capabilities_for
 from desktop.providers.registry import create_provider, create_retrying_provider
@@ -93,7 +94,7 @@ class SettingsService:
         self._model_info_max_age = model_info_max_age
         self._clock = clock
         self._asked: dict[str, float] = {}  # endpoint -> last time asked in this run
-        self._refreshing: dict[str, asyncio.Task[None]] = {}
+        self._refreshing = KeyedTasks("model-info")  # by endpoint key
         self._closed = False
         # An endpoint's key (`endpoint_key`) once what it says about its models changed.
         self.model_info_changed: EventBus[str] = EventBus()
@@ -116,10 +117,7 @@ class SettingsService:
         """At quit, after generations stopped: stop asking endpoints about their models
         and close the clients this service made."""
         self._closed = True
-        refreshing = list(self._refreshing.values())
-        for task in refreshing:
-            task.cancel()
-        await asyncio.gather(*refreshing, return_exceptions=True)
+        await self._refreshing.close()
         if self._clients is not None:
             await self._clients.aclose()
 
@@ -294,16 +292,14 @@ class SettingsService:
         key = endpoint_key(settings.kind.value, settings.base_url)
         report = self._model_info.get(settings.kind.value, settings.base_url)
         last = max(report.fetched_at if report else -math.inf, self._asked.get(key, -math.inf))
-        if key in self._refreshing or self._clock() - last < self._model_info_max_age:
+        if self._refreshing.busy(key) or self._clock() - last < self._model_info_max_age:
             return
         try:
-            loop = asyncio.get_running_loop()
+            asyncio.get_running_loop()
         except RuntimeError:
             return  # not on the event loop: the next look from the app will ask
         self._asked[key] = self._clock()
-        task = loop.create_task(self._refresh(settings), name=f"model-info {key}")
-        self._refreshing[key] = task
-        task.add_done_callback(lambda _task: self._refreshing.pop(key, None))
+        self._refreshing.start(key, self._refresh(settings))
 
     async def _refresh(self, settings: ProviderSettings) -> None:
         try:

@@ -5,7 +5,6 @@ once) and the rule of at most one running generation per conversation (`Generati
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import math
 from collections.abc import Callable, Coroutine, Sequence
@@ -38,6 +37,7 @@ from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.text import AttachmentInput
 from desktop.engine.context.service import ContextService
 from desktop.engine.prompt.request_builder import RequestOptions, Step
+from desktop.engine.tasks import KeyedTasks
 from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import cancelled, interrupted, unrun
 from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
@@ -522,63 +522,37 @@ class Generation:
 
 
 class GenerationRunner:
-    """At most one generation per conversation, each a named task we keep a reference to.
+    """At most one generation per conversation, and the message each one writes.
 
     Callers hold `lock(conversation_id)` while they stop the old generation and start
     the next, so two actions that both waited for the stop cannot each start one.
     """
 
     def __init__(self) -> None:
-        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._tasks = KeyedTasks("generation")
         self._message_ids: dict[str, str] = {}
         self._locks: dict[str, asyncio.Lock] = {}
 
     def lock(self, conversation_id: str) -> asyncio.Lock:
         return self._locks.setdefault(conversation_id, asyncio.Lock())
 
-    def _running(self, conversation_id: str) -> asyncio.Task[None] | None:
-        """The conversation's generation while it runs. A task that has ended counts as
-        ended at once, not when the loop gets round to its done callback: whoever heard
-        its finished event may ask next."""
-        task = self._tasks.get(conversation_id)
-        return task if task is not None and not task.done() else None
-
     def is_running(self, conversation_id: str) -> bool:
-        return self._running(conversation_id) is not None
+        return self._tasks.busy(conversation_id)
 
     def message_id(self, conversation_id: str) -> str | None:
         """The message the conversation's running generation writes, if any."""
         return self._message_ids.get(conversation_id) if self.is_running(conversation_id) else None
 
     def start(self, conversation_id: str, message_id: str, run: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(run, name=f"generation:{conversation_id}")
-        self._tasks[conversation_id] = task
         self._message_ids[conversation_id] = message_id
-        task.add_done_callback(functools.partial(self._forget, conversation_id))
+        self._tasks.start(conversation_id, run)
 
     async def stop(self, conversation_id: str) -> None:
         """Cancel the running generation (if any) and wait until it has saved its state."""
-        task = self._running(conversation_id)
-        if task is None:
-            return
-        task.cancel()
-        try:
-            await asyncio.shield(task)
-        except asyncio.CancelledError:
-            current = asyncio.current_task()
-            if current is not None and current.cancelling():
-                raise  # we ourselves are being cancelled, not just the generation
+        await self._tasks.cancel(conversation_id)
 
     async def shutdown(self) -> None:
-        for conversation_id in list(self._tasks):
-            await self.stop(conversation_id)
-
-    def _forget(self, conversation_id: str, task: asyncio.Task[None]) -> None:
-        if self._tasks.get(conversation_id) is task:
-            del self._tasks[conversation_id]
-            del self._message_ids[conversation_id]
-        if not task.cancelled() and task.exception() is not None:
-            log.error("generation task failed", exc_info=task.exception())
+        await self._tasks.close()
 
 
 def _not_saved(error: StorageError) -> str:
