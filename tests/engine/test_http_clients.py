@@ -9,7 +9,6 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -20,6 +19,7 @@ from desktop.engine.http_clients import HttpClients
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.base import ChatRequest, RequestMessage
 from desktop.storage.secrets import SecretStore
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, SSEServer, chat_chunk, models_body, sse_response
 from tests.support.waiting import HANG_GUARD_S
 
@@ -68,18 +68,6 @@ class RecordingProxy:
             writer.close()
 
 
-def write_settings(path: Path, base_url: str, network: dict[str, Any] | None = None) -> None:
-    data: dict[str, Any] = {
-        "version": 1,
-        "providers": [
-            {"id": "p", "name": "P", "base_url": base_url, "models": ["test-model"]},
-        ],
-    }
-    if network:
-        data["network"] = network
-    path.write_text(json.dumps(data), encoding="utf-8")
-
-
 def point_at(path: Path, proxy_url: str) -> None:
     """The proxy's address is known only once it listens: put it into the settings."""
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -124,7 +112,13 @@ def environment_proxy(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
 
 def test_a_custom_proxy_carries_every_request(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, UPSTREAM, {"proxy_mode": "custom", "proxy_url": "PROXY"})
+    write_settings(
+        path,
+        UPSTREAM,
+        provider_id="p",
+        name="P",
+        network={"proxy_mode": "custom", "proxy_url": "PROXY"},
+    )
 
     async def body(service: SettingsService, proxy: RecordingProxy) -> None:
         models = await service.fetch_models(provider_settings(service), None)
@@ -142,7 +136,9 @@ def test_no_proxy_ignores_the_environments_proxy(
     tmp_path: Path, sse_server: SSEServer, environment_proxy: Callable[[str], None]
 ) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, sse_server.base_url, {"proxy_mode": "none"})
+    write_settings(
+        path, sse_server.base_url, provider_id="p", name="P", network={"proxy_mode": "none"}
+    )
 
     async def body(service: SettingsService, proxy: RecordingProxy) -> None:
         environment_proxy(proxy.url)
@@ -162,7 +158,7 @@ def test_the_system_proxy_is_used_by_default(
     tmp_path: Path, environment_proxy: Callable[[str], None]
 ) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, UPSTREAM)
+    write_settings(path, UPSTREAM, provider_id="p", name="P")
 
     async def body(service: SettingsService, proxy: RecordingProxy) -> None:
         environment_proxy(proxy.url)
@@ -179,7 +175,7 @@ def test_the_system_proxy_is_used_by_default(
 
 def test_changing_the_proxy_takes_effect_for_the_next_request(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, UPSTREAM, {"proxy_mode": "none"})
+    write_settings(path, UPSTREAM, provider_id="p", name="P", network={"proxy_mode": "none"})
 
     async def body(service: SettingsService, proxy: RecordingProxy) -> None:
         with pytest.raises(ProviderError, match="Could not connect"):
@@ -201,7 +197,7 @@ def test_an_answer_streaming_keeps_its_client_until_it_ends(
     tmp_path: Path, sse_server: SSEServer
 ) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, sse_server.base_url)
+    write_settings(path, sse_server.base_url, provider_id="p", name="P")
     sse_server.enqueue(
         sse_response(
             chat_chunk(content="first"),
@@ -235,7 +231,7 @@ def test_a_missing_ca_bundle_is_refused_with_a_clear_message_and_nothing_written
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, UPSTREAM)
+    write_settings(path, UPSTREAM, provider_id="p", name="P")
     before = path.read_text(encoding="utf-8")
 
     async def body(service: SettingsService, proxy: RecordingProxy) -> None:
@@ -262,7 +258,13 @@ def test_a_bad_ca_bundle_saved_earlier_does_not_stop_parley_from_starting(
     tmp_path: Path, sse_server: SSEServer
 ) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, sse_server.base_url, {"ca_bundle": str(tmp_path / "gone.pem")})
+    write_settings(
+        path,
+        sse_server.base_url,
+        provider_id="p",
+        name="P",
+        network={"ca_bundle": str(tmp_path / "gone.pem")},
+    )
 
     async def body(service: SettingsService, proxy: RecordingProxy) -> None:
         assert service.network_error is not None
@@ -286,7 +288,7 @@ def test_a_bad_ca_bundle_saved_earlier_does_not_stop_parley_from_starting(
 
 def test_a_generation_gets_capabilities_for_its_model(tmp_path: Path) -> None:
     path = tmp_path / "settings.json"
-    write_settings(path, UPSTREAM)
+    write_settings(path, UPSTREAM, provider_id="p", name="P")
 
     async def body(service: SettingsService, proxy: RecordingProxy) -> None:
         assert service.capabilities(ModelRef("p", "gpt-4o")).supports_vision

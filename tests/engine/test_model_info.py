@@ -18,6 +18,7 @@ from desktop.storage.model_info_cache import FILE_NAME
 from desktop.storage.secrets import SecretStore
 from tests.support.model_reports import ollama_router, ollama_show
 from tests.support.ollama_wire import tags_body
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import (
     RecordedRequest,
     Sleep,
@@ -37,19 +38,10 @@ SHOWS = {
 }
 
 
-def write_settings(folder: Path, base_url: str, overrides: dict[str, Any] | None = None) -> Path:
-    provider: dict[str, Any] = {
-        "id": "ollama",
-        "name": "Ollama",
-        "kind": "ollama",
-        "base_url": base_url,
-        "models": [MODEL],
-    }
-    if overrides:
-        provider["model_overrides"] = overrides
-    path = folder / "settings.json"
-    path.write_text(json.dumps({"version": 1, "providers": [provider]}), encoding="utf-8")
-    return path
+def ollama_settings(folder: Path, base_url: str, **options: Any) -> Path:
+    return write_settings(
+        folder, base_url, (MODEL,), kind="ollama", provider_id="ollama", name="Ollama", **options
+    )
 
 
 def ollama(server: SSEServer, shows: dict[str, dict] = SHOWS) -> None:
@@ -95,7 +87,7 @@ def test_fetching_models_from_ollama_teaches_the_capability_check(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
     ollama(sse_server)
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
 
     async def body(service: SettingsService) -> None:
         before = service.capabilities(REF)
@@ -135,7 +127,7 @@ def test_the_person_overrides_what_the_endpoint_said_field_by_field(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
     ollama(sse_server)
-    path = write_settings(tmp_path, sse_server.url, {MODEL: {"vision": False}})
+    path = ollama_settings(tmp_path, sse_server.url, model_overrides={MODEL: {"vision": False}})
 
     async def body(service: SettingsService) -> None:
         provider = service.settings.provider("ollama")
@@ -155,7 +147,7 @@ def test_the_person_overrides_what_the_endpoint_said_field_by_field(
 
 def test_test_connection_asks_too(tmp_path: Path, sse_server: SSEServer, memory_keyring) -> None:
     ollama(sse_server)
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
 
     async def body(service: SettingsService) -> None:
         provider = service.settings.provider("ollama")
@@ -176,7 +168,7 @@ def test_an_endpoint_that_cannot_say_leaves_the_table_and_the_list(
         return error_response(500, "show is broken")
 
     sse_server.route(respond)
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
 
     async def body(service: SettingsService) -> None:
         provider = service.settings.provider("ollama")
@@ -197,7 +189,7 @@ def test_a_stale_answer_is_asked_again_in_the_background_on_use_at_most_once_per
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
     ollama(sse_server)
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
     now = [1_000_000.0]
 
     async def body(service: SettingsService) -> None:
@@ -222,7 +214,7 @@ def test_a_failed_background_ask_is_not_repeated_within_the_age(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
     sse_server.route(lambda request: error_response(500, "busy"))
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
     now = [1_000_000.0]
 
     async def body(service: SettingsService) -> None:
@@ -244,7 +236,7 @@ def test_without_a_maximum_age_nothing_is_asked_on_its_own(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
     ollama(sse_server)
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
 
     async def body(service: SettingsService) -> None:
         service.request_options(REF)
@@ -258,7 +250,7 @@ def test_quitting_stops_a_background_ask(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
     sse_server.route(lambda request: [Sleep(20), *json_response(SHOWS[MODEL])])
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
 
     async def body(service: SettingsService) -> None:
         service.request_options(REF)
@@ -274,7 +266,7 @@ def test_quitting_stops_a_background_ask(
 def test_a_corrupt_cache_file_falls_back_to_the_table(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
-    path = write_settings(tmp_path, sse_server.url)
+    path = ollama_settings(tmp_path, sse_server.url)
     (tmp_path / FILE_NAME).write_text("{oops", encoding="utf-8")
 
     async def body(service: SettingsService) -> None:

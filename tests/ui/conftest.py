@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import gc
-import json
 import sys
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -72,28 +71,6 @@ def loop(qapp) -> Iterator[asyncio.AbstractEventLoop]:
         # whichever thread happens to trigger a collection.
         gc.collect()
         sys.set_asyncgen_hooks(*hooks)
-
-
-def write_settings(
-    folder: Path,
-    base_url: str,
-    models: tuple[str, ...] = ("test-model",),
-    *,
-    after_answer: bool = False,
-) -> None:
-    """Settings with one loopback provider. Titles and follow-up suggestions are off
-    unless `after_answer`: each is one more request, which would take the answer a test
-    scripted for its next message (tests/ui/test_after_answer_ui.py turns them on)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    data = {
-        "version": 1,
-        "providers": [
-            {"id": "local", "name": "Local", "base_url": base_url, "models": list(models)}
-        ],
-        "auto_titles": after_answer,
-        "follow_up_suggestions": after_answer,
-    }
-    (folder / "settings.json").write_text(json.dumps(data), encoding="utf-8")
 
 
 class AppDriver:

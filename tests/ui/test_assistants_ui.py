@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import type_and_send
 
 

@@ -8,9 +8,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from desktop.core.models import MessageStatus
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
 from tests.support.waiting import CEILING_S
-from tests.ui.conftest import write_settings
 
 
 def type_and_send(parley, text: str) -> None:

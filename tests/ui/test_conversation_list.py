@@ -19,7 +19,7 @@ from desktop.core.paths import DataPaths
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.ui.viewmodels.conversations import ConversationListModel
-from tests.ui.conftest import write_settings
+from tests.support.settings_files import write_settings
 
 MODEL = ModelRef("local", "test-model")
 Model = ConversationListModel

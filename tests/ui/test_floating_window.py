@@ -29,8 +29,8 @@ from desktop.ui.views.window_geometry import (
     clamp,
     default_rect,
 )
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
-from tests.ui.conftest import write_settings
 
 
 def bodies(transcript) -> list[str]:

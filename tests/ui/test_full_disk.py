@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from desktop.core.models import MessageStatus
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Gate, chat_chunk, sse_response, usage_chunk
-from tests.ui.conftest import write_settings
 
 
 def press_enter(parley) -> None:

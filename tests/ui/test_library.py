@@ -10,7 +10,7 @@ from PySide6.QtTest import QTest
 
 from desktop.core.models import Role
 from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
-from tests.ui.conftest import write_settings
+from tests.support.settings_files import write_settings
 
 
 async def chat(driver, parley, text: str) -> str:

@@ -30,8 +30,8 @@ from desktop.core.models import (
 from desktop.ui.viewmodels.message_item import Notice
 from desktop.ui.views.notice_detail import NoticeDetailDialog
 from desktop.ui.views.plain_text_view import PlainTextView
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Gate, chat_chunk, sse_response
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import type_and_send
 from tests.ui.test_tool_approval import dialogs, start_with_workspace, text_answer, write_call
 

@@ -17,9 +17,9 @@ from desktop.render.maths import FAILED, PENDING, READY, pending_maths
 from desktop.ui import math_images
 from desktop.ui.math_images import MathStyle, MathTypesetter
 from tests.support.processes import alive
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream
 from tests.support.waiting import CEILING_S
-from tests.ui.conftest import write_settings
 
 WAIT_MS = int(CEILING_S * 1000)
 LIGHT_TEXT, DARK_TEXT = "#1d1d1f", "#e6e6e9"

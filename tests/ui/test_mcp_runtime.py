@@ -14,8 +14,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QLabel
 
 from tests.engine.test_mcp import ROOT, child_pid
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import type_and_send
 
 TEST_SERVER = {

@@ -10,7 +10,7 @@ import sys
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.ui.conftest import write_settings
+from tests.support.settings_files import write_settings
 
 ARGS = "-m mcp_server_time --local-timezone UTC"
 

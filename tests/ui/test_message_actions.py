@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop.ui.viewmodels.chat import ChatViewModel
-from tests.ui.conftest import write_settings
+from tests.support.settings_files import write_settings
 from tests.ui.transcript_support import message
 
 SLOTS = (

@@ -11,8 +11,8 @@ import json
 from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop.engine.notices import first_words
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import type_and_send
 from tests.ui.test_tool_approval import text_answer, write_call, write_tool_settings
 

@@ -17,7 +17,7 @@ from desktop.engine.settings_service import SettingsService
 from desktop.storage.secrets import SecretStore
 from desktop.ui.viewmodels.ocr_settings import OcrSettingsModel
 from desktop.ui.views.settings_pages.ocr_page import OcrPage
-from tests.ui.conftest import write_settings
+from tests.support.settings_files import write_settings
 
 
 def saved(data_dir: Path) -> dict:

@@ -22,6 +22,7 @@ from desktop.core.settings import ProviderKind
 from desktop.engine.local_servers import LocalServer
 from tests.engine.test_mcp import ROOT
 from tests.engine.turn.test_tool_loop import call_answer
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import (
     DONE,
     chat_chunk,
@@ -29,7 +30,6 @@ from tests.support.sse_server import (
     error_response,
     sse_response,
 )
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import answer_widget, type_and_send
 from tests.ui.test_rolling_context import seed_chat
 

@@ -16,6 +16,7 @@ from desktop.core.models import (
     ToolCallPart,
 )
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import (
     Disconnect,
     chat_chunk,
@@ -23,7 +24,6 @@ from tests.support.sse_server import (
     error_response,
     sse_response,
 )
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import answer_widget, type_and_send
 
 

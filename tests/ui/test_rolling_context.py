@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from desktop.core.models import Message, ModelRef, Role, RollingSummary, TextPart
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import completion_body, json_response
-from tests.ui.conftest import write_settings
 
 MODEL = ModelRef("local", "test-model")
 

@@ -14,8 +14,8 @@ from PySide6.QtTest import QTest
 
 from desktop.core.settings import ProviderKind
 from desktop.engine.local_servers import LocalServer
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import SSEServer, json_response
-from tests.ui.conftest import write_settings
 
 OLLAMA_TAGS = {"models": [{"name": n, "model": n} for n in ("qwen3:8b", "llama3.2", "gemma3")]}
 

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import QLabel
 from desktop.app import Parley
 from desktop.ui.views.labels import MarkupLabel
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import (
     Sleep,
     completion_body,
@@ -20,7 +21,7 @@ from tests.support.sse_server import (
     json_response,
     models_body,
 )
-from tests.ui.conftest import AppDriver, write_settings
+from tests.ui.conftest import AppDriver
 
 
 def providers_page(parley: Parley) -> ProvidersPage:

@@ -10,8 +10,8 @@ from keyring.backends import fail
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import json_response, models_body
-from tests.ui.conftest import write_settings
 
 
 def test_a_newcomer_is_greeted_and_sets_up_a_provider(driver, sse_server, tmp_path, memory_keyring):

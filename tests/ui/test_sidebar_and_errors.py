@@ -7,7 +7,7 @@ import sys
 
 from PySide6.QtWidgets import QMessageBox
 
-from tests.ui.conftest import write_settings
+from tests.support.settings_files import write_settings
 
 
 async def send_and_wait(driver, parley, text: str) -> str:

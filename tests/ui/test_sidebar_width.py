@@ -10,8 +10,8 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtTest import QTest
 
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, error_response, sse_response
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import answer_widget, type_and_send
 from tests.ui.test_tool_approval import dialogs, text_answer, write_call, write_tool_settings
 

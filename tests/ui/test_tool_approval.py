@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QPushButton
 
 from desktop.core.models import CallState, Decision, MessageStatus, ToolCallPart
 from tests.support.chat_wire import delta_chunk, streamed_call
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, chat_chunk, sse_response
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import answer_widget, type_and_send
 
 LONG = "line of text " * 400  # far longer than any dialog is wide or tall

@@ -10,8 +10,8 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
 
 from desktop.render import render_markdown
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import answer_widget, type_and_send
 from tests.ui.transcript_support import PARAGRAPH, conversation, live_ids, message, screen_top
 

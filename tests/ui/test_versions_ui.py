@@ -5,8 +5,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, default_stream, sse_response
-from tests.ui.conftest import write_settings
 
 
 def answer_stream(text: str):

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import json
 
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream
-from tests.ui.conftest import write_settings
 from tests.ui.test_chat_window import type_and_send
 
 

@@ -19,7 +19,8 @@ from desktop.engine.settings_service import SettingsService
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
-from tests.engine.turn.test_chat_service import FAST_RETRIES, write_settings
+from tests.engine.turn.test_chat_service import FAST_RETRIES
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import SSEServer, completion_body, error_response, json_response
 
 MODEL = ModelRef("local", "test-model")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -29,6 +28,7 @@ from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 from tests.support.chat_wire import turns
 from tests.support.full_disk import SmallDisk
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import (
     DONE,
     Disconnect,
@@ -58,26 +58,6 @@ class CountingRepository(ChatRepository):
         if message.status is MessageStatus.STREAMING:
             self.streaming_saves += 1
         super().save_message(message)
-
-
-def write_settings(path: Path, base_url: str) -> None:
-    path.write_text(
-        json.dumps(
-            {
-                "version": 1,
-                "providers": [
-                    {
-                        "id": "local",
-                        "name": "Local",
-                        "kind": "openai_chat",
-                        "base_url": base_url,
-                        "models": ["test-model"],
-                    }
-                ],
-            }
-        ),
-        encoding="utf-8",
-    )
 
 
 class Harness:

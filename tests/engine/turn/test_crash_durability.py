@@ -27,6 +27,7 @@ from desktop.core.models import MessageStatus
 from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, SendNow, Sleep, chat_chunk, sse_response
 from tests.support.waiting import CEILING_S, wait_until
 
@@ -35,12 +36,6 @@ LOSS_BOUND_S = 1.0  # "the text received up to about a second before is kept"
 CHUNK_GAP_S = 0.02
 SAVES_TO_WATCH = 6
 CHUNK = re.compile(r"\[(\d+)\]")
-
-
-def _write_settings(folder: Path, base_url: str) -> None:
-    provider = {"id": "local", "name": "Local", "base_url": base_url, "models": ["test-model"]}
-    settings = {"version": 1, "providers": [provider], "auto_titles": False}
-    (folder / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
 
 
 def _numbered_chunks(sent: list[int], count: int) -> list[object]:
@@ -80,7 +75,7 @@ def test_kill_9_mid_stream_loses_at_most_the_last_second(tmp_path: Path, sse_ser
     sse_server.enqueue(
         sse_response(*_numbered_chunks(sent, 3000), chat_chunk(finish_reason="stop"), DONE)
     )
-    _write_settings(tmp_path, sse_server.base_url)
+    write_settings(tmp_path, sse_server.base_url)
     child = subprocess.Popen(
         [sys.executable, "-m", "tests.support.stream_child", str(tmp_path)],
         cwd=ROOT,

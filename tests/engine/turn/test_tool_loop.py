@@ -36,6 +36,7 @@ from desktop.storage.database import Database
 from desktop.storage.secrets import SecretStore
 from tests.engine.turn.test_chat_service import FAST_RETRIES, CountingRepository, wait_for
 from tests.support.chat_wire import delta_chunk, streamed_call, turns
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, SSEServer, default_stream, sse_response, usage_chunk
 
 TOOLS_MODEL = ModelRef("local", "gpt-4o")  # known to call tools
@@ -51,24 +52,6 @@ def call_answer(call_id: str, name: str, arguments: dict[str, Any] | str) -> lis
         usage_chunk(10, 5),
         DONE,
     )
-
-
-def write_settings(path: Path, base_url: str, tools: dict[str, Any] | None = None) -> None:
-    data: dict[str, Any] = {
-        "version": 1,
-        "providers": [
-            {
-                "id": "local",
-                "name": "Local",
-                "kind": "openai_chat",
-                "base_url": base_url,
-                "models": ["gpt-4o", "test-model"],
-            }
-        ],
-    }
-    if tools:
-        data["tools"] = tools
-    path.write_text(json.dumps(data), encoding="utf-8")
 
 
 class ToolHarness:
@@ -88,7 +71,7 @@ class ToolHarness:
         self.workspace.mkdir()
         self.server = server
         self.max_steps = max_steps
-        write_settings(self.root / "settings.json", server.base_url, tools)
+        write_settings(self.root, server.base_url, ("gpt-4o", "test-model"), tools=tools)
         self.db = Database.open(self.root / "parley.db")
         self.repo = CountingRepository(self.db)
         self.events: list[object] = []

@@ -21,9 +21,9 @@ from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
 from desktop.ui.views.main_window import MainWindow
+from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, RecordedRequest, Sleep, chat_chunk, sse_response
 from tests.support.waiting import CEILING_S
-from tests.ui.conftest import write_settings
 
 
 def _main_window(qapp) -> MainWindow | None:

@@ -19,7 +19,7 @@ from desktop.engine.settings_service import SettingsService
 from desktop.storage.secrets import SecretStore
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
 from desktop.ui.views.settings_pages.desktop_page import DesktopPage
-from tests.ui.conftest import write_settings
+from tests.support.settings_files import write_settings
 
 
 def saved(data_dir: Path) -> dict:
