@@ -20,12 +20,12 @@ from desktop.engine.library import Library
 from desktop.engine.next_request import Draft as NextDraft
 from desktop.engine.request_builder import RequestOptions
 from desktop.engine.settings_service import SettingsService
-from desktop.providers.openai_chat import OpenAIChatProvider
 from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database
 from desktop.storage.errors import DiskFullError
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
+from tests.support.adapters import openai_chat_adapter
 from tests.support.chat_wire import turns
 from tests.support.full_disk import SmallDisk
 from tests.support.sse_server import (
@@ -392,8 +392,8 @@ class ShortStallProviders:
         self._client = client
         self._base_url = base_url
 
-    async def provider(self, provider_id: str) -> OpenAIChatProvider:
-        return OpenAIChatProvider(self._client, self._base_url, stall_timeout=0.5)
+    async def provider(self, provider_id: str) -> openai_chat_adapter:
+        return openai_chat_adapter(self._client, self._base_url, stall_timeout=0.5)
 
     def request_options(self, model: ModelRef) -> RequestOptions:
         return RequestOptions()

@@ -1,4 +1,4 @@
-"""AnthropicProvider against a real loopback server speaking the Messages wire format."""
+"""anthropic_adapter against a real loopback server speaking the Messages wire format."""
 
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ from desktop.core.events import (
 )
 from desktop.core.models import Role, Usage
 from desktop.core.settings import ProviderKind, ProviderSettings
-from desktop.providers.anthropic import AnthropicProvider
-from desktop.providers.anthropic_wire import BLOCKS_PREFIX
+from desktop.providers.adapter import HttpAdapter
+from desktop.providers.anthropic.adapter import AnthropicSpec
+from desktop.providers.anthropic.request import BLOCKS_PREFIX
 from desktop.providers.base import (
     ChatRequest,
     Completion,
@@ -40,6 +41,7 @@ from desktop.providers.base import (
 )
 from desktop.providers.registry import create_provider
 from desktop.providers.retry import RetryingProvider, RetryPolicy
+from tests.support.adapters import anthropic_adapter
 from tests.support.anthropic_wire import (
     MESSAGE_STOP,
     PING,
@@ -87,14 +89,14 @@ def run(coro: Awaitable[T]) -> T:
 
 def call(
     server: SSEServer,
-    action: Callable[[AnthropicProvider], Awaitable[T]],
+    action: Callable[[HttpAdapter], Awaitable[T]],
     *,
     base_url: str | None = None,
     **options: Any,
 ) -> T:
     async def main() -> T:
         async with httpx.AsyncClient(trust_env=False) as client:
-            provider = AnthropicProvider(client, base_url or server.url, **options)
+            provider = anthropic_adapter(client, base_url or server.url, **options)
             return await action(provider)
 
     return run(main())
@@ -109,7 +111,7 @@ def stream(
     """All events; pass `received` to inspect what arrived before an exception."""
     events = received if received is not None else []
 
-    async def consume(provider: AnthropicProvider) -> list[StreamEvent]:
+    async def consume(provider: HttpAdapter) -> list[StreamEvent]:
         async for item in provider.stream(request):
             events.append(item)
         return events
@@ -193,7 +195,7 @@ def test_stream_without_event_lines_is_read_by_type(sse_server: SSEServer) -> No
 def test_stops_at_message_stop_without_waiting_for_the_server(sse_server: SSEServer) -> None:
     sse_server.enqueue(sse_response(*answer(text_block(0, "ok")), Sleep(30)))
 
-    async def scenario(provider: AnthropicProvider) -> list[StreamEvent]:
+    async def scenario(provider: HttpAdapter) -> list[StreamEvent]:
         events = [item async for item in provider.stream(REQUEST)]
         assert await client_went_away(sse_server)
         return events
@@ -503,7 +505,7 @@ def test_web_page_instead_of_a_stream_points_at_the_base_url(sse_server: SSEServ
         Sleep(30),
     )
 
-    async def scenario(provider: AnthropicProvider) -> None:
+    async def scenario(provider: HttpAdapter) -> None:
         with pytest.raises(ProviderError, match=r"web page.*api\.anthropic\.com"):
             async for _ in provider.stream(REQUEST):
                 pass
@@ -604,7 +606,7 @@ def test_stall_raises_quickly_and_closes_the_connection(sse_server: SSEServer) -
     )
     received: list[StreamEvent] = []
 
-    async def scenario(provider: AnthropicProvider) -> float:
+    async def scenario(provider: HttpAdapter) -> float:
         started = time.monotonic()
         with pytest.raises(StreamBrokenError, match=r"sent nothing for 0\.3 s"):
             async for item in provider.stream(REQUEST):
@@ -664,7 +666,7 @@ def test_cancellation_propagates_and_closes_the_connection(sse_server: SSEServer
     sse_server.enqueue(sse_response(message_start(), *text_block(0, "Hi"), Sleep(30)))
     received: list[StreamEvent] = []
 
-    async def scenario(provider: AnthropicProvider) -> None:
+    async def scenario(provider: HttpAdapter) -> None:
         first = asyncio.Event()
 
         async def consume() -> None:
@@ -770,7 +772,7 @@ def test_gateway_path_is_kept(sse_server: SSEServer) -> None:
 def test_empty_base_url_means_anthropic() -> None:
     async def main() -> str:
         async with httpx.AsyncClient(trust_env=False) as client:
-            return AnthropicProvider(client, "  ").base_url
+            return anthropic_adapter(client, "  ").base_url
 
     assert run(main()) == "https://api.anthropic.com"
 
@@ -861,7 +863,7 @@ def test_registry_creates_the_anthropic_provider() -> None:
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
             provider = create_provider(settings, KEY, client)
-            assert isinstance(provider, AnthropicProvider)
+            assert isinstance(provider.spec, AnthropicSpec)
             assert provider.base_url == "https://api.anthropic.com"
 
     run(main())
@@ -892,7 +894,7 @@ def test_retrying_provider_retries_an_overloaded_stream_before_any_answer(
     async def main() -> list[StreamEvent]:
         async with httpx.AsyncClient(trust_env=False) as client:
             provider = RetryingProvider(
-                AnthropicProvider(client, sse_server.url), RetryPolicy(base_delay_s=0.01)
+                anthropic_adapter(client, sse_server.url), RetryPolicy(base_delay_s=0.01)
             )
             return [item async for item in provider.stream(REQUEST)]
 

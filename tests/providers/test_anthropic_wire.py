@@ -19,20 +19,22 @@ from desktop.core.events import (
     ToolCallDelta,
 )
 from desktop.core.models import Role
-from desktop.providers.anthropic import api_root, merge_headers
-from desktop.providers.anthropic_wire import (
-    BLOCKS_PREFIX,
-    MISSING_RESULT,
+from desktop.providers.anthropic.adapter import api_root, merge_headers
+from desktop.providers.anthropic.models import (
     ClaudeFamily,
     Sampling,
-    StreamTranslator,
     Thinking,
-    build_body,
-    build_messages,
     claude_family,
     plan_tokens,
+)
+from desktop.providers.anthropic.request import (
+    BLOCKS_PREFIX,
+    MISSING_RESULT,
+    build_body,
+    build_messages,
     thinking_blocks,
 )
+from desktop.providers.anthropic.stream import StreamTranslator
 from desktop.providers.base import ChatRequest, RequestMessage, ToolCall, ToolResult
 from desktop.providers.sse import SSEDecoder
 from tests.support.anthropic_wire import (

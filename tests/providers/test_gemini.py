@@ -1,4 +1,4 @@
-"""GeminiProvider against a real loopback server speaking Gemini's wire format."""
+"""gemini_adapter against a real loopback server speaking Gemini's wire format."""
 
 from __future__ import annotations
 
@@ -28,6 +28,7 @@ from desktop.core.models import Message, Role, ToolCallPart, Usage
 from desktop.core.settings import ProviderKind, ProviderSettings
 from desktop.engine.request_builder import request_message
 from desktop.engine.stream_fold import Draft, close_open, fold
+from desktop.providers.adapter import HttpAdapter
 from desktop.providers.base import (
     ChatRequest,
     Completion,
@@ -38,16 +39,14 @@ from desktop.providers.base import (
     ToolResult,
     ToolSpec,
 )
-from desktop.providers.gemini import GeminiProvider
-from desktop.providers.gemini_wire import (
-    GENERATED_CALL_PREFIX,
-    SKIP_SIGNATURE,
-    StreamTranslator,
-    stored_signatures,
-)
+from desktop.providers.gemini.adapter import GeminiSpec
+from desktop.providers.gemini.request import GENERATED_CALL_PREFIX
+from desktop.providers.gemini.signatures import SKIP_SIGNATURE, stored_signatures
+from desktop.providers.gemini.stream import StreamTranslator
 from desktop.providers.registry import create_provider
 from desktop.providers.sse import ServerSentEvent
 from tests.support import gemini_wire as g
+from tests.support.adapters import gemini_adapter
 from tests.support.sse_server import (
     Disconnect,
     Head,
@@ -76,7 +75,7 @@ def run(coro: Awaitable[T]) -> T:
 
 def call(
     server: SSEServer,
-    action: Callable[[GeminiProvider], Awaitable[T]],
+    action: Callable[[HttpAdapter], Awaitable[T]],
     *,
     base_url: str | None = None,
     **options: Any,
@@ -85,7 +84,7 @@ def call(
 
     async def main() -> T:
         async with httpx.AsyncClient(trust_env=False) as client:
-            return await action(GeminiProvider(client, base_url or server.url, **options))
+            return await action(gemini_adapter(client, base_url or server.url, **options))
 
     return run(main())
 
@@ -98,7 +97,7 @@ def stream(
 ) -> list[StreamEvent]:
     events = received if received is not None else []
 
-    async def consume(provider: GeminiProvider) -> list[StreamEvent]:
+    async def consume(provider: HttpAdapter) -> list[StreamEvent]:
         async for event in provider.stream(request):
             events.append(event)
         return events
@@ -701,7 +700,7 @@ def test_stall_raises_quickly_and_closes_the_connection(sse_server: SSEServer) -
     sse_server.enqueue(g.stream_response(g.chunk(g.text("first")), Sleep(30)))
     received: list[StreamEvent] = []
 
-    async def scenario(provider: GeminiProvider) -> float:
+    async def scenario(provider: HttpAdapter) -> float:
         started = time.monotonic()
         with pytest.raises(StreamBrokenError, match=r"sent nothing for 0\.3 s"):
             async for event in provider.stream(REQUEST):
@@ -968,7 +967,7 @@ def test_registry_creates_the_gemini_provider() -> None:
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
             provider = create_provider(settings, KEY, client)
-            assert isinstance(provider, GeminiProvider)
+            assert isinstance(provider.spec, GeminiSpec)
             assert provider.base_url == "https://generativelanguage.googleapis.com/v1beta"
 
     run(main())

@@ -12,7 +12,7 @@ import pytest
 from desktop.core.models import Role
 from desktop.providers.base import ChatRequest, ProviderHTTPError, RequestMessage
 from desktop.providers.http_errors import error_code, error_detail, status_error
-from desktop.providers.openai_chat import OpenAIChatProvider
+from tests.support.adapters import openai_chat_adapter
 from tests.support.sse_server import SSEServer, json_response
 
 
@@ -203,7 +203,7 @@ def test_a_real_response_is_worded_end_to_end(sse_server: SSEServer) -> None:
 
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
-            provider = OpenAIChatProvider(client, sse_server.base_url, "sk-x")
+            provider = openai_chat_adapter(client, sse_server.base_url, "sk-x")
             async for _ in provider.stream(request):
                 pass
 

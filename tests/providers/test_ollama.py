@@ -1,4 +1,4 @@
-"""OllamaProvider against a real loopback server speaking Ollama's `/api/chat` NDJSON."""
+"""ollama_adapter against a real loopback server speaking Ollama's `/api/chat` NDJSON."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from desktop.core.events import (
 )
 from desktop.core.models import Role, Usage
 from desktop.core.settings import ProviderKind, ProviderSettings
+from desktop.providers.adapter import HttpAdapter
 from desktop.providers.base import (
     ChatRequest,
     Completion,
@@ -33,10 +34,11 @@ from desktop.providers.base import (
     ToolResult,
     ToolSpec,
 )
-from desktop.providers.ollama import OllamaProvider
-from desktop.providers.ollama_wire import GENERATED_CALL_PREFIX
+from desktop.providers.ollama.adapter import OllamaSpec
+from desktop.providers.ollama.stream import GENERATED_CALL_PREFIX
 from desktop.providers.registry import create_provider
 from tests.support import ollama_wire as o
+from tests.support.adapters import ollama_adapter
 from tests.support.sse_server import (
     Disconnect,
     Head,
@@ -63,14 +65,14 @@ def run(coro: Awaitable[T]) -> T:
 
 def call(
     server: SSEServer,
-    action: Callable[[OllamaProvider], Awaitable[T]],
+    action: Callable[[HttpAdapter], Awaitable[T]],
     *,
     base_url: str | None = None,
     **options: Any,
 ) -> T:
     async def main() -> T:
         async with httpx.AsyncClient(trust_env=False) as client:
-            return await action(OllamaProvider(client, base_url or server.url, **options))
+            return await action(ollama_adapter(client, base_url or server.url, **options))
 
     return run(main())
 
@@ -83,7 +85,7 @@ def stream(
 ) -> list[StreamEvent]:
     events = received if received is not None else []
 
-    async def consume(provider: OllamaProvider) -> list[StreamEvent]:
+    async def consume(provider: HttpAdapter) -> list[StreamEvent]:
         async for event in provider.stream(request):
             events.append(event)
         return events
@@ -159,7 +161,7 @@ def test_length_limit_is_passed_through(sse_server: SSEServer) -> None:
 def test_stops_at_done_without_waiting_for_the_server(sse_server: SSEServer) -> None:
     sse_server.enqueue(o.ndjson_response(o.line("ok"), o.done(), Sleep(30)))
 
-    async def scenario(provider: OllamaProvider) -> list[StreamEvent]:
+    async def scenario(provider: HttpAdapter) -> list[StreamEvent]:
         events = [event async for event in provider.stream(REQUEST)]
         assert await asyncio.to_thread(sse_server.requests[-1].client_gone.wait, WAIT)
         return events
@@ -434,7 +436,7 @@ def test_stall_raises_quickly_and_closes_the_connection(sse_server: SSEServer) -
     sse_server.enqueue(o.ndjson_response(o.line("first"), Sleep(30)))
     received: list[StreamEvent] = []
 
-    async def scenario(provider: OllamaProvider) -> float:
+    async def scenario(provider: HttpAdapter) -> float:
         started = time.monotonic()
         with pytest.raises(StreamBrokenError, match=r"sent nothing for 0\.3 s"):
             async for event in provider.stream(REQUEST):
@@ -571,7 +573,7 @@ def test_registry_creates_the_ollama_provider() -> None:
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
             provider = create_provider(settings, None, client)
-            assert isinstance(provider, OllamaProvider)
+            assert isinstance(provider.spec, OllamaSpec)
             assert provider.base_url == "http://127.0.0.1:11434"
 
     run(main())

@@ -1,4 +1,4 @@
-"""OpenAIChatProvider against a real loopback server speaking the OpenAI wire format."""
+"""openai_chat_adapter against a real loopback server speaking the OpenAI wire format."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import Finished, ReasoningDelta, StreamEvent, TextDelta, UsageReport
 from desktop.core.models import Role, Usage, utc_now
 from desktop.core.settings import ProviderKind, ProviderSettings
+from desktop.providers.adapter import HttpAdapter
 from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, RequestMessage
 from desktop.providers.http_errors import parse_retry_after
-from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.openai_chat.adapter import OpenAIChatSpec
 from desktop.providers.registry import create_provider
+from tests.support.adapters import openai_chat_adapter
 from tests.support.sse_server import (
     DEFAULT_ANSWER,
     DONE,
@@ -58,12 +60,10 @@ def run(coro: Awaitable[T]) -> T:
     return asyncio.run(guarded())
 
 
-def call(
-    server: SSEServer, action: Callable[[OpenAIChatProvider], Awaitable[T]], **options: Any
-) -> T:
+def call(server: SSEServer, action: Callable[[HttpAdapter], Awaitable[T]], **options: Any) -> T:
     async def main() -> T:
         async with httpx.AsyncClient(trust_env=False) as client:
-            return await action(OpenAIChatProvider(client, server.base_url, **options))
+            return await action(openai_chat_adapter(client, server.base_url, **options))
 
     return run(main())
 
@@ -77,7 +77,7 @@ def stream(
     """All events; pass `received` to inspect what arrived before an exception."""
     events = received if received is not None else []
 
-    async def consume(provider: OpenAIChatProvider) -> list[StreamEvent]:
+    async def consume(provider: HttpAdapter) -> list[StreamEvent]:
         async for event in provider.stream(request):
             events.append(event)
         return events
@@ -199,7 +199,7 @@ def test_stops_at_done_and_closes_without_waiting_for_the_server(sse_server: SSE
         sse_response(chat_chunk(content="ok"), chat_chunk(finish_reason="stop"), DONE, Sleep(30))
     )
 
-    async def scenario(provider: OpenAIChatProvider) -> list[StreamEvent]:
+    async def scenario(provider: HttpAdapter) -> list[StreamEvent]:
         events = [event async for event in provider.stream(REQUEST)]
         assert await client_went_away(sse_server)
         return events
@@ -225,7 +225,7 @@ def test_web_page_instead_of_a_stream_points_at_the_base_url(sse_server: SSEServ
         Sleep(30),
     )
 
-    async def scenario(provider: OpenAIChatProvider) -> None:
+    async def scenario(provider: HttpAdapter) -> None:
         with pytest.raises(ProviderError, match=r"web page.*check the base URL"):
             async for _ in provider.stream(REQUEST):
                 pass
@@ -271,7 +271,7 @@ def test_stall_raises_quickly_and_closes_the_connection(sse_server: SSEServer) -
     sse_server.enqueue(sse_response(chat_chunk(content="first"), Sleep(30)))
     received: list[StreamEvent] = []
 
-    async def scenario(provider: OpenAIChatProvider) -> float:
+    async def scenario(provider: HttpAdapter) -> float:
         started = time.monotonic()
         with pytest.raises(StreamBrokenError, match=r"sent nothing for 0\.5 s"):
             async for event in provider.stream(REQUEST):
@@ -311,7 +311,7 @@ def test_cancellation_propagates_and_closes_the_connection(sse_server: SSEServer
     sse_server.enqueue(sse_response(chat_chunk(content="Hi"), Sleep(30)))
     received: list[StreamEvent] = []
 
-    async def scenario(provider: OpenAIChatProvider) -> None:
+    async def scenario(provider: HttpAdapter) -> None:
         first = asyncio.Event()
 
         async def consume() -> None:
@@ -397,7 +397,7 @@ def test_other_error_body_shapes(sse_server: SSEServer, body: Any, expected: str
 def test_connection_refused(closed_port: int) -> None:
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
-            provider = OpenAIChatProvider(client, f"http://127.0.0.1:{closed_port}/v1")
+            provider = openai_chat_adapter(client, f"http://127.0.0.1:{closed_port}/v1")
             async for _ in provider.stream(REQUEST):
                 pass
 
@@ -455,7 +455,7 @@ def test_no_authorization_header_without_a_key(sse_server: SSEServer, api_key: s
 def test_base_url_trailing_slash(sse_server: SSEServer) -> None:
     async def main() -> list[str]:
         async with httpx.AsyncClient(trust_env=False) as client:
-            return await OpenAIChatProvider(client, sse_server.base_url + "/").list_models()
+            return await openai_chat_adapter(client, sse_server.base_url + "/").list_models()
 
     run(main())
     assert sse_server.requests[0].path == "/v1/models"
@@ -549,7 +549,7 @@ def test_registry_creates_the_openai_provider() -> None:
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
             provider = create_provider(settings, None, client)
-            assert isinstance(provider, OpenAIChatProvider)
+            assert isinstance(provider.spec, OpenAIChatSpec)
             assert provider.base_url == "http://x:1/v1"
 
     run(main())

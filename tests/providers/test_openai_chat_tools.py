@@ -27,10 +27,10 @@ from desktop.providers.base import (
     ToolResult,
     ToolSpec,
 )
-from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.openai_chat.request import build_body
 from desktop.providers.openai_models import Dialect
-from desktop.providers.openai_wire import build_body
 from tests.support import provider_calls
+from tests.support.adapters import openai_chat_adapter
 from tests.support.chat_wire import (
     delta_chunk,
     streamed_call,
@@ -63,7 +63,7 @@ def stream(
     received: list[StreamEvent] | None = None,
     **options: Any,
 ) -> list[StreamEvent]:
-    return provider_calls.stream(OpenAIChatProvider, server.base_url, request, received, **options)
+    return provider_calls.stream(openai_chat_adapter, server.base_url, request, received, **options)
 
 
 def ask(text: str = "Weather in Tokyo?", **fields: Any) -> ChatRequest:

@@ -1,4 +1,4 @@
-"""OpenAIChatProvider against `fakellm`, a third-party OpenAI-compatible mock server.
+"""openai_chat_adapter against `fakellm`, a third-party OpenAI-compatible mock server.
 
 Our loopback server is written from our own reading of the protocol; fakellm is someone
 else's, so a streamed tool call that works against both is not a shared misreading.
@@ -34,8 +34,8 @@ from desktop.providers.base import (
     ToolResult,
     ToolSpec,
 )
-from desktop.providers.openai_chat import OpenAIChatProvider
 from tests.support import provider_calls
+from tests.support.adapters import openai_chat_adapter
 
 RULES = """\
 rules:
@@ -139,7 +139,7 @@ def scenario_headers(name: str) -> dict[str, str]:
 
 
 def stream(base_url: str, request: ChatRequest) -> list[StreamEvent]:
-    return provider_calls.stream(OpenAIChatProvider, base_url, request, api_key="not-used")
+    return provider_calls.stream(openai_chat_adapter, base_url, request, api_key="not-used")
 
 
 def assembled_calls(events: list[StreamEvent]) -> dict[int, dict[str, str]]:
@@ -232,7 +232,7 @@ def test_rate_limit_reads_as_a_retryable_error(fakellm: str) -> None:
         extra_headers=scenario_headers("rate_limit"),
     )
     with pytest.raises(ProviderHTTPError) as info:
-        provider_calls.call(OpenAIChatProvider, fakellm, lambda p: p.complete(request))
+        provider_calls.call(openai_chat_adapter, fakellm, lambda p: p.complete(request))
     assert (
         str(info.value) == "The server is rate limiting requests (429): Rate limit exceeded (mock)"
     )

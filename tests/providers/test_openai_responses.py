@@ -1,4 +1,4 @@
-"""OpenAIResponsesProvider against a real loopback server speaking the Responses API."""
+"""openai_responses_adapter against a real loopback server speaking the Responses API."""
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from desktop.core.events import (
 )
 from desktop.core.models import Role, Usage
 from desktop.core.settings import ProviderKind, ProviderSettings
+from desktop.providers.adapter import HttpAdapter
 from desktop.providers.base import (
     ChatRequest,
     Completion,
@@ -33,9 +34,10 @@ from desktop.providers.base import (
     ToolResult,
     ToolSpec,
 )
-from desktop.providers.openai_responses import OpenAIResponsesProvider
+from desktop.providers.openai_responses.adapter import OpenAIResponsesSpec
 from desktop.providers.registry import create_provider
 from tests.support import provider_calls
+from tests.support.adapters import openai_responses_adapter
 from tests.support.provider_calls import WAIT, client_went_away
 from tests.support.responses_wire import (
     ResponsesWire,
@@ -75,12 +77,12 @@ def stream(
     **options: Any,
 ) -> list[StreamEvent]:
     return provider_calls.stream(
-        OpenAIResponsesProvider, server.base_url, request, received, **options
+        openai_responses_adapter, server.base_url, request, received, **options
     )
 
 
 def call(server: SSEServer, action: Any, **options: Any) -> Any:
-    return provider_calls.call(OpenAIResponsesProvider, server.base_url, action, **options)
+    return provider_calls.call(openai_responses_adapter, server.base_url, action, **options)
 
 
 def sent(server: SSEServer, index: int = -1) -> dict[str, Any]:
@@ -519,7 +521,7 @@ def test_stops_at_completed_without_waiting_for_the_server(sse_server: SSEServer
     wire = ResponsesWire()
     sse_server.enqueue(sse_response(wire.text("ok"), wire.completed(), Sleep(30)))
 
-    async def scenario(provider: OpenAIResponsesProvider) -> list[StreamEvent]:
+    async def scenario(provider: HttpAdapter) -> list[StreamEvent]:
         events = [event async for event in provider.stream(REQUEST)]
         assert await client_went_away(sse_server)
         return events
@@ -532,7 +534,7 @@ def test_stall_raises_quickly_and_closes_the_connection(sse_server: SSEServer) -
     sse_server.enqueue(sse_response(wire.text("first"), Sleep(30)))
     received: list[StreamEvent] = []
 
-    async def scenario(provider: OpenAIResponsesProvider) -> float:
+    async def scenario(provider: HttpAdapter) -> float:
         started = time.monotonic()
         with pytest.raises(StreamBrokenError, match=r"sent nothing for 0\.4 s"):
             async for event in provider.stream(REQUEST):
@@ -695,7 +697,7 @@ def test_registry_creates_the_responses_provider() -> None:
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
             provider = create_provider(settings, None, client)
-            assert isinstance(provider, OpenAIResponsesProvider)
+            assert isinstance(provider.spec, OpenAIResponsesSpec)
             assert provider.base_url == "https://api.openai.com/v1"
 
     provider_calls.run(main())

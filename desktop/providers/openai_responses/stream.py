@@ -1,12 +1,7 @@
-"""OpenAI Responses API wire format (`POST /responses`): request bodies and translation.
+"""Responses API answers: SSE events and whole `response` objects as stream events.
 
-Pure functions and a stateful translator with no I/O, like `openai_wire`.
-
-Parley keeps the conversation itself, so requests are stateless (`store: false`) and
-carry the whole history as `input` items. A reasoning model's reasoning cannot be
-replayed as text: it comes back as an encrypted reasoning item
-(`include: ["reasoning.encrypted_content"]`), which the translator hands out as a
-`ReasoningSignature` and `build_body` puts back in `input` on tool continuations.
+A stateful translator and pure functions with no I/O. Each reasoning item with
+encrypted content becomes a `ReasoningSignature` (see `request` for where it goes back).
 """
 
 from __future__ import annotations
@@ -16,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from desktop.core.errors import ProviderError, StreamBrokenError
+from desktop.core.errors import ProviderError
 from desktop.core.events import (
     Finished,
     ReasoningDelta,
@@ -27,146 +22,29 @@ from desktop.core.events import (
     UsageReport,
 )
 from desktop.core.i18n import QT_TR_NOOP, tr
-from desktop.core.models import Role, Usage
-from desktop.providers.base import ChatRequest, Completion, RequestMessage, ToolSpec
+from desktop.core.models import Usage
+from desktop.providers.base import Completion
 from desktop.providers.http_errors import error_payload_message, text_or_empty, trim
-from desktop.providers.openai_models import family_for
-from desktop.providers.openai_wire import data_url, tool_result_text
-from desktop.providers.sse import ServerSentEvent, json_data
-
-Redactor = Callable[[str], str]
+from desktop.providers.sse import ServerSentEvent
+from desktop.providers.wire_common import (
+    Redactor,
+    closing_events,
+    count,
+    json_object,
+    no_redaction,
+    stream_payload,
+)
 
 # Error codes worth another try when they arrive before any answer did.
 _RETRYABLE_CODES = frozenset(
     {"rate_limit_exceeded", "server_error", "server_is_overloaded", "slow_down", "timeout"}
 )
+
+
 _INCOMPLETE = {
     "max_output_tokens": QT_TR_NOOP("it reached the output token limit (max_output_tokens)"),
     "content_filter": QT_TR_NOOP("the content filter stopped it"),
 }
-
-# --- request ------------------------------------------------------------------------
-
-
-def _user_content(message: RequestMessage) -> list[dict[str, Any]]:
-    parts: list[dict[str, Any]] = []
-    if message.text or not message.images:
-        parts.append({"type": "input_text", "text": message.text})
-    parts += [
-        {"type": "input_image", "image_url": data_url(image), "detail": "auto"}
-        for image in message.images
-    ]
-    return parts
-
-
-def reasoning_items(signature: str | None) -> list[dict[str, Any]]:
-    """The reasoning items kept in a signature; anything unreadable is dropped (the
-    request still works without them, it only loses the model's earlier thinking)."""
-    if not signature:
-        return []
-    try:
-        data = json.loads(signature)
-    except json.JSONDecodeError:
-        return []
-    items = data if isinstance(data, list) else [data]
-    return [
-        item
-        for item in items
-        if isinstance(item, dict)
-        and item.get("type") == "reasoning"
-        and isinstance(item.get("encrypted_content"), str)
-    ]
-
-
-def _assistant_items(message: RequestMessage, *, with_reasoning: bool) -> list[dict[str, Any]]:
-    """Reasoning, text, the calls, then their outputs: the order the model produced them."""
-    # As before the calls: a turn without calls needs no reasoning to go on from.
-    kept = with_reasoning and bool(message.tool_calls)
-    items = reasoning_items(message.reasoning_signature) if kept else []
-    if message.text:
-        content = [{"type": "output_text", "text": message.text}]
-        items.append({"type": "message", "role": "assistant", "content": content})
-    items += [
-        {
-            "type": "function_call",
-            "call_id": call.call_id,
-            "name": call.name,
-            "arguments": call.arguments or "{}",
-        }
-        for call in message.tool_calls
-    ]
-    results = {result.call_id: result for result in message.tool_results}
-    items += [
-        {
-            "type": "function_call_output",
-            "call_id": call.call_id,
-            "output": tool_result_text(results.get(call.call_id)),
-        }
-        for call in message.tool_calls
-    ]
-    return items
-
-
-def build_input(request: ChatRequest, *, with_reasoning: bool) -> list[dict[str, Any]]:
-    items: list[dict[str, Any]] = []
-    for message in request.messages:
-        if message.role is Role.ASSISTANT:
-            items += _assistant_items(message, with_reasoning=with_reasoning)
-        elif message.role is Role.USER:
-            items.append({"type": "message", "role": "user", "content": _user_content(message)})
-        else:
-            content = [{"type": "input_text", "text": message.text}]
-            items.append({"type": "message", "role": message.role.value, "content": content})
-    return items
-
-
-def _tool_json(tool: ToolSpec) -> dict[str, Any]:
-    # Responses tools are strict unless told otherwise, and strict mode refuses most
-    # hand-written and MCP schemas (every property required, no extra properties).
-    return {
-        "type": "function",
-        "name": tool.name,
-        "description": tool.description,
-        "parameters": tool.parameters,
-        "strict": False,
-    }
-
-
-def build_body(request: ChatRequest, *, stream: bool) -> dict[str, Any]:
-    """The JSON body. OpenAI's reasoning models get `reasoning` and the encrypted
-    reasoning items, and never temperature/top_p, which they refuse."""
-    family = family_for(request.model)
-    body: dict[str, Any] = {"model": request.model}
-    if request.system:
-        body["instructions"] = request.system
-    body["input"] = build_input(request, with_reasoning=family.fixed_sampling)
-    if request.tools:
-        body["tools"] = [_tool_json(tool) for tool in request.tools]
-    if not family.fixed_sampling:
-        if request.temperature is not None:
-            body["temperature"] = request.temperature
-        if request.top_p is not None:
-            body["top_p"] = request.top_p
-    if request.max_output_tokens is not None:
-        body["max_output_tokens"] = request.max_output_tokens
-    if family.efforts is not None:
-        reasoning: dict[str, Any] = {}
-        if effort := family.effort(request.reasoning_effort):
-            reasoning["effort"] = effort
-        reasoning["summary"] = "auto"
-        body["reasoning"] = reasoning
-    if family.fixed_sampling:
-        body["include"] = ["reasoning.encrypted_content"]
-    body["store"] = False
-    body["stream"] = stream
-    return body
-
-
-# --- response translation (pure) ---------------------------------------------------
-
-
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
 def parse_usage(raw: Any) -> Usage | None:
@@ -174,11 +52,9 @@ def parse_usage(raw: Any) -> Usage | None:
         return None
     details = raw.get("output_tokens_details")
     return Usage(
-        input_tokens=_count(raw.get("input_tokens")),
-        output_tokens=_count(raw.get("output_tokens")),
-        reasoning_tokens=_count(details.get("reasoning_tokens"))
-        if isinstance(details, dict)
-        else 0,
+        input_tokens=count(raw.get("input_tokens")),
+        output_tokens=count(raw.get("output_tokens")),
+        reasoning_tokens=count(details.get("reasoning_tokens")) if isinstance(details, dict) else 0,
     )
 
 
@@ -231,7 +107,7 @@ class ResponsesStreamTranslator:
     list), so keeping the last one is enough to continue the conversation.
     """
 
-    def __init__(self, redact: Redactor = lambda text: text) -> None:
+    def __init__(self, redact: Redactor = no_redaction) -> None:
         self.terminal = False  # response.completed arrived
         self.status: str | None = None
         self.usage: Usage | None = None
@@ -254,25 +130,13 @@ class ResponsesStreamTranslator:
         data = sse.data.strip()
         if not data or data == "[DONE]":
             return []
-        try:
-            payload = json_data(data)
-        except json.JSONDecodeError:
-            preview = self._redact(trim(data, 120))
-            raise StreamBrokenError(
-                tr("The server sent a malformed stream event (not JSON): {preview}").format(
-                    preview=preview
-                )
-            ) from None
-        if not isinstance(payload, dict):
-            raise StreamBrokenError(tr("The server sent a malformed stream event (not an object)"))
+        payload = stream_payload(data, self._redact, "event")
         kind = text_or_empty(payload.get("type")) or sse.event
         handler = _HANDLERS.get(kind)
         return handler(self, payload) if handler else []
 
     def finish(self) -> list[StreamEvent]:
-        events: list[StreamEvent] = [UsageReport(self.usage)] if self.usage else []
-        events.append(Finished(self.status))
-        return events
+        return closing_events(self.usage, self.status)
 
     # --- handlers -------------------------------------------------------------------
 
@@ -387,6 +251,8 @@ class ResponsesStreamTranslator:
 
 
 _Handler = Callable[[ResponsesStreamTranslator, dict[str, Any]], list[StreamEvent]]
+
+
 _HANDLERS: dict[str, _Handler] = {
     "response.output_text.delta": ResponsesStreamTranslator._text,
     "response.refusal.delta": ResponsesStreamTranslator._text,
@@ -403,12 +269,8 @@ _HANDLERS: dict[str, _Handler] = {
 }
 
 
-# --- whole (non-streamed) responses -------------------------------------------------
-
-
 def _checked_response(payload: Any, redact: Redactor) -> dict[str, Any]:
-    if not isinstance(payload, dict):
-        raise ProviderError(tr("The server's answer was not a JSON object"))
+    payload = json_object(payload)
     if payload.get("error") and payload.get("status") != "failed":
         raise _error(payload["error"], tr("The server reported an error"), redact)
     if payload.get("status") == "failed":
@@ -433,7 +295,7 @@ def _texts(parts: Any, kind: str) -> list[str]:
     ]
 
 
-def parse_response(payload: Any, redact: Redactor = lambda text: text) -> Completion:
+def parse_response(payload: Any, redact: Redactor = no_redaction) -> Completion:
     """A whole `response` object. An incomplete one still returns what it has, with
     the reason as `finish_reason` (a title cut short is better than none)."""
     response = _checked_response(payload, redact)
@@ -463,7 +325,7 @@ def parse_response(payload: Any, redact: Redactor = lambda text: text) -> Comple
     )
 
 
-def response_events(payload: Any, redact: Redactor = lambda text: text) -> list[StreamEvent]:
+def response_events(payload: Any, redact: Redactor = no_redaction) -> list[StreamEvent]:
     """A whole response as stream events, for a server that answered `stream: true`
     with one JSON object."""
     response = _checked_response(payload, redact)
