@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -23,6 +23,7 @@ from desktop.providers.retry import RetryingProvider, RetryPolicy
 from tests.support import gemini_wire as g
 from tests.support.adapters import gemini_adapter, openai_chat_adapter
 from tests.support.early_timers import run_with_early_timers
+from tests.support.provider_calls import run, text_of
 from tests.support.sse_server import (
     DEFAULT_ANSWER,
     Disconnect,
@@ -34,9 +35,7 @@ from tests.support.sse_server import (
     json_response,
     sse_response,
 )
-from tests.support.waiting import CEILING_S
 
-T = TypeVar("T")
 REQUEST = ChatRequest(model="test-model", messages=(RequestMessage(Role.USER, "Hi"),))
 
 
@@ -58,13 +57,6 @@ def fixed(*values: float) -> Callable[[], float]:
     """An rng giving `values` in turn (then the last one forever)."""
     queue = list(values)
     return lambda: queue.pop(0) if len(queue) > 1 else queue[0]
-
-
-def run(coro: Awaitable[T]) -> T:
-    async def guarded() -> T:
-        return await asyncio.wait_for(coro, CEILING_S)
-
-    return asyncio.run(guarded())
 
 
 def stream_with_retries(
@@ -90,10 +82,6 @@ def stream_with_retries(
 
     error = run(main())
     return events, clock, error
-
-
-def text_of(events: list[StreamEvent]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
 
 
 @pytest.fixture
