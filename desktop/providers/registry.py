@@ -1,7 +1,8 @@
 """Settings in, provider out: the one place that maps a `ProviderKind` to its class.
 
-The engine asks for "the provider for these settings" and never imports a wire module,
-so adding a protocol means one new module and its case here. Each adapter is imported
+The engine asks for "the provider for these settings" and never imports a wire module:
+every provider is one `HttpAdapter`, and adding a protocol means one new package (its
+`WireSpec`, request and stream) and its case here. Each protocol's package is imported
 when a provider of its kind is first made: a Parley that talks to one kind of server
 never loads the other wires.
 """
@@ -13,6 +14,7 @@ import httpx
 from desktop.core.errors import ProviderError
 from desktop.core.i18n import tr
 from desktop.core.settings import ProviderKind, ProviderSettings
+from desktop.providers.adapter import HttpAdapter, WireSpec
 from desktop.providers.base import ChatProvider
 from desktop.providers.retry import RetryingProvider, RetryPolicy
 
@@ -22,27 +24,34 @@ def create_provider(
 ) -> ChatProvider:
     """A provider for `settings`, sharing the application's `client` (pool, proxy),
     waiting as long as the provider's `stall_timeout` for a silent server."""
-    url, stall = settings.base_url, float(settings.stall_timeout)
+    return HttpAdapter(
+        client, wire_spec(settings), api_key, stall_timeout=float(settings.stall_timeout)
+    )
+
+
+def wire_spec(settings: ProviderSettings) -> WireSpec:
+    """The protocol part of the adapter for `settings`, its package imported only now."""
+    url = settings.base_url
     if settings.kind == ProviderKind.OPENAI_CHAT:
-        from desktop.providers.openai_chat import OpenAIChatProvider
+        from desktop.providers.openai_chat.adapter import OpenAIChatSpec
 
-        return OpenAIChatProvider(client, url, api_key, stall_timeout=stall)
+        return OpenAIChatSpec(url)
     if settings.kind == ProviderKind.OPENAI_RESPONSES:
-        from desktop.providers.openai_responses import OpenAIResponsesProvider
+        from desktop.providers.openai_responses.adapter import OpenAIResponsesSpec
 
-        return OpenAIResponsesProvider(client, url, api_key, stall_timeout=stall)
+        return OpenAIResponsesSpec(url)
     if settings.kind == ProviderKind.GEMINI:
-        from desktop.providers.gemini import GeminiProvider
+        from desktop.providers.gemini.adapter import GeminiSpec
 
-        return GeminiProvider(client, url, api_key, stall_timeout=stall)
+        return GeminiSpec(url)
     if settings.kind == ProviderKind.OLLAMA:
-        from desktop.providers.ollama import OllamaProvider
+        from desktop.providers.ollama.adapter import OllamaSpec
 
-        return OllamaProvider(client, url, api_key, stall_timeout=stall)
+        return OllamaSpec(url)
     if settings.kind == ProviderKind.ANTHROPIC:
-        from desktop.providers.anthropic import AnthropicProvider
+        from desktop.providers.anthropic.adapter import AnthropicSpec
 
-        return AnthropicProvider(client, url, api_key, stall_timeout=stall)
+        return AnthropicSpec(url)
     raise ProviderError(
         tr("{provider}: unsupported provider kind '{kind}'").format(
             provider=settings.name, kind=settings.kind

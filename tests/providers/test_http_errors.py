@@ -4,15 +4,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import timedelta
+from email.utils import format_datetime
 from typing import Any
 
 import httpx
 import pytest
 
-from desktop.core.models import Role
+from desktop.core.models import Role, utc_now
 from desktop.providers.base import ChatRequest, ProviderHTTPError, RequestMessage
-from desktop.providers.http_errors import error_code, error_detail, status_error
-from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.http_errors import (
+    error_code,
+    error_detail,
+    parse_retry_after,
+    status_error,
+)
+from tests.support.adapters import openai_chat_adapter
 from tests.support.sse_server import SSEServer, json_response
 
 
@@ -203,7 +210,7 @@ def test_a_real_response_is_worded_end_to_end(sse_server: SSEServer) -> None:
 
     async def main() -> None:
         async with httpx.AsyncClient(trust_env=False) as client:
-            provider = OpenAIChatProvider(client, sse_server.base_url, "sk-x")
+            provider = openai_chat_adapter(client, sse_server.base_url, "sk-x")
             async for _ in provider.stream(request):
                 pass
 
@@ -214,3 +221,13 @@ def test_a_real_response_is_worded_end_to_end(sse_server: SSEServer) -> None:
         "This model's maximum context length is 8192 tokens."
     )
     assert not info.value.retryable
+
+
+def test_parse_retry_after() -> None:
+    assert parse_retry_after("12") == 12
+    assert parse_retry_after("1.5") == 1.5
+    assert parse_retry_after(None) is None
+    assert parse_retry_after("soon") is None
+    assert parse_retry_after("-3") is None
+    in_a_minute = format_datetime(utc_now() + timedelta(seconds=60), usegmt=True)
+    assert 50 < (parse_retry_after(in_a_minute) or 0) <= 60

@@ -8,13 +8,16 @@ import pytest
 
 from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.errors import ProviderError
-from desktop.providers.anthropic import AnthropicProvider
+from desktop.providers.adapter import HttpAdapter
 from desktop.providers.base import ChatProvider
-from desktop.providers.gemini import GeminiProvider
-from desktop.providers.ollama import OllamaProvider
-from desktop.providers.openai_chat import OpenAIChatProvider
-from desktop.providers.openai_responses import OpenAIResponsesProvider
 from desktop.providers.retry import RetryingProvider, RetryPolicy
+from tests.support.adapters import (
+    anthropic_adapter,
+    gemini_adapter,
+    ollama_adapter,
+    openai_chat_adapter,
+    openai_responses_adapter,
+)
 from tests.support.model_reports import (
     GEMINI_MODELS,
     LMSTUDIO_MODELS,
@@ -35,7 +38,7 @@ Reported = ReportedCapabilities
 def test_ollama_reads_capabilities_and_context_from_api_show(sse_server: SSEServer) -> None:
     sse_server.route(ollama_router(OLLAMA_SHOW))
     asked = ["gemma3:4b", "qwen3:8b", "nomic-embed-text", "old-llama", "gone:1b", "gemma3:4b"]
-    reports = call(OllamaProvider, sse_server.url, lambda p: p.describe_models(asked))
+    reports = call(ollama_adapter, sse_server.url, lambda p: p.describe_models(asked))
     assert reports == {
         "gemma3:4b": Reported(
             vision=True, tools=False, reasoning=False, context_length=131_072, chat=True
@@ -67,7 +70,7 @@ def test_ollama_sends_its_key_and_raises_when_no_model_can_be_shown(
     sse_server.route(lambda request: error_response(401, "unauthorized"))
     with pytest.raises(ProviderError, match="401"):
         call(
-            OllamaProvider,
+            ollama_adapter,
             sse_server.url,
             lambda p: p.describe_models(["a", "b"]),
             api_key="ollama-key",
@@ -76,7 +79,7 @@ def test_ollama_sends_its_key_and_raises_when_no_model_can_be_shown(
 
 
 def test_ollama_with_no_models_asks_nothing(sse_server: SSEServer) -> None:
-    assert call(OllamaProvider, sse_server.url, lambda p: p.describe_models([])) == {}
+    assert call(ollama_adapter, sse_server.url, lambda p: p.describe_models([])) == {}
     assert sse_server.requests == []
 
 
@@ -88,11 +91,11 @@ def test_gemini_reads_limits_and_thinking_from_the_model_list_it_fetched(
 ) -> None:
     sse_server.enqueue(json_response(GEMINI_MODELS))
 
-    async def fetch_then_describe(provider: GeminiProvider) -> tuple[list, dict]:
+    async def fetch_then_describe(provider: HttpAdapter) -> tuple[list, dict]:
         models = await provider.list_models()
         return models, await provider.describe_models([*models, "gemini-unknown"])
 
-    models, reports = call(GeminiProvider, sse_server.url, fetch_then_describe, api_key="g-key")
+    models, reports = call(gemini_adapter, sse_server.url, fetch_then_describe, api_key="g-key")
     assert models == ["gemini-2.0-flash", "gemini-2.5-flash", "gemma-3-27b-it"]
     assert reports == {
         "gemini-2.5-flash": Reported(reasoning=True, context_length=1_048_576),
@@ -106,7 +109,7 @@ def test_gemini_reads_limits_and_thinking_from_the_model_list_it_fetched(
 def test_gemini_reads_the_list_when_asked_first(sse_server: SSEServer) -> None:
     sse_server.enqueue(json_response(GEMINI_MODELS))
     reports = call(
-        GeminiProvider, sse_server.url, lambda p: p.describe_models(["gemini-2.5-flash"])
+        gemini_adapter, sse_server.url, lambda p: p.describe_models(["gemini-2.5-flash"])
     )
     assert reports == {"gemini-2.5-flash": Reported(reasoning=True, context_length=1_048_576)}
     assert [r.path for r in sse_server.requests] == ["/v1beta/models?pageSize=1000"]
@@ -119,7 +122,7 @@ def test_openrouter_items_state_context_vision_tools_and_reasoning(sse_server: S
     sse_server.enqueue(json_response(OPENROUTER_MODELS))
     asked = ["google/gemma-3-27b-it", "deepseek/deepseek-r1", "meta-llama/llama-3.3-70b-instruct"]
     reports = call(
-        OpenAIChatProvider, f"{sse_server.url}/api/v1", lambda p: p.describe_models(asked)
+        openai_chat_adapter, f"{sse_server.url}/api/v1", lambda p: p.describe_models(asked)
     )
     assert reports == {
         "google/gemma-3-27b-it": Reported(
@@ -138,10 +141,10 @@ def test_openrouter_items_state_context_vision_tools_and_reasoning(sse_server: S
 def test_lm_studio_items_state_type_context_and_tool_use(sse_server: SSEServer) -> None:
     sse_server.enqueue(json_response(LMSTUDIO_MODELS))
 
-    async def fetch_then_describe(provider: OpenAIChatProvider) -> dict:
+    async def fetch_then_describe(provider: HttpAdapter) -> dict:
         return await provider.describe_models(await provider.list_models())
 
-    reports = call(OpenAIChatProvider, f"{sse_server.url}/api/v0", fetch_then_describe)
+    reports = call(openai_chat_adapter, f"{sse_server.url}/api/v0", fetch_then_describe)
     assert reports == {
         "qwen2-vl-7b-instruct": Reported(vision=True, context_length=32_768),
         "meta-llama-3.1-8b-instruct": Reported(vision=False, tools=True, context_length=131_072),
@@ -152,7 +155,7 @@ def test_lm_studio_items_state_type_context_and_tool_use(sse_server: SSEServer) 
 
 def test_bare_openai_items_state_nothing(sse_server: SSEServer) -> None:
     sse_server.enqueue(json_response(OPENAI_MODELS))
-    reports = call(OpenAIChatProvider, sse_server.base_url, lambda p: p.describe_models(["o3"]))
+    reports = call(openai_chat_adapter, sse_server.base_url, lambda p: p.describe_models(["o3"]))
     assert reports == {}
     assert len(sse_server.requests) == 1
 
@@ -164,9 +167,9 @@ def refuse(request: httpx.Request) -> httpx.Response:
 @pytest.mark.parametrize(
     ("factory", "base_url"),
     [
-        (OpenAIChatProvider, "https://api.openai.com/v1"),
-        (OpenAIResponsesProvider, "https://api.openai.com/v1"),
-        (AnthropicProvider, "https://api.anthropic.com"),
+        (openai_chat_adapter, "https://api.openai.com/v1"),
+        (openai_responses_adapter, "https://api.openai.com/v1"),
+        (anthropic_adapter, "https://api.anthropic.com"),
     ],
 )
 def test_endpoints_whose_list_states_nothing_are_not_asked(factory, base_url: str) -> None:
@@ -185,7 +188,7 @@ def test_a_retrying_provider_passes_the_question_on_and_retries_it(sse_server: S
 
     async def main() -> dict:
         async with httpx.AsyncClient(trust_env=False) as client:
-            inner = OpenAIChatProvider(client, sse_server.base_url)
+            inner = openai_chat_adapter(client, sse_server.base_url)
             return await RetryingProvider(inner, policy).describe_models(["deepseek/deepseek-r1"])
 
     assert run(main())["deepseek/deepseek-r1"].context_length == 163_840

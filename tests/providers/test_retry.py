@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import Awaitable, Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -17,12 +17,13 @@ from desktop.core.events import Finished, Retrying, StreamEvent, TextDelta
 from desktop.core.models import Role
 from desktop.core.settings import ProviderKind, ProviderSettings
 from desktop.providers.base import ChatRequest, ProviderHTTPError, RequestMessage
-from desktop.providers.gemini import GeminiProvider
-from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.openai_chat.adapter import OpenAIChatSpec
 from desktop.providers.registry import create_retrying_provider
 from desktop.providers.retry import RetryingProvider, RetryPolicy
 from tests.support import gemini_wire as g
+from tests.support.adapters import gemini_adapter, openai_chat_adapter
 from tests.support.early_timers import run_with_early_timers
+from tests.support.provider_calls import run, text_of
 from tests.support.sse_server import (
     DEFAULT_ANSWER,
     Disconnect,
@@ -34,9 +35,7 @@ from tests.support.sse_server import (
     json_response,
     sse_response,
 )
-from tests.support.waiting import CEILING_S
 
-T = TypeVar("T")
 REQUEST = ChatRequest(model="test-model", messages=(RequestMessage(Role.USER, "Hi"),))
 
 
@@ -60,13 +59,6 @@ def fixed(*values: float) -> Callable[[], float]:
     return lambda: queue.pop(0) if len(queue) > 1 else queue[0]
 
 
-def run(coro: Awaitable[T]) -> T:
-    async def guarded() -> T:
-        return await asyncio.wait_for(coro, CEILING_S)
-
-    return asyncio.run(guarded())
-
-
 def stream_with_retries(
     base_url: str,
     *,
@@ -79,7 +71,7 @@ def stream_with_retries(
 
     async def main() -> BaseException | None:
         async with httpx.AsyncClient(trust_env=False) as client:
-            inner = OpenAIChatProvider(client, base_url)
+            inner = openai_chat_adapter(client, base_url)
             provider = RetryingProvider(inner, policy, sleep=clock.sleep, rng=rng)
             try:
                 async for event in provider.stream(REQUEST):
@@ -90,10 +82,6 @@ def stream_with_retries(
 
     error = run(main())
     return events, clock, error
-
-
-def text_of(events: list[StreamEvent]) -> str:
-    return "".join(e.text for e in events if isinstance(e, TextDelta))
 
 
 @pytest.fixture
@@ -227,7 +215,7 @@ def test_complete_and_list_models_retry_too(sse_server: SSEServer) -> None:
 
     async def main() -> Any:
         async with httpx.AsyncClient(trust_env=False) as client:
-            inner = OpenAIChatProvider(client, sse_server.base_url)
+            inner = openai_chat_adapter(client, sse_server.base_url)
             provider = RetryingProvider(inner, sleep=sleep, rng=lambda: 0.5)
             return (await provider.complete(REQUEST)).text, await provider.list_models()
 
@@ -242,7 +230,7 @@ def test_the_registry_wraps_adapters_for_generations(sse_server: SSEServer) -> N
         async with httpx.AsyncClient(trust_env=False) as client:
             provider = create_retrying_provider(settings, None, client)
             assert isinstance(provider, RetryingProvider)
-            assert isinstance(provider.inner, OpenAIChatProvider)
+            assert isinstance(provider.inner.spec, OpenAIChatSpec)
 
     run(main())
 
@@ -259,25 +247,25 @@ def gemini_quota(delay: str) -> list[Any]:
 
 SLOW_DOWN_CASES = {
     "Retry-After": (
-        OpenAIChatProvider,
+        openai_chat_adapter,
         error_response(429, "Rate limit reached", headers={"Retry-After": "2"}),
         default_stream(),
         2.0,
     ),
     "retry-after-ms": (
-        OpenAIChatProvider,
+        openai_chat_adapter,
         error_response(429, "Slow down", headers={"retry-after-ms": "1500"}),
         default_stream(),
         1.5,
     ),
     "Gemini retryDelay": (
-        GeminiProvider,
+        gemini_adapter,
         gemini_quota("1.5s"),
         g.stream_response(g.chunk(g.text("Hi"), finish_reason="STOP")),
         1.5,
     ),
     "backoff": (
-        OpenAIChatProvider,
+        openai_chat_adapter,
         error_response(503, "Overloaded", error_type="server_error"),
         default_stream(),
         1.0,  # base_delay_s with no jitter
@@ -294,7 +282,7 @@ def test_the_retry_never_comes_before_the_time_asked_even_when_timers_fire_early
     factory, refusal, answer, wait = SLOW_DOWN_CASES[case]
     sse_server.script(refusal, answer)
     policy = RetryPolicy(base_delay_s=1.0, jitter=0.0)
-    base_url = sse_server.url if factory is GeminiProvider else sse_server.base_url
+    base_url = sse_server.url if factory is gemini_adapter else sse_server.base_url
 
     async def main() -> list[StreamEvent]:
         async with httpx.AsyncClient(trust_env=False) as client:

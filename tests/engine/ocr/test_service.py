@@ -17,8 +17,9 @@ from desktop.engine.ocr.local_engine import LocalOcrEngine, OcrError
 from desktop.engine.ocr.service import OcrImage, OcrOutcome, OcrService, OcrUnavailable
 from desktop.engine.ocr.vision_model import INSTRUCTION
 from desktop.engine.prompt.request_builder import RequestOptions
-from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.adapter import HttpAdapter
 from tests.engine.ocr.images import ocr_image, text_image
+from tests.support.adapters import openai_chat_adapter
 from tests.support.sse_server import (
     RecordedRequest,
     SSEServer,
@@ -47,10 +48,10 @@ def transcribe(
     async def main() -> OcrOutcome:
         async with httpx.AsyncClient(trust_env=False) as client:
 
-            async def provider_for(provider_id: str) -> OpenAIChatProvider:
+            async def provider_for(provider_id: str) -> HttpAdapter:
                 if provider_id != "local":
                     raise SettingsError("providers", f"no provider with id {provider_id!r}")
-                return OpenAIChatProvider(client, server.base_url)
+                return openai_chat_adapter(client, server.base_url)
 
             service = OcrService(
                 cache,

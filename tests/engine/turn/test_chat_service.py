@@ -20,12 +20,13 @@ from desktop.engine.prompt.next_request import Draft as NextDraft
 from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.turn.chat_service import ChatService, title_from
-from desktop.providers.openai_chat import OpenAIChatProvider
+from desktop.providers.adapter import HttpAdapter
 from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database
 from desktop.storage.errors import DiskFullError
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
+from tests.support.adapters import openai_chat_adapter
 from tests.support.chat_wire import turns
 from tests.support.full_disk import SmallDisk
 from tests.support.settings_files import write_settings
@@ -374,8 +375,8 @@ class ShortStallProviders:
         self._base_url = base_url
         self.settings = Settings()
 
-    async def provider(self, provider_id: str) -> OpenAIChatProvider:
-        return OpenAIChatProvider(self._client, self._base_url, stall_timeout=0.5)
+    async def provider(self, provider_id: str) -> HttpAdapter:
+        return openai_chat_adapter(self._client, self._base_url, stall_timeout=0.5)
 
     def request_options(self, model: ModelRef) -> RequestOptions:
         return RequestOptions()

@@ -1,0 +1,1 @@
+"""Anthropic Messages: `adapter` (the spec), `request`, `stream`, `models` (Claude families)."""

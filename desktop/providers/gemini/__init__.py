@@ -1,0 +1,1 @@
+"""Google Gemini: `adapter` (the spec), `request`, `stream`, `models`, `schema`, `signatures`."""

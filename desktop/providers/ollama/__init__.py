@@ -1,0 +1,1 @@
+"""Ollama native API: `adapter` (the spec), `request`, `stream`, `models`."""

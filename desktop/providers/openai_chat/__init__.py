@@ -1,0 +1,1 @@
+"""OpenAI Chat Completions: `adapter` (the spec), `request`, `stream`, `models`."""

@@ -1,0 +1,1 @@
+"""OpenAI Responses API: `adapter` (the spec), `request`, `stream`."""
