@@ -4,7 +4,7 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/engine/after_answer.py" line="113"/>
+        <location filename="../../desktop/engine/after_answer.py" line="93"/>
         <location filename="../../desktop/engine/turn/chat_service.py" line="71"/>
         <location filename="../../desktop/engine/turn/chat_service.py" line="292"/>
         <location filename="../../desktop/engine/turn/chat_service.py" line="300"/>
@@ -484,17 +484,17 @@
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="588"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="562"/>
         <source>Not saved yet: the disk holding {folder} is full. The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="593"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="567"/>
         <source>Not saved yet: the disk holding {folder} is full ({free} free). The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满（剩余 {free}）。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="596"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="570"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -1320,255 +1320,246 @@
         <translation>OCR 模型 {model} 无法识别 {name}：{error}（请在“{place}”中选择其他 OCR 模型，或选择“无 — 使用本地引擎”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/settings_service.py" line="183"/>
+        <location filename="../../desktop/engine/settings_service.py" line="181"/>
         <source>no provider with id {id}</source>
         <translation>没有 ID 为 {id} 的服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic.py" line="38"/>
+        <location filename="../../desktop/providers/anthropic/adapter.py" line="53"/>
         <source>check the base URL (for Anthropic it is https://api.anthropic.com)</source>
         <translation>请检查 API 地址（Anthropic 的地址是 https://api.anthropic.com）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic.py" line="107"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="683"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="686"/>
-        <location filename="../../desktop/providers/ollama_wire.py" line="275"/>
-        <location filename="../../desktop/providers/openai_wire.py" line="360"/>
+        <location filename="../../desktop/providers/anthropic/adapter.py" line="90"/>
+        <location filename="../../desktop/providers/gemini/models.py" line="116"/>
+        <location filename="../../desktop/providers/gemini/models.py" line="119"/>
+        <location filename="../../desktop/providers/ollama/models.py" line="18"/>
+        <location filename="../../desktop/providers/wire_common.py" line="134"/>
         <source>The server&apos;s model list was not in the expected format</source>
         <translation>服务器返回的模型列表格式不符合预期</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="378"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="83"/>
         <location filename="../../desktop/providers/http_errors.py" line="48"/>
         <source>The server is overloaded</source>
         <translation>服务器过载</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="379"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="84"/>
         <location filename="../../desktop/providers/http_errors.py" line="47"/>
         <source>The server is rate limiting requests</source>
         <translation>服务器正在限制请求频率</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="380"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="85"/>
         <location filename="../../desktop/providers/http_errors.py" line="208"/>
         <source>The server had an internal error</source>
         <translation>服务器内部错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="381"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="86"/>
         <location filename="../../desktop/providers/retry.py" line="63"/>
         <source>The server timed out</source>
         <translation>服务器超时</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="382"/>
-        <location filename="../../desktop/providers/gemini.py" line="141"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="87"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="67"/>
         <location filename="../../desktop/providers/http_errors.py" line="40"/>
         <location filename="../../desktop/providers/http_errors.py" line="154"/>
         <source>The server refused the API key</source>
         <translation>服务器拒绝了 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="383"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="88"/>
         <location filename="../../desktop/providers/http_errors.py" line="42"/>
         <source>The server denied access</source>
         <translation>服务器拒绝访问</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="385"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="90"/>
         <location filename="../../desktop/providers/http_errors.py" line="43"/>
         <source>The server does not know this address or model</source>
         <translation>服务器无法识别此地址或模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="389"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="94"/>
         <location filename="../../desktop/providers/http_errors.py" line="45"/>
         <source>The request is too large for the server</source>
         <translation>请求过大，服务器无法处理</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="390"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="95"/>
         <source>The account has a billing problem</source>
         <translation>账户存在计费问题</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="398"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="482"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="103"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="64"/>
         <location filename="../../desktop/providers/http_errors.py" line="35"/>
         <source>unknown error</source>
         <translation>未知错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="400"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="386"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="413"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="105"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="250"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="275"/>
         <source>The server reported an error</source>
         <translation>服务器报告了错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="403"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="189"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="108"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="65"/>
         <source>{words}: {message}</source>
         <translation>{words}：{message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="456"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="262"/>
+        <location filename="../../desktop/providers/wire_common.py" line="94"/>
         <source>The server sent a malformed stream event (not JSON): {preview}</source>
         <translation>服务器发送了格式错误的流事件（不是 JSON）：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="461"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="267"/>
+        <location filename="../../desktop/providers/wire_common.py" line="99"/>
         <source>The server sent a malformed stream event (not an object)</source>
         <translation>服务器发送了格式错误的流事件（不是对象）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="672"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="666"/>
-        <location filename="../../desktop/providers/ollama_wire.py" line="260"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="411"/>
-        <location filename="../../desktop/providers/openai_wire.py" line="319"/>
+        <location filename="../../desktop/providers/wire_common.py" line="106"/>
         <source>The server&apos;s answer was not a JSON object</source>
         <translation>服务器的响应不是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic_wire.py" line="676"/>
+        <location filename="../../desktop/providers/anthropic/stream.py" line="364"/>
         <source>The server&apos;s answer contained no content</source>
         <translation>服务器的响应中没有内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="31"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="41"/>
         <source>check the base URL (https://generativelanguage.googleapis.com)</source>
         <translation>请检查 API 地址（https://generativelanguage.googleapis.com）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="143"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="69"/>
         <location filename="../../desktop/providers/http_errors.py" line="202"/>
         <source>The server requires an API key</source>
         <translation>服务器需要 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="147"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="73"/>
         <location filename="../../desktop/providers/http_errors.py" line="212"/>
         <source>{words} ({status}): {detail}</source>
         <translation>{words}（{status}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini.py" line="149"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="77"/>
         <location filename="../../desktop/providers/http_errors.py" line="216"/>
         <source>{words} ({status})</source>
         <translation>{words}（{status}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="484"/>
-        <location filename="../../desktop/providers/openai_wire.py" line="190"/>
+        <location filename="../../desktop/providers/wire_common.py" line="116"/>
         <source>The server reported an error: {message}</source>
         <translation>服务器报告了错误：{message}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="492"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="505"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="69"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="84"/>
         <source>it was flagged by Gemini&apos;s safety filters</source>
         <translation>它被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="493"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="70"/>
         <source>it too closely repeated existing (possibly copyrighted) material</source>
         <translation>它与已有的（可能受版权保护的）内容过于相似</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="494"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="71"/>
         <source>it was in a language Gemini does not support</source>
         <translation>它使用了 Gemini 不支持的语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="495"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="72"/>
         <source>it contained terms on a blocklist</source>
         <translation>它包含屏蔽列表中的词语</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="496"/>
-        <location filename="../../desktop/providers/gemini_wire.py" line="507"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="73"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="86"/>
         <source>it may contain prohibited content</source>
         <translation>它可能包含违禁内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="497"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="74"/>
         <source>it may contain sensitive personal information</source>
         <translation>它可能包含敏感的个人信息</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="498"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="75"/>
         <source>an image was flagged by Gemini&apos;s safety filters</source>
         <translation>一张图片被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="499"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="76"/>
         <source>an image may contain prohibited content</source>
         <translation>一张图片可能包含违禁内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="500"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="77"/>
         <source>Gemini wrote a tool call it could not format</source>
         <translation>Gemini 生成的工具调用格式有误</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="501"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="78"/>
         <source>Gemini called a tool although none was offered</source>
         <translation>Gemini 在未提供工具的情况下调用了工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="502"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="79"/>
         <source>Gemini made too many tool calls in a row</source>
         <translation>Gemini 连续调用工具的次数过多</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="506"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="85"/>
         <source>it contains terms on a blocklist</source>
         <translation>它包含屏蔽列表中的词语</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="508"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="87"/>
         <source>an image in it was flagged by Gemini&apos;s safety filters</source>
         <translation>其中一张图片被 Gemini 的安全过滤器拦截</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="547"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="126"/>
         <source>The server&apos;s answer was not in the expected format</source>
         <translation>服务器的响应格式不符合预期</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="562"/>
-        <location filename="../../desktop/providers/openai_wire.py" line="277"/>
+        <location filename="../../desktop/providers/wire_common.py" line="92"/>
         <source>The server sent a malformed stream chunk (not JSON): {preview}</source>
         <translation>服务器发送了格式错误的流数据块（不是 JSON）：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="567"/>
-        <location filename="../../desktop/providers/openai_wire.py" line="282"/>
+        <location filename="../../desktop/providers/wire_common.py" line="98"/>
         <source>The server sent a malformed stream chunk (not an object)</source>
         <translation>服务器发送了格式错误的流数据块（不是对象）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="578"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="147"/>
         <source>it conflicts with Gemini&apos;s content policy</source>
         <translation>它违反了 Gemini 的内容政策</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="581"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="150"/>
         <source>Gemini refused the prompt because {reason} ({code})</source>
         <translation>Gemini 拒绝了该提示词，因为{reason}（{code}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="648"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="217"/>
         <source>Gemini stopped the answer because {reason} ({code}): {detail}</source>
         <translation>Gemini 中止了回答，因为{reason}（{code}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini_wire.py" line="652"/>
+        <location filename="../../desktop/providers/gemini/stream.py" line="221"/>
         <source>Gemini stopped the answer because {reason} ({code})</source>
         <translation>Gemini 中止了回答，因为{reason}（{code}）</translation>
     </message>
@@ -1638,80 +1629,80 @@
         <translation>服务器发送的流数据行超过了 16 MiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama.py" line="35"/>
+        <location filename="../../desktop/providers/ollama/adapter.py" line="42"/>
         <source>check the base URL (Ollama&apos;s is usually http://127.0.0.1:11434)</source>
         <translation>请检查 API 地址（Ollama 的地址通常是 http://127.0.0.1:11434）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="195"/>
+        <location filename="../../desktop/providers/ollama/stream.py" line="77"/>
         <source>The server sent a malformed stream line (not JSON): {preview}</source>
         <translation>服务器发送了格式错误的流数据行（不是 JSON）：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="200"/>
+        <location filename="../../desktop/providers/ollama/stream.py" line="82"/>
         <source>The server sent a malformed stream line (not an object)</source>
         <translation>服务器发送了格式错误的流数据行（不是对象）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="208"/>
+        <location filename="../../desktop/providers/ollama/stream.py" line="90"/>
         <source>Ollama reported an error mid-answer: {reason}</source>
         <translation>Ollama 在回答过程中报告了错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama_wire.py" line="210"/>
+        <location filename="../../desktop/providers/ollama/stream.py" line="92"/>
         <source>Ollama reported an error: {reason}</source>
         <translation>Ollama 报告了错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_chat.py" line="36"/>
+        <location filename="../../desktop/providers/openai_chat/adapter.py" line="35"/>
         <source>check the base URL (it usually ends in /v1)</source>
         <translation>请检查 API 地址（通常以 /v1 结尾）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses.py" line="29"/>
+        <location filename="../../desktop/providers/openai_responses/adapter.py" line="30"/>
         <source>check the base URL (for OpenAI it is https://api.openai.com/v1)</source>
         <translation>请检查 API 地址（OpenAI 的地址是 https://api.openai.com/v1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="44"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="45"/>
         <source>it reached the output token limit (max_output_tokens)</source>
         <translation>已达到输出 Token 上限（max_output_tokens）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="45"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="46"/>
         <source>the content filter stopped it</source>
         <translation>被内容过滤器拦截</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="200"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="76"/>
         <source>the server stopped it ({reason})</source>
         <translation>被服务器中止（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="200"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="378"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="416"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="76"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="242"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="278"/>
         <source>no reason given</source>
         <translation>未说明原因</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="201"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="77"/>
         <source>The answer was cut short: {reason}</source>
         <translation>回答被截断：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="378"/>
-        <location filename="../../desktop/providers/openai_responses_wire.py" line="416"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="242"/>
+        <location filename="../../desktop/providers/openai_responses/stream.py" line="278"/>
         <source>The model failed to answer</source>
         <translation>模型未能生成回答</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_wire.py" line="324"/>
+        <location filename="../../desktop/providers/openai_chat/stream.py" line="188"/>
         <source>The server&apos;s answer contained no choices</source>
         <translation>服务器的响应中没有 choices</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/registry.py" line="47"/>
+        <location filename="../../desktop/providers/registry.py" line="56"/>
         <source>{provider}: unsupported provider kind &apos;{kind}&apos;</source>
         <translation>{provider}：不支持的服务商类型 &apos;{kind}&apos;</translation>
     </message>
