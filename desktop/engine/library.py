@@ -15,12 +15,13 @@ from desktop.core.errors import ParleyError
 from desktop.core.events import ConversationsChanged, EngineEvent
 from desktop.core.i18n import tr
 from desktop.core.models import Conversation, Message
+from desktop.core.search import SearchHit
 from desktop.engine.export.markdown import to_markdown
 from desktop.engine.export.parley_json import from_json, to_json
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound
 from desktop.storage.repository import ChatRepository
-from desktop.storage.search import SearchHit, search
+from desktop.storage.search import search
 from desktop.storage.transfer import ImportResult, import_conversation
 
 

@@ -54,12 +54,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any, Final, Literal
 
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import DatabaseError
 
+from desktop.core.search import SearchHit
 from desktop.storage import short_index
 from desktop.storage.database import Database
 from desktop.storage.mapping import from_epoch_ms
@@ -81,22 +81,6 @@ SNIPPET_WORDS_AFTER: Final = 8  # counting the rest of the word the match ends i
 SNIPPET_CHARS_BEFORE: Final = 30  # caps for text without spaces (CJK) or long words
 SNIPPET_CHARS_AFTER: Final = 60
 ELLIPSIS: Final = "…"
-
-
-@dataclass(frozen=True, slots=True)
-class SearchHit:
-    """One result. `message_id` is None for a title match.
-
-    `snippet` is plain text around the first match ("…" where cut); `highlights` are
-    (start, end) character ranges of the matches inside `snippet`, sorted, disjoint.
-    """
-
-    conversation_id: str
-    conversation_title: str
-    message_id: str | None
-    snippet: str
-    highlights: tuple[tuple[int, int], ...]
-    updated_at: datetime
 
 
 # --- query parsing ------------------------------------------------------------------

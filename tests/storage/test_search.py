@@ -17,11 +17,11 @@ from desktop.core.models import (
     TextPart,
     new_id,
 )
+from desktop.core.search import SearchHit
 from desktop.storage import search as search_module
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.search import (
-    SearchHit,
     make_snippet,
     parse_terms,
     rebuild_search_index,

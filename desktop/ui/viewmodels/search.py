@@ -16,8 +16,8 @@ from PySide6.QtCore import (
 )
 
 from desktop.core.errors import ParleyError
+from desktop.core.search import SearchHit
 from desktop.engine.library import Library
-from desktop.storage.search import SearchHit
 from desktop.ui.plain_text import tooltip
 
 Index = QModelIndex | QPersistentModelIndex
