@@ -40,14 +40,19 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from sqlalchemy import Connection, Engine, Row, insert, select, text, update
+from sqlalchemy import Connection, Engine, insert, select, text, update
 from sqlalchemy.exc import SQLAlchemyError
 
 from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
 from desktop.core.i18n import tr
 from desktop.core.models import new_id, utc_now
 from desktop.storage.errors import StorageError
-from desktop.storage.mapping import from_epoch_ms, to_epoch_ms, truncate_to_ms
+from desktop.storage.mapping import (
+    attachment_from_row,
+    attachment_to_row,
+    to_epoch_ms,
+    truncate_to_ms,
+)
 from desktop.storage.sqlite_engine import read_transaction, write_transaction
 from desktop.storage.tables import attachments
 
@@ -207,7 +212,8 @@ class AttachmentStore:
             created = self._place(temp, blob, name)
             try:
                 self._write_db(
-                    name, lambda conn: conn.execute(insert(attachments), _row(attachment))
+                    name,
+                    lambda conn: conn.execute(insert(attachments), attachment_to_row(attachment)),
                 )
             except AttachmentError:
                 if created:  # under the lock, so no other row can have started using it
@@ -285,7 +291,9 @@ class AttachmentStore:
             for start in range(0, len(unique), _GET_MANY_BATCH):
                 batch = unique[start : start + _GET_MANY_BATCH]
                 query = select(attachments).where(attachments.c.id.in_(batch))
-                by_id.update((row.id, _from_row(row)) for row in conn.execute(query))
+                by_id.update(
+                    (row.id, attachment_from_row(row._mapping)) for row in conn.execute(query)
+                )
         return [by_id[i] for i in ids if i in by_id]
 
     def blob_path(self, attachment: Attachment) -> Path:
@@ -433,7 +441,7 @@ class AttachmentStore:
         goes, since a put may have started using it in the meantime."""
         with read_transaction(self._engine) as conn:
             in_use = {
-                (row.sha256, _extension_of(_from_row(row)))
+                (row.sha256, _extension_of(attachment_from_row(row._mapping)))
                 for row in conn.execute(select(attachments))
             }
         for shard in _subdirs(self._root):
@@ -453,7 +461,7 @@ class AttachmentStore:
     def _extensions_in_use(self, sha256: str) -> set[str]:
         with read_transaction(self._engine) as conn:
             rows = conn.execute(select(attachments).where(attachments.c.sha256 == sha256))
-            return {_extension_of(_from_row(row)) for row in rows}
+            return {_extension_of(attachment_from_row(row._mapping)) for row in rows}
 
     def _collect_temp(self, tally: _Tally) -> None:
         """Temp files are writes in flight (or left by a crash): judged by the wall
@@ -692,38 +700,6 @@ def _cap(value: str, max_chars: int, max_bytes: int) -> str:
     while len(value.encode("utf-8")) > max_bytes:
         value = value[:-1]
     return value
-
-
-def _row(attachment: Attachment) -> dict[str, Any]:
-    return {
-        "id": attachment.id,
-        "sha256": attachment.sha256,
-        "name": attachment.name,
-        "mime": attachment.mime,
-        "size": attachment.size,
-        "kind": attachment.kind.value,
-        "created_at": to_epoch_ms(attachment.created_at),
-        "text_chars": attachment.text_chars,
-        "truncated": attachment.truncated,
-        "width": attachment.width,
-        "height": attachment.height,
-    }
-
-
-def _from_row(row: Row[Any]) -> Attachment:
-    return Attachment(
-        id=row.id,
-        sha256=row.sha256,
-        name=row.name,
-        mime=row.mime,
-        size=row.size,
-        kind=AttachmentKind(row.kind),
-        created_at=from_epoch_ms(row.created_at),
-        text_chars=row.text_chars,
-        truncated=bool(row.truncated),
-        width=row.width,
-        height=row.height,
-    )
 
 
 def _reason(exc: OSError | None) -> str:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
+from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.i18n import tr
 from desktop.core.models import (
     CallState,
@@ -545,4 +546,39 @@ def conversation_from_row(row: RowLike) -> Conversation:
         workspace_file=row["workspace_file"],
         system_prompt=row["system_prompt"],
         pinned_message_ids=_id_list(row["pinned_message_ids"]),
+    )
+
+
+# --- attachments ----------------------------------------------------------------------
+
+
+def attachment_to_row(attachment: Attachment) -> dict[str, Any]:
+    return {
+        "id": attachment.id,
+        "sha256": attachment.sha256,
+        "name": attachment.name,
+        "mime": attachment.mime,
+        "size": attachment.size,
+        "kind": attachment.kind.value,
+        "created_at": to_epoch_ms(attachment.created_at),
+        "text_chars": attachment.text_chars,
+        "truncated": attachment.truncated,
+        "width": attachment.width,
+        "height": attachment.height,
+    }
+
+
+def attachment_from_row(row: RowLike) -> Attachment:
+    return Attachment(
+        id=row["id"],
+        sha256=row["sha256"],
+        name=row["name"],
+        mime=row["mime"],
+        size=row["size"],
+        kind=AttachmentKind(row["kind"]),
+        created_at=from_epoch_ms(row["created_at"]),
+        text_chars=row["text_chars"],
+        truncated=bool(row["truncated"]),
+        width=row["width"],
+        height=row["height"],
     )
