@@ -499,7 +499,7 @@
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/library.py" line="65"/>
+        <location filename="../../desktop/engine/library.py" line="66"/>
         <source>This is not a Parley JSON file (line {line}, column {column}: {problem}).</source>
         <translation>这不是 Parley JSON 文件（第 {line} 行，第 {column} 列：{problem}）。</translation>
     </message>
@@ -1778,72 +1778,72 @@
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="165"/>
+        <location filename="../../desktop/storage/attachments.py" line="170"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="342"/>
+        <location filename="../../desktop/storage/attachments.py" line="350"/>
         <source>its saved text is damaged</source>
         <translation>已保存的文本已损坏</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="423"/>
+        <location filename="../../desktop/storage/attachments.py" line="431"/>
         <source>Could not clean up unused attachments ({detail})</source>
         <translation>无法清理未使用的附件（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="490"/>
+        <location filename="../../desktop/storage/attachments.py" line="498"/>
         <source>could not be recorded in the database ({detail})</source>
         <translation>无法记录到数据库中（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="496"/>
+        <location filename="../../desktop/storage/attachments.py" line="504"/>
         <source>there is not enough free disk space to keep a copy of it</source>
         <translation>磁盘空间不足，无法保存它的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="498"/>
+        <location filename="../../desktop/storage/attachments.py" line="506"/>
         <source>Parley is not allowed to write to its attachment folder {root}</source>
         <translation>Parley 没有写入附件文件夹 {root} 的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="502"/>
+        <location filename="../../desktop/storage/attachments.py" line="510"/>
         <source>the attachment folder {root} is on a read-only disk</source>
         <translation>附件文件夹 {root} 位于只读磁盘上</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="503"/>
+        <location filename="../../desktop/storage/attachments.py" line="511"/>
         <source>could not be copied into the attachment folder ({reason})</source>
         <translation>无法复制到附件文件夹（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="737"/>
+        <location filename="../../desktop/storage/attachments.py" line="713"/>
         <source>the file could not be found (it may have been moved or deleted)</source>
         <translation>找不到文件（可能已被移动或删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="739"/>
+        <location filename="../../desktop/storage/attachments.py" line="715"/>
         <source>Parley is not allowed to read this file</source>
         <translation>Parley 没有读取此文件的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="741"/>
+        <location filename="../../desktop/storage/attachments.py" line="717"/>
         <source>this is a folder, not a file</source>
         <translation>这是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="742"/>
+        <location filename="../../desktop/storage/attachments.py" line="718"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="747"/>
+        <location filename="../../desktop/storage/attachments.py" line="723"/>
         <source>Parley&apos;s stored copy of this file is missing</source>
         <translation>Parley 保存的此文件副本已丢失</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="748"/>
+        <location filename="../../desktop/storage/attachments.py" line="724"/>
         <source>Parley&apos;s stored copy of this file could not be read ({reason})</source>
         <translation>无法读取 Parley 保存的此文件副本（{reason}）</translation>
     </message>
@@ -1908,17 +1908,17 @@
         <translation>消息 {message_id} 已不存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="213"/>
+        <location filename="../../desktop/storage/mapping.py" line="214"/>
         <source>This part ({kind}) was made by a newer version of Parley and cannot be shown.</source>
         <translation>此部分（{kind}）由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="216"/>
+        <location filename="../../desktop/storage/mapping.py" line="217"/>
         <source>This part was made by a newer version of Parley and cannot be shown.</source>
         <translation>此部分由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="282"/>
+        <location filename="../../desktop/storage/mapping.py" line="283"/>
         <source>The content of this message could not be read.</source>
         <translation>无法读取此消息的内容。</translation>
     </message>
@@ -2649,28 +2649,22 @@
 <context>
     <name>ChatViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="245"/>
-        <source>Could not save settings: %1</source>
-        <translation>无法保存设置：%1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="354"/>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="416"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="350"/>
         <source>Add a provider and choose a model first.</source>
         <translation>请先添加服务商并选择模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="458"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="392"/>
         <source>Could not save to %1: %2</source>
         <translation>无法保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="481"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="415"/>
         <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
         <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="513"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="447"/>
         <source>Your message was not sent and is still here. %1</source>
         <translation>你的消息未发送，仍保留在这里。%1</translation>
     </message>
@@ -3655,6 +3649,14 @@
         <location filename="../../desktop/ui/views/message_widget.py" line="258"/>
         <source>Save Message</source>
         <translation>保存消息</translation>
+    </message>
+</context>
+<context>
+    <name>ModelPickerModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/model_picker.py" line="91"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
     </message>
 </context>
 <context>

@@ -146,7 +146,7 @@ def test_the_context_meter_counts_the_next_request_and_the_draft_against_the_con
         await driver.until(lambda: model.idle and model.tokens > empty)
         assert meter.text().endswith(" / 1k") and meter.property("level") == "ok"
         # Another model without a known context length shows the count alone.
-        parley.chat_vm.select_model(1)
+        parley.chat_vm.models.select_model(1)
         assert meter.text().endswith("tokens")
 
     driver.run(body())

@@ -113,8 +113,8 @@ def make_png(path: Path, width: int, height: int) -> Path:
 
 
 def select(parley, model: str) -> None:
-    labels = parley.chat_vm.modelLabels
-    parley.chat_vm.select_model(
+    labels = parley.chat_vm.models.modelLabels
+    parley.chat_vm.models.select_model(
         next(i for i, label in enumerate(labels) if label.startswith(model))
     )
 

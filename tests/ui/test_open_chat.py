@@ -106,7 +106,7 @@ def test_the_model_of_the_last_answer_is_followed_even_when_it_is_old(driver, tm
     write_settings(tmp_path, NO_SERVER, models=("other-model", "test-model"))
     parley = driver.start(tmp_path)
     vm = parley.chat_vm
-    assert vm.selectedModel == 0
+    assert vm.models.selectedModel == 0
     repo = parley.repository
     # The old answers came from a configured model, the recent ones from a removed one.
     older = long_chat(repo, 40, ModelRef("local", "test-model"))
@@ -117,8 +117,8 @@ def test_the_model_of_the_last_answer_is_followed_even_when_it_is_old(driver, tm
 
     async def body() -> None:
         vm.open_conversation(chat)
-        assert vm.selectedModel == 0  # no answer's model configured among the newest
-        await driver.until(lambda: vm.selectedModel == 1)
+        assert vm.models.selectedModel == 0  # no answer's model configured among the newest
+        await driver.until(lambda: vm.models.selectedModel == 1)
 
     driver.run(body())
 

@@ -184,7 +184,7 @@ def test_the_effort_selector_shows_for_reasoning_models_only_and_is_kept(
     assert composer.model_picker.currentText() == "plain-model — Local"
     assert not composer.effort.isVisible()  # an unknown model: no reasoning
 
-    parley.chat_vm.select_model(1)
+    parley.chat_vm.models.select_model(1)
     assert composer.effort.isVisible()
     assert composer.effort.currentText() == "Reasoning medium"
     assert [composer.effort.itemData(i) for i in range(composer.effort.count())] == [
@@ -203,14 +203,14 @@ def test_the_effort_selector_shows_for_reasoning_models_only_and_is_kept(
         == "high"
     )
 
-    parley.chat_vm.select_model(0)
+    parley.chat_vm.models.select_model(0)
     assert not composer.effort.isVisible()
 
     driver.close(parley)
     parley = driver.start(tmp_path)
     composer = parley.window.chat_view.composer
     assert not composer.effort.isVisible()
-    parley.chat_vm.select_model(1)
+    parley.chat_vm.models.select_model(1)
     assert composer.effort.currentText() == "Reasoning high"
 
 

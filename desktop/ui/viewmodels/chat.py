@@ -1,4 +1,5 @@
-"""The open conversation: its messages, the model picker, sending and stopping."""
+"""The open conversation: its messages, sending and stopping; the parts the window binds
+to (model picker, attachments, approvals, context, assistants, usage) are its children."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage, QPalette
 
-from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
     ActivePathChanged,
@@ -40,6 +40,7 @@ from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
+from desktop.ui.viewmodels.model_picker import ModelPickerModel
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
@@ -63,10 +64,6 @@ class ChatViewModel(QObject):
     conversationIdChanged = Signal(str)
     titleChanged = Signal(str)
     busyChanged = Signal(bool)
-    needsSetupChanged = Signal(bool)
-    modelsChanged = Signal()
-    selectedModelChanged = Signal(int)
-    reasoningChanged = Signal()  # the selected model's reasoning support, or the effort
     messagesReset = Signal(list)  # list[MessageItem]
     messagesPrepended = Signal(list)  # list[MessageItem]: older ones of the open chat
     messageAdded = Signal(object)  # MessageItem
@@ -127,10 +124,8 @@ class ChatViewModel(QObject):
         self._older_timer.setSingleShot(True)
         self._older_timer.setInterval(0)
         self._older_timer.timeout.connect(self._load_older)
-        self._following_model = False  # no answer's configured model found yet
-        self._models: list[ModelRef] = []
-        self._model_labels: list[str] = []
-        self._selected = -1
+        self.models = ModelPickerModel(settings, self)  # the composer's model and effort
+        self.models.errorOccurred.connect(self.errorOccurred)
         chat.events.subscribe(self._on_engine_event)
         settings.changed.subscribe(self._on_settings_changed)
         self._on_settings_changed(settings.settings)
@@ -144,7 +139,7 @@ class ChatViewModel(QObject):
         self.conversationIdChanged.connect(self.tray.follow)
         self.assistants = AssistantPickerModel(chat, settings, self)
         self.conversationIdChanged.connect(self.assistants.follow)
-        self.assistants.modelWanted.connect(self._select_model_ref)
+        self.assistants.modelWanted.connect(self.models.select_ref)
         self.assistants.conversationCreated.connect(self.open_conversation)
         self.assistants.follow(self._conversation_id)  # the new chat shown at start
         self.suggestions = SuggestionsModel(chat, self)  # follow-up chips
@@ -155,12 +150,14 @@ class ChatViewModel(QObject):
         self._renderer.cost_text = self.usage.cost_text
         self.meter = ContextMeterModel(chat, settings, tasks, self)  # the composer's meter
         self.conversationIdChanged.connect(self.meter.follow)
-        self.selectedModelChanged.connect(lambda _i: self.meter.set_model(self.selected_model()))
+        self.models.selectedModelChanged.connect(
+            lambda _i: self.meter.set_model(self.models.selected_model())
+        )
         self.tray.changed.connect(lambda: self.meter.set_files(self.tray.ids()))
         self.assistants.changed.connect(
             lambda: self.meter.set_assistant(self.assistants.current.id)
         )
-        self.meter.set_model(self.selected_model())
+        self.meter.set_model(self.models.selected_model())
         self.meter.set_assistant(self.assistants.current.id)
         # Before the chat switches to it: the new conversation gets the picked assistant.
         self.workspace.conversationCreated.connect(self.assistants.adopt)
@@ -198,53 +195,6 @@ class ChatViewModel(QObject):
 
     busy = Property(bool, _get_busy, notify=busyChanged)
 
-    def _get_needs_setup(self) -> bool:
-        return not self._models
-
-    needsSetup = Property(bool, _get_needs_setup, notify=needsSetupChanged)
-
-    def _get_model_labels(self) -> list[str]:
-        return list(self._model_labels)
-
-    modelLabels = Property(list, _get_model_labels, notify=modelsChanged)
-
-    def _get_selected_model(self) -> int:
-        return self._selected
-
-    selectedModel = Property(int, _get_selected_model, notify=selectedModelChanged)
-
-    def _set_selected(self, index: int) -> None:
-        if index != self._selected:
-            self._selected = index
-            self.selectedModelChanged.emit(index)
-            self.reasoningChanged.emit()
-
-    def _get_reasoning_supported(self) -> bool:
-        """Whether the selected model reasons (and so takes an effort)."""
-        if not 0 <= self._selected < len(self._models):
-            return False
-        return self._settings.capabilities(self._models[self._selected]).supports_reasoning
-
-    reasoningSupported = Property(bool, _get_reasoning_supported, notify=reasoningChanged)
-
-    def _get_reasoning_effort(self) -> str:
-        return self._settings.settings.reasoning_effort
-
-    reasoningEffort = Property(str, _get_reasoning_effort, notify=reasoningChanged)
-
-    @Slot(str)
-    def set_reasoning_effort(self, effort: str) -> None:
-        """Off, low, medium, high or max: kept for every later message, and saved."""
-        settings = self._settings.settings
-        if effort not in REASONING_EFFORTS or effort == settings.reasoning_effort:
-            return
-        try:
-            self._settings.save(replace(settings, reasoning_effort=effort))
-        except (OSError, ParleyError) as error:
-            self.errorOccurred.emit(
-                self.tr("Could not save settings: %1").replace("%1", str(error))
-            )
-
     # --- slots --------------------------------------------------------------------
 
     @Slot(str)
@@ -276,8 +226,8 @@ class ChatViewModel(QObject):
             items = [self._item(m) for m in messages]
         self.messagesReset.emit(items)
         self._set_busy(self._chat.is_generating(conversation.id))
-        self._following_model = True
-        self._follow_model_of(messages)
+        self.models.follow()
+        self.models.follow_model_of(messages)
         if self._older:
             self._older_timer.start()
         if focus_message_id in self._shown:
@@ -299,18 +249,6 @@ class ChatViewModel(QObject):
         self._older_timer.stop()
         self.messagesReset.emit([])
         self._set_busy(False)
-
-    @Slot(int)
-    def select_model(self, index: int) -> None:
-        if 0 <= index < len(self._models):
-            self._following_model = False  # the person's choice stands
-            self._set_selected(index)
-            self._settings.remember_model(self._models[index])
-
-    def _select_model_ref(self, ref: ModelRef) -> None:
-        """Select a configured model by reference (an assistant's default model)."""
-        if ref in self._models:
-            self.select_model(self._models.index(ref))
 
     @property
     def document_css(self) -> str:
@@ -350,10 +288,9 @@ class ChatViewModel(QObject):
         batch = self.tray.batch()
         if not text.strip() and not batch:
             return False
-        if not (0 <= self._selected < len(self._models)):
-            self.errorOccurred.emit(self.tr("Add a provider and choose a model first."))
+        model = self._require_model()
+        if model is None:
             return False
-        model = self._models[self._selected]
         target: str | Conversation = self._conversation_id
         if not target:
             # Saved with the message, not before: a message the disk has no room for
@@ -406,13 +343,10 @@ class ChatViewModel(QObject):
         """Try a failed answer again; the failed one stays as an earlier version."""
         self.regenerate(message_id)
 
-    def selected_model(self) -> ModelRef | None:
-        """The model the next message goes to (None before one is configured)."""
-        return self._models[self._selected] if 0 <= self._selected < len(self._models) else None
-
     def _require_model(self) -> ModelRef | None:
-        if 0 <= self._selected < len(self._models):
-            return self._models[self._selected]
+        model = self.models.selected_model()
+        if model is not None:
+            return model
         self.errorOccurred.emit(self.tr("Add a provider and choose a model first."))
         return None
 
@@ -560,7 +494,7 @@ class ChatViewModel(QObject):
             messages = self._chat.messages_by_id(step)
             items = [self._item(m) for m in messages]
         self.messagesPrepended.emit(items)
-        self._follow_model_of(messages)
+        self.models.follow_model_of(messages)
         if self._older:
             self._older_timer.start()
 
@@ -605,20 +539,6 @@ class ChatViewModel(QObject):
 
     def _on_settings_changed(self, settings: Settings) -> None:
         self._allow_remote_images(settings.appearance.load_remote_images)
-        had_models = bool(self._models)
-        current = self._models[self._selected] if 0 <= self._selected < len(self._models) else None
-        self._models = settings.all_models()
-        names = {p.id: p.name for p in settings.providers}
-        self._model_labels = [
-            f"{m.model} — {names.get(m.provider_id, m.provider_id)}" for m in self._models
-        ]
-        self.modelsChanged.emit()
-        wanted = current if current in self._models else settings.preferred_model()
-        self._selected = -1
-        self._set_selected(self._models.index(wanted) if wanted in self._models else -1)
-        if had_models != bool(self._models):
-            self.needsSetupChanged.emit(not self._models)
-        self.reasoningChanged.emit()  # an override or the effort may have changed
 
     # --- remote images --------------------------------------------------------------
 
@@ -656,17 +576,3 @@ class ChatViewModel(QObject):
                 and message.status is not MessageStatus.STREAMING
             ):
                 self.messageUpdated.emit(self._item(message))
-
-    def _follow_model_of(self, messages: list[Message]) -> None:
-        """Opening a chat selects the model its last answer came from, if still configured.
-
-        `messages` are the newest not looked at yet (the chat is read from its end): the
-        search goes on in older ones as they are read, until an answer's model is found.
-        """
-        if not self._following_model:
-            return
-        for message in reversed(messages):
-            if message.role is Role.ASSISTANT and message.model in self._models:
-                self._following_model = False
-                self._set_selected(self._models.index(message.model))
-                return

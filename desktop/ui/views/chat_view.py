@@ -115,7 +115,7 @@ class ChatView(QWidget):
         chat.titleChanged.connect(self._on_title_changed)
         chat.usage.changed.connect(self._update_usage)
         self._update_usage()
-        chat.needsSetupChanged.connect(self._update_page)
+        chat.models.needsSetupChanged.connect(self._update_page)
         chat.messagesReset.connect(self._update_empty)
         chat.messageAdded.connect(self._update_empty)
         self._on_title_changed(chat.title)
@@ -174,9 +174,9 @@ class ChatView(QWidget):
         self.usage.setToolTip(tooltip(self._chat.usage.tooltip()))  # model names
 
     def _update_page(self, *_: object) -> None:
-        self.pages.setCurrentIndex(0 if self._chat.needsSetup else 1)
-        self.header.setVisible(not self._chat.needsSetup)
-        if not self._chat.needsSetup:
+        self.pages.setCurrentIndex(0 if self._chat.models.needsSetup else 1)
+        self.header.setVisible(not self._chat.models.needsSetup)
+        if not self._chat.models.needsSetup:
             self.focus_composer()
 
     def _update_empty(self, *_: object) -> None:

@@ -132,7 +132,7 @@ class Composer(QFrame):
         self.model_picker = ElidingComboBox(self, shortest=MODEL_CHARS)
         self.model_picker.setObjectName("ModelPicker")
         self.model_picker.setToolTip(self.tr("Model for the next message"))
-        self.model_picker.activated.connect(chat.select_model)
+        self.model_picker.activated.connect(chat.models.select_model)
 
         self.effort = ElidingComboBox(self, shortest=None)  # short labels: never elided
         self.effort.setObjectName("ReasoningEffort")
@@ -146,7 +146,7 @@ class Composer(QFrame):
         ):
             self.effort.addItem(label, value)
         self.effort.activated.connect(
-            lambda index: chat.set_reasoning_effort(self.effort.itemData(index))
+            lambda index: chat.models.set_reasoning_effort(self.effort.itemData(index))
         )
 
         self.hint = WholeLabel(
@@ -224,10 +224,10 @@ class Composer(QFrame):
         # cleared for it (then a failure puts the text back).
         self._sending: dict[str, bool] = {}
         chat.sendDone.connect(self._on_send_done)
-        chat.modelsChanged.connect(self._reload_models)
-        chat.selectedModelChanged.connect(self.model_picker.setCurrentIndex)
+        chat.models.modelsChanged.connect(self._reload_models)
+        chat.models.selectedModelChanged.connect(self.model_picker.setCurrentIndex)
         chat.busyChanged.connect(self._update_buttons)
-        chat.reasoningChanged.connect(self._update_effort)
+        chat.models.reasoningChanged.connect(self._update_effort)
         self._reload_models()
         self._update_effort()
         self._update_buttons()
@@ -291,15 +291,15 @@ class Composer(QFrame):
     def _reload_models(self) -> None:
         self.model_picker.blockSignals(True)
         self.model_picker.clear()
-        self.model_picker.addItems(self._chat.modelLabels)
-        self.model_picker.setCurrentIndex(self._chat.selectedModel)
+        self.model_picker.addItems(self._chat.models.modelLabels)
+        self.model_picker.setCurrentIndex(self._chat.models.selectedModel)
         self.model_picker.blockSignals(False)
-        self.model_picker.setVisible(bool(self._chat.modelLabels))
+        self.model_picker.setVisible(bool(self._chat.models.modelLabels))
 
     def _update_effort(self) -> None:
         """Shown only for a model that reasons; it shows the saved choice."""
-        self.effort.setCurrentIndex(max(0, self.effort.findData(self._chat.reasoningEffort)))
-        self.effort.setVisible(self._chat.reasoningSupported)
+        self.effort.setCurrentIndex(max(0, self.effort.findData(self._chat.models.reasoningEffort)))
+        self.effort.setVisible(self._chat.models.reasoningSupported)
 
     def _update_buttons(self, *_: object) -> None:
         busy = self._chat.busy

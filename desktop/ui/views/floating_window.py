@@ -248,7 +248,7 @@ class FloatingWindow(QWidget):
             conversations.rowsMoved,
         ):
             signal.connect(self._sync_picker)
-        chat.needsSetupChanged.connect(self._update_page)
+        chat.models.needsSetupChanged.connect(self._update_page)
         chat.messagesReset.connect(self._update_empty)
         chat.messageAdded.connect(self._update_empty)
         app = QGuiApplication.instance()
@@ -405,7 +405,7 @@ class FloatingWindow(QWidget):
             self.picker.setCurrentIndex(row)  # -1 (the "New chat" placeholder) if unsaved
 
     def _update_page(self, *_: object) -> None:
-        self.pages.setCurrentIndex(0 if self._chat.needsSetup else 1)
+        self.pages.setCurrentIndex(0 if self._chat.models.needsSetup else 1)
 
     def _update_empty(self, *_: object) -> None:
         has_messages = bool(self.transcript.message_ids())
