@@ -359,8 +359,10 @@ def phase_stream(
             timings = paced([event(prefix, MessageStatus.STREAMING) for prefix in prefixes])
         else:
             frames = [event(prefix, MessageStatus.STREAMING, settle=False) for prefix in prefixes]
-            timings, pacing = through_event_loop(frames, parley.chat_vm.update_pacer, probe=probe)
-    maths = parley.chat_vm.maths
+            timings, pacing = through_event_loop(
+                frames, parley.chat_vm.transcript.update_pacer, probe=probe
+            )
+    maths = parley.chat_vm.transcript.maths
     with Heartbeat() if probe else contextlib.nullcontext() as heartbeat:
         finish = paced([event(text, MessageStatus.COMPLETE)])[0]
         _wait_until_settled(qapp, maths)
@@ -499,7 +501,7 @@ def phase_open(folder: Path, count: int) -> dict[str, Any]:
                 marks.setdefault("first_paint", time.perf_counter())
             return False
 
-    parley.chat_vm.messagesReset.connect(on_reset)
+    parley.chat_vm.transcript.messagesReset.connect(on_reset)
     watch = PaintWatch()
     transcript.viewport().installEventFilter(watch)
 

@@ -171,7 +171,7 @@ class Parley:
         self.chat_vm = ChatViewModel(
             self.chat, self.settings, self.tasks, self.images, attachments=self.attachments
         )
-        self.chat_vm.set_dark(self.theme.dark)
+        self.chat_vm.transcript.set_dark(self.theme.dark)
         self.chat_vm.outputs.data_root = paths.root
         self.library = Library(
             self.database, self.repository, self.chat.events, self.chat.unsaved_over
@@ -201,7 +201,7 @@ class Parley:
             lambda settings: self.theme.set_font_size(settings.appearance.font_size)
         )
         self.settings.changed.subscribe(lambda settings: self.images.use_network(settings.network))
-        self.theme.darkChanged.connect(self.chat_vm.set_dark)
+        self.theme.darkChanged.connect(self.chat_vm.transcript.set_dark)
         # The floating chat shares the chat view-model: one open conversation, one tray,
         # one generation; its place is kept in the main window's window.ini.
         self.floating = FloatingWindow(
@@ -277,7 +277,7 @@ class Parley:
         await self.mcp.stop()
         await self.tasks.cancel_all()
         await self.images.aclose()
-        self.chat_vm.maths.close()
+        self.chat_vm.transcript.maths.close()
         await self.settings.aclose()
         self.database.close()
 

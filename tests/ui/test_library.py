@@ -33,7 +33,7 @@ def test_search_finds_message_text_and_opens_the_chat_at_it(driver, sse_server, 
     parley = driver.start(tmp_path)
     sidebar = parley.window.sidebar
     focused: list[str] = []
-    parley.chat_vm.focusMessage.connect(focused.append)
+    parley.chat_vm.transcript.focusMessage.connect(focused.append)
 
     async def body() -> None:
         first = await chat(driver, parley, "Where do penguins live?")
@@ -210,7 +210,7 @@ def test_a_two_character_cjk_search_opens_the_chat_at_the_message(driver, sse_se
     parley = driver.start(tmp_path)
     sidebar = parley.window.sidebar
     focused: list[str] = []
-    parley.chat_vm.focusMessage.connect(focused.append)
+    parley.chat_vm.transcript.focusMessage.connect(focused.append)
 
     async def body() -> None:
         school = await chat(driver, parley, "我们的学校很大")

@@ -207,7 +207,7 @@ def test_streaming_a_huge_one_line_answer_stops_rewriting_once_past_what_is_show
                     updated.set()
                 shown.set()
 
-    parley.chat_vm.messageUpdated.connect(on_update)
+    parley.chat_vm.transcript.messageUpdated.connect(on_update)
 
     async def body() -> None:
         assert parley.chat_vm.submit("Print a million eights")

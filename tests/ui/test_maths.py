@@ -167,7 +167,7 @@ def test_an_answer_shows_its_formulas_typeset_and_copy_keeps_the_tex(driver, sse
     write_settings(tmp_path, sse_server.base_url)
     parley = driver.start(tmp_path)
     sse_server.enqueue(default_stream(ANSWER))
-    maths = parley.chat_vm.maths
+    maths = parley.chat_vm.transcript.maths
 
     async def body() -> None:
         assert parley.chat_vm.submit("maths please")

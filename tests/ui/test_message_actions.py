@@ -44,7 +44,7 @@ def app(driver, tmp_path):
 
 
 def show(app, *items):
-    app.chat_vm.messagesReset.emit(list(items))
+    app.chat_vm.transcript.messagesReset.emit(list(items))
     transcript = app.window.chat_view.transcript
     return [transcript.message_widget(item.id) for item in items]
 

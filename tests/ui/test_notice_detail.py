@@ -34,7 +34,7 @@ def test_show_text_opens_the_transcription_without_blocking(app):
             Notice("1 image was read with OCR — local engine", "scan.png\nTotal: 42.50 EUR"),
         ),
     )
-    app.chat_vm.messagesReset.emit([item])
+    app.chat_vm.transcript.messagesReset.emit([item])
     widget = app.window.chat_view.transcript.message_widget("a1")
     assert "Show text" in widget.notices.text()
     widget.notices.linkActivated.emit("notice:1")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from desktop.core.events import MessageChanged
 from desktop.core.models import Message, ModelRef, Role, TextPart, new_id
 from desktop.storage.repository import ChatRepository
-from desktop.ui.viewmodels import chat as chat_vm
+from desktop.ui.viewmodels import transcript as transcript_vm
 from desktop.ui.views.virtual_list import MAX_TEXT_WIDTH, PADDING, SIDE_MARGIN
 from tests.support.settings_files import write_settings
 from tests.ui.transcript_support import conversation, live_ids, screen_top
@@ -41,18 +41,18 @@ def long_chat(repo: ChatRepository, count: int, model: ModelRef | None = None) -
 def test_a_long_chat_shows_its_end_first_and_the_older_messages_follow_above(
     driver, tmp_path, monkeypatch
 ):
-    monkeypatch.setattr(chat_vm, "OLDER_STEP", 70)  # several steps for 160 older messages
+    monkeypatch.setattr(transcript_vm, "OLDER_STEP", 70)  # several steps for 160 older messages
     write_settings(tmp_path, NO_SERVER)
     parley = driver.start(tmp_path)
-    path = long_chat(parley.repository, chat_vm.FIRST_MESSAGES + 160)
+    path = long_chat(parley.repository, transcript_vm.FIRST_MESSAGES + 160)
     transcript = parley.window.chat_view.transcript
     steps: list[int] = []
-    parley.chat_vm.messagesPrepended.connect(lambda items: steps.append(len(items)))
+    parley.chat_vm.transcript.messagesPrepended.connect(lambda items: steps.append(len(items)))
 
     async def body() -> None:
         parley.chat_vm.open_conversation(path[0].conversation_id)
         ids = [m.id for m in path]
-        assert transcript.message_ids() == ids[-chat_vm.FIRST_MESSAGES :]
+        assert transcript.message_ids() == ids[-transcript_vm.FIRST_MESSAGES :]
         bar = transcript.verticalScrollBar()
         assert bar.value() == bar.maximum() > 0
 
@@ -70,7 +70,7 @@ def test_a_long_chat_shows_its_end_first_and_the_older_messages_follow_above(
 def test_older_messages_arriving_leave_what_is_read_in_place(driver, tmp_path):
     write_settings(tmp_path, NO_SERVER)
     parley = driver.start(tmp_path)
-    path = long_chat(parley.repository, chat_vm.FIRST_MESSAGES + 30)
+    path = long_chat(parley.repository, transcript_vm.FIRST_MESSAGES + 30)
     transcript = parley.window.chat_view.transcript
 
     async def body() -> None:
@@ -88,7 +88,7 @@ def test_older_messages_arriving_leave_what_is_read_in_place(driver, tmp_path):
 def test_a_search_hit_in_the_older_messages_is_shown_at_once(driver, tmp_path):
     write_settings(tmp_path, NO_SERVER)
     parley = driver.start(tmp_path)
-    path = long_chat(parley.repository, chat_vm.FIRST_MESSAGES + 50)
+    path = long_chat(parley.repository, transcript_vm.FIRST_MESSAGES + 50)
     transcript = parley.window.chat_view.transcript
     hit = path[20]
 
@@ -112,7 +112,7 @@ def test_the_model_of_the_last_answer_is_followed_even_when_it_is_old(driver, tm
     older = long_chat(repo, 40, ModelRef("local", "test-model"))
     chat = older[0].conversation_id
     parent = older[-1]
-    for number in range(chat_vm.FIRST_MESSAGES + 10):
+    for number in range(transcript_vm.FIRST_MESSAGES + 10):
         parent = add(repo, chat, parent, f"Recent {number}", ModelRef("gone", "old-model"))
 
     async def body() -> None:
@@ -142,8 +142,8 @@ def test_version_labels_are_right_after_opening_switching_and_adding(driver, tmp
         for item in items:
             shown(item)
 
-    vm.messagesReset.connect(reset)
-    vm.messageAdded.connect(shown)
+    vm.transcript.messagesReset.connect(reset)
+    vm.transcript.messageAdded.connect(shown)
 
     vm.open_conversation(chat)
     assert labels == {question.id: (1, 1), second.id: (2, 2)}

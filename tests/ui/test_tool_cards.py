@@ -96,7 +96,7 @@ def test_images_a_tool_returned_show_on_its_card_and_open(driver, tmp_path):
     image.save(buffer, "PNG")
     stored = driver.run(app.attachments.add_bytes(bytes(buffer.data().data()), "chart.png"))
     part = replace(CALL, attachment_ids=(stored.id,))
-    app.chat_vm.messagesReset.emit([message("a1", tools=(tool_card(part),))])
+    app.chat_vm.transcript.messagesReset.emit([message("a1", tools=(tool_card(part),))])
     card = app.window.chat_view.transcript.message_widget("a1").tool_cards.cards[0]
     assert card.chips is not None and not card.chips.isVisible()  # folded with the details
     card.toggle.setChecked(True)

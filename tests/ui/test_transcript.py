@@ -88,7 +88,7 @@ def test_a_long_conversation_has_widgets_only_near_the_viewport(driver, tmp_path
     items = conversation(2_000)
 
     async def body() -> None:
-        parley.chat_vm.messagesReset.emit(items)
+        parley.chat_vm.transcript.messagesReset.emit(items)
         await asyncio.sleep(0.3)  # the margin beyond the viewport is prepared when idle
         assert transcript.message_ids() == [item.id for item in items]
         live = live_ids(transcript)
@@ -116,7 +116,7 @@ def test_rows_above_that_change_height_do_not_move_what_is_read(driver, tmp_path
     items = conversation(400)
 
     async def body() -> None:
-        parley.chat_vm.messagesReset.emit(items)
+        parley.chat_vm.transcript.messagesReset.emit(items)
         bar.setValue(bar.maximum() // 2)
         await asyncio.sleep(0.2)
         reading = next(
@@ -125,11 +125,11 @@ def test_rows_above_that_change_height_do_not_move_what_is_read(driver, tmp_path
         top = screen_top(transcript, reading)
         above = items[transcript.message_ids().index(reading) - 6]
         longer = PARAGRAPH * 20
-        parley.chat_vm.messageUpdated.emit(
+        parley.chat_vm.transcript.messageUpdated.emit(
             replace(above, markdown=longer, html_source=render_markdown(longer))
         )
         assert screen_top(transcript, reading) == top
-        parley.chat_vm.messageUpdated.emit(
+        parley.chat_vm.transcript.messageUpdated.emit(
             replace(above, markdown="short", html_source="<p>short</p>")
         )
         assert screen_top(transcript, reading) == top
@@ -143,7 +143,7 @@ def test_page_keys_scroll_the_transcript(driver, tmp_path):
     bar = transcript.verticalScrollBar()
 
     async def body() -> None:
-        parley.chat_vm.messagesReset.emit(conversation(200))
+        parley.chat_vm.transcript.messagesReset.emit(conversation(200))
         await asyncio.sleep(0.05)
         transcript.setFocus()
         bottom = bar.value()
@@ -170,14 +170,16 @@ def test_showing_the_same_chat_again_keeps_the_place(driver, tmp_path):
     items = conversation(300)
 
     async def body() -> None:
-        parley.chat_vm.messagesReset.emit(items)
+        parley.chat_vm.transcript.messagesReset.emit(items)
         bar.setValue(bar.maximum() // 2)
         await asyncio.sleep(0.1)
         reading = next(mid for mid in live_ids(transcript) if screen_top(transcript, mid) > 0)
         top = screen_top(transcript, reading)
-        parley.chat_vm.messagesReset.emit(list(items))  # e.g. re-rendered for a new theme
+        parley.chat_vm.transcript.messagesReset.emit(
+            list(items)
+        )  # e.g. re-rendered for a new theme
         assert screen_top(transcript, reading) == top
-        parley.chat_vm.messagesReset.emit(conversation(3))  # another chat: its end
+        parley.chat_vm.transcript.messagesReset.emit(conversation(3))  # another chat: its end
         assert transcript.at_bottom
 
     driver.run(body())
@@ -222,9 +224,9 @@ def test_a_streamed_answer_ends_equal_to_a_full_render(driver, sse_server, tmp_p
 def test_an_empty_chat_has_no_rows_and_no_button(driver, tmp_path):
     parley = start(driver, tmp_path)
     transcript = parley.window.chat_view.transcript
-    parley.chat_vm.messagesReset.emit([message("a", user=True), message("b")])
+    parley.chat_vm.transcript.messagesReset.emit([message("a", user=True), message("b")])
     assert live_ids(transcript) == ["a", "b"]
-    parley.chat_vm.messagesReset.emit([])
+    parley.chat_vm.transcript.messagesReset.emit([])
     assert transcript.message_ids() == [] and live_ids(transcript) == []
     assert not transcript.jump_button.isVisible()
 
@@ -256,7 +258,7 @@ def test_an_idle_chat_stops_laying_out_and_painting(driver, tmp_path):
     counter = Counter()
 
     async def body() -> None:
-        parley.chat_vm.messagesReset.emit(items)
+        parley.chat_vm.transcript.messagesReset.emit(items)
         await asyncio.sleep(0.3)  # shown, measured, the margin prepared
         driver.qapp.installEventFilter(counter)
         try:

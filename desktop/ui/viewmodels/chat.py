@@ -6,12 +6,11 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Coroutine
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage, QPalette
+from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from desktop.core.errors import ParleyError
 from desktop.core.events import (
@@ -22,30 +21,24 @@ from desktop.core.events import (
     GenerationStarted,
     MessageChanged,
 )
-from desktop.core.models import Conversation, Message, MessageStatus, ModelRef, Role
+from desktop.core.models import Conversation, ModelRef, Role
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
-from desktop.engine.turn import versions
 from desktop.engine.turn.chat_service import ChatService, title_from
 from desktop.render.links import copy_index, is_safe_link
 from desktop.render.markdown import code_blocks
-from desktop.render.theme import document_css
 from desktop.ui.image_loader import ImageLoader
-from desktop.ui.math_images import MATH_SCHEME, MathStyle, MathTypesetter
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel
 from desktop.ui.viewmodels.assistant_picker import AssistantPickerModel
 from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
-from desktop.ui.viewmodels.collector import collector_paused
 from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
-from desktop.ui.viewmodels.message_item import MessageItem
-from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.model_picker import ModelPickerModel
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
+from desktop.ui.viewmodels.transcript import TranscriptModel
 from desktop.ui.viewmodels.transfer import write_atomically
-from desktop.ui.viewmodels.update_pacer import UpdatePacer
 from desktop.ui.viewmodels.usage import UsageModel
 from desktop.ui.viewmodels.workspace import WorkspaceModel
 
@@ -54,27 +47,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-# A chat opens at its end: this many of its newest messages are read before the first
-# paint, the older ones afterwards, this many per idle turn, above those shown.
-FIRST_MESSAGES = 100
-OLDER_STEP = 500
-
 
 class ChatViewModel(QObject):
     conversationIdChanged = Signal(str)
     titleChanged = Signal(str)
     busyChanged = Signal(bool)
-    messagesReset = Signal(list)  # list[MessageItem]
-    messagesPrepended = Signal(list)  # list[MessageItem]: older ones of the open chat
-    messageAdded = Signal(object)  # MessageItem
-    messageUpdated = Signal(object)  # MessageItem
     errorOccurred = Signal(str)
     # A submitted message is saved (and its answer started), or could not be: the
     # submission's id (as given to `submit`), its text, and why it was not sent ("" when
     # it was). The composer that sent a message that failed takes its text back, so
     # nothing typed is lost, and shows why.
     sendDone = Signal(str, str, str)
-    focusMessage = Signal(str)  # scroll to this message (a search hit)
     generationFinished = Signal(str, str, str)  # conversation id, message id, status
     messageSaved = Signal(str)  # the file a message's text was saved to
 
@@ -92,40 +75,17 @@ class ChatViewModel(QObject):
         self._chat = chat
         self._settings = settings
         self._tasks = tasks
-        self._images = images
-        self.maths = MathTypesetter(self)  # formulas, typeset in a worker thread
-        self.maths.typeset.connect(self._on_maths_typeset)
-        self._maths_restyle = QTimer(self)  # the view's text style changed: show it again
-        self._maths_restyle.setSingleShot(True)
-        self._maths_restyle.setInterval(0)
-        self._maths_restyle.timeout.connect(self._restyle_maths)
-        self._renderer = MessageRenderer(
-            request_image=images.request if images else None, maths=self.maths
-        )
-        if images is not None:
-            images.loaded.connect(self._on_image_loaded)
-            images.evicted.connect(self._renderer.image_evicted)
-        self._pacer = UpdatePacer(self._show_streamed, self)
-        self._dark = False
+        self.tray = AttachmentTray(attachments, tasks, self)  # the composer's files
+        self.transcript = TranscriptModel(chat, self.tray.files.note, images, self)
+        self.transcript.stale.connect(self._show_again)
         self._conversation_id = ""
         # The new chat a first message is on its way to, until it is saved.
         self._new_chat: Conversation | None = None
         self._title = ""
         self._busy = False
-        self._shown: set[str] = set()  # ids of the messages currently on screen
-        self._streamed: dict[str, Message] = {}  # the latest update of each streaming one
-        self._path: list[str] = []  # the active branch, root first
-        # Child ids per parent id, in creation order, where they label something (see
-        # versions.version_groups): each message's "‹ 2/3 ›" is read from it.
-        self._children: dict[str | None, list[str]] = {}
-        self._older: list[str] = []  # ids of the open chat's messages not read yet
-        self._oldest_read: str | None = None  # the first message the transcript has
-        self._older_timer = QTimer(self)
-        self._older_timer.setSingleShot(True)
-        self._older_timer.setInterval(0)
-        self._older_timer.timeout.connect(self._load_older)
         self.models = ModelPickerModel(settings, self)  # the composer's model and effort
         self.models.errorOccurred.connect(self.errorOccurred)
+        self.transcript.messagesRead.connect(self.models.follow_model_of)
         chat.events.subscribe(self._on_engine_event)
         settings.changed.subscribe(self._on_settings_changed)
         self._on_settings_changed(settings.settings)
@@ -135,7 +95,6 @@ class ChatViewModel(QObject):
         self.conversationIdChanged.connect(self.workspace.follow)
         self.context = ContextViewModel(chat, tasks, self)  # summary divider, pins
         self.conversationIdChanged.connect(self.context.follow)
-        self.tray = AttachmentTray(attachments, tasks, self)  # the composer's files
         self.conversationIdChanged.connect(self.tray.follow)
         self.assistants = AssistantPickerModel(chat, settings, self)
         self.conversationIdChanged.connect(self.assistants.follow)
@@ -147,7 +106,7 @@ class ChatViewModel(QObject):
         self.suggestions.chosen.connect(self.submit)
         self.usage = UsageModel(chat, settings, self)  # tokens and cost
         self.conversationIdChanged.connect(self.usage.follow)
-        self._renderer.cost_text = self.usage.cost_text
+        self.transcript.set_cost_text(self.usage.cost_text)
         self.meter = ContextMeterModel(chat, settings, tasks, self)  # the composer's meter
         self.conversationIdChanged.connect(self.meter.follow)
         self.models.selectedModelChanged.connect(
@@ -209,74 +168,21 @@ class ChatViewModel(QObject):
                 self._chat.reveal(focus_message_id)  # a hit on another version: show it
             except ParleyError:
                 focus_message_id = ""  # deleted since the search ran
-        again = conversation.id == self._conversation_id
         self._set_conversation_id(conversation.id)
         self._set_title(conversation.title)
-        with collector_paused():  # thousands of rows, messages, items: see collector.py
-            path, children = self._chat.active_branch_ids(conversation.id)
-            self._children = versions.version_groups(children, path[-1] if path else None)
-            self._renderer.forget_all()
-            self._pacer.discard()
-            first = self._first_to_read(path, focus_message_id, again)
-            self._path = path
-            self._shown = set(path)
-            self._older = path[:first]
-            self._oldest_read = path[first] if first < len(path) else None
-            messages = self._chat.messages_by_id(path[first:])
-            items = [self._item(m) for m in messages]
-        self.messagesReset.emit(items)
-        self._set_busy(self._chat.is_generating(conversation.id))
         self.models.follow()
-        self.models.follow_model_of(messages)
-        if self._older:
-            self._older_timer.start()
-        if focus_message_id in self._shown:
-            self.focusMessage.emit(focus_message_id)
+        self.transcript.show(conversation.id, focus_message_id)
+        self._set_busy(self._chat.is_generating(conversation.id))
 
     @Slot()
     def new_chat(self) -> None:
         self._new_chat = None
         self._set_conversation_id("")
         self._set_title("")
-        self._renderer.forget_all()
-        self._pacer.discard()
-        self._streamed.clear()
-        self._shown = set()
-        self._path = []
-        self._children = {}
-        self._older = []
-        self._oldest_read = None
-        self._older_timer.stop()
-        self.messagesReset.emit([])
+        self.transcript.clear()
         self._set_busy(False)
 
-    @property
-    def document_css(self) -> str:
-        """The default stylesheet for rendered messages in the current theme."""
-        return document_css(self._dark)
-
-    @Slot(bool)
-    def set_dark(self, dark: bool) -> None:
-        """Code colours follow the theme: re-render what is on screen."""
-        self._dark = dark
-        self._renderer.set_dark(dark)
-        # Formulas in the theme's text colour (the palette is the theme's by now).
-        colour = QGuiApplication.palette().color(QPalette.ColorRole.Text).name()
-        if self.maths.set_style(replace(self.maths.style, colour=colour)):
-            self._renderer.forget_all()
-        self._maths_restyle.stop()  # shown again now, in the style already set
-        if self._conversation_id:
-            self.open_conversation(self._conversation_id)
-
-    def set_math_style(self, style: MathStyle) -> None:
-        """Formulas in the text's colour and size, at the screen's pixel ratio (the view
-        says which); what is on screen is shown again in it, once, a moment later."""
-        shown = self.maths.in_use  # else nothing on screen has a formula: nothing to redo
-        if self.maths.set_style(style) and shown:
-            self._renderer.forget_all()
-            self._maths_restyle.start()
-
-    def _restyle_maths(self) -> None:
+    def _show_again(self) -> None:
         if self._conversation_id:
             self.open_conversation(self._conversation_id)
 
@@ -451,8 +357,7 @@ class ChatViewModel(QObject):
     def _on_engine_event(self, event: EngineEvent) -> None:
         match event:
             case MessageChanged(message=message):
-                if message.conversation_id == self._conversation_id:
-                    self._show(message)
+                self.transcript.message_changed(message)
             case GenerationStarted(conversation_id=cid) if cid == self._conversation_id:
                 self._set_busy(True)
             case GenerationFinished(conversation_id=cid, message_id=mid, status=status):
@@ -470,109 +375,7 @@ class ChatViewModel(QObject):
                 else:
                     self._set_title(conversation.title)
 
-    def _first_to_read(self, path: list[str], focus_message_id: str, again: bool) -> int:
-        """Where reading a branch starts before the first paint: at its newest messages,
-        or further back for a search hit; the older ones are read after it, step by step
-        (`_load_older`). A chat shown again (a version switched, the theme changed) is
-        read as far back as before, so what the person is looking at is still there."""
-        first = max(0, len(path) - FIRST_MESSAGES)
-        if focus_message_id in path:
-            first = min(first, path.index(focus_message_id))
-        if again:
-            oldest = self._oldest_read
-            first = min(first, path.index(oldest) if oldest in path else 0)
-        return first
-
-    def _load_older(self) -> None:
-        """The next older messages of the open chat, shown above the others; one step
-        per idle turn, so the person can read and scroll while a long chat is read."""
-        if not self._older:
-            return
-        step, self._older = self._older[-OLDER_STEP:], self._older[:-OLDER_STEP]
-        self._oldest_read = step[0]
-        with collector_paused():
-            messages = self._chat.messages_by_id(step)
-            items = [self._item(m) for m in messages]
-        self.messagesPrepended.emit(items)
-        self.models.follow_model_of(messages)
-        if self._older:
-            self._older_timer.start()
-
-    def _item(self, message: Message) -> MessageItem:
-        version = versions.version_of(self._children, message.id, message.parent_id)
-        self.tray.files.note(message)
-        return self._renderer.item(message, version)
-
-    def _show(self, message: Message) -> None:
-        if message.id in self._shown:
-            if message.status is MessageStatus.STREAMING:
-                self._streamed[message.id] = message
-                self._pacer.submit(message)
-            else:
-                self._streamed.pop(message.id, None)
-                self._pacer.discard(message.id)
-                self.messageUpdated.emit(self._item(message))
-            return
-        tip = self._path[-1] if self._path else None
-        if message.parent_id != tip:
-            return  # another branch of this chat (e.g. a version switched away from)
-        # A new node at the tip: the newest child of its parent (edits and new answers
-        # switch the path first, so they arrive through a fresh `open_conversation`).
-        siblings = self._children.setdefault(message.parent_id, [])
-        if message.id not in siblings:
-            siblings.append(message.id)
-        self._path.append(message.id)
-        self._shown.add(message.id)
-        self.messageAdded.emit(self._item(message))
-
-    @property
-    def update_pacer(self) -> UpdatePacer:
-        """Paces streaming updates (benchmarks and tests read its counters)."""
-        return self._pacer
-
-    def _show_streamed(self, message: Message) -> None:
-        """A paced streaming update (see UpdatePacer), if its message is still on screen."""
-        if message.id in self._shown and message.conversation_id == self._conversation_id:
-            self.messageUpdated.emit(self._item(message))
-
     # --- models -------------------------------------------------------------------
 
     def _on_settings_changed(self, settings: Settings) -> None:
-        self._allow_remote_images(settings.appearance.load_remote_images)
-
-    # --- remote images --------------------------------------------------------------
-
-    def image(self, url: QUrl) -> QImage | None:
-        """A loaded image (or typeset formula) for the message views; None when it is not
-        (or no longer) loaded."""
-        if url.scheme() == MATH_SCHEME:
-            return self.maths.image(url)
-        return self._images.image(url) if self._images is not None else None
-
-    def _on_maths_typeset(self, keys: list[str]) -> None:
-        """Show the formulas now typeset (or failed) in the messages showing their source;
-        a streaming answer through the pacer, like any of its updates."""
-        for message in self._renderer.maths_typeset(keys):
-            if message.id not in self._shown or message.conversation_id != self._conversation_id:
-                continue
-            if message.status is not MessageStatus.STREAMING:
-                self.messageUpdated.emit(self._item(message))
-            elif message.id in self._streamed:  # still streaming: its latest update again
-                self._pacer.submit(self._streamed[message.id])
-
-    def _allow_remote_images(self, enabled: bool) -> None:
-        """Images become links, or are requested, in what is on screen now."""
-        changed = self._renderer.set_remote_images(enabled and self._images is not None)
-        if changed and self._conversation_id:
-            self.open_conversation(self._conversation_id)
-
-    def _on_image_loaded(self, url: str) -> None:
-        """Show the image in the finished answers that link to it; a streaming answer
-        picks it up with its next update."""
-        for message in self._renderer.image_loaded(url):
-            if (
-                message.id in self._shown
-                and message.conversation_id == self._conversation_id
-                and message.status is not MessageStatus.STREAMING
-            ):
-                self.messageUpdated.emit(self._item(message))
+        self.transcript.allow_remote_images(settings.appearance.load_remote_images)

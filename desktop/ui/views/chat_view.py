@@ -116,8 +116,8 @@ class ChatView(QWidget):
         chat.usage.changed.connect(self._update_usage)
         self._update_usage()
         chat.models.needsSetupChanged.connect(self._update_page)
-        chat.messagesReset.connect(self._update_empty)
-        chat.messageAdded.connect(self._update_empty)
+        chat.transcript.messagesReset.connect(self._update_empty)
+        chat.transcript.messageAdded.connect(self._update_empty)
         self._on_title_changed(chat.title)
         self._update_page()
         self._update_empty()
@@ -150,7 +150,7 @@ class ChatView(QWidget):
     def _update_math_style(self) -> None:
         font = self.transcript.font()
         metrics = QFontMetricsF(font)
-        self._chat.set_math_style(
+        self._chat.transcript.set_math_style(
             MathStyle(
                 colour=QGuiApplication.palette().color(QPalette.ColorRole.Text).name(),
                 pixel_size=float(QFontInfo(font).pixelSize() or round(metrics.height())),

@@ -249,8 +249,8 @@ class FloatingWindow(QWidget):
         ):
             signal.connect(self._sync_picker)
         chat.models.needsSetupChanged.connect(self._update_page)
-        chat.messagesReset.connect(self._update_empty)
-        chat.messageAdded.connect(self._update_empty)
+        chat.transcript.messagesReset.connect(self._update_empty)
+        chat.transcript.messageAdded.connect(self._update_empty)
         app = QGuiApplication.instance()
         assert isinstance(app, QGuiApplication)
         app.screenAdded.connect(self._watch_screen)

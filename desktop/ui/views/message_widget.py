@@ -74,8 +74,8 @@ class MessageWidget(QFrame):
 
         self.body = RichText(self)
         self.body.setObjectName("MessageBody")
-        self.body.set_image_source(chat.image)
-        self.body.document().setDefaultStyleSheet(chat.document_css)
+        self.body.set_image_source(chat.transcript.image)
+        self.body.document().setDefaultStyleSheet(chat.transcript.document_css)
         self.body.linkActivated.connect(self._on_link)
         self.notices = MarkupLabel("", self)  # escaped notices, "Show text" links
         self.notices.setObjectName("MetaLabel")
