@@ -20,7 +20,6 @@ from desktop.core.dispatch import EventBus
 from desktop.core.errors import EmptyMessageError, TooManyAttachmentsError
 from desktop.core.events import (
     ActivePathChanged,
-    ApprovalsChanged,
     ConversationsChanged,
     EngineEvent,
     GenerationStarted,
@@ -34,20 +33,19 @@ from desktop.core.models import (
     Conversation,
     ConversationSummary,
     Message,
-    MessageStatus,
     ModelRef,
     ToolCallPart,
     Usage,
-    utc_now,
 )
 from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.context.service import ContextService
 from desktop.engine.prompt.assistants import assistant_for
 from desktop.engine.prompt.next_request import NextRequest
-from desktop.engine.tools.approval import ApprovalRequest, PendingCall
-from desktop.engine.tools.calls import described, interrupted, lost, pending_call
+from desktop.engine.tools.approval import ApprovalRequest
+from desktop.engine.tools.calls import interrupted, lost
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn import versions
+from desktop.engine.turn.approval_book import ApprovalBook
 from desktop.engine.turn.generation import Generation, GenerationRunner, Turn, TurnServices
 from desktop.engine.turn.ports import ProviderSource
 from desktop.engine.turn.unsaved import UnsavedAnswers
@@ -92,14 +90,9 @@ class ChatService:
         self._max_tool_steps = max_tool_steps
         self.events: EventBus[EngineEvent] = EventBus()
         self._runner = GenerationRunner()
-        # Open approval requests by message id; `_restored` ones have no task awaiting
-        # them (they came back after a restart) until the person has decided.
-        self._approvals: dict[str, ApprovalRequest] = {}
-        self._restored: set[str] = set()
+        self._approvals = ApprovalBook(repository, self.events, tools, self._resume_after_restart)
         # Finished answers the disk had no room for, laid over every read of messages.
         self._unsaved = UnsavedAnswers(repository, self._announce_saved)
-        if tools is not None:
-            tools.changed.subscribe(self._describe_restored_calls)
 
     # --- queries ------------------------------------------------------------------
 
@@ -154,93 +147,21 @@ class ChatService:
 
     def pending_approvals(self) -> list[ApprovalRequest]:
         """Every open approval request, oldest first (restored ones included)."""
-        return [r for r in self._approvals.values() if r.is_open]
+        return self._approvals.pending()
 
     def approval(self, conversation_id: str) -> ApprovalRequest | None:
-        return next(
-            (r for r in self.pending_approvals() if r.conversation_id == conversation_id), None
-        )
-
-    def _open_approval(
-        self, conversation_id: str, message_id: str, calls: list[PendingCall]
-    ) -> ApprovalRequest:
-        request = ApprovalRequest(conversation_id, message_id, calls, self._approval_changed)
-        self._approvals[message_id] = request
-        self.events.emit(ApprovalsChanged(conversation_id, message_id))
-        return request
-
-    def _approval_changed(self, request: ApprovalRequest) -> None:
-        message_id = request.message_id
-        if not request.is_open:
-            if self._approvals.get(message_id) is request:
-                del self._approvals[message_id]
-            self._restored.discard(message_id)
-        elif message_id in self._restored and request.is_settled():
-            self._restored.discard(message_id)
-            self._resume_after_restart(request)
-        self.events.emit(ApprovalsChanged(request.conversation_id, message_id))
+        return self._approvals.of_conversation(conversation_id)
 
     async def describe_restored(self) -> None:
-        """Restored requests whose tools were not known at start (an MCP server runs only
-        once something needs it): list the tools now, starting the servers the person
-        allowed (one never allowed asks first), so each waiting call is shown as what
-        it is before anyone decides. Nothing runs; the calls stay pending."""
-        tools = self._tools
-        waiting = [
-            self._approvals[m]
-            for m in self._restored
-            if m in self._approvals and not all(c.known for c in self._approvals[m].calls)
-        ]
-        if tools is None or not waiting:
-            return
-        try:
-            await tools.prepare()
-        except Exception:  # the dialog keeps its cautious wording; the log says why
-            log.exception("could not list the tools of restored approvals")
-            return
-        self._describe_restored_calls(None)
+        """See `ApprovalBook.describe_restored`."""
+        await self._approvals.describe_restored()
 
-    def _describe_restored_calls(self, _changed: None) -> None:
-        """The tools known changed: restored calls take their tools' definitions."""
-        tools = self._tools
-        if tools is None:
-            return
-        for message_id in list(self._restored):
-            request = self._approvals.get(message_id)
-            if request is not None:
-                request.describe([described(c, tools) for c in request.calls])
-
-    def _resume_after_restart(self, request: ApprovalRequest) -> None:
+    def _resume_after_restart(self, message: Message, request: ApprovalRequest) -> None:
         """Every call of a restored request is decided: go on where the answer paused."""
-        message = self._repo.get_message(request.message_id)
-        if message is None or self._runner.is_running(message.conversation_id):
+        if self._runner.is_running(message.conversation_id):
             request.close()
             return
-        history = self._repo.branch(message.id)
-        self._generate(message, history, resume=True, approval=request)
-
-    def _close_restored(self, conversation_id: str) -> None:
-        """A new send (or Stop) in a conversation whose restored calls still wait: they
-        are resolved as interrupted, never run, and the answer ends `interrupted`."""
-        for message_id in list(self._restored):
-            request = self._approvals.get(message_id)
-            if request is None or request.conversation_id != conversation_id:
-                continue
-            request.close()
-            message = self._repo.get_message(message_id)
-            if message is not None and message.status is MessageStatus.AWAITING_APPROVAL:
-                self._interrupt_pending(message)
-
-    def _interrupt_pending(self, message: Message) -> None:
-        parts = [
-            interrupted(p) if isinstance(p, ToolCallPart) and p.state is CallState.PENDING else p
-            for p in message.parts
-        ]
-        closed = replace(
-            message, parts=parts, status=MessageStatus.INTERRUPTED, finished_at=utc_now()
-        )
-        self._repo.save_message(closed)
-        self.events.emit(MessageChanged(closed))
+        self._generate(message, self._repo.branch(message.id), resume=True, approval=request)
 
     def _settle_calls_of(self, message_id: str) -> None:
         """Calls a crash left pending or running end interrupted: never run later, and
@@ -270,20 +191,8 @@ class ChatService:
         for message_id in ids:
             self._settle_calls_of(message_id)
         for message in self._repo.awaiting_approval():
-            if message.id in self._approvals:
-                continue
-            calls = [
-                p
-                for p in message.parts
-                if isinstance(p, ToolCallPart) and p.state is CallState.PENDING
-            ]
-            if not calls or self._tools is None:
-                self._interrupt_pending(message)
+            if not self._approvals.restore(message):
                 ids.append(message.id)
-                continue
-            pending = [pending_call(c, self._tools) for c in calls]
-            self._restored.add(message.id)
-            self._open_approval(message.conversation_id, message.id, pending)
         return ids
 
     # --- conversations ------------------------------------------------------------
@@ -343,7 +252,7 @@ class ChatService:
             self._repo,
             self._providers,
             self.events,
-            open_approval=self._open_approval,
+            open_approval=self._approvals.open,
             keep_unsaved=self._unsaved.keep,
             tools=self._tools,
             files=self._files,
@@ -588,13 +497,12 @@ class ChatService:
 
         Tool calls waiting for approval end as interrupted: they never run."""
         await self._runner.stop(conversation_id)
-        self._close_restored(conversation_id)
+        self._approvals.close_restored(conversation_id)
 
     async def shutdown(self) -> None:
         """Stop every generation; each keeps what it received as `cancelled`. Answers
         waiting for approval stay waiting: the next start asks again."""
-        for request in list(self._approvals.values()):
-            request.suspend()
+        self._approvals.suspend_all()
         await self._runner.shutdown()
         await self._unsaved.close()
         self.save_unsaved()
