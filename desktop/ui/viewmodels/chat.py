@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Property, QObject, QTimer, QUrl, Signal, Slot
+from PySide6.QtCore import QObject, QTimer, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QImage, QPalette
 
 from desktop.core.capabilities import REASONING_EFFORTS
@@ -40,6 +40,7 @@ from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
+from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
@@ -176,7 +177,7 @@ class ChatViewModel(QObject):
             self._conversation_id = value
             self.conversationIdChanged.emit(value)
 
-    conversationId = Property(str, _get_conversation_id, notify=conversationIdChanged)
+    conversationId = read_only(str, _get_conversation_id, notify=conversationIdChanged)
 
     def _get_title(self) -> str:
         return self._title
@@ -186,7 +187,7 @@ class ChatViewModel(QObject):
             self._title = value
             self.titleChanged.emit(value)
 
-    title = Property(str, _get_title, notify=titleChanged)
+    title = read_only(str, _get_title, notify=titleChanged)
 
     def _get_busy(self) -> bool:
         return self._busy
@@ -196,22 +197,22 @@ class ChatViewModel(QObject):
             self._busy = value
             self.busyChanged.emit(value)
 
-    busy = Property(bool, _get_busy, notify=busyChanged)
+    busy = read_only(bool, _get_busy, notify=busyChanged)
 
     def _get_needs_setup(self) -> bool:
         return not self._models
 
-    needsSetup = Property(bool, _get_needs_setup, notify=needsSetupChanged)
+    needsSetup = read_only(bool, _get_needs_setup, notify=needsSetupChanged)
 
     def _get_model_labels(self) -> list[str]:
         return list(self._model_labels)
 
-    modelLabels = Property(list, _get_model_labels, notify=modelsChanged)
+    modelLabels = read_only(list, _get_model_labels, notify=modelsChanged)
 
     def _get_selected_model(self) -> int:
         return self._selected
 
-    selectedModel = Property(int, _get_selected_model, notify=selectedModelChanged)
+    selectedModel = read_only(int, _get_selected_model, notify=selectedModelChanged)
 
     def _set_selected(self, index: int) -> None:
         if index != self._selected:
@@ -225,12 +226,12 @@ class ChatViewModel(QObject):
             return False
         return self._settings.capabilities(self._models[self._selected]).supports_reasoning
 
-    reasoningSupported = Property(bool, _get_reasoning_supported, notify=reasoningChanged)
+    reasoningSupported = read_only(bool, _get_reasoning_supported, notify=reasoningChanged)
 
     def _get_reasoning_effort(self) -> str:
         return self._settings.settings.reasoning_effort
 
-    reasoningEffort = Property(str, _get_reasoning_effort, notify=reasoningChanged)
+    reasoningEffort = read_only(str, _get_reasoning_effort, notify=reasoningChanged)
 
     @Slot(str)
     def set_reasoning_effort(self, effort: str) -> None:
