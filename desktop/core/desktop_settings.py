@@ -37,15 +37,15 @@ def parse_floating_shortcut(value: Any, where: str = f"{FIELD}.floating_shortcut
         raise SettingsError(
             where, tr("must be a string, not {type}").format(type=type(value).__name__)
         )
-    value = value.strip()
-    if value and not _SHORTCUT.match(value):
+    shortcut = value.strip()
+    if shortcut and not _SHORTCUT.match(shortcut):
         raise SettingsError(
             where,
             tr('{value!r} is not one key combination (e.g. "Ctrl+Alt+Space"), or ""').format(
-                value=value
+                value=shortcut
             ),
         )
-    return value
+    return shortcut
 
 
 def parse_desktop(data: Any) -> DesktopSettings:

@@ -24,7 +24,7 @@ class EventBus(Generic[E]):
         """Start delivering events to `listener`; returns a function that stops it."""
         ref: Callable[[], Callable[[E], object] | None]
         if hasattr(listener, "__self__") and hasattr(listener, "__func__"):
-            ref = weakref.WeakMethod(listener)  # type: ignore[arg-type]
+            ref = weakref.WeakMethod(listener)
         else:
             ref = lambda: listener  # noqa: E731
         self._listeners.append(ref)

@@ -44,7 +44,8 @@ def highlight_code(code: str, language: str, *, dark: bool) -> str | None:
     lexer = _lexer_for(language)
     if lexer is None:
         return None
-    return highlight(code, lexer, _formatter(dark)).removesuffix("\n")
+    html: str = highlight(code, lexer, _formatter(dark))  # pygments ships no types
+    return html.removesuffix("\n")
 
 
 def can_highlight(language: str) -> bool:

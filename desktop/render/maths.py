@@ -21,7 +21,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
@@ -225,7 +225,7 @@ def _closers(state: StateInline) -> dict[str, list[int]]:
     thousands of unclosed openers cost one bisect each, not a scan each."""
     cached = state.env.get(_CLOSERS_KEY)
     if cached is not None and cached[0] is state.src:
-        return cached[1]
+        return cast("dict[str, list[int]]", cached[1])
     src = state.src
     closers: dict[str, list[int]] = {"\\)": [], "\\]": []}
     for match in re.finditer(r"\\[)\]]", src):
@@ -260,7 +260,7 @@ def _inline_rule(state: StateInline, silent: bool) -> bool:
 def _block_closer_lines(state: StateBlock) -> list[int]:
     cached = state.env.get(_BLOCK_CLOSERS_KEY)
     if cached is not None and cached[0] is state.src:
-        return cached[1]
+        return cast("list[int]", cached[1])
     lines = [n for n, line in enumerate(state.src.split("\n")) if line.rstrip().endswith("\\]")]
     state.env[_BLOCK_CLOSERS_KEY] = (state.src, lines)
     return lines

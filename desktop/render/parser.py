@@ -9,6 +9,7 @@ from __future__ import annotations
 import bisect
 import functools
 from collections.abc import Callable
+from typing import cast
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -92,8 +93,8 @@ def _math_closer_lines(state: StateBlock) -> list[int]:
     """Lines that could end a ``$$`` block (``...$$`` or ``...$$ (label)``), cached per parse."""
     cached = state.env.get(_MATH_CLOSERS_KEY)
     if cached is not None and cached[0] is state.src:
-        return cached[1]
-    closers = []
+        return cast("list[int]", cached[1])
+    closers: list[int] = []
     for number, line in enumerate(state.src.split("\n")):
         line = line.rstrip()
         if line.endswith("$$") or (line.endswith(")") and "$$" in line):

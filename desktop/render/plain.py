@@ -145,7 +145,7 @@ def _break_point(run: str, mark: int, last: int, *, html: bool) -> int:
     else (a base character with hundreds of marks: no one's text) `mark` itself."""
     backward = range(mark, max(last + 1, mark - _WINDOW) - 1, -1)
     forward = range(mark + 1, min(len(run) - 1, mark + _WINDOW) + 1)
-    window = [*backward, *forward]
+    window: list[int] = [*backward, *forward]
     for place in window:
         ascii_pair = run[place - 1].isascii() and run[place].isascii()
         if ascii_pair and not (html and _inside_entity(run, place)):

@@ -244,7 +244,7 @@ def _image(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
 def _link_open(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:
     if tokens[idx].meta.get("unsafe", True):
         return ""
-    return self.renderToken(tokens, idx, options, env)
+    return str(self.renderToken(tokens, idx, options, env))
 
 
 def _link_close(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:

@@ -112,6 +112,7 @@ class StreamingRenderer:
         ):
             return self._shown[1]  # e.g. past what is shown: nothing changed on screen
         fits, reason = self._planner.fitting(source)
+        fragment: Fragment | None
         if reason is not None:
             layout, fragment = Plan(0, reason), ("", 0)
         elif fits < len(source):

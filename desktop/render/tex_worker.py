@@ -44,8 +44,9 @@ def _ziamath() -> Any:
             warnings.simplefilter("ignore", DeprecationWarning)
             import ziamath
     import ziamath
+    from ziamath.config import config
 
-    ziamath.config.svg2 = False
+    config.svg2 = False
     return ziamath
 
 

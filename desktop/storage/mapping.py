@@ -307,17 +307,17 @@ def context_from_json(text: str | None) -> ContextSnapshot:
     if not isinstance(data, dict):
         log.warning("Unreadable context column; using an empty snapshot")
         return ContextSnapshot()
-    ids = data.get("attachment_ids") or []
+    ids = data.get("attachment_ids")
 
-    def text(key: str) -> str | None:
+    def string(key: str) -> str | None:
         value = data.get(key)
         return value if isinstance(value, str) else None
 
     return ContextSnapshot(
-        attachment_ids=tuple(str(i) for i in ids if isinstance(i, str)),
-        workspace_file=text("workspace_file"),
-        workspace_snapshot_id=text("workspace_snapshot_id"),
-        workspace_error=text("workspace_error"),
+        attachment_ids=tuple(i for i in ids if isinstance(i, str)) if isinstance(ids, list) else (),
+        workspace_file=string("workspace_file"),
+        workspace_snapshot_id=string("workspace_snapshot_id"),
+        workspace_error=string("workspace_error"),
         context_captured=bool(data.get("context_captured", False)),
     )
 

@@ -563,8 +563,8 @@ def _id_rows(conn: Connection, conversation_id: str) -> Sequence[Row[Any]]:
 
 def _children(conn: Connection, conversation_id: str) -> ChildrenMap:
     children: ChildrenMap = {}
-    for message_id, parent_id in _id_rows(conn, conversation_id):
-        children.setdefault(parent_id, []).append(message_id)
+    for row in _id_rows(conn, conversation_id):
+        children.setdefault(row.parent_id, []).append(row.id)
     return children
 
 

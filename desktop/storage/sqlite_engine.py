@@ -40,7 +40,7 @@ _PRAGMAS = (
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
-    code = getattr(exc, "sqlite_errorcode", None)
+    code: int | None = getattr(exc, "sqlite_errorcode", None)
     if code is None:  # very old SQLite bindings: fall back to the message
         return "locked" in str(exc)
     return code & 0xFF == sqlite3.SQLITE_BUSY

@@ -17,13 +17,14 @@ hook, nothing is done.
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 
 def skip_source_scan() -> None:
     """Call before the app's modules are imported."""
     import PySide6.QtCore  # noqa: F401  (loads the hook being changed)
 
-    feature = sys.modules.get("PySide6.support.feature")
+    feature: Any = sys.modules.get("PySide6.support.feature")  # a private module: no types
     if feature is not None and callable(getattr(feature, "_mod_uses_pyside", None)):
         feature._mod_uses_pyside = _uses_no_feature
 

@@ -171,6 +171,15 @@ def test_context_snapshot_round_trips_and_tolerates_junk() -> None:
     assert mapping.context_from_json(None) == ContextSnapshot()
 
 
+@pytest.mark.parametrize("ids", ["5", '"a1"', '{"a1": 1}', "null", '["a1", 2, null]'])
+def test_context_attachment_ids_that_are_not_a_list_of_ids_are_dropped(ids: str) -> None:
+    """A column whose ids are not a list reads as no attachments (a number used to raise,
+    a string to read as one id a character); a list keeps its ids and drops the rest."""
+    snapshot = mapping.context_from_json(f'{{"attachment_ids": {ids}, "workspace_file": "w"}}')
+    expected = ("a1",) if ids.startswith("[") else ()
+    assert snapshot == ContextSnapshot(expected, "w")
+
+
 def test_a_reader_decodes_rows_by_position_and_shares_what_they_have_in_common() -> None:
     first = _full_message()
     second = Message(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import zipfile
 from collections.abc import Callable
-from typing import BinaryIO
+from typing import IO, BinaryIO
 
 from desktop.core.attachments import AttachmentError
 from desktop.core.i18n import tr
@@ -101,7 +101,7 @@ class GuardedZip:
 class _CountingReader(io.RawIOBase):
     """Passes a member's bytes through, charging each read to the archive's budget."""
 
-    def __init__(self, source: BinaryIO, charge: Callable[[int], None]):
+    def __init__(self, source: IO[bytes], charge: Callable[[int], None]):
         self._source = source
         self._charge = charge
 

@@ -146,7 +146,8 @@ class NextRequest:
         if not conversation_id:
             return None, []
         if last is not None and last[0] == changes and all(i in known for i in last[2]):
-            conversation, ids, fresh = last[1], last[2], []
+            fresh: list[Message] = []
+            conversation, ids = last[1], last[2]
         else:  # (a streaming answer on the branch is never kept: it is read each time)
             conversation, ids, fresh = self._read(conversation_id, set(known))
             with self._lock:

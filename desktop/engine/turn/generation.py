@@ -48,8 +48,8 @@ from desktop.engine.turn.ports import ProviderSource
 from desktop.engine.turn.stream_fold import Draft, Folding, close_open
 from desktop.engine.turn.throttle import Throttle
 from desktop.storage.disk_space import size_text
-from desktop.storage.errors import DiskFullError, StorageError
-from desktop.storage.repository import ChatRepository, MessageNotFound
+from desktop.storage.errors import DiskFullError, MessageNotFound, StorageError
+from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
 
@@ -557,12 +557,12 @@ class GenerationRunner:
 
 def _not_saved(error: StorageError) -> str:
     """What the answer shows while it is not on disk."""
-    if isinstance(error, DiskFullError) and error.free_bytes is None:
-        return tr(
-            "Not saved yet: the disk holding {folder} is full. The answer stays here, "
-            "and Parley saves it once there is room."
-        ).format(folder=error.folder)
     if isinstance(error, DiskFullError):
+        if error.free_bytes is None:
+            return tr(
+                "Not saved yet: the disk holding {folder} is full. The answer stays here, "
+                "and Parley saves it once there is room."
+            ).format(folder=error.folder)
         return tr(
             "Not saved yet: the disk holding {folder} is full ({free} free). The answer stays "
             "here, and Parley saves it once there is room."

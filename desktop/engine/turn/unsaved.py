@@ -61,16 +61,17 @@ class UnsavedAnswers:
         """Save every kept answer; True when none is left. Each one saved is announced
         (`saved`) without its "not saved" mark."""
         for message_id, message in list(self._messages.items()):
-            saved: Message | None = replace(message, save_error=None)
+            saved = replace(message, save_error=None)
+            deleted = False
             try:
                 self._repo.save_message(saved)
             except MessageNotFound:
                 log.info("unsaved answer %s was deleted meanwhile", message_id)
-                saved = None
+                deleted = True
             except StorageError:
                 return False  # still no room: the next attempt tries them all again
             self._messages = {k: v for k, v in self._messages.items() if k != message_id}
-            if saved is not None:
+            if not deleted:
                 self._saved(saved)
         return True
 

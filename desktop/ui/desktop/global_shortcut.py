@@ -70,7 +70,7 @@ def parse_chord(sequence: str) -> tuple[Qt.Key, Qt.KeyboardModifier] | None:
     keys = QKeySequence.fromString(sequence, QKeySequence.SequenceFormat.PortableText)
     if keys.count() != 1:
         return None
-    combination = keys[0]
+    combination = keys[0]  # type: ignore[index]  # PySide6's stubs omit QKeySequence[i]
     key = combination.key()
     if key in (Qt.Key.Key_unknown, 0) or key in (
         Qt.Key.Key_Control,

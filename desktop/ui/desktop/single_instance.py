@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QLockFile, QObject, Qt, QTimer
-from PySide6.QtNetwork import QLocalServer, QLocalSocket
+from PySide6.QtNetwork import QAbstractSocket, QLocalServer, QLocalSocket
 from PySide6.QtWidgets import QWidget
 
 log = logging.getLogger("parley.instance")
@@ -307,7 +307,7 @@ def claim(
                 log.info("listening for later launches on %s", name)
                 return InstanceServer(server)
             error = server.serverError()
-            if error is not QLocalSocket.LocalSocketError.AddressInUseError:
+            if error is not QAbstractSocket.SocketError.AddressInUseError:
                 log.warning("cannot listen for later launches: %s", server.errorString())
                 return InstanceServer(None)
             # another launch got there between our connect and listen: ask it again

@@ -9,7 +9,7 @@ from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import Property, QObject, QUrl, Signal, Slot
+from PySide6.QtCore import QObject, QUrl, Signal, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
 from desktop.core.errors import ParleyError
@@ -34,6 +34,7 @@ from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
 from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
 from desktop.ui.viewmodels.model_picker import ModelPickerModel
+from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
@@ -132,7 +133,7 @@ class ChatViewModel(QObject):
             self._conversation_id = value
             self.conversationIdChanged.emit(value)
 
-    conversationId = Property(str, _get_conversation_id, notify=conversationIdChanged)
+    conversationId = read_only(str, _get_conversation_id, notify=conversationIdChanged)
 
     def _get_title(self) -> str:
         return self._title
@@ -142,7 +143,7 @@ class ChatViewModel(QObject):
             self._title = value
             self.titleChanged.emit(value)
 
-    title = Property(str, _get_title, notify=titleChanged)
+    title = read_only(str, _get_title, notify=titleChanged)
 
     def _get_busy(self) -> bool:
         return self._busy
@@ -152,7 +153,7 @@ class ChatViewModel(QObject):
             self._busy = value
             self.busyChanged.emit(value)
 
-    busy = Property(bool, _get_busy, notify=busyChanged)
+    busy = read_only(bool, _get_busy, notify=busyChanged)
 
     # --- slots --------------------------------------------------------------------
 

@@ -175,4 +175,5 @@ class SectionedRows:
         return bisect_left(self.rows, self._key(summary), key=self._key)
 
     def _header_position(self, group: DateGroup) -> int:
-        return bisect_left(self.rows, (group, 0, 0, 0), key=self._key)
+        key: Key = (group, 0, 0, 0)
+        return bisect_left(self.rows, key, key=self._key)

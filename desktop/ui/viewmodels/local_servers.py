@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop.core.errors import ParleyError
 from desktop.core.settings import ProviderSettings, Settings
@@ -16,6 +16,7 @@ from desktop.engine.local_servers import (
     detect_local_servers,
 )
 from desktop.engine.settings_service import SettingsService
+from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.provider_draft import suggest_provider_id
 from desktop.ui.viewmodels.tasks import TaskGroup
 
@@ -68,7 +69,7 @@ class LocalServersModel(QObject):
             self._detecting = value
             self.detectingChanged.emit(value)
 
-    detecting = Property(bool, _get_detecting, notify=detectingChanged)
+    detecting = read_only(bool, _get_detecting, notify=detectingChanged)
 
     @Slot()
     def detect(self) -> None:

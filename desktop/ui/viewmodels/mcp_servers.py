@@ -126,7 +126,12 @@ class McpServersModel(QObject):
         header_map, problem = header_rows(headers)
         if problem:
             return problem
-        data = {"id": server.id, "name": server.name, "transport": "http", "url": server.url}
+        data: dict[str, Any] = {
+            "id": server.id,
+            "name": server.name,
+            "transport": "http",
+            "url": server.url,
+        }
         data |= {"headers": header_map, "enabled": server.enabled}
         try:
             changed = parse_mcp_server(data, "server")

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
-from PySide6.QtCore import QCoreApplication, QLocale
+from PySide6.QtCore import QCoreApplication, QLocale, QTime
 
 from desktop.core.i18n import tr  # lupdate files a count's plural only from tr()
 from desktop.core.models import (
@@ -118,7 +118,8 @@ def meta_line(message: Message, cost: str = "") -> str:
     if message.model is not None:
         bits.append(message.model.model)
     local = message.created_at.astimezone()
-    bits.append(QLocale().toString(local.time(), QLocale.FormatType.ShortFormat))
+    time = QTime(local.hour, local.minute, local.second, local.microsecond // 1000)
+    bits.append(QLocale().toString(time, QLocale.FormatType.ShortFormat))
     if message.usage is not None and message.usage.output_tokens:
         bits.append(tr("%Ln token(s)", "", message.usage.output_tokens))
     if cost:

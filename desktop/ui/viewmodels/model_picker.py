@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtCore import Property, QObject, Signal, Slot
+from PySide6.QtCore import QObject, Signal, Slot
 
 from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.errors import ParleyError
 from desktop.core.models import Message, ModelRef, Role
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
+from desktop.ui.viewmodels.properties import read_only
 
 
 class ModelPickerModel(QObject):
@@ -40,29 +41,29 @@ class ModelPickerModel(QObject):
     def _get_needs_setup(self) -> bool:
         return not self._models
 
-    needsSetup = Property(bool, _get_needs_setup, notify=needsSetupChanged)
+    needsSetup = read_only(bool, _get_needs_setup, notify=needsSetupChanged)
 
     def _get_model_labels(self) -> list[str]:
         return list(self._labels)
 
-    modelLabels = Property(list, _get_model_labels, notify=modelsChanged)
+    modelLabels = read_only(list, _get_model_labels, notify=modelsChanged)
 
     def _get_selected_model(self) -> int:
         return self._selected
 
-    selectedModel = Property(int, _get_selected_model, notify=selectedModelChanged)
+    selectedModel = read_only(int, _get_selected_model, notify=selectedModelChanged)
 
     def _get_reasoning_supported(self) -> bool:
         """Whether the selected model reasons (and so takes an effort)."""
         model = self.selected_model()
         return model is not None and self._settings.capabilities(model).supports_reasoning
 
-    reasoningSupported = Property(bool, _get_reasoning_supported, notify=reasoningChanged)
+    reasoningSupported = read_only(bool, _get_reasoning_supported, notify=reasoningChanged)
 
     def _get_reasoning_effort(self) -> str:
         return self._settings.settings.reasoning_effort
 
-    reasoningEffort = Property(str, _get_reasoning_effort, notify=reasoningChanged)
+    reasoningEffort = read_only(str, _get_reasoning_effort, notify=reasoningChanged)
 
     # --- slots --------------------------------------------------------------------
 

@@ -52,8 +52,8 @@ class OcrSettingsModel(QObject):
                     listed.append(OcrChoice(ref, f"{ref.model} — {provider.name}"))
         chosen = settings.ocr_model
         if chosen is not None and all(c.ref != chosen for c in listed):
-            provider = settings.provider(chosen.provider_id)
-            where = provider.name if provider is not None else chosen.provider_id
+            owner = settings.provider(chosen.provider_id)
+            where = owner.name if owner is not None else chosen.provider_id
             note = self.tr("cannot see images")
             listed.append(OcrChoice(chosen, f"{chosen.model} — {where} ({note})"))
         return listed

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from PySide6.QtCore import Property, QLocale, QObject, Signal, Slot
+from PySide6.QtCore import QLocale, QObject, Signal, Slot
 
 from desktop.core.capabilities import Capabilities
 from desktop.core.errors import ParleyError
@@ -31,6 +31,7 @@ from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.mcp_servers import McpServersModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
 from desktop.ui.viewmodels.ocr_settings import OcrSettingsModel
+from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.provider_draft import (
     DraftError,
     ProviderDraft,
@@ -129,17 +130,17 @@ class SettingsViewModel(QObject):
     def _get_keyring_available(self) -> bool:
         return self._service.keyring_available
 
-    keyringAvailable = Property(bool, _get_keyring_available, constant=True)
+    keyringAvailable = read_only(bool, _get_keyring_available, constant=True)
 
     def _get_keyring_problem(self) -> str:
         return self._service.keyring_problem
 
-    keyringProblem = Property(str, _get_keyring_problem, constant=True)
+    keyringProblem = read_only(str, _get_keyring_problem, constant=True)
 
     def _get_keyring_notice(self) -> str:
         return self._service.keyring_notice
 
-    keyringNotice = Property(str, _get_keyring_notice, constant=True)
+    keyringNotice = read_only(str, _get_keyring_notice, constant=True)
 
     @property
     def load_problem(self) -> str:
@@ -171,7 +172,7 @@ class SettingsViewModel(QObject):
     def _get_theme(self) -> str:
         return self._service.settings.appearance.theme.value
 
-    theme = Property(str, _get_theme, notify=themeChanged)
+    theme = read_only(str, _get_theme, notify=themeChanged)
 
     def _get_fetching(self) -> bool:
         return self._fetching
@@ -181,7 +182,7 @@ class SettingsViewModel(QObject):
             self._fetching = value
             self.fetchingChanged.emit(value)
 
-    fetching = Property(bool, _get_fetching, notify=fetchingChanged)
+    fetching = read_only(bool, _get_fetching, notify=fetchingChanged)
 
     def _get_testing(self) -> bool:
         return self._testing
@@ -191,7 +192,7 @@ class SettingsViewModel(QObject):
             self._testing = value
             self.testingChanged.emit(value)
 
-    testing = Property(bool, _get_testing, notify=testingChanged)
+    testing = read_only(bool, _get_testing, notify=testingChanged)
 
     # --- providers ----------------------------------------------------------------
 
@@ -295,7 +296,7 @@ class SettingsViewModel(QObject):
     def _get_load_remote_images(self) -> bool:
         return self._service.settings.appearance.load_remote_images
 
-    loadRemoteImages = Property(bool, _get_load_remote_images, notify=loadRemoteImagesChanged)
+    loadRemoteImages = read_only(bool, _get_load_remote_images, notify=loadRemoteImagesChanged)
 
     @Slot(bool)
     def set_load_remote_images(self, enabled: bool) -> None:

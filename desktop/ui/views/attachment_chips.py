@@ -274,9 +274,9 @@ class ChipRow(QWidget):
         """(key, name, attachment or None while loading) for each chip, in order."""
         keys = {key for key, _, _ in files}
         for key in [k for k in self.chips if k not in keys]:
-            chip = self.chips.pop(key)
-            chip.hide()
-            chip.deleteLater()
+            gone = self.chips.pop(key)
+            gone.hide()
+            gone.deleteLater()
         order: list[QWidget] = []
         for key, name, attachment in files:
             chip = self.chips.get(key)
@@ -290,8 +290,8 @@ class ChipRow(QWidget):
                 chip.show_state(attachment)
             order.append(chip)
         self._layout.place(order)
-        for chip in order:
-            chip.show()
+        for widget in order:
+            widget.show()
         self.setVisible(bool(files))
         self.updateGeometry()
 

@@ -38,7 +38,8 @@ class ChangedRepaints:
         control = next(
             (c for c in edit.children() if c.metaObject().className() == _CONTROL_CLASS), None
         )
-        if control is not None and QObject.disconnect(control, _UPDATE_REQUEST, None, None):
+        # Every receiver (None, None): an overload PySide6's stubs lack.
+        if control is not None and QObject.disconnect(control, _UPDATE_REQUEST, None, None):  # type: ignore[call-overload]
             QObject.connect(control, _UPDATE_REQUEST, self._request)
 
     @contextmanager

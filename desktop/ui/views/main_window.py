@@ -159,7 +159,7 @@ class MainWindow(QMainWindow):
             self.tr("&Settings…"),
             self.show_settings,
             QKeySequence.StandardKey.Preferences,
-        ).setShortcuts([QKeySequence.StandardKey.Preferences, QKeySequence("Ctrl+,")])
+        ).setShortcuts([QKeySequence(QKeySequence.StandardKey.Preferences), QKeySequence("Ctrl+,")])
         file_menu.addSeparator()
         self._action(file_menu, self.tr("&Quit"), self.quit, QKeySequence.StandardKey.Quit)
         chat_menu = self.menuBar().addMenu(self.tr("&Chat"))

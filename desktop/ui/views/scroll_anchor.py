@@ -66,8 +66,7 @@ class ScrollAnchor(QObject):
     def _restore(self, *_: object) -> None:
         if not self._anchor.isValid():
             return
-        anchor = QModelIndex(self._anchor)
-        self._anchor = QPersistentModelIndex()
+        anchor, self._anchor = self._anchor, QPersistentModelIndex()
         self._view.scrollTo(anchor, QAbstractItemView.ScrollHint.PositionAtTop)
         if self._view.verticalScrollMode() == QAbstractItemView.ScrollMode.ScrollPerPixel:
             bar = self._view.verticalScrollBar()

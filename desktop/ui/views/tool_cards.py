@@ -36,6 +36,7 @@ class ToolCardWidget(QFrame):
         super().__init__(parent)
         self.setObjectName("ToolCard")
         self._files = files
+        self._card = card
         self.chips: SentChips | None = None  # images the tool returned
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.toggle = QToolButton(self)
@@ -79,7 +80,6 @@ class ToolCardWidget(QFrame):
         layout.addWidget(self.toggle)
         layout.addWidget(self.summary)
         layout.addWidget(self.details)
-        self._card = card
         self.show_card(card)
 
     @property

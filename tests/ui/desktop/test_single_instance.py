@@ -20,6 +20,7 @@ from desktop.ui.desktop.single_instance import (
     MAX_FILES,
     MAX_MESSAGE_BYTES,
     Handover,
+    claim,
     encode_message,
     parse_message,
     server_name,
@@ -159,6 +160,20 @@ def test_simultaneous_launches_leave_one_parley_per_data_folder(qapp, tmp_path, 
     assert [t.poll() for t in twins].count(None) == 1
     assert beside.poll() is None
     assert server_name(shared) != server_name(other)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a Unix socket path in the way")
+def test_a_name_that_cannot_be_listened_on_leaves_start_up_going_without_listening(
+    qapp, tmp_path, runtime_dir
+):
+    """A folder where the socket belongs: listening fails (not "address in use"), and
+    Parley starts without single-instance rather than not at all."""
+    data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    Path(server_name(data_dir)).mkdir()
+    server = claim(data_dir)
+    assert server is not None
+    assert not server.listening
 
 
 def test_a_message_round_trips_and_only_existing_regular_files_come_through(tmp_path):

@@ -26,7 +26,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from desktop.core.mcp_settings import McpServerSettings, McpTransport
 from desktop.engine.tools.registry import ToolFailure
@@ -49,7 +49,7 @@ class Backoff:
     max_restarts: int = 5
 
     def delay(self, crashes: int) -> float:
-        return min(self.first_s * 2 ** (crashes - 1), self.max_s)
+        return min(self.first_s * 2.0 ** (crashes - 1), self.max_s)
 
 
 DEFAULT_BACKOFF = Backoff()
@@ -60,7 +60,7 @@ class HttpTransport(StrEnum):
     SSE = "sse"
 
 
-def _open_log(path: Path) -> IO[str]:
+def _open_log(path: Path) -> TextIO:
     """The server's stderr goes straight to this file (the SDK needs a real file)."""
     return path.open("a", encoding="utf-8")
 

@@ -169,18 +169,18 @@ class McpManager:
         if connection is None or connection.server != server:
             raise ToolFailure("This MCP server changed; ask again to use its current tools.")
         result = await connection.call(tool, dict(arguments))
-        if result.is_error or self._attachments is None:
+        store = self._attachments
+        if result.is_error or store is None:
             return result_text(result)
-        kept = await self._keep_images(server_id, tool, storable_images(result))
+        kept = await self._keep_images(store, server_id, tool, storable_images(result))
         text = result_text(result, attached=kept)
         return ToolResult(text, tuple(kept.values())) if kept else text
 
     async def _keep_images(
-        self, server_id: str, tool: str, images: list[McpImage]
+        self, store: ImageStore, server_id: str, tool: str, images: list[McpImage]
     ) -> dict[int, str]:
         """Block index -> attachment id of each image stored; one that cannot be stored
         stays a note in the text (the call itself went fine)."""
-        store = self._attachments
         kept: dict[int, str] = {}
         for number, image in enumerate(images, 1):
             name = f"{server_id}-{tool}-{number}.{_EXTENSIONS[image.mime]}"

@@ -98,8 +98,8 @@ class AssistantsPage(QWidget):
             self.tr("A conversation may replace the system prompt with its own"), self
         )
         self.all_tools = QCheckBox(self.tr("All tools"), self)
-        self.all_tools.toggled.connect(lambda on: self.tools.setEnabled(not on))
         self.tools = QListWidget(self)
+        self.all_tools.toggled.connect(lambda on: self.tools.setEnabled(not on))
         self.tools.setObjectName("AssistantTools")
         self.tools.setMaximumHeight(140)
         self.save_button = QPushButton(self.tr("Save"), self)

@@ -67,7 +67,9 @@ class HeadersEditor(QWidget):
         self._fit()
         row = self.table.rowCount() - 1
         self.table.setCurrentCell(row, 0)
-        self.table.editItem(self.table.item(row, 0))
+        name = self.table.item(row, 0)
+        if name is not None:
+            self.table.editItem(name)
 
     def _append(self, name: str, value: str) -> None:
         row = self.table.rowCount()

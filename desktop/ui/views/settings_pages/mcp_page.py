@@ -223,8 +223,9 @@ class McpServersPage(QWidget):
     def _show_servers(self) -> None:
         while self._list.count():
             item = self._list.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         self.rows = {}
         servers = self._model.servers()
         if not servers:

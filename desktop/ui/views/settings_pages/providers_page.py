@@ -130,7 +130,7 @@ class ProvidersPage(QWidget):
 
     def start_new(self) -> None:
         self.list.clearSelection()
-        self.list.setCurrentItem(None)
+        self.list.setCurrentRow(-1)  # no current item
         self.remove_button.setEnabled(False)
         self.status.clear()
         self.stack.setCurrentWidget(self.picker)

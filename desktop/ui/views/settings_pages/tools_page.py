@@ -101,8 +101,9 @@ class ToolsPage(QWidget):
         self.grant_rows = {}
         while self._grants.count():
             item = self._grants.takeAt(0)
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                widget.deleteLater()
         grants = self._model.grants()
         if not grants:
             self._grants.addWidget(
