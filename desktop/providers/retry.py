@@ -46,7 +46,7 @@ class RetryPolicy:
         asked = error.retry_after if isinstance(error, ProviderHTTPError) else None
         if asked is not None:
             return asked if asked <= self.max_wait_s else None
-        backoff = min(self.base_delay_s * 2 ** (attempt - 1), self.max_delay_s)
+        backoff = min(self.base_delay_s * 2.0 ** (attempt - 1), self.max_delay_s)
         return backoff * (1 + self.jitter * (2 * rng() - 1))
 
 

@@ -357,9 +357,9 @@ def parse_completion(payload: Any, redact: Redactor = no_redaction) -> Completio
 
 
 def _message(payload: Any, redact: Redactor) -> dict[str, Any]:
-    payload = json_object(payload)
-    if payload.get("type") == "error" or "error" in payload:
-        raise error_from_payload(payload.get("error"), redact)
-    if not isinstance(payload.get("content"), list):
+    answer = json_object(payload)
+    if answer.get("type") == "error" or "error" in answer:
+        raise error_from_payload(answer.get("error"), redact)
+    if not isinstance(answer.get("content"), list):
         raise ProviderError(tr("The server's answer contained no content"))
-    return payload
+    return answer

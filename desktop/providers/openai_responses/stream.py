@@ -270,14 +270,14 @@ _HANDLERS: dict[str, _Handler] = {
 
 
 def _checked_response(payload: Any, redact: Redactor) -> dict[str, Any]:
-    payload = json_object(payload)
-    if payload.get("error") and payload.get("status") != "failed":
-        raise _error(payload["error"], tr("The server reported an error"), redact)
-    if payload.get("status") == "failed":
+    answer = json_object(payload)
+    if answer.get("error") and answer.get("status") != "failed":
+        raise _error(answer["error"], tr("The server reported an error"), redact)
+    if answer.get("status") == "failed":
         raise _error(
-            payload.get("error") or tr("no reason given"), tr("The model failed to answer"), redact
+            answer.get("error") or tr("no reason given"), tr("The model failed to answer"), redact
         )
-    return payload
+    return answer
 
 
 def _output_items(payload: dict[str, Any]) -> list[dict[str, Any]]:
