@@ -23,6 +23,8 @@ from tests.support.figures import note_figure
 from tests.support.waiting import CEILING_S
 from tests.support.xvfb import private_display
 
+pytestmark = [pytest.mark.packaging, pytest.mark.slow]  # builds the bundle and the .deb
+
 BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"
 BUNDLED_NOTICE = Path(__file__).with_name("bundled_notice.py")
 INSTALLED_ENTRY = Path("/usr/share/applications/parley.desktop")
