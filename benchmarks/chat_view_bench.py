@@ -438,7 +438,7 @@ def answer(size: int, *, maths: bool = True) -> str:
     )
 
 
-def phase_baseline(folder: Path) -> dict[str, Any]:
+def phase_baseline(_folder: Path) -> dict[str, Any]:
     """What a naive view does: render the whole markdown and setHtml on every update."""
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QApplication, QScrollArea, QTextBrowser
@@ -496,7 +496,7 @@ def phase_open(folder: Path, count: int) -> dict[str, Any]:
         marks.setdefault("reset_done", time.perf_counter())
 
     class PaintWatch(QObject):
-        def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
             if event.type() == QEvent.Type.Paint and "reset_done" in marks:
                 marks.setdefault("first_paint", time.perf_counter())
             return False

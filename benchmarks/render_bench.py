@@ -346,7 +346,9 @@ def unguarded_child(label: str, timeout: float, *, streamed: bool = False) -> st
     if streamed:
         command.append("--streamed")
     try:
-        result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        result = subprocess.run(
+            command, capture_output=True, text=True, timeout=timeout, check=False
+        )
     except subprocess.TimeoutExpired:
         return f"> {timeout:.0f} s"
     if result.returncode != 0:

@@ -63,13 +63,13 @@ def main() -> None:
                 MessageStatus.COMPLETE: [],
             }
             for n in range(REPEAT):
-                for status in timings:
+                for status, times in timings.items():
                     # Each save changes the text, as the next deltas of a stream do.
                     body = text[: size - REPEAT * 2 + n * 2 + (status is MessageStatus.COMPLETE)]
                     message = replace(answer, parts=[TextPart(body)], status=status)
                     started = time.perf_counter()
                     repo.save_message(message)
-                    timings[status].append((time.perf_counter() - started) * 1000)
+                    times.append((time.perf_counter() - started) * 1000)
             parley = statistics.median(timings[MessageStatus.STREAMING])
             baseline = statistics.median(timings[MessageStatus.COMPLETE])
             print(f"{size:>14,}{parley:>10.0f}{baseline:>26.0f}")

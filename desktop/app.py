@@ -470,7 +470,7 @@ async def _serve(
     tidying = asyncio.ensure_future(_collect_attachments(parley.store))
     exit_code = 0
     if smoke:
-        exit_code = await _smoke_test(qapp, parley)
+        exit_code = await _smoke_test(parley)
         parley.window.close()
     await closed.wait()
     if instance is not None:  # a launch from now on starts afresh instead
@@ -537,7 +537,7 @@ async def _collect_attachments(store: AttachmentStore) -> None:
     log.info("attachments collected: %s", report)
 
 
-async def _smoke_test(qapp: QApplication, parley: Parley) -> int:
+async def _smoke_test(parley: Parley) -> int:
     await asyncio.sleep(0.2)  # let the window map and paint
     try:
         if not parley.window.isVisible():

@@ -33,8 +33,18 @@ from __future__ import annotations
 import gc
 import threading
 
-_holds = 0
-_enabled_before = False
+
+class _Holds:
+    """How many `hold`s are in force, and whether the collector ran before the first."""
+
+    __slots__ = ("count", "enabled_before")
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.enabled_before = False
+
+
+_holds = _Holds()
 _holding = threading.Lock()
 
 
@@ -46,11 +56,10 @@ def pause_for_start_up() -> None:
 def started() -> None:
     """The app is built: keep the collector off what exists now, and let it run again
     (once any `hold` begun meanwhile, a formula of the first chat, is released)."""
-    global _enabled_before
     gc.freeze()
     with _holding:
-        if _holds:
-            _enabled_before = True
+        if _holds.count:
+            _holds.enabled_before = True
         else:
             gc.enable()
 
@@ -58,19 +67,17 @@ def started() -> None:
 def hold() -> None:
     """No automatic collection until every `hold` is released (they nest); a pause
     already in force when the first one begins is left as it is."""
-    global _holds, _enabled_before
     with _holding:
-        if not _holds:
-            _enabled_before = gc.isenabled()
+        if not _holds.count:
+            _holds.enabled_before = gc.isenabled()
             gc.disable()
-        _holds += 1
+        _holds.count += 1
 
 
 def release() -> None:
-    global _holds
     with _holding:
-        _holds -= 1
-        if not _holds and _enabled_before:
+        _holds.count -= 1
+        if not _holds.count and _holds.enabled_before:
             gc.enable()
 
 

@@ -14,6 +14,7 @@ from desktop.core.models import Message, ModelRef, Usage
 from desktop.core.usage_settings import ModelPrice
 
 _PER = 1_000_000
+_SMALL_AMOUNT = 0.001  # below this a cost shows six decimals, up to 1 four, from 1 two
 
 
 def cost_of(usage: Usage, price: ModelPrice) -> float:
@@ -71,5 +72,5 @@ def format_cost(amount: float, currency: str) -> str:
     """Small amounts keep enough digits to be seen ("0.0042 USD"), large ones two."""
     if amount == 0:
         return f"0 {currency}"
-    digits = 2 if amount >= 1 else 4 if amount >= 0.001 else 6
+    digits = 2 if amount >= 1 else 4 if amount >= _SMALL_AMOUNT else 6
     return f"{amount:.{digits}f} {currency}"

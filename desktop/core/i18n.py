@@ -18,7 +18,7 @@ Translate = Callable[[str, str, str | None, int], str]
 JoinList = Callable[[list[str]], str]
 
 
-def _untranslated(context: str, text: str, disambiguation: str | None, n: int) -> str:
+def _untranslated(_context: str, text: str, _disambiguation: str | None, n: int) -> str:
     """The source text, its count filled in as Qt would (`%Ln`: with digit grouping)."""
     return text.replace("%Ln", f"{n:,}").replace("%n", str(n)) if n >= 0 else text
 

@@ -87,10 +87,10 @@ def _string_map(data: Any, where: str, key_ok: Callable[[str], bool], what: str)
     if not isinstance(data, dict):
         raise SettingsError(where, tr("must be an object"))
     result: dict[str, str] = {}
-    for key, value in data.items():
+    for key, raw in data.items():
         if not key_ok(key):
             raise SettingsError(f"{where}.{key}", tr("is not a valid {what}").format(what=tr(what)))
-        value = _string(value, f"{where}.{key}")
+        value = _string(raw, f"{where}.{key}")
         if "\n" in value or "\r" in value or "\0" in value:
             raise SettingsError(f"{where}.{key}", tr("must be on one line"))
         result[key] = value

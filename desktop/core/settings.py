@@ -45,6 +45,12 @@ from desktop.core.usage_settings import (
 )
 
 SETTINGS_VERSION = 1
+# A model override's context length, in tokens.
+MIN_CONTEXT_LENGTH = 256
+MAX_CONTEXT_LENGTH = 100_000_000
+# appearance.font_size, in points.
+MIN_FONT_SIZE = 6
+MAX_FONT_SIZE = 48
 _PROVIDER_ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
@@ -335,8 +341,8 @@ def parse_provider(data: Any, where: str) -> ProviderSettings:
     )
     models_raw = _expect(data.get("models", []), list, f"{where}.models", "a list of model ids")
     models: list[str] = []
-    for i, m in enumerate(models_raw):
-        m = _expect(m, str, f"{where}.models[{i}]", "a string").strip()
+    for i, raw in enumerate(models_raw):
+        m = _expect(raw, str, f"{where}.models[{i}]", "a string").strip()
         if not m:
             raise SettingsError(f"{where}.models[{i}]", tr("must not be empty"))
         if m not in models:
@@ -422,7 +428,7 @@ def _parse_override(data: Any, where: str) -> ModelOverride:
     length = data.get("context_length")
     if length is not None:
         _expect(length, int, f"{where}.context_length", "a whole number")
-        if not 256 <= length <= 100_000_000:
+        if not MIN_CONTEXT_LENGTH <= length <= MAX_CONTEXT_LENGTH:
             raise SettingsError(f"{where}.context_length", tr("must be between 256 and 100000000"))
         values["context_length"] = length
     return ModelOverride(**values)
@@ -527,7 +533,7 @@ def parse_settings(data: Any) -> Settings:
     font_size = raw_app.get("font_size")
     if font_size is not None:
         _expect(font_size, int, "appearance.font_size", "a whole number")
-        if not 6 <= font_size <= 48:
+        if not MIN_FONT_SIZE <= font_size <= MAX_FONT_SIZE:
             raise SettingsError("appearance.font_size", tr("must be between 6 and 48"))
     load_remote_images = _expect(
         raw_app.get("load_remote_images", False),

@@ -28,6 +28,7 @@ from desktop.engine.utility import UtilityModel
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
+_TURN = 2  # messages of a turn: the question and its answer
 
 
 class AfterAnswer:
@@ -76,11 +77,11 @@ class AfterAnswer:
         ids, _children = self._repo.active_branch_ids(conversation_id)
         if not ids or ids[-1] != message_id:
             return
-        path = self._repo.messages_by_id(ids[-2:])
-        if len(path) != min(2, len(ids)) or path[-1].model is None:
+        path = self._repo.messages_by_id(ids[-_TURN:])
+        if len(path) != min(_TURN, len(ids)) or path[-1].model is None:
             return
         settings = self._utility.settings
-        if settings.auto_titles and len(ids) == 2 and path[0].role is Role.USER:
+        if settings.auto_titles and len(ids) == _TURN and path[0].role is Role.USER:
             self._tasks.start(conversation_id, self._title(conversation_id, path))
         if settings.follow_up_suggestions:
             self._tasks.start(conversation_id, self._suggest(conversation_id, path))

@@ -91,7 +91,7 @@ async def _probe(client: httpx.AsyncClient, server: LocalServer, host: str) -> F
     base_url = server.base_url(host)
     try:
         response = await client.get(base_url + server.models_path)
-        if response.status_code != 200:
+        if response.status_code != httpx.codes.OK:
             return None
         payload = response.json()
     except (httpx.HTTPError, ValueError) as error:

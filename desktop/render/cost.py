@@ -60,6 +60,9 @@ CODE_TOKEN = 28.0
 PLAIN_CHAR = 0.4
 PLAIN_LINE = 6.0
 
+_CODE_INDENT = 4  # columns of indentation that make a line code (CommonMark); tab stops
+_ONE_LINE_MATHS = 4  # more characters than "$$" twice: a formula opened and closed on a line
+
 _DROP_PUNCT = str.maketrans("", "", string.punctuation)
 _MARKER_START = frozenset(">-+*0123456789")
 _MARKERS = re.compile(MARKER_PATTERN)
@@ -117,9 +120,8 @@ def line_cost(line: str, state: LineState) -> tuple[float, LineState]:
         cost += BLANK - LINE
         return cost, LineState(indented=state.indented, languages=state.languages)
     indented = False
-    if len(line.expandtabs(4)) - len(content.expandtabs(4)) >= 4 and (
-        state.blank or state.indented
-    ):
+    indent = len(line.expandtabs(_CODE_INDENT)) - len(content.expandtabs(_CODE_INDENT))
+    if indent >= _CODE_INDENT and (state.blank or state.indented):
         indented = True  # an indented code block (or a list item's indented paragraph)
         cost += 0.0 if state.indented else FRAME
     if state.blank:
@@ -166,7 +168,7 @@ def _math(content: str, cost: float, math: int) -> tuple[float, int]:
     if math and closes:
         return cost + FRAME, 0
     if content.startswith(("$$", "\\[")):
-        if len(content) > 4 and closes:
+        if len(content) > _ONE_LINE_MATHS and closes:
             return cost + FRAME, 0  # $$x$$ on one line
         return cost, 1
     return cost, 0 if not math or math >= MAX_MATH_BLOCK_LINES else math + 1

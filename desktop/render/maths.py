@@ -45,6 +45,7 @@ _PENDING_HTML_RE = re.compile(
 )
 _CLOSERS_KEY = "parley_paren_math_closers"
 _BLOCK_CLOSERS_KEY = "parley_bracket_math_closers"
+_CODE_INDENT = 4  # columns of indentation that make a line code (CommonMark)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +126,7 @@ def with_ready_maths(rendered: str, source: MathSource) -> str | None:
 # --- HTML -----------------------------------------------------------------------------
 
 
-def inline_html(tex: str, shown: str, formula: Formula | None, colours: Palette) -> str:
+def inline_html(shown: str, formula: Formula | None, colours: Palette) -> str:
     """An inline formula: its image, or `shown` (the source as written) until it is."""
     source = escapeHtml(shown)
     if formula is None:
@@ -144,9 +145,7 @@ def inline_html(tex: str, shown: str, formula: Formula | None, colours: Palette)
     )
 
 
-def display_html(
-    tex: str, shown: str, formula: Formula, copy_index: int, colours: Palette
-) -> str | None:
+def display_html(shown: str, formula: Formula, copy_index: int, colours: Palette) -> str | None:
     """A display formula centred on its own line with a Copy link; None when it failed
     (the caller shows its source in a code frame instead)."""
     if formula.state == FAILED:
@@ -267,7 +266,7 @@ def _block_closer_lines(state: StateBlock) -> list[int]:
 
 
 def _block_rule(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    if state.sCount[start_line] - state.blkIndent >= 4:
+    if state.sCount[start_line] - state.blkIndent >= _CODE_INDENT:
         return False
     begin = state.bMarks[start_line] + state.tShift[start_line]
     if not state.src.startswith("\\[", begin):

@@ -52,7 +52,7 @@ def parser() -> MarkdownIt:
     return md
 
 
-def _accept_any_link(url: str) -> bool:
+def _accept_any_link(url: str) -> bool:  # noqa: ARG001  (named as MarkdownIt.validateLink)
     return True
 
 
@@ -95,8 +95,8 @@ def _math_closer_lines(state: StateBlock) -> list[int]:
     if cached is not None and cached[0] is state.src:
         return cast("list[int]", cached[1])
     closers: list[int] = []
-    for number, line in enumerate(state.src.split("\n")):
-        line = line.rstrip()
+    for number, raw in enumerate(state.src.split("\n")):
+        line = raw.rstrip()
         if line.endswith("$$") or (line.endswith(")") and "$$" in line):
             closers.append(number)
     state.env[_MATH_CLOSERS_KEY] = (state.src, closers)

@@ -53,6 +53,7 @@ _LONG_HTML_RUN = re.compile(rf"(?<![^\s<>])[^\s<>]{{{SOFT_BREAK_RUN + 1},}}")
 _TAG_OR_TEXT = re.compile(r"<[^>]*>|[^<]+")
 
 _ZWJ = "\u200d"
+_VIRAMA = 9  # the combining class of a virama or coeng, which joins the next consonant to it
 _JOINS_NEXT_RANGES = (  # nothing may be cut off after these (prepended or leading jamo)
     (0x0600, 0x0605),
     (0x06DD, 0x06DD),
@@ -173,8 +174,12 @@ def _is_boundary(run: str, place: int, last: int) -> bool:
     before, after = run[place - 1], run[place]
     if unicodedata.category(after) in ("Mn", "Mc", "Me") or _in(after, _JOINS_PREVIOUS_RANGES):
         return False
-    if before == _ZWJ or unicodedata.combining(before) == 9 or _in(before, _JOINS_NEXT_RANGES):
-        return False  # 9: a virama or coeng, which joins the next consonant to it
+    if (
+        before == _ZWJ
+        or unicodedata.combining(before) == _VIRAMA
+        or _in(before, _JOINS_NEXT_RANGES)
+    ):
+        return False
     if _in(before, (_REGIONAL_INDICATORS,)) and _in(after, (_REGIONAL_INDICATORS,)):
         pairs = 0  # flags are pairs of indicators: cut only after an even number
         for char in reversed(run[last:place]):

@@ -94,7 +94,7 @@ def _mark_task_items(state: StateCore) -> None:
             open_lists.pop()
         elif (
             token.type == "inline"
-            and index >= 2
+            and index > 1
             and tokens[index - 1].type == "paragraph_open"
             and tokens[index - 2].type == "list_item_open"
             and token.children
@@ -182,9 +182,7 @@ def _math_block(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> 
     if context.maths is not None:
         formula = context.maths.formula(copy_source(token), True)
         shown = maths.shown_source(token)
-        html = maths.display_html(
-            copy_source(token), shown, formula, context.next_copy_index, context.colours
-        )
+        html = maths.display_html(shown, formula, context.next_copy_index, context.colours)
         if html is not None:
             context.take_copy_index()
             return html
@@ -213,10 +211,10 @@ def _math_inline(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) ->
     context = _context(env)
     tex = token.content.strip()
     if context.maths is None:
-        return maths.inline_html(tex, maths.shown_source(token), None, context.colours)
+        return maths.inline_html(maths.shown_source(token), None, context.colours)
     display = token.type == "math_inline_double"
     formula = context.maths.formula(tex, display)
-    return maths.inline_html(tex, maths.shown_source(token), formula, context.colours)
+    return maths.inline_html(maths.shown_source(token), formula, context.colours)
 
 
 def _image(self: Any, tokens: Tokens, idx: int, options: Any, env: Any) -> str:

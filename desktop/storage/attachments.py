@@ -67,6 +67,7 @@ _MAX_SAFE_NAME_BYTES: Final = 200  # well under the 255-byte limit of common fil
 _MAX_DOC_SUFFIX_CHARS: Final = 10
 _IMAGE_EXTENSIONS: Final = {"image/png": ".png", "image/jpeg": ".jpg", "image/webp": ".webp"}
 _WINDOWS_FORBIDDEN: Final = re.compile(r'[<>:"/\\|?*]')
+_MAX_SUFFIX: Final = 16  # characters of a file name's suffix, its dot included
 _WINDOWS_RESERVED: Final = frozenset(
     {"CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$"}
     | {f"{stem}{n}" for stem in ("COM", "LPT") for n in (*range(1, 10), "¹", "²", "³")}
@@ -685,7 +686,7 @@ def safe_file_name(name: str) -> str:
         stem, suffix = cleaned, ""
     else:
         suffix = "." + suffix
-        if not (len(suffix) <= 16 and suffix[1:].isalnum()):  # not a real suffix
+        if not (len(suffix) <= _MAX_SUFFIX and suffix[1:].isalnum()):  # not a real suffix
             stem, suffix = cleaned, ""
     if stem.split(".")[0].rstrip(" ").upper() in _WINDOWS_RESERVED:
         stem = "_" + stem

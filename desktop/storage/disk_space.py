@@ -23,6 +23,8 @@ from desktop.storage.errors import DiskFullError
 # needs 32 KiB for the shared-memory index alone, and a transaction a page per table it
 # touches, so with this little left writes fail for want of space.
 LOW_SPACE_BYTES: Final = 1024 * 1024
+_STEP: Final = 1024  # from one unit to the next
+_WHOLE_FROM: Final = 10  # "1.5 KB", but "15 KB"
 
 _SQLITE_FULL: Final = 13
 _SQLITE_IOERR: Final = 10
@@ -65,13 +67,13 @@ def is_disk_full(error: BaseException | None, path: Path) -> bool:
 def size_text(size: int) -> str:
     """1536 -> "1.5 KB": how much space, for people (powers of 1024, like file managers
     on most systems show)."""
-    if size < 1024:
+    if size < _STEP:
         return tr("{size} bytes").format(size=size)
     value = float(size)
     for unit in ("KB", "MB", "GB", "TB"):
-        value /= 1024
-        if value < 1024 or unit == "TB":
-            return f"{value:.1f} {unit}" if value < 10 else f"{value:.0f} {unit}"
+        value /= _STEP
+        if value < _STEP or unit == "TB":
+            return f"{value:.1f} {unit}" if value < _WHOLE_FROM else f"{value:.0f} {unit}"
     raise AssertionError("unreachable")
 
 

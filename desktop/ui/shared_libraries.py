@@ -22,6 +22,13 @@ _PT_LOAD, _PT_DYNAMIC = 1, 2
 _DT_NEEDED, _DT_STRTAB, _DT_STRSZ, _DT_RPATH, _DT_RUNPATH = 1, 5, 10, 15, 29
 
 
+_ELF_HEAD = 20  # e_ident (16 bytes), e_type and e_machine (2 each)
+_ELFCLASS32 = 1
+_ELFCLASS64 = 2
+_ELFDATA2LSB = 1  # little-endian
+_ELFDATA2MSB = 2
+
+
 @dataclass(frozen=True, slots=True)
 class ElfKind:
     """What the loader compares: 32/64-bit, byte order and machine."""
@@ -39,9 +46,14 @@ class Dynamic:
 
 def elf_kind(head: bytes) -> ElfKind | None:
     """The kind of an ELF file from its first 20 bytes; None when it is not one."""
-    if len(head) < 20 or head[:4] != b"\x7fELF" or head[4] not in (1, 2) or head[5] not in (1, 2):
+    if (
+        len(head) < _ELF_HEAD
+        or head[:4] != b"\x7fELF"
+        or head[4] not in (_ELFCLASS32, _ELFCLASS64)
+        or head[5] not in (_ELFDATA2LSB, _ELFDATA2MSB)
+    ):
         return None
-    little = head[5] == 1
+    little = head[5] == _ELFDATA2LSB
     machine = struct.unpack_from("<H" if little else ">H", head, 18)[0]
     return ElfKind(head[4], little, machine)
 
@@ -54,7 +66,7 @@ def dynamic_section(path: Path) -> Dynamic:
         if kind is None:
             raise ValueError(f"{path} is not an ELF file")
         order = "<" if kind.little_endian else ">"
-        wide = kind.elf_class == 2
+        wide = kind.elf_class == _ELFCLASS64
         file.seek(0)
         header = file.read(64)
         if wide:
@@ -118,8 +130,8 @@ def _conf_directories(conf: Path, seen: set[Path]) -> list[str]:
     except OSError:
         return []
     found: list[str] = []
-    for line in lines:
-        line = line.split("#", 1)[0].strip()
+    for raw in lines:
+        line = raw.split("#", 1)[0].strip()
         if line.startswith("include "):
             pattern = line.split(None, 1)[1]
             if not os.path.isabs(pattern):

@@ -5,8 +5,7 @@ from collections import Counter
 
 import pytest
 
-import desktop.render.streaming as streaming
-from desktop.render import StreamingRenderer, plain_text_html, render_markdown
+from desktop.render import StreamingRenderer, plain_text_html, render_markdown, streaming
 from desktop.render.cost import text_cost
 from desktop.render.guard import FORMAT_BUDGET, GROWING_BLOCK_BUDGET
 from desktop.render.splitter import TAIL_LINES, split_blocks

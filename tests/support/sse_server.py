@@ -451,9 +451,8 @@ async def _watch_eof(
 
 async def _play(steps: Sequence[Step], writer: asyncio.StreamWriter, gone: asyncio.Event) -> None:
     head: Head | None = None
-    for step in steps:
-        if isinstance(step, SendNow):
-            step = Send(step.make())
+    for planned in steps:
+        step = Send(planned.make()) if isinstance(planned, SendNow) else planned
         if isinstance(step, Head):
             head = step
             writer.write(_head_bytes(step))

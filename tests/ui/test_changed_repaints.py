@@ -85,7 +85,8 @@ def _early_word_changed(text: str, rng: random.Random) -> str:
 def test_a_streamed_answer_shows_what_a_fresh_view_shows(views) -> None:
     rng = random.Random(5)
     texts = [MIXED * 2, *random_documents(seed=91, count=3, min_parts=6, max_parts=14)]
-    for text in texts:
+    for original in texts:
+        text = original
         view, renderer, end = views(), StreamingRenderer(), 0
         while end < len(text):
             end = min(len(text), end + rng.randint(1, 80))

@@ -85,7 +85,8 @@ def _edited(text: str, rng: random.Random) -> str:
 def test_blocks_changed_in_place_match_after_every_update(qapp, seed: int) -> None:
     rng = random.Random(seed)
     css = document_css(bool(seed % 2))
-    for text in [*EDGES, *random_documents(seed=70 + seed, count=6, min_parts=4, max_parts=14)]:
+    for original in [*EDGES, *random_documents(seed=70 + seed, count=6, min_parts=4, max_parts=14)]:
+        text = original
         document = QTextDocument()
         document.setDefaultStyleSheet(css)
         writer = TailWriter(document)

@@ -17,11 +17,17 @@ from desktop.core.i18n import tr
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _PNG_IEND = b"\x00\x00\x00\x00IEND\xaeB`\x82"
 _PNG_COLOUR_DEPTHS = {0: {1, 2, 4, 8, 16}, 2: {8, 16}, 3: {1, 2, 4, 8}, 4: {8, 16}, 6: {8, 16}}
+_PNG_IHDR_LENGTH = 13
 
 # SOFn markers carry the frame size; C4 (DHT), C8 (reserved) and CC (DAC) do not.
 _JPEG_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 _JPEG_STANDALONE = frozenset({0x01, *range(0xD0, 0xD8)})
 _JPEG_MAX_SEGMENTS = 10_000
+_JPEG_FILL = 0xFF
+_JPEG_LENGTH_BYTES = 2  # a segment's length counts its own two bytes
+_JPEG_FRAME_HEAD = 6  # precision, height, width, number of components (">BHHB")
+_WEBP_VP8L_SIGNATURE = 0x2F
+_WEBP_VP8X_MIN_SIZE = 10  # flags, reserved bytes, and the canvas width and height
 
 
 class InvalidImage(ValueError):
@@ -38,11 +44,11 @@ def _read_exactly(stream: BinaryIO, count: int) -> bytes:
 def png_size(stream: BinaryIO) -> tuple[int, int]:
     """Checks the signature, the IHDR chunk (with its CRC) and that the file ends in IEND."""
     stream.seek(0)
-    head = _read_exactly(stream, 8 + 8 + 13 + 4)
+    head = _read_exactly(stream, 8 + 8 + _PNG_IHDR_LENGTH + 4)
     if head[:8] != PNG_SIGNATURE:
         raise InvalidImage(tr("no PNG signature"))
     length, chunk_type = struct.unpack(">I4s", head[8:16])
-    if length != 13 or chunk_type != b"IHDR":
+    if length != _PNG_IHDR_LENGTH or chunk_type != b"IHDR":
         raise InvalidImage(tr("the first chunk is not IHDR"))
     body = head[16:29]
     (crc,) = struct.unpack(">I", head[29:33])
@@ -72,26 +78,26 @@ def jpeg_size(stream: BinaryIO) -> tuple[int, int]:
         if _read_exactly(stream, 1) != b"\xff":
             raise InvalidImage(tr("garbage where a marker was expected"))
         marker = _read_exactly(stream, 1)[0]
-        while marker == 0xFF:  # fill bytes may pad before a marker
+        while marker == _JPEG_FILL:  # fill bytes may pad before a marker
             marker = _read_exactly(stream, 1)[0]
         if marker in _JPEG_STANDALONE:
             continue
         if marker in (0x00, 0xD8, 0xD9, 0xDA):
             raise InvalidImage(tr("no frame header before the image data"))
         (length,) = struct.unpack(">H", _read_exactly(stream, 2))
-        if length < 2:
+        if length < _JPEG_LENGTH_BYTES:
             raise InvalidImage(tr("a segment has an impossible length"))
         if marker in _JPEG_SOF:
-            frame = _read_exactly(stream, length - 2)
-            if len(frame) < 6:
+            frame = _read_exactly(stream, length - _JPEG_LENGTH_BYTES)
+            if len(frame) < _JPEG_FRAME_HEAD:
                 raise InvalidImage(tr("the frame header is too short"))
-            _precision, height, width, components = struct.unpack(">BHHB", frame[:6])
+            _precision, height, width, components = struct.unpack(">BHHB", frame[:_JPEG_FRAME_HEAD])
             if width == 0 or height == 0 or components == 0:
                 raise InvalidImage(tr("zero size or no colour components"))
-            if len(frame) < 6 + 3 * components:
+            if len(frame) < _JPEG_FRAME_HEAD + 3 * components:
                 raise InvalidImage(tr("the frame header is too short"))
             return width, height
-        stream.seek(length - 2, 1)
+        stream.seek(length - _JPEG_LENGTH_BYTES, 1)
     raise InvalidImage(tr("too many segments before the frame header"))
 
 
@@ -117,14 +123,14 @@ def webp_size(stream: BinaryIO) -> tuple[int, int]:
         width, height = struct.unpack("<HH", data[6:10])
         width, height = width & 0x3FFF, height & 0x3FFF
     elif chunk == b"VP8L":
-        if data[0] != 0x2F:
+        if data[0] != _WEBP_VP8L_SIGNATURE:
             raise InvalidImage(tr("no VP8L signature"))
         (bits,) = struct.unpack("<I", data[1:5])
         if bits >> 29:
             raise InvalidImage(tr("unknown VP8L version"))
         width, height = (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
     elif chunk == b"VP8X":
-        if chunk_size < 10:
+        if chunk_size < _WEBP_VP8X_MIN_SIZE:
             raise InvalidImage(tr("the VP8X chunk is too short"))
         width = int.from_bytes(data[4:7], "little") + 1
         height = int.from_bytes(data[7:10], "little") + 1

@@ -44,6 +44,7 @@ ONLY_SUPPORTED_IMAGES = QT_TR_NOOP("only PNG, JPEG and WebP images are supported
 
 _IMAGE_READERS = {FileFormat.PNG: png_size, FileFormat.JPEG: jpeg_size, FileFormat.WEBP: webp_size}
 _UTF_BOMS = (b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")
+_BMP_HEADERS = 14 + 12  # the file header and the smallest DIB header
 _HEIF_BRANDS = {
     b"heic": QT_TR_NOOP("a HEIC image"),
     b"heix": QT_TR_NOOP("a HEIC image"),
@@ -231,7 +232,7 @@ def _image_format(head: bytes) -> FileFormat | None:
 def _unsupported_image(head: bytes) -> str | None:
     if head.startswith((b"GIF87a", b"GIF89a")):
         return QT_TR_NOOP("a GIF image")
-    if head.startswith(b"BM") and head[6:10] == b"\x00\x00\x00\x00" and len(head) >= 26:
+    if head.startswith(b"BM") and head[6:10] == b"\x00\x00\x00\x00" and len(head) >= _BMP_HEADERS:
         return QT_TR_NOOP("a BMP image")
     if head.startswith((b"II*\x00", b"MM\x00*")):
         return QT_TR_NOOP("a TIFF image")

@@ -21,6 +21,8 @@ from desktop.core.models import (
 )
 from desktop.engine.export.parley_json import effective_leaf
 
+_ONE_LINE_ARGUMENTS = 80  # characters of JSON arguments kept on one line as written
+
 
 def _when(value: datetime) -> str:
     return f"{value.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
@@ -51,7 +53,7 @@ def _arguments(text: str) -> tuple[str, str]:
         value = json.loads(text)
     except (json.JSONDecodeError, ValueError):
         return text, ""
-    if isinstance(value, dict | list) and value and len(text) > 80:
+    if isinstance(value, dict | list) and value and len(text) > _ONE_LINE_ARGUMENTS:
         return json.dumps(value, ensure_ascii=False, indent=2), "json"
     return text, "json"
 

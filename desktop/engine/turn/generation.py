@@ -485,11 +485,11 @@ class Generation:
             self._repo.save_message(message)
         except MessageNotFound:
             log.warning("message %s vanished before it finished", message.id)
-        except StorageError as error:
+        except StorageError as failure:
             # Shown as it ended, marked as not saved; the chat service saves it once
             # there is room (before the next message, at the latest when Parley quits).
-            log.warning("could not save finished answer %s: %s", message.id, type(error).__name__)
-            message.save_error = _not_saved(error)
+            log.warning("could not save finished answer %s: %s", message.id, type(failure).__name__)
+            message.save_error = _not_saved(failure)
             if self._keep_unsaved is not None:
                 self._keep_unsaved(message)
         except Exception:

@@ -107,7 +107,7 @@ def version_of(
     """One message's entry of `version_info`, looked up when needed; (1, 1) for a node
     the map does not hold."""
     siblings = children.get(parent_id, ())
-    if len(siblings) < 2 or message_id not in siblings:
+    if len(siblings) <= 1 or message_id not in siblings:
         return (1, 1)
     return (siblings.index(message_id) + 1, len(siblings))
 

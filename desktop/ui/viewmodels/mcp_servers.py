@@ -251,8 +251,8 @@ def header_rows(rows: Sequence[tuple[str, str]]) -> tuple[dict[str, str], str]:
     names and values are checked again by the settings parser."""
     headers: dict[str, str] = {}
     seen: set[str] = set()
-    for name, value in rows:
-        name, value = name.strip(), value.strip()
+    for raw_name, raw_value in rows:
+        name, value = raw_name.strip(), raw_value.strip()
         if not name and not value:
             continue
         if not name:

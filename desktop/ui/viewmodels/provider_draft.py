@@ -80,8 +80,8 @@ def parse_extra_body(text: str) -> dict[str, Any]:
 def _headers(rows: tuple[tuple[str, str], ...]) -> dict[str, str]:
     headers: dict[str, str] = {}
     seen: set[str] = set()
-    for name, value in rows:
-        name, value = name.strip(), value.strip()
+    for raw_name, raw_value in rows:
+        name, value = raw_name.strip(), raw_value.strip()
         if not name and not value:
             continue  # an empty row left in the table
         if not name:

@@ -17,6 +17,8 @@ from desktop.ui.viewmodels.long_text import hidden_note
 
 MAX_CARD_CHARS = 8_000
 MAX_PRETTY_CHARS = 32_768  # longer arguments are shown as written, not parsed
+_KIB = 1024
+_MS_PER_S = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,14 +76,14 @@ def _decision_label(part: ToolCallPart) -> str:
 
 
 def size_text(size: int) -> str:
-    if size < 1024:
+    if size < _KIB:
         return QCoreApplication.translate("ToolCard", "%n B").replace("%n", str(size))
-    if size < 1024 * 1024:
+    if size < _KIB * _KIB:
         return QCoreApplication.translate("ToolCard", "%n KiB").replace(
-            "%n", QLocale().toString(size / 1024, "f", 1)
+            "%n", QLocale().toString(size / _KIB, "f", 1)
         )
     return QCoreApplication.translate("ToolCard", "%n MiB").replace(
-        "%n", QLocale().toString(size / (1024 * 1024), "f", 1)
+        "%n", QLocale().toString(size / (_KIB * _KIB), "f", 1)
     )
 
 
@@ -108,9 +110,9 @@ def tool_card(part: ToolCallPart) -> ToolCard:
     if part.duration_ms is not None:
         bits.append(
             QCoreApplication.translate("ToolCard", "%n ms").replace("%n", str(part.duration_ms))
-            if part.duration_ms < 1000
+            if part.duration_ms < _MS_PER_S
             else QCoreApplication.translate("ToolCard", "%n s").replace(
-                "%n", QLocale().toString(part.duration_ms / 1000, "f", 1)
+                "%n", QLocale().toString(part.duration_ms / _MS_PER_S, "f", 1)
             )
         )
     if part.result_size is not None:

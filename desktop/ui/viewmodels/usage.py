@@ -17,15 +17,19 @@ from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.turn.chat_service import ChatService
 
+_THOUSAND = 1000
+_MILLION = 1_000_000
+_WHOLE_FROM = 10  # "1.2k", but "12k"
+
 
 def compact(count: int) -> str:
     """1234 -> "1.2k", 128000 -> "128k", 2500000 -> "2.5M"."""
-    if count < 1000:
+    if count < _THOUSAND:
         return str(count)
-    for size, unit in ((1_000_000, "M"), (1000, "k")):
+    for size, unit in ((_MILLION, "M"), (_THOUSAND, "k")):
         if count >= size:
             value = count / size
-            text = f"{value:.1f}" if value < 10 else f"{value:.0f}"
+            text = f"{value:.1f}" if value < _WHOLE_FROM else f"{value:.0f}"
             return text.removesuffix(".0") + unit
     return str(count)
 

@@ -55,7 +55,8 @@ class ChangedRepaints:
                 top = top_of(self._edit.document(), changed_from())
         finally:
             kept, self._kept = self._kept, None
-            for rect in kept:
+            for kept_rect in kept:
+                rect = kept_rect
                 if rect.isValid() and rect.top() < top:
                     rect = QRectF(rect.left(), top, rect.width(), max(0.0, rect.bottom() - top))
                 self._request(rect)

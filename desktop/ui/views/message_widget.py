@@ -63,7 +63,6 @@ class MessageWidget(QFrame):
         item: MessageItem,
         chat: ChatViewModel,
         parent: QWidget | None = None,
-        width_hint: int = 0,
     ) -> None:
         super().__init__(parent)
         self._chat = chat

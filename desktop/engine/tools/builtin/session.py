@@ -14,7 +14,7 @@ from desktop.engine.tools.registry import Tool, ToolContext, ToolFailure
 SEARCH_LIMIT = 20
 
 
-async def _current_time(arguments: Mapping[str, Any], context: ToolContext) -> str:
+async def _current_time(arguments: Mapping[str, Any], _context: ToolContext) -> str:
     zone_name = arguments.get("timezone")
     if zone_name:
         try:
@@ -43,7 +43,7 @@ async def _search(arguments: Mapping[str, Any], context: ToolContext) -> str:
     return json.dumps({"results": context.search(query, limit)}, ensure_ascii=False)
 
 
-async def _capabilities(arguments: Mapping[str, Any], context: ToolContext) -> str:
+async def _capabilities(_arguments: Mapping[str, Any], context: ToolContext) -> str:
     return json.dumps(
         {
             "tools": [

@@ -25,6 +25,7 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from http import HTTPStatus
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -65,6 +66,10 @@ def _open_log(path: Path) -> TextIO:
     return path.open("a", encoding="utf-8")
 
 
+def _is_client_error(status: int) -> bool:
+    return HTTPStatus.BAD_REQUEST <= status < HTTPStatus.INTERNAL_SERVER_ERROR
+
+
 def log_path(logs_dir: Path, server_id: str) -> Path:
     return logs_dir / f"mcp-{server_id}.log"
 
@@ -82,7 +87,7 @@ class _PostStatus:
     async def __call__(self, response: httpx2.Response) -> None:
         request = response.request
         if request.method == "POST" and request.url.copy_with(query=None) == self._url:
-            self.refused = self.refused or 400 <= response.status_code < 500
+            self.refused = self.refused or _is_client_error(response.status_code)
 
 
 class McpConnection:

@@ -224,7 +224,7 @@ class McpManager:
 
 
 def _handler(manager: McpManager, server_id: str, tool: str) -> Any:
-    async def run(arguments: Mapping[str, Any], context: ToolContext) -> str | ToolResult:
+    async def run(arguments: Mapping[str, Any], _context: ToolContext) -> str | ToolResult:
         return await manager.call(server_id, tool, arguments)
 
     return run

@@ -53,7 +53,7 @@ def keysym_for(key: Qt.Key) -> int:
     code = int(key.value)
     if Qt.Key.Key_F1.value <= code <= Qt.Key.Key_F35.value:
         return XK.string_to_keysym(f"F{code - Qt.Key.Key_F1.value + 1}")
-    if 0x21 <= code <= 0x7E:  # printable ASCII: the keysym is the (lower-case) character
+    if ord("!") <= code <= ord("~"):  # printable ASCII: the keysym is the (lower-case) character
         return ord(chr(code).lower())
     return 0
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QSpinBox, QWidget
 
+from desktop.core.settings import MAX_FONT_SIZE, MIN_FONT_SIZE
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.views.labels import PlainLabel, plain_form_labels
 
-SYSTEM_SIZE = 5  # below the smallest allowed size (6 pt): stands for the system's size
+SYSTEM_SIZE = MIN_FONT_SIZE - 1  # below the smallest allowed size: the system's size
 
 
 class AppearancePage(QWidget):
@@ -33,7 +34,7 @@ class AppearancePage(QWidget):
         self.theme.setCurrentIndex(max(0, self.theme.findData(vm.theme)))
         self.theme.currentIndexChanged.connect(lambda _: vm.set_theme(self.theme.currentData()))
         self.font_size = QSpinBox(self)
-        self.font_size.setRange(SYSTEM_SIZE, 48)  # the minimum reads "System"
+        self.font_size.setRange(SYSTEM_SIZE, MAX_FONT_SIZE)  # the minimum reads "System"
         self.font_size.setSpecialValueText(self.tr("System"))
         self.font_size.setSuffix(self.tr(" pt"))
         self.font_size.setValue(vm.font_size or SYSTEM_SIZE)

@@ -14,7 +14,7 @@ from PySide6.QtCore import QLocale, QObject
 from PySide6.QtWidgets import QComboBox, QFormLayout, QSpinBox, QWidget
 
 from desktop.core.capabilities import Capabilities
-from desktop.core.settings import ModelOverride
+from desktop.core.settings import MAX_CONTEXT_LENGTH, ModelOverride
 from desktop.ui.views.labels import PlainLabel
 
 # ModelOverride field -> the Capabilities flag it overrides
@@ -25,7 +25,7 @@ FLAGS = {
     "system_role": "supports_system_role",
 }
 CHOICES = (None, True, False)  # the flag combos' items: Default, On, Off
-MAX_CONTEXT = 100_000_000
+MAX_CONTEXT = MAX_CONTEXT_LENGTH
 
 
 class OverridesEditor(QObject):
