@@ -10,6 +10,7 @@ import json
 import os
 import re
 from email.utils import parsedate_to_datetime
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -167,19 +168,33 @@ _MODEL_WORDS = QT_TR_NOOP(
 def _diagnosis(status: int, code: str, detail: str) -> str | None:
     """A sentence for the problems people can fix themselves, or None."""
     text = f"{code} {detail}"
-    if status == 401 or (status in (400, 403) and _WRONG_KEY.search(text)):
+    if status == HTTPStatus.UNAUTHORIZED or (
+        status in (HTTPStatus.BAD_REQUEST, HTTPStatus.FORBIDDEN) and _WRONG_KEY.search(text)
+    ):
         return _KEY_WORDS
     # A rate limit is not a spent quota, even when its words mention the plan.
     spent = _QUOTA.search(text) and "rate_limit" not in code
-    if status == 402 or (status in (400, 403, 429) and spent):
+    if status == HTTPStatus.PAYMENT_REQUIRED or (
+        status in (HTTPStatus.BAD_REQUEST, HTTPStatus.FORBIDDEN, HTTPStatus.TOO_MANY_REQUESTS)
+        and spent
+    ):
         return _QUOTA_WORDS
     if status in (400, 413, 422) and _CONTEXT.search(text):
         return _CONTEXT_WORDS
     if status in (400, 404, 422) and _MODEL.search(text):
         return _MODEL_WORDS
-    if status == 404 and "not_found" in text and "model" in text.lower():
+    if status == HTTPStatus.NOT_FOUND and "not_found" in text and "model" in text.lower():
         return _MODEL_WORDS  # Anthropic: {"type": "not_found_error", "message": "model: x"}
     return None
+
+
+def retryable_status(status: int) -> bool:
+    """Whether a request that failed with `status` may succeed if tried again: a
+    timeout, a conflict, a rate limit or the server's own failure."""
+    return (
+        status in (HTTPStatus.REQUEST_TIMEOUT, HTTPStatus.CONFLICT, HTTPStatus.TOO_MANY_REQUESTS)
+        or status >= HTTPStatus.INTERNAL_SERVER_ERROR
+    )
 
 
 def status_error(
@@ -198,13 +213,13 @@ def status_error(
     when to come back (Google words per-minute limits as quota, with a delay).
     """
     diagnosis = _diagnosis(status, code, detail)
-    if status == 401 and not has_key:
+    if status == HTTPStatus.UNAUTHORIZED and not has_key:
         words = QT_TR_NOOP("The server requires an API key")
     elif diagnosis is not None:
         words = diagnosis
     elif status in _STATUS_WORDS:
         words = _STATUS_WORDS[status]
-    elif status >= 500:
+    elif status >= HTTPStatus.INTERNAL_SERVER_ERROR:
         words = QT_TR_NOOP("The server had an internal error")
     else:
         words = QT_TR_NOOP("The request failed")
@@ -214,7 +229,7 @@ def status_error(
         )
     else:
         message = tr("{words} ({status})").format(words=tr(words), status=status)
-    retryable = status in (408, 409, 429) or status >= 500
+    retryable = retryable_status(status)
     if diagnosis is _QUOTA_WORDS and ("insufficient_quota" in code or retry_after is None):
         retryable = False
     return ProviderHTTPError(

@@ -19,6 +19,7 @@ import random
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import aclosing
 from dataclasses import dataclass
+from http import HTTPStatus
 from typing import TypeVar
 
 from desktop.core.capabilities import ReportedCapabilities
@@ -57,13 +58,13 @@ def should_retry(error: ProviderError) -> bool:
 def retry_reason(error: ProviderError) -> str:
     """A few words for the message status while waiting."""
     status = error.status_code
-    if status == 429:
+    if status == HTTPStatus.TOO_MANY_REQUESTS:
         return tr("Rate limited")
-    if status == 408:
+    if status == HTTPStatus.REQUEST_TIMEOUT:
         return tr("The server timed out")
-    if status == 409:
+    if status == HTTPStatus.CONFLICT:
         return tr("The server reported a conflict")
-    if status is not None and status >= 500:
+    if status is not None and status >= HTTPStatus.INTERNAL_SERVER_ERROR:
         return tr("The server had an error")
     return tr("Could not reach the server")
 

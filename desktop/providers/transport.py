@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
+from http import HTTPStatus
 from typing import Any, Literal, Protocol, TypeVar
 
 import httpx
@@ -36,7 +37,7 @@ from desktop.providers.sse import SSEDecoder
 
 logger = logging.getLogger(__name__)
 
-Frame = TypeVar("Frame", contravariant=True)
+Frame_contra = TypeVar("Frame_contra", contravariant=True)
 
 ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
 # After a stall: where the person can give a slow server (a large local model loading,
@@ -46,7 +47,7 @@ STALL_HINT = QT_TR_NOOP(
 )
 
 
-class StreamReader(Protocol[Frame]):
+class StreamReader(Protocol[Frame_contra]):
     """A wire's pure translator from frames (SSE events, NDJSON lines) to stream events."""
 
     @property
@@ -59,7 +60,7 @@ class StreamReader(Protocol[Frame]):
         """The whole answer arrived: a connection lost after this loses nothing."""
         ...
 
-    def feed(self, frame: Frame) -> list[StreamEvent]: ...
+    def feed(self, frame: Frame_contra) -> list[StreamEvent]: ...
 
     def finish(self) -> list[StreamEvent]: ...
 
@@ -160,7 +161,7 @@ class HttpTransport:
                 ),
                 retryable=True,
             ) from exc
-        if response.status_code < 400:
+        if response.status_code < HTTPStatus.BAD_REQUEST:
             return response
         try:
             body_bytes = await self._read_capped(response)

@@ -19,7 +19,7 @@ from desktop.core.events import Finished, StreamEvent, UsageReport
 from desktop.core.i18n import tr
 from desktop.core.models import Usage
 from desktop.providers.base import ImageInput, ToolResult
-from desktop.providers.http_errors import text_or_empty, trim
+from desktop.providers.http_errors import retryable_status, text_or_empty, trim
 from desktop.providers.sse import json_data
 
 Redactor = Callable[[str], str]
@@ -111,7 +111,7 @@ def reported_error(message: str, code: Any) -> ProviderError:
     """An error object inside a 200 answer, `code` an HTTP status when it is a number
     (OpenAI-compatible servers, Gemini): retryable as that status would be."""
     status = code if isinstance(code, int) and not isinstance(code, bool) else None
-    retryable = status is not None and (status in (408, 409, 429) or status >= 500)
+    retryable = status is not None and retryable_status(status)
     return ProviderError(
         tr("The server reported an error: {message}").format(message=message),
         status_code=status,

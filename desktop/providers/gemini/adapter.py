@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from http import HTTPStatus
 from typing import Any
 
 from desktop.core.capabilities import ReportedCapabilities
@@ -63,9 +64,11 @@ class GeminiSpec(WireSpec):
         message = str(error)
         status = error.status_code or 0
         detail = error.detail or message.partition(f"({status}): ")[2]
-        if status == 400 and any(marker in message for marker in _WRONG_KEY_MARKERS):
+        if status == HTTPStatus.BAD_REQUEST and any(
+            marker in message for marker in _WRONG_KEY_MARKERS
+        ):
             words = tr("The server refused the API key")
-        elif status == 403 and not has_key:
+        elif status == HTTPStatus.FORBIDDEN and not has_key:
             words = tr("The server requires an API key")
         else:
             return error

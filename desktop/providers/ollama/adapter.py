@@ -10,6 +10,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Sequence
+from http import HTTPStatus
 from typing import Any
 
 from desktop.core.capabilities import ReportedCapabilities
@@ -52,7 +53,7 @@ class OllamaSpec(WireSpec):
     ) -> dict[str, Any] | None:
         """A reasoning effort chosen for every model reaches models that cannot think:
         Ollama refuses `think: true` for them, so ask again without it."""
-        if error.status_code != 400 or _NO_THINKING not in str(error):
+        if error.status_code != HTTPStatus.BAD_REQUEST or _NO_THINKING not in str(error):
             return None
         if body.get("think") is not True:
             return None
