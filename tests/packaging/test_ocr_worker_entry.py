@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG, worker_command
-from tests.engine.ocr.images import text_image
+from tests.support.ocr_images import text_image
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QLineEdit, QScrollArea,
 from desktop.app import parse_args
 from desktop.core.attachments import AttachmentKind
 from desktop.core.limits import MAX_ATTACHMENTS_PER_MESSAGE
-from tests.engine.attachments.documents import make_docx, with_bad_crc
+from tests.support.documents import make_docx, with_bad_crc
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, chat_chunk, sse_response
 

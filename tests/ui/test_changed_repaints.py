@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop.render import StreamingRenderer, document_css, render_markdown
 from desktop.ui.views.rich_text import RichText
-from tests.render.corpus import MIXED, random_documents
+from tests.support.markdown_corpus import MIXED, random_documents
 
 WIDTH = 560
 WINDOW_HEIGHT = 3_000

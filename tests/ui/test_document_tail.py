@@ -10,7 +10,13 @@ from PySide6.QtGui import QTextDocument
 from desktop.render import StreamingRenderer, document_css, render_markdown
 from desktop.ui.views.document_tail import TailWriter, split_units
 from desktop.ui.views.rich_text import RichText
-from tests.render.corpus import MIXED, TRICKY, UNTERMINATED_FENCE, WITH_FOOTNOTE, random_documents
+from tests.support.markdown_corpus import (
+    MIXED,
+    TRICKY,
+    UNTERMINATED_FENCE,
+    WITH_FOOTNOTE,
+    random_documents,
+)
 
 # Shapes that exercised Qt's importer quirks: empty elements after tables, lists and rules,
 # an empty first element, a table whose last cell is empty, nested quotes and lists.

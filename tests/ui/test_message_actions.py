@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from tests.support.settings_files import write_settings
-from tests.ui.transcript_support import message
+from tests.support.transcript import message
 
 SLOTS = (
     "edit_message",

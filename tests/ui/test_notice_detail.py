@@ -8,7 +8,7 @@ from PySide6.QtWidgets import QApplication
 from desktop.ui.viewmodels.message_item import Notice
 from desktop.ui.views.notice_detail import NoticeDetailDialog, notice_index, notices_html
 from tests.support.settings_files import write_settings
-from tests.ui.transcript_support import message
+from tests.support.transcript import message
 
 
 @pytest.fixture

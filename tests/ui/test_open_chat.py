@@ -9,7 +9,7 @@ from desktop.storage.repository import ChatRepository
 from desktop.ui.viewmodels import chat as chat_vm
 from desktop.ui.views.virtual_list import MAX_TEXT_WIDTH, PADDING, SIDE_MARGIN
 from tests.support.settings_files import write_settings
-from tests.ui.transcript_support import conversation, live_ids, screen_top
+from tests.support.transcript import conversation, live_ids, screen_top
 
 NO_SERVER = "http://127.0.0.1:9/v1"  # a provider is configured (the chat page shows); unused
 

@@ -23,8 +23,8 @@ from desktop.ui.viewmodels.message_renderer import MessageRenderer
 from desktop.ui.viewmodels.tool_card import tool_card
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
 from tests.support.settings_files import write_settings
+from tests.support.transcript import message
 from tests.ui.test_attachments_ui import UrlCatcher
-from tests.ui.transcript_support import message
 
 CALL = ToolCallPart(
     "call_1",

@@ -27,8 +27,8 @@ from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
 from desktop.storage.secrets import SecretStore
-from tests.engine.ocr.images import text_image
 from tests.engine.turn.test_chat_service import FAST_RETRIES, wait_for
+from tests.support.ocr_images import text_image
 from tests.support.sse_server import SSEServer, completion_body, default_stream, json_response
 from tests.support.waiting import CEILING_S
 

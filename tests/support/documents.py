@@ -5,15 +5,13 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from pathlib import Path
 
 import docx
 import pptx
 from fpdf import FPDF
 
 from tests.support import ole_writer as ppt
-
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+from tests.support.paths import FIXTURES
 
 
 def fixture_bytes(name: str) -> bytes:

@@ -1,4 +1,5 @@
-"""Markdown documents shared by the render tests: one per construct, plus mixed ones."""
+"""Markdown documents shared by the render and view tests: one per construct, plus mixed
+ones."""
 
 from __future__ import annotations
 
