@@ -35,24 +35,12 @@ from desktop.engine.tools.registry import ToolFailure
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.attachments import AttachmentStore
-from tests.engine.turn.test_tool_loop import TOOLS_MODEL, ToolHarness, call_answer, tool_messages
+from tests.support.chat_wire import call_answer, tool_messages
+from tests.support.engine_harness import TOOLS_MODEL, ToolHarness
+from tests.support.mcp_servers import TEST_SERVER, TIME_SERVER, child_pid, git, git_repository
 from tests.support.mcp_test_server import PNG
+from tests.support.paths import ROOT
 from tests.support.sse_server import default_stream
-
-ROOT = Path(__file__).resolve().parents[2]
-TIME_SERVER = {
-    "id": "time",
-    "name": "Time",
-    "command": sys.executable,
-    "args": ["-m", "mcp_server_time", "--local-timezone", "UTC"],
-}
-TEST_SERVER = {
-    "id": "test",
-    "name": "Test server",
-    "command": sys.executable,
-    "args": ["-m", "tests.support.mcp_test_server", "stdio"],
-    "cwd": str(ROOT),
-}
 
 
 class MemorySettings:
@@ -313,22 +301,6 @@ def test_a_server_that_crashes_while_idle_is_noticed_at_once_and_restarts_on_nex
     asyncio.run(main())
 
 
-def child_pid(parent: int, marker: str) -> int:
-    """The pid of this process's child whose command line contains `marker`."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
-        except OSError:
-            continue
-        ppid = int(stat.rsplit(")", 1)[1].split()[1])
-        if ppid == parent and marker in cmdline:
-            return int(entry.name)
-    raise AssertionError(f"no child process runs {marker}")
-
-
 def test_servers_waiting_for_consent_are_announced_when_tools_are_listed(tmp_path):
     async def main() -> None:
         manager, _ = manage(tmp_path, settings_with(TEST_SERVER, consent=False))
@@ -407,25 +379,17 @@ def test_mcp_server_time_result_reaches_the_model_and_a_changed_definition_asks_
     asyncio.run(main())
 
 
-def _git(repo: Path, *args: str) -> str:
-    identity = ("-c", "user.name=Parley Tests", "-c", "user.email=tests@parley.invalid")
-    done = subprocess.run(
-        ["git", *identity, *args], cwd=repo, capture_output=True, text=True, check=True
-    )
-    return done.stdout
-
-
 def test_mcp_server_git_reads_by_policy_and_a_denied_write_leaves_the_repository_alone(
     tmp_path, sse_server
 ):
     repo = tmp_path / "repo"
     repo.mkdir()
-    _git(repo, "init", "-q")
+    git(repo, "init", "-q")
     (repo / "README.md").write_text("Parley\n")
-    _git(repo, "add", "README.md")
-    _git(repo, "commit", "-q", "-m", "First commit")
+    git(repo, "add", "README.md")
+    git(repo, "commit", "-q", "-m", "First commit")
     (repo / "notes.txt").write_text("not added yet\n")
-    status_before = _git(repo, "status", "--porcelain")
+    status_before = git(repo, "status", "--porcelain")
     git_server = {
         "id": "git",
         "name": "Git",
@@ -463,27 +427,9 @@ def test_mcp_server_git_reads_by_policy_and_a_denied_write_leaves_the_repository
             sent = tool_messages(sse_server.requests[1].json)["call_s"]
             assert "notes.txt" in sent and "Untracked" in sent
             assert (add_call.state, add_call.decided_by) == (CallState.DENIED, DecidedBy.PERSON)
-            assert _git(repo, "status", "--porcelain") == status_before == "?? notes.txt\n"
+            assert git(repo, "status", "--porcelain") == status_before == "?? notes.txt\n"
 
     asyncio.run(main())
-
-
-def git_repository(tmp_path: Path) -> tuple[Path, dict[str, Any], dict[str, Any]]:
-    """A repository with one untracked file, mcp-server-git on it, and settings that
-    allow the server to run."""
-    repo = tmp_path / "repo"
-    repo.mkdir()
-    _git(repo, "init", "-q")
-    (repo / "notes.txt").write_text("not added yet\n")
-    git_server = {
-        "id": "git",
-        "name": "Git",
-        "command": sys.executable,
-        "args": ["-m", "mcp_server_git", "--repository", str(repo)],
-    }
-    server = parse_settings({"mcp_servers": [git_server]}).mcp_servers[0]
-    settings = {"mcp_servers": [git_server], "mcp_consent": {"git": server.command_line_hash}}
-    return repo, git_server, settings
 
 
 def test_a_restored_call_to_a_server_not_yet_started_is_worded_cautiously_then_described(
@@ -516,7 +462,7 @@ def test_a_restored_call_to_a_server_not_yet_started_is_worded_cautiously_then_d
             assert call.description.startswith("Adds file contents to the staging area")
             assert request.is_open and request.undecided() == [call]
             assert call.pretty_arguments == json.dumps(add, indent=2)
-            assert _git(repo, "status", "--porcelain") == "?? notes.txt\n"  # not run
+            assert git(repo, "status", "--porcelain") == "?? notes.txt\n"  # not run
 
     asyncio.run(main())
 

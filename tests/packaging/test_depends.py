@@ -18,7 +18,7 @@ from desktop.ui.qt_libraries import (
     qt_objects,
 )
 from desktop.ui.shared_libraries import LibraryResolver
-from tests.packaging.conftest import depends_entries, installed_packages, uninstalled_depends
+from tests.support.debian_depends import depends_entries, installed_packages, uninstalled_depends
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"

@@ -15,7 +15,7 @@ from desktop.core.models import ModelRef
 from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.utility import UtilityModel
 from desktop.ui.viewmodels.usage import compact
-from tests.engine.test_after_answer import kind_of
+from tests.support.chat_wire import kind_of
 from tests.support.sse_server import (
     RecordedRequest,
     Sleep,

@@ -215,7 +215,7 @@ def test_decoding_rejects_what_is_not_a_plain_image():
 
 def test_images_go_through_the_proxy_the_network_settings_name(harness, loop):
     from desktop.core.settings import NetworkSettings, ProxyMode
-    from tests.engine.test_http_clients import RecordingProxy
+    from tests.support.proxy import RecordingProxy
 
     h = harness(allowed_schemes=WEB)
 

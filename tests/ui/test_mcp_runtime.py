@@ -6,25 +6,16 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sys
 from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QLabel
 
-from tests.engine.test_mcp import ROOT, child_pid
+from tests.support.mcp_servers import TEST_SERVER, child_pid
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream
 from tests.ui.test_chat_window import type_and_send
-
-TEST_SERVER = {
-    "id": "test",
-    "name": "Test server",
-    "command": sys.executable,
-    "args": ["-m", "tests.support.mcp_test_server", "stdio"],
-    "cwd": str(ROOT),
-}
 
 
 def start_with_server(driver, sse_server, tmp_path: Path, *, consent: bool):

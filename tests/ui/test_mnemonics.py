@@ -15,7 +15,7 @@ from PySide6.QtTest import QTest
 from desktop.core.models import CallState, Role, TextPart, ToolCallPart
 from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.utility import UtilityModel
-from tests.engine.test_after_answer import kind_of
+from tests.support.chat_wire import kind_of
 from tests.support.sse_server import (
     RecordedRequest,
     completion_body,

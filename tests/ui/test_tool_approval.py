@@ -10,7 +10,8 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
 from desktop.core.models import CallState, Decision, MessageStatus, ToolCallPart
-from tests.support.chat_wire import delta_chunk, streamed_call
+from tests.support.chat_wire import call_answer, delta_chunk, streamed_call
+from tests.support.mcp_servers import git, git_repository
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, chat_chunk, sse_response
 from tests.ui.test_chat_window import answer_widget, type_and_send
@@ -287,9 +288,6 @@ def test_an_approval_asked_from_the_floating_chat_opens_over_it(driver, sse_serv
 def start_with_git(driver, sse_server, tmp_path):
     """Parley with mcp-server-git allowed to run on a repository with an untracked file,
     paused on the model's call to `git_add` (a writing tool: it asks)."""
-    from tests.engine.test_mcp import git_repository
-    from tests.engine.turn.test_tool_loop import call_answer
-
     repo, _server, mcp = git_repository(tmp_path)
     data = tmp_path / "data"
     write_tool_settings(data, sse_server.base_url)
@@ -311,9 +309,7 @@ def start_with_git(driver, sse_server, tmp_path):
 
 
 def git_status(repo) -> str:
-    from tests.engine.test_mcp import _git
-
-    return _git(repo, "status", "--porcelain")
+    return git(repo, "status", "--porcelain")
 
 
 def tool_calls(parley, message_id: str) -> list[ToolCallPart]:

@@ -4,7 +4,6 @@ means a wrong address or model."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import httpx
@@ -17,7 +16,7 @@ from desktop.engine.settings_service import SettingsService
 from desktop.providers.base import ChatRequest, RequestMessage
 from desktop.storage.secrets import SecretStore
 from tests.support.sse_server import SSEServer, completion_body, error_response, json_response
-from tests.support.waiting import CEILING_S
+from tests.support.waiting import CEILING_S, run_within
 
 NO_LIST = "This server does not list its models (it answered 404 when asked for them)."
 
@@ -31,7 +30,7 @@ def service_call(tmp_path: Path, action) -> object:  # type: ignore[no-untyped-d
             finally:
                 await service.aclose()
 
-    return asyncio.run(asyncio.wait_for(main(), CEILING_S))
+    return run_within(main(), CEILING_S)
 
 
 def gateway(server: SSEServer, models: tuple[str, ...] = ()) -> ProviderSettings:
