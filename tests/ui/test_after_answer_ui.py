@@ -4,8 +4,6 @@ models."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -16,6 +14,7 @@ from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.utility import UtilityModel
 from desktop.ui.viewmodels.usage import compact
 from tests.support.chat_wire import kind_of
+from tests.support.settings_files import saved_settings, write_after_answer_settings
 from tests.support.sse_server import (
     RecordedRequest,
     Sleep,
@@ -23,24 +22,7 @@ from tests.support.sse_server import (
     default_stream,
     json_response,
 )
-from tests.ui.test_chat_window import bodies, type_and_send
-
-
-def write(folder: Path, base_url: str, **extra: Any) -> None:
-    folder.mkdir(parents=True, exist_ok=True)
-    provider = {
-        "id": "local",
-        "name": "Local",
-        "base_url": base_url,
-        "models": ["test-model", "mini"],
-        "model_overrides": {"test-model": {"context_length": 1000}},
-    }
-    data = {"version": 1, "providers": [provider], **extra}
-    (folder / "settings.json").write_text(json.dumps(data), encoding="utf-8")
-
-
-def saved(folder: Path) -> dict[str, Any]:
-    return json.loads((folder / "settings.json").read_text(encoding="utf-8"))
+from tests.support.ui_actions import bodies, type_and_send
 
 
 def route(server, suggestion_delay: float = 0.0) -> None:
@@ -65,7 +47,7 @@ def route(server, suggestion_delay: float = 0.0) -> None:
 def test_suggestion_chips_appear_after_the_answer_and_a_click_sends_one(
     driver, sse_server, tmp_path
 ):
-    write(tmp_path, sse_server.base_url)
+    write_after_answer_settings(tmp_path, sse_server.base_url)
     route(sse_server)
     parley = driver.start(tmp_path)
     after = AfterAnswer(parley.repository, UtilityModel(parley.settings))
@@ -97,7 +79,7 @@ def test_suggestion_chips_appear_after_the_answer_and_a_click_sends_one(
 
 def test_each_answer_shows_its_cost_and_the_header_the_chats_totals(driver, sse_server, tmp_path):
     prices = {"local/test-model": {"input": 1000, "output": 2000}}
-    write(tmp_path, sse_server.base_url, prices=prices, currency="EUR")
+    write_after_answer_settings(tmp_path, sse_server.base_url, prices=prices, currency="EUR")
     parley = driver.start(tmp_path)
     view = parley.window.chat_view
 
@@ -121,7 +103,7 @@ def test_each_answer_shows_its_cost_and_the_header_the_chats_totals(driver, sse_
 def test_the_context_meter_counts_the_next_request_and_the_draft_against_the_context_length(
     driver, sse_server, tmp_path
 ):
-    write(tmp_path, sse_server.base_url)
+    write_after_answer_settings(tmp_path, sse_server.base_url)
     parley = driver.start(tmp_path)
     composer = parley.window.chat_view.composer
     meter, model = composer.meter, parley.chat_vm.meter
@@ -153,7 +135,7 @@ def test_the_context_meter_counts_the_next_request_and_the_draft_against_the_con
 
 
 def test_usage_settings_save_the_utility_model_prices_and_currency(driver, sse_server, tmp_path):
-    write(tmp_path, sse_server.base_url)
+    write_after_answer_settings(tmp_path, sse_server.base_url)
     parley = driver.start(tmp_path)
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
@@ -165,25 +147,25 @@ def test_usage_settings_save_the_utility_model_prices_and_currency(driver, sse_s
     page.utility.setFocus()
     QTest.keyClick(page.utility, Qt.Key.Key_Down, Qt.KeyboardModifier.NoModifier)
     QTest.keyClick(page.utility, Qt.Key.Key_Down, Qt.KeyboardModifier.NoModifier)
-    assert saved(tmp_path)["utility_model"] == "local/mini"
+    assert saved_settings(tmp_path)["utility_model"] == "local/mini"
     assert parley.settings.settings.utility_model == ModelRef("local", "mini")
 
     page.table.item(1, 1).setText("0.15")  # mini's input: not saved until output is typed
-    assert "prices" not in saved(tmp_path)
+    assert "prices" not in saved_settings(tmp_path)
     page.table.item(1, 2).setText("0,6")
-    assert saved(tmp_path)["prices"] == {"local/mini": {"input": 0.15, "output": 0.6}}
+    assert saved_settings(tmp_path)["prices"] == {"local/mini": {"input": 0.15, "output": 0.6}}
     assert page.status.text() == "Saved."
 
     page.table.item(1, 3).setText("lots")
     assert "must be a number" in page.status.text()
-    assert saved(tmp_path)["prices"] == {"local/mini": {"input": 0.15, "output": 0.6}}
+    assert saved_settings(tmp_path)["prices"] == {"local/mini": {"input": 0.15, "output": 0.6}}
 
     page.table.item(1, 3).setText("")
     page.table.item(1, 1).setText("")
     page.table.item(1, 2).setText("")
-    assert "prices" not in saved(tmp_path)
+    assert "prices" not in saved_settings(tmp_path)
 
     page.currency.setText("gbp")
     page.currency.editingFinished.emit()
-    assert saved(tmp_path)["currency"] == "GBP"
+    assert saved_settings(tmp_path)["currency"] == "GBP"
     assert page.currency.text() == "GBP"

@@ -9,18 +9,14 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from tests.support.settings_files import write_settings
+from tests.support.settings_files import saved_settings, write_settings
 from tests.support.sse_server import default_stream
-from tests.ui.test_chat_window import type_and_send
-
-
-def saved(data_dir: Path) -> dict:
-    return json.loads((data_dir / "settings.json").read_text(encoding="utf-8"))
+from tests.support.ui_actions import type_and_send
 
 
 def write_with_assistants(data_dir: Path, base_url: str, assistants: list[dict]) -> None:
     write_settings(data_dir, base_url, models=("test-model", "gpt-4o"))
-    data = saved(data_dir)
+    data = saved_settings(data_dir)
     data["assistants"] = assistants
     (data_dir / "settings.json").write_text(json.dumps(data), encoding="utf-8")
 
@@ -53,7 +49,7 @@ def test_an_assistant_made_in_settings_is_saved_and_kept(driver, tmp_path):
     tools["read_file"].setCheckState(Qt.CheckState.Checked)
     QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert page.status.text() == "Saved."
-    written = saved(tmp_path)["assistants"]
+    written = saved_settings(tmp_path)["assistants"]
     assert written == [
         {
             "id": "assistant-1",
@@ -69,11 +65,11 @@ def test_an_assistant_made_in_settings_is_saved_and_kept(driver, tmp_path):
     assert picker_items(parley) == ["Parley", "🌐 Translator"]
 
     QTest.mouseClick(page.default_button, Qt.MouseButton.LeftButton)
-    assert saved(tmp_path)["default_assistant"] == "assistant-1"
+    assert saved_settings(tmp_path)["default_assistant"] == "assistant-1"
     page.temperature.setValue(3.0)  # clamped by the spin box to its maximum, 2
     page.max_tokens.setValue(0)
     QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
-    assert saved(tmp_path)["assistants"][0]["temperature"] == 2.0
+    assert saved_settings(tmp_path)["assistants"][0]["temperature"] == 2.0
 
     driver.close(parley)
     parley = driver.start(tmp_path)
@@ -92,14 +88,14 @@ def test_an_assistant_made_in_settings_is_saved_and_kept(driver, tmp_path):
     assert parley.window.chat_view.composer.model_picker.currentText() == "gpt-4o — Local"
 
     QTest.mouseClick(page.duplicate_button, Qt.MouseButton.LeftButton)
-    assert [a["name"] for a in saved(tmp_path)["assistants"]] == [
+    assert [a["name"] for a in saved_settings(tmp_path)["assistants"]] == [
         "Translator",
         "Translator (copy)",
     ]
     page.list.setCurrentRow(1)
     QTest.mouseClick(page.delete_button, Qt.MouseButton.LeftButton)
-    assert [a["name"] for a in saved(tmp_path)["assistants"]] == ["Translator (copy)"]
-    assert "default_assistant" not in saved(tmp_path)  # back to the built-in one
+    assert [a["name"] for a in saved_settings(tmp_path)["assistants"]] == ["Translator (copy)"]
+    assert "default_assistant" not in saved_settings(tmp_path)  # back to the built-in one
 
 
 def test_invalid_form_values_are_refused_with_the_field_named(driver, tmp_path):
@@ -110,7 +106,7 @@ def test_invalid_form_values_are_refused_with_the_field_named(driver, tmp_path):
     page.name.setText("   ")
     QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
     assert page.status.text() == "name: must not be empty"
-    assert "assistants" not in saved(tmp_path)
+    assert "assistants" not in saved_settings(tmp_path)
 
 
 def test_picking_in_the_header_sets_the_assistant_and_its_model(driver, sse_server, tmp_path):

@@ -9,12 +9,10 @@ from PySide6.QtCore import (
     QCoreApplication,
     QEvent,
     QMimeData,
-    QObject,
     QPoint,
     QPointF,
     Qt,
     QUrl,
-    Slot,
 )
 from PySide6.QtGui import (
     QDesktopServices,
@@ -33,18 +31,7 @@ from desktop.core.limits import MAX_ATTACHMENTS_PER_MESSAGE
 from tests.support.documents import make_docx, with_bad_crc
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, chat_chunk, sse_response
-
-
-class UrlCatcher(QObject):
-    """Receives what Parley asks the system to open (Qt's own URL handler hook)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.urls: list[QUrl] = []
-
-    @Slot(QUrl)
-    def catch(self, url: QUrl) -> None:
-        self.urls.append(url)
+from tests.support.url_catcher import UrlCatcher
 
 
 def make_png(path: Path, width: int = 40, height: int = 30) -> Path:

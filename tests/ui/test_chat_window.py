@@ -10,22 +10,8 @@ from PySide6.QtTest import QTest
 from desktop.core.models import MessageStatus
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
+from tests.support.ui_actions import answer_widget, bodies, type_and_send
 from tests.support.waiting import CEILING_S
-
-
-def type_and_send(parley, text: str) -> None:
-    edit = parley.window.chat_view.composer.edit
-    edit.setFocus()
-    QTest.keyClicks(edit, text)
-    QTest.keyClick(edit, Qt.Key.Key_Return)
-
-
-def bodies(parley) -> list[str]:
-    transcript = parley.window.chat_view.transcript
-    return [
-        transcript.message_widget(mid).body.toPlainText().strip()
-        for mid in transcript.message_ids()
-    ]
 
 
 async def remember_this(driver, parley) -> None:
@@ -33,11 +19,6 @@ async def remember_this(driver, parley) -> None:
     type_and_send(parley, "Remember this")
     await driver.until(lambda: len(bodies(parley)) == 2 and not parley.chat_vm.busy)
     await driver.until(lambda: bodies(parley)[1] == "Hello from the test server.")
-
-
-def answer_widget(parley):
-    transcript = parley.window.chat_view.transcript
-    return transcript.message_widget(transcript.message_ids()[-1])
 
 
 def test_typing_a_message_and_pressing_enter_streams_the_answer(driver, sse_server, tmp_path):

@@ -31,32 +31,16 @@ from desktop.ui.views.window_geometry import (
 )
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
-
-
-def bodies(transcript) -> list[str]:
-    return [
-        transcript.message_widget(mid).body.toPlainText().strip()
-        for mid in transcript.message_ids()
-    ]
-
-
-def send_from_floating(parley, text: str) -> None:
-    edit = parley.floating.composer.edit
-    edit.setFocus()
-    QTest.keyClicks(edit, text)
-    QTest.keyClick(edit, Qt.Key.Key_Return)
+from tests.support.ui_actions import (
+    send_from_floating,
+    show_floating,
+    transcript_bodies,
+    type_and_send,
+)
 
 
 def screen_area() -> QRect:
     return QGuiApplication.primaryScreen().availableGeometry()
-
-
-def shown(parley):
-    parley.toggle_floating()
-    floating = parley.floating
-    assert floating.isVisible()
-    QTest.qWaitForWindowExposed(floating)
-    return floating
 
 
 def test_a_message_sent_from_the_floating_window_is_the_main_windows_chat(
@@ -64,14 +48,18 @@ def test_a_message_sent_from_the_floating_window_is_the_main_windows_chat(
 ):
     write_settings(tmp_path, sse_server.base_url)
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
     main_transcript = parley.window.chat_view.transcript
 
     async def body() -> None:
         send_from_floating(parley, "Asked from the corner")
-        await driver.until(lambda: len(bodies(main_transcript)) == 2 and not parley.chat_vm.busy)
-        await driver.until(lambda: bodies(main_transcript)[1] == "Hello from the test server.")
-        assert bodies(floating.transcript) == bodies(main_transcript)
+        await driver.until(
+            lambda: len(transcript_bodies(main_transcript)) == 2 and not parley.chat_vm.busy
+        )
+        await driver.until(
+            lambda: transcript_bodies(main_transcript)[1] == "Hello from the test server."
+        )
+        assert transcript_bodies(floating.transcript) == transcript_bodies(main_transcript)
         first = parley.chat_vm.conversationId
         stored = driver.reader(tmp_path).active_path(first)
         assert [m.text for m in stored] == ["Asked from the corner", "Hello from the test server."]
@@ -82,8 +70,8 @@ def test_a_message_sent_from_the_floating_window_is_the_main_windows_chat(
         parley.window.new_chat()
         assert floating.picker.currentIndex() == -1  # "New chat" until it is saved
         assert not floating.transcript.message_ids()
-        type_in_main(parley, "Asked in the main window")
-        await driver.until(lambda: len(bodies(floating.transcript)) == 2)
+        type_and_send(parley, "Asked in the main window")
+        await driver.until(lambda: len(transcript_bodies(floating.transcript)) == 2)
         await driver.until(lambda: not parley.chat_vm.busy)
         second = parley.chat_vm.conversationId
         assert floating.picker.currentText() == "Asked in the main window"
@@ -93,17 +81,10 @@ def test_a_message_sent_from_the_floating_window_is_the_main_windows_chat(
         floating.picker.activated.emit(row)
         assert parley.chat_vm.conversationId == first
         assert parley.window.chat_view.title.text() == "Asked from the corner"
-        assert bodies(main_transcript)[0] == "Asked from the corner"
+        assert transcript_bodies(main_transcript)[0] == "Asked from the corner"
         assert second != first
 
     driver.run(body())
-
-
-def type_in_main(parley, text: str) -> None:
-    edit = parley.window.chat_view.composer.edit
-    edit.setFocus()
-    QTest.keyClicks(edit, text)
-    QTest.keyClick(edit, Qt.Key.Key_Return)
 
 
 def test_closing_the_floating_window_hides_it_and_the_answer_goes_on(driver, sse_server, tmp_path):
@@ -118,11 +99,13 @@ def test_closing_the_floating_window_hides_it_and_the_answer_goes_on(driver, sse
         )
     )
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
 
     async def body() -> None:
         send_from_floating(parley, "Tell me something")
-        await driver.until(lambda: "Begun while shown" in "".join(bodies(floating.transcript)))
+        await driver.until(
+            lambda: "Begun while shown" in "".join(transcript_bodies(floating.transcript))
+        )
         assert parley.chat_vm.busy and floating.composer.stop_button.isVisible()
         assert floating.close() is False  # refused: only hidden
         assert not floating.isVisible()
@@ -133,7 +116,10 @@ def test_closing_the_floating_window_hides_it_and_the_answer_goes_on(driver, sse
         assert stored.status is MessageStatus.COMPLETE
         assert stored.text == "Begun while shown, finished while hidden."
         parley.toggle_floating()  # shown again, the whole answer is there
-        assert bodies(floating.transcript)[-1] == "Begun while shown, finished while hidden."
+        assert (
+            transcript_bodies(floating.transcript)[-1]
+            == "Begun while shown, finished while hidden."
+        )
 
     driver.run(body())
 
@@ -142,11 +128,11 @@ def test_stop_in_the_floating_window_stops_and_escape_then_hides(driver, sse_ser
     write_settings(tmp_path, sse_server.base_url)
     sse_server.enqueue(sse_response(chat_chunk(content="Some words"), Sleep(30)))
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
 
     async def body() -> None:
         send_from_floating(parley, "Go")
-        await driver.until(lambda: bodies(floating.transcript)[-1:] == ["Some words"])
+        await driver.until(lambda: transcript_bodies(floating.transcript)[-1:] == ["Some words"])
         QTest.keyClick(floating.composer.edit, Qt.Key.Key_Escape)  # first Esc: Stop
         await driver.until(lambda: not parley.chat_vm.busy)
         assert floating.isVisible()
@@ -164,13 +150,13 @@ def test_stop_in_the_floating_window_stops_and_escape_then_hides(driver, sse_ser
 
 def test_size_and_position_survive_a_restart_and_reset_puts_it_back(driver, tmp_path):
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
     floating.setGeometry(QRect(60, 70, 380, 430))
     floating.hide()  # as the person leaves it
     driver.close(parley)
 
     again = driver.start(tmp_path)
-    floating = shown(again)
+    floating = show_floating(again)
     assert floating.geometry() == QRect(60, 70, 380, 430)
     assert again.window.isVisible()  # the main window kept its own state beside it
 
@@ -191,7 +177,7 @@ def test_a_position_saved_off_screen_comes_back_inside_the_screen(driver, tmp_pa
     state.setValue("floating/geometry", QRect(5000, -3000, 400, 500))  # a monitor now gone
     state.sync()
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
     area = screen_area()
     assert area.contains(floating.geometry())
     assert floating.size().width() == 400 and floating.size().height() == 500
@@ -203,7 +189,7 @@ def test_a_position_saved_off_screen_comes_back_inside_the_screen(driver, tmp_pa
 
 def test_alt_arrows_move_and_alt_shift_arrows_resize_it(driver, tmp_path):
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
     floating.activateWindow()
     assert QTest.qWaitForWindowActive(floating)
     floating.setGeometry(QRect(200, 150, 400, 450))
@@ -231,7 +217,7 @@ def test_alt_arrows_move_and_alt_shift_arrows_resize_it(driver, tmp_path):
 
 def test_files_dropped_on_the_floating_chat_join_the_tray(driver, tmp_path):
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
     note = tmp_path / "notes.txt"
     note.write_text("Bring the figures.", encoding="utf-8")
     accepted = drop_files(floating.chat_page, [note])
@@ -280,7 +266,7 @@ def test_the_chat_menu_toggles_it_and_open_in_main_window_brings_the_main_window
 
 def test_dragging_the_title_row_moves_the_window(driver, tmp_path):
     parley = driver.start(tmp_path)
-    floating = shown(parley)
+    floating = show_floating(parley)
     floating.setGeometry(QRect(100, 100, 400, 450))
     handle = floating.handle  # a label: its clicks go on to the title row
     grab = handle.rect().center()
@@ -334,7 +320,7 @@ def test_the_pickers_fit_the_floating_window_at_its_default_and_smallest_size(
     parley = driver.start(tmp_path)
     title = "Planning the spring release of the documentation site, with every open question"
     parley.chat_vm.open_conversation(parley.chat.create_conversation(title).id)
-    floating = shown(parley)
+    floating = show_floating(parley)
     composer = floating.composer
     assert floating.size() == DEFAULT_SIZE
     assert composer.model_picker.currentText().startswith(LONG_MODEL)

@@ -14,17 +14,11 @@ from PySide6.QtTest import QTest
 from desktop.core.models import MessageStatus
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Gate, chat_chunk, sse_response, usage_chunk
+from tests.support.ui_actions import type_and_send
 
 
 def press_enter(parley) -> None:
     QTest.keyClick(parley.window.chat_view.composer.edit, Qt.Key.Key_Return)
-
-
-def type_and_send(parley, text: str) -> None:
-    edit = parley.window.chat_view.composer.edit
-    edit.setFocus()
-    QTest.keyClicks(edit, text)
-    press_enter(parley)
 
 
 def transcript_texts(parley) -> list[str]:

@@ -2,20 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QUrl, Slot
 from PySide6.QtGui import QDesktopServices, QGuiApplication
 
-
-class UrlCatcher(QObject):
-    """Stands in for the system browser through Qt's own URL handler hook."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.opened: list[str] = []
-
-    @Slot(QUrl)
-    def open(self, url: QUrl) -> None:
-        self.opened.append(url.toString())
+from tests.support.url_catcher import UrlCatcher
 
 
 def test_only_web_and_mail_links_are_opened(driver, tmp_path):
@@ -23,7 +12,7 @@ def test_only_web_and_mail_links_are_opened(driver, tmp_path):
     catcher = UrlCatcher()
     schemes = ("http", "https", "mailto", "file", "javascript", "ftp")
     for scheme in schemes:
-        QDesktopServices.setUrlHandler(scheme, catcher, "open")
+        QDesktopServices.setUrlHandler(scheme, catcher, "catch")
     errors: list[str] = []
     parley.chat_vm.errorOccurred.connect(errors.append)
     try:
@@ -34,7 +23,8 @@ def test_only_web_and_mail_links_are_opened(driver, tmp_path):
     finally:
         for scheme in schemes:
             QDesktopServices.unsetUrlHandler(scheme)
-    assert catcher.opened == ["https://example.org/a", "mailto:me@example.org"]
+    opened = [url.toString() for url in catcher.urls]
+    assert opened == ["https://example.org/a", "mailto:me@example.org"]
     assert len(errors) == 3 and "file:///etc/passwd" in errors[0]
 
 

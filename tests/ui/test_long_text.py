@@ -18,22 +18,20 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from desktop.core.models import (
     CallState,
-    Message,
     MessageStatus,
-    ModelRef,
     ReasoningPart,
     Role,
     TextPart,
     ToolCallPart,
-    new_id,
 )
 from desktop.ui.viewmodels.message_item import Notice
 from desktop.ui.views.notice_detail import NoticeDetailDialog
 from desktop.ui.views.plain_text_view import PlainTextView
+from tests.support.chat_wire import text_answer, write_call
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Gate, chat_chunk, sse_response
-from tests.ui.test_chat_window import type_and_send
-from tests.ui.test_tool_approval import dialogs, start_with_workspace, text_answer, write_call
+from tests.support.stored_chats import chat_with
+from tests.support.ui_actions import dialogs, start_with_workspace, type_and_send
 
 NO_SERVER = "http://127.0.0.1:9/v1"
 SHOWN = 100_000  # at most this many characters of a message reach the layout
@@ -50,17 +48,6 @@ def longest_run(document: QTextDocument) -> int:
 
 def shown_chars(document: QTextDocument) -> int:
     return len(document.toPlainText().replace("\u200b", "").rstrip())
-
-
-def chat_with(repo, *messages: tuple[Role, list[object]]) -> tuple[str, list[Message]]:
-    conversation = repo.create_conversation("Long text").id
-    saved: list[Message] = []
-    for role, parts in messages:
-        parent = saved[-1].id if saved else None
-        model = ModelRef("local", "test-model") if role is Role.ASSISTANT else None
-        message = Message(new_id(), conversation, parent, role, parts, model=model)
-        saved.append(repo.add_message(message))
-    return conversation, saved
 
 
 def test_a_huge_one_line_answer_shows_its_start_and_copies_and_saves_all_of_it(driver, tmp_path):

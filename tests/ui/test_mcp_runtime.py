@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QCheckBox, QLabel
 from tests.support.mcp_servers import TEST_SERVER, child_pid
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream
-from tests.ui.test_chat_window import type_and_send
+from tests.support.ui_actions import type_and_send
 
 
 def start_with_server(driver, sse_server, tmp_path: Path, *, consent: bool):

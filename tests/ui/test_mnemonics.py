@@ -16,15 +16,15 @@ from desktop.core.models import CallState, Role, TextPart, ToolCallPart
 from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.utility import UtilityModel
 from tests.support.chat_wire import kind_of
+from tests.support.settings_files import write_after_answer_settings
 from tests.support.sse_server import (
     RecordedRequest,
     completion_body,
     default_stream,
     json_response,
 )
-from tests.ui.test_after_answer_ui import write
-from tests.ui.test_chat_window import bodies, type_and_send
-from tests.ui.test_long_text import chat_with
+from tests.support.stored_chats import chat_with
+from tests.support.ui_actions import bodies, type_and_send
 
 
 def no_mnemonic(text: str) -> bool:
@@ -32,7 +32,7 @@ def no_mnemonic(text: str) -> bool:
 
 
 def test_a_suggestion_with_an_ampersand_shows_it_and_sends_it(driver, sse_server, tmp_path):
-    write(tmp_path, sse_server.base_url)
+    write_after_answer_settings(tmp_path, sse_server.base_url)
 
     def respond(request: RecordedRequest) -> Any:
         kind = kind_of(request)
@@ -65,7 +65,7 @@ def test_a_suggestion_with_an_ampersand_shows_it_and_sends_it(driver, sse_server
 
 
 def test_a_tool_name_and_a_folder_name_with_an_ampersand_show_it(driver, sse_server, tmp_path):
-    write(tmp_path / "data", sse_server.base_url)
+    write_after_answer_settings(tmp_path / "data", sse_server.base_url)
     parley = driver.start(tmp_path / "data")
     call = ToolCallPart("call-1", "find&replace", arguments="{}", result="ok", state=CallState.DONE)
     chat, (_question, answer) = chat_with(

@@ -11,10 +11,10 @@ import json
 from PySide6.QtWidgets import QApplication, QWidget
 
 from desktop.engine.notices import first_words
-from tests.support.settings_files import write_settings
+from tests.support.chat_wire import text_answer, write_call
+from tests.support.settings_files import write_settings, write_tool_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
-from tests.ui.test_chat_window import type_and_send
-from tests.ui.test_tool_approval import text_answer, write_call, write_tool_settings
+from tests.support.ui_actions import type_and_send
 
 ANSWER = (
     "Otters are semiaquatic mammals that hold hands while they sleep so that they do not "

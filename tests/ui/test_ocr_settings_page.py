@@ -4,9 +4,7 @@ engine's status, and the choice saved."""
 from __future__ import annotations
 
 import asyncio
-import json
 from dataclasses import replace
-from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -17,11 +15,7 @@ from desktop.engine.settings_service import SettingsService
 from desktop.storage.secrets import SecretStore
 from desktop.ui.viewmodels.ocr_settings import OcrSettingsModel
 from desktop.ui.views.settings_pages.ocr_page import OcrPage
-from tests.support.settings_files import write_settings
-
-
-def saved(data_dir: Path) -> dict:
-    return json.loads((data_dir / "settings.json").read_text(encoding="utf-8"))
+from tests.support.settings_files import saved_settings, write_settings
 
 
 def items(page: OcrPage) -> list[str]:
@@ -43,7 +37,7 @@ def test_choosing_a_vision_model_for_ocr_is_saved_and_shown_again(driver, sse_se
 
     page.picker.setFocus()
     QTest.keyClick(page.picker, Qt.Key.Key_Down)
-    assert saved(tmp_path)["ocr_model"] == "local/gpt-4o"
+    assert saved_settings(tmp_path)["ocr_model"] == "local/gpt-4o"
     assert page.status.text() == "Saved."
     assert page.summary.text() == "Images are read by gpt-4o."
 
@@ -54,7 +48,7 @@ def test_choosing_a_vision_model_for_ocr_is_saved_and_shown_again(driver, sse_se
     assert page.picker.currentText() == "gpt-4o — Local"
 
     QTest.keyClick(page.picker, Qt.Key.Key_Up)
-    assert "ocr_model" not in saved(tmp_path)
+    assert "ocr_model" not in saved_settings(tmp_path)
 
 
 def test_without_the_local_engine_the_page_says_how_to_install_it(

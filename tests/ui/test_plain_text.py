@@ -30,8 +30,8 @@ from tests.support.sse_server import (
     error_response,
     sse_response,
 )
-from tests.ui.test_chat_window import answer_widget, type_and_send
-from tests.ui.test_rolling_context import seed_chat
+from tests.support.stored_chats import seed_chat
+from tests.support.ui_actions import answer_widget, type_and_send
 
 HOSTILE = (
     '<b>BOLD</b> <a href="file:///etc/passwd">a link</a> <img src="{image}"> '

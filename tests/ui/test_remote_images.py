@@ -12,9 +12,9 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QColor, QImage, QTextDocument, QTextImageFormat
 
 from desktop.ui.views.rich_text import RichText
+from tests.support.qt_images import png
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream, raw_response
-from tests.ui.test_image_loader import png
 
 BROKEN = "http://127.0.0.1:1/broken.png"  # nothing listens there
 

@@ -24,7 +24,7 @@ from tests.support.sse_server import (
     error_response,
     sse_response,
 )
-from tests.ui.test_chat_window import answer_widget, type_and_send
+from tests.support.ui_actions import answer_widget, type_and_send
 
 
 def answer(parley):

@@ -10,29 +10,9 @@ from PySide6.QtTest import QTest
 from desktop.core.models import Message, ModelRef, Role, RollingSummary, TextPart
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import completion_body, json_response
+from tests.support.stored_chats import seed_chat
 
 MODEL = ModelRef("local", "test-model")
-
-
-def seed_chat(parley, count: int = 10) -> tuple[str, list[str]]:
-    """A conversation of `count` short messages, written as a past session left it."""
-    repo = parley.repository
-    conversation = repo.create_conversation("Planning")
-    parent: str | None = None
-    ids: list[str] = []
-    for index in range(count):
-        role = Role.USER if index % 2 == 0 else Role.ASSISTANT
-        message = Message(
-            f"m{index}",
-            conversation.id,
-            parent,
-            role,
-            [TextPart(f"Message number {index}")],
-            model=MODEL if role is Role.ASSISTANT else None,
-        )
-        parent = repo.add_message(message).id
-        ids.append(parent)
-    return conversation.id, ids
 
 
 def transcript(parley):

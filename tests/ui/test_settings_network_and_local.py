@@ -3,9 +3,7 @@ effort beside the model picker, through the real windows."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import certifi
 import pytest
@@ -14,18 +12,11 @@ from PySide6.QtTest import QTest
 
 from desktop.core.settings import ProviderKind
 from desktop.engine.local_servers import LocalServer
-from tests.support.settings_files import write_settings
+from tests.support.settings_files import saved_settings, write_settings
 from tests.support.sse_server import SSEServer, json_response
+from tests.support.ui_actions import click
 
 OLLAMA_TAGS = {"models": [{"name": n, "model": n} for n in ("qwen3:8b", "llama3.2", "gemma3")]}
-
-
-def saved(data_dir: Path) -> dict:
-    return json.loads((data_dir / "settings.json").read_text(encoding="utf-8"))
-
-
-def click(widget) -> None:  # type: ignore[no-untyped-def]
-    QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
 
 
 @pytest.fixture
@@ -72,7 +63,7 @@ def test_network_settings_are_checked_saved_and_shown_again(driver, tmp_path):
     assert page.ca_bundle.text() == certifi.where()
     click(page.save_button)
     assert page.status.text() == "Saved."
-    assert saved(tmp_path)["network"] == {
+    assert saved_settings(tmp_path)["network"] == {
         "proxy_mode": "custom",
         "proxy_url": "http://proxy.example.com:3128",
         "ca_bundle": certifi.where(),
@@ -89,7 +80,7 @@ def test_network_settings_are_checked_saved_and_shown_again(driver, tmp_path):
     click(page.no_proxy)
     click(page.clear_button)
     click(page.save_button)
-    assert saved(tmp_path)["network"] == {
+    assert saved_settings(tmp_path)["network"] == {
         "proxy_mode": "none",
         "proxy_url": "http://proxy.example.com:3128",  # kept for when custom is chosen again
     }
@@ -119,7 +110,7 @@ def test_onboarding_offers_a_local_ollama_and_adds_it_in_one_click(driver, secon
         await parley.tasks.drain()  # the new provider's model details are asked for next
 
     driver.run(body())
-    assert saved(tmp_path)["providers"] == [
+    assert saved_settings(tmp_path)["providers"] == [
         {
             "id": "ollama",
             "name": "Ollama",
@@ -158,7 +149,7 @@ def test_the_providers_page_offers_a_running_server_not_yet_added(
         await driver.until(lambda: page.list.count() == 2)
 
     driver.run(body())
-    assert saved(tmp_path)["providers"][1] == {
+    assert saved_settings(tmp_path)["providers"][1] == {
         "id": "lmstudio",
         "name": "LM Studio",
         "kind": "openai_chat",
@@ -197,7 +188,7 @@ def test_the_effort_selector_shows_for_reasoning_models_only_and_is_kept(
     composer.effort.setFocus()
     QTest.keyClick(composer.effort, Qt.Key.Key_Down)  # the person picks the next one
     assert composer.effort.currentText() == "Reasoning high"
-    assert saved(tmp_path)["reasoning_effort"] == "high"
+    assert saved_settings(tmp_path)["reasoning_effort"] == "high"
     assert (
         parley.settings.request_options(parley.settings.settings.all_models()[1]).reasoning_effort
         == "high"

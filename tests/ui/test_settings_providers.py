@@ -6,14 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel
 
 from desktop.app import Parley
 from desktop.ui.views.labels import MarkupLabel
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
-from tests.support.settings_files import write_settings
+from tests.support.app_driver import AppDriver
+from tests.support.settings_files import saved_settings, write_settings
 from tests.support.sse_server import (
     Sleep,
     completion_body,
@@ -21,7 +21,7 @@ from tests.support.sse_server import (
     json_response,
     models_body,
 )
-from tests.ui.conftest import AppDriver
+from tests.support.ui_actions import click
 
 
 def providers_page(parley: Parley) -> ProvidersPage:
@@ -31,14 +31,6 @@ def providers_page(parley: Parley) -> ProvidersPage:
 
 def open_providers(driver: AppDriver, data_dir: Path) -> ProvidersPage:
     return providers_page(driver.start(data_dir))
-
-
-def saved(data_dir: Path) -> dict:
-    return json.loads((data_dir / "settings.json").read_text(encoding="utf-8"))
-
-
-def click(widget) -> None:  # type: ignore[no-untyped-def]
-    QTest.mouseClick(widget, Qt.MouseButton.LeftButton)
 
 
 def test_choosing_a_preset_fills_in_the_service_and_saving_keeps_it(
@@ -102,7 +94,7 @@ def test_choosing_a_preset_fills_in_the_service_and_saving_keeps_it(
         await driver.until(lambda: page.status.text() == "Saved.")
 
     driver.run(body())
-    assert saved(tmp_path)["providers"] == [
+    assert saved_settings(tmp_path)["providers"] == [
         {
             "id": "openai",
             "name": "OpenAI",
@@ -269,7 +261,7 @@ def test_an_invalid_extra_body_or_header_is_explained_and_nothing_is_saved(
         await driver.until(lambda: page.status.text() == "Saved.")
 
     driver.run(body())
-    provider = saved(tmp_path)["providers"][0]
+    provider = saved_settings(tmp_path)["providers"][0]
     assert provider["headers"] == {"X-Team": "1"}
     assert provider["extra_body"] == {"top_k": 40, "options": {"num_ctx": 8192}}
 
@@ -294,7 +286,7 @@ def test_the_stall_timeout_is_saved_and_shown_again(driver, sse_server, tmp_path
         await driver.until(lambda: page.status.text() == "Saved.")
 
     driver.run(body())
-    assert saved(tmp_path)["providers"][0]["stall_timeout"] == 900
+    assert saved_settings(tmp_path)["providers"][0]["stall_timeout"] == 900
     assert parley.settings.settings.providers[0].stall_timeout == 900  # in use at once
 
     driver.close(parley)
@@ -333,7 +325,7 @@ def test_capability_overrides_are_saved_and_shown_again(driver, sse_server, tmp_
         await driver.until(lambda: page.status.text() == "Saved.")
 
     driver.run(body())
-    assert saved(tmp_path)["providers"][0]["model_overrides"] == {
+    assert saved_settings(tmp_path)["providers"][0]["model_overrides"] == {
         "test-model": {"vision": True, "reasoning": True, "context_length": 32768},
         "gpt-4o": {"tools": False, "system_role": False},
     }
@@ -372,7 +364,7 @@ def test_removing_a_model_drops_its_override(driver, sse_server, tmp_path):
         await driver.until(lambda: page.status.text() == "Saved.")
 
     driver.run(body())
-    assert "model_overrides" not in saved(tmp_path)["providers"][0]
+    assert "model_overrides" not in saved_settings(tmp_path)["providers"][0]
 
 
 def test_the_default_shown_for_a_model_includes_what_the_endpoint_says(

@@ -10,10 +10,10 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, QEvent, QPoint, Qt
 from PySide6.QtTest import QTest
 
-from tests.support.settings_files import write_settings
+from tests.support.chat_wire import text_answer, write_call
+from tests.support.settings_files import write_settings, write_tool_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, error_response, sse_response
-from tests.ui.test_chat_window import answer_widget, type_and_send
-from tests.ui.test_tool_approval import dialogs, text_answer, write_call, write_tool_settings
+from tests.support.ui_actions import answer_widget, dialogs, type_and_send
 
 LONG_QUESTION = (
     "Tell me everything you know about the history of resizable split panes in desktop "

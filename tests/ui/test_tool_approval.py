@@ -10,49 +10,19 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
 from desktop.core.models import CallState, Decision, MessageStatus, ToolCallPart
-from tests.support.chat_wire import call_answer, delta_chunk, streamed_call
+from tests.support.chat_wire import call_answer, text_answer, write_call
 from tests.support.mcp_servers import git, git_repository
-from tests.support.settings_files import write_settings
-from tests.support.sse_server import DONE, chat_chunk, sse_response
-from tests.ui.test_chat_window import answer_widget, type_and_send
+from tests.support.settings_files import write_tool_settings
+from tests.support.ui_actions import (
+    answer_widget,
+    dialogs,
+    send_from_floating,
+    show_floating,
+    start_with_workspace,
+    type_and_send,
+)
 
 LONG = "line of text " * 400  # far longer than any dialog is wide or tall
-
-
-def write_call(call_id: str = "call_1", content: str = "hello") -> list:
-    arguments = json.dumps({"path": "notes.txt", "content": content})
-    half = len(arguments) // 2
-    return sse_response(
-        *streamed_call(0, call_id, "write_file", arguments[:half], arguments[half:]),
-        delta_chunk({}, "tool_calls"),
-        DONE,
-    )
-
-
-def text_answer(text: str) -> list:
-    return sse_response(chat_chunk(content=text), chat_chunk(finish_reason="stop"), DONE)
-
-
-def write_tool_settings(folder, base_url: str) -> None:
-    """Settings whose test model is known to call tools."""
-    write_settings(folder, base_url)
-    path = folder / "settings.json"
-    data = json.loads(path.read_text(encoding="utf-8"))
-    data["providers"][0]["model_overrides"] = {"test-model": {"tools": True}}
-    path.write_text(json.dumps(data), encoding="utf-8")
-
-
-def start_with_workspace(driver, sse_server, tmp_path):
-    write_tool_settings(tmp_path / "data", sse_server.base_url)
-    workspace = tmp_path / "workspace"
-    workspace.mkdir()
-    parley = driver.start(tmp_path / "data")
-    parley.chat_vm.workspace.set_folder(str(workspace))
-    return parley, workspace
-
-
-def dialogs(parley):
-    return parley.window.chat_view.approval_dialogs.dialogs
 
 
 def shown(widget) -> bool:
@@ -266,11 +236,9 @@ def test_always_allow_is_listed_and_can_be_removed(driver, sse_server, tmp_path)
 
 
 def test_an_approval_asked_from_the_floating_chat_opens_over_it(driver, sse_server, tmp_path):
-    from tests.ui.test_floating_window import send_from_floating, shown
-
     parley, _workspace = start_with_workspace(driver, sse_server, tmp_path)
     sse_server.script(write_call(), text_answer("Done."))
-    floating = shown(parley)
+    floating = show_floating(parley)
     floating.activateWindow()
 
     async def body() -> None:

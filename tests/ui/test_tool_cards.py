@@ -24,7 +24,7 @@ from desktop.ui.viewmodels.tool_card import tool_card
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
 from tests.support.settings_files import write_settings
 from tests.support.transcript import message
-from tests.ui.test_attachments_ui import UrlCatcher
+from tests.support.url_catcher import UrlCatcher
 
 CALL = ToolCallPart(
     "call_1",

@@ -13,7 +13,7 @@ from desktop.render import render_markdown
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, Sleep, chat_chunk, sse_response
 from tests.support.transcript import PARAGRAPH, conversation, live_ids, message, screen_top
-from tests.ui.test_chat_window import answer_widget, type_and_send
+from tests.support.ui_actions import answer_widget, type_and_send
 
 NO_SERVER = "http://127.0.0.1:9/v1"  # a provider is configured (the chat page shows); unused
 

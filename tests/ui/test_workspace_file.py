@@ -7,7 +7,7 @@ import json
 
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import default_stream
-from tests.ui.test_chat_window import type_and_send
+from tests.support.ui_actions import type_and_send
 
 
 def test_a_file_picked_in_the_header_goes_fresh_with_each_message(driver, sse_server, tmp_path):
