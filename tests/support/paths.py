@@ -10,3 +10,6 @@ ROOT: Final = Path(__file__).resolve().parents[2]
 
 FIXTURES: Final = ROOT / "tests" / "fixtures"
 """Files the tests read: documents, and databases written by earlier schema versions."""
+
+SCHEMAS: Final = FIXTURES / "schemas"
+"""Databases written by each earlier schema version's release (see its README)."""

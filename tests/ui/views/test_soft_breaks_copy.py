@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 from PySide6.QtGui import QGuiApplication, QTextCursor
@@ -18,6 +17,7 @@ from PySide6.QtGui import QGuiApplication, QTextCursor
 from desktop.render import render_markdown
 from desktop.ui.views.plain_text_view import PlainTextView
 from desktop.ui.views.rich_text import RichText
+from tests.support.paths import ROOT
 
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467\u200d\U0001f466"
 RUNS = {
@@ -86,7 +86,7 @@ assert app.clipboard().text() == "7" * 5_000
 def test_the_app_exits_cleanly_after_copying_without_soft_breaks() -> None:
     # The data Qt made for the clipboard is Qt's: replacing it crashed Python at exit.
     environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
-    root = Path(__file__).resolve().parents[2]
+    root = ROOT
     done = subprocess.run(
         [sys.executable, "-c", COPY_AND_QUIT], cwd=root, env=environment, timeout=120
     )
