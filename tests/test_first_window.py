@@ -9,11 +9,9 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
+from tests.support.paths import ROOT
 from tests.support.waiting import CEILING_S
-
-ROOT = Path(__file__).resolve().parents[1]
 
 # Top-level packages the first window must not import, with what each costs or is for.
 LATER = {

@@ -12,9 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.paths import ROOT, SCHEMAS
 from tests.support.waiting import wait_until
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_parley(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
@@ -69,7 +68,7 @@ def test_a_database_upgraded_without_a_column_starts_and_takes_messages(tmp_path
     """A version-5 file that an earlier release upgraded without
     `conversations.workspace_file` (tests/fixtures/schemas/README.md)."""
     data = tmp_path / "data"
-    shutil.copytree(ROOT / "tests" / "fixtures" / "schemas" / "v5-without-workspace-file", data)
+    shutil.copytree(SCHEMAS / "v5-without-workspace-file", data)
     result = run_parley("--smoke-test", "--data-dir", str(data))
     assert result.returncode == 0, result.stderr
     assert "smoke test passed" in result.stdout

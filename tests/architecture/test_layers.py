@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 PACKAGE = ROOT / "desktop"
 GUI_LIBRARIES = {"PySide6", "qasync", "shiboken6"}
 

@@ -24,7 +24,8 @@ from desktop.engine.utility import UtilityModel
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
-from tests.engine.turn.test_chat_service import FAST_RETRIES, wait_for
+from tests.support.chat_wire import kind_of
+from tests.support.engine_harness import FAST_RETRIES, run_harness
 from tests.support.sse_server import (
     RecordedRequest,
     Sleep,
@@ -35,19 +36,9 @@ from tests.support.sse_server import (
     json_response,
     raw_response,
 )
+from tests.support.waiting import wait_for
 
 MODEL = ModelRef("local", "test-model")
-
-
-def kind_of(request: RecordedRequest) -> str:
-    """ "chat", "title", "suggestions" or "other" (a model list)."""
-    body = request.json
-    if not isinstance(body, dict) or "messages" not in body:
-        return "other"
-    if body.get("stream"):
-        return "chat"
-    system = next((m["content"] for m in body["messages"] if m["role"] == "system"), "")
-    return "title" if system == titles.SYSTEM else "suggestions"
 
 
 class Harness:
@@ -111,11 +102,7 @@ def run(
     body: Callable[[Harness], Awaitable[None]],
     utility_model: str | None = None,
 ) -> None:
-    async def main() -> None:
-        async with Harness(tmp_path, server, utility_model) as h:
-            await body(h)
-
-    asyncio.run(main())
+    run_harness(Harness(tmp_path, server, utility_model), body)
 
 
 def answers(

@@ -19,53 +19,12 @@ from desktop.engine.http_clients import HttpClients
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.base import ChatRequest, RequestMessage
 from desktop.storage.secrets import SecretStore
+from tests.support.proxy import RecordingProxy
 from tests.support.settings_files import write_settings
-from tests.support.sse_server import DONE, SSEServer, chat_chunk, models_body, sse_response
-from tests.support.waiting import HANG_GUARD_S
+from tests.support.sse_server import DONE, SSEServer, chat_chunk, sse_response
+from tests.support.waiting import run_within
 
 UPSTREAM = "http://parley-upstream.invalid/v1"  # resolvable only by the proxy
-
-
-class RecordingProxy:
-    """A tiny HTTP proxy on 127.0.0.1: it records each request line and answers
-    plain-HTTP requests itself with a model list (it is the only way to the upstream
-    host); CONNECT (for https) is refused after being recorded."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self._server: asyncio.Server | None = None
-
-    @property
-    def url(self) -> str:
-        assert self._server is not None
-        return f"http://127.0.0.1:{self._server.sockets[0].getsockname()[1]}"
-
-    async def __aenter__(self) -> RecordingProxy:
-        self._server = await asyncio.start_server(self._handle, "127.0.0.1", 0)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        assert self._server is not None
-        self._server.close()
-        await self._server.wait_closed()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        try:
-            line = (await reader.readline()).decode("latin-1").strip()
-            while (await reader.readline()) not in (b"\r\n", b"\n", b""):
-                pass
-            self.lines.append(line)
-            if line.startswith("CONNECT "):
-                writer.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
-            else:
-                body = json.dumps(models_body(["via-proxy"])).encode()
-                writer.write(
-                    b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                    b"Connection: close\r\nContent-Length: %d\r\n\r\n%b" % (len(body), body)
-                )
-            await writer.drain()
-        finally:
-            writer.close()
 
 
 def point_at(path: Path, proxy_url: str) -> None:
@@ -88,7 +47,7 @@ def with_service(
             finally:
                 await service.aclose()
 
-    asyncio.run(asyncio.wait_for(main(), HANG_GUARD_S))
+    run_within(main())
 
 
 def provider_settings(service: SettingsService) -> ProviderSettings:

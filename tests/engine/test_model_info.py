@@ -27,7 +27,7 @@ from tests.support.sse_server import (
     error_response,
     json_response,
 )
-from tests.support.waiting import CEILING_S, HANG_GUARD_S
+from tests.support.waiting import CEILING_S, run_within, wait_for
 
 MODEL = "my-finetune:latest"  # unknown to the table: text only until the endpoint speaks
 REF = ModelRef("ollama", MODEL)
@@ -69,14 +69,7 @@ def with_service(
             finally:
                 await service.aclose()
 
-    asyncio.run(asyncio.wait_for(main(), HANG_GUARD_S))
-
-
-async def until(predicate: Callable[[], bool], timeout: float = CEILING_S) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        assert asyncio.get_running_loop().time() < deadline, "condition not met in time"
-        await asyncio.sleep(0.01)
+    run_within(main())
 
 
 def shows_asked(server: SSEServer) -> list[str]:
@@ -195,7 +188,7 @@ def test_a_stale_answer_is_asked_again_in_the_background_on_use_at_most_once_per
     async def body(service: SettingsService) -> None:
         # Nothing known yet: the answer is the table's, at once; the endpoint is asked.
         assert not service.capabilities(REF).supports_vision
-        await until(lambda: service.capabilities(REF).supports_vision)
+        await wait_for(lambda: service.capabilities(REF).supports_vision)
         assert shows_asked(sse_server) == [MODEL]  # the configured models only
         for _ in range(3):
             service.request_options(REF)
@@ -205,7 +198,7 @@ def test_a_stale_answer_is_asked_again_in_the_background_on_use_at_most_once_per
         assert service.capabilities(REF).supports_vision  # the kept answer
         assert not asking()  # reading it started no ask
         service.request_options(REF)  # a request asks again
-        await until(lambda: len(shows_asked(sse_server)) == 2)
+        await wait_for(lambda: len(shows_asked(sse_server)) == 2)
 
     with_service(path, body, model_info_max_age=3600, clock=lambda: now[0])
 
@@ -219,14 +212,14 @@ def test_a_failed_background_ask_is_not_repeated_within_the_age(
 
     async def body(service: SettingsService) -> None:
         service.request_options(REF)
-        await until(lambda: len(sse_server.requests) == 1)
+        await wait_for(lambda: len(sse_server.requests) == 1)
         await asyncio.sleep(0.05)
         service.request_options(REF)
         await asyncio.sleep(0.05)
         assert len(sse_server.requests) == 1
         now[0] += 3601
         service.request_options(REF)
-        await until(lambda: len(sse_server.requests) == 2)
+        await wait_for(lambda: len(sse_server.requests) == 2)
 
     with_service(path, body, model_info_max_age=3600, clock=lambda: now[0])
     assert not (tmp_path / FILE_NAME).exists()
@@ -254,7 +247,7 @@ def test_quitting_stops_a_background_ask(
 
     async def body(service: SettingsService) -> None:
         service.request_options(REF)
-        await until(lambda: len(sse_server.requests) == 1)
+        await wait_for(lambda: len(sse_server.requests) == 1)
         started = asyncio.get_running_loop().time()
         await service.aclose()
         assert asyncio.get_running_loop().time() - started < 2

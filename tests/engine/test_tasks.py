@@ -9,10 +9,7 @@ import logging
 import pytest
 
 from desktop.engine.tasks import KeyedTasks
-
-
-def run(coroutine):
-    return asyncio.run(asyncio.wait_for(coroutine, 30))
+from tests.support.waiting import run_within
 
 
 def test_a_task_nobody_else_holds_runs_to_its_end():
@@ -31,7 +28,7 @@ def test_a_task_nobody_else_holds_runs_to_its_end():
         while tasks.busy("a"):
             await asyncio.sleep(0)
 
-    run(body())
+    run_within(body(), 30)
     assert ended == [True]
 
 
@@ -43,7 +40,7 @@ def test_a_task_counts_as_ended_as_soon_as_it_is_done():
         await task  # its done callback has not run yet
         assert not tasks.busy("a") and tasks.running("a") == []
 
-    run(body())
+    run_within(body(), 30)
 
 
 def test_keys_are_independent_and_a_key_holds_several_tasks():
@@ -59,7 +56,7 @@ def test_keys_are_independent_and_a_key_holds_several_tasks():
         await tasks.close()
         assert other.cancelled() and not tasks.busy("b")
 
-    run(body())
+    run_within(body(), 30)
 
 
 def test_cancel_waits_for_what_a_task_does_as_it_stops():
@@ -81,7 +78,7 @@ def test_cancel_waits_for_what_a_task_does_as_it_stops():
         await tasks.cancel("a")
         assert saved == [True]
 
-    run(body())
+    run_within(body(), 30)
 
 
 def test_a_caller_cancelled_while_it_waits_does_not_interrupt_the_stopping_task():
@@ -109,7 +106,7 @@ def test_a_caller_cancelled_while_it_waits_does_not_interrupt_the_stopping_task(
         await asyncio.wait({task}, timeout=30)
         assert saved == [True]
 
-    run(body())
+    run_within(body(), 30)
 
 
 def test_cancel_now_frees_the_key_at_once_and_close_still_waits():
@@ -133,7 +130,7 @@ def test_cancel_now_frees_the_key_at_once_and_close_still_waits():
         await tasks.close()
         assert task.cancelled() and saved == [True]
 
-    run(body())
+    run_within(body(), 30)
 
 
 def test_a_failure_is_logged_with_its_traceback(caplog):
@@ -147,7 +144,7 @@ def test_a_failure_is_logged_with_its_traceback(caplog):
         await asyncio.sleep(0)  # the done callback
 
     with caplog.at_level(logging.ERROR, logger="desktop.engine.tasks"):
-        run(body())
+        run_within(body(), 30)
     [record] = [r for r in caplog.records if r.name == "desktop.engine.tasks"]
     assert "titles task failed" in record.getMessage()
     assert record.exc_info is not None and "boom" in str(record.exc_info[1])
@@ -162,5 +159,5 @@ def test_a_cancelled_task_is_not_reported_as_failed(caplog):
         await asyncio.sleep(0)
 
     with caplog.at_level(logging.ERROR, logger="desktop.engine.tasks"):
-        run(body())
+        run_within(body(), 30)
     assert not [r for r in caplog.records if r.name == "desktop.engine.tasks"]

@@ -15,38 +15,9 @@ from pathlib import Path
 import pytest
 
 from tests.support.figures import note_figure
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "packaging" / "parley.spec"
-DEPENDS = ROOT / "packaging" / "linux" / "depends.txt"
-
-
-def depends_entries() -> list[str]:
-    """The .deb's Depends entries from packaging/linux/depends.txt ("a | b" kept whole)."""
-    lines = (line.split("#", 1)[0].strip() for line in DEPENDS.read_text().splitlines())
-    return [line for line in lines if line]
-
-
-def installed_packages(names: set[str]) -> set[str]:
-    """Those of `names` that dpkg has installed here."""
-    listing = subprocess.run(
-        ["dpkg-query", "-W", "-f=${Package} ${db:Status-Status}\n", *sorted(names)],
-        capture_output=True,
-        text=True,
-    ).stdout
-    return {
-        line.split()[0].split(":")[0]
-        for line in listing.splitlines()
-        if line.split()[1:] == ["installed"]
-    }
-
-
-def uninstalled_depends() -> list[str]:
-    """The Depends entries none of whose alternatives is installed here."""
-    entries = depends_entries()
-    choices = {entry: {name.strip() for name in entry.split("|")} for entry in entries}
-    installed = installed_packages(set().union(*choices.values()))
-    return [entry for entry in entries if not choices[entry] & installed]
 
 
 def size_mb(folder: Path) -> float:

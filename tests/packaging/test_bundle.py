@@ -18,8 +18,9 @@ from pathlib import Path
 import pytest
 
 from desktop.core.child_command import MATHS_WORKER_FLAG
-from tests.packaging.conftest import ROOT, uninstalled_depends
+from tests.support.debian_depends import uninstalled_depends
 from tests.support.figures import note_figure
+from tests.support.paths import ROOT
 from tests.support.waiting import CEILING_S
 from tests.support.xvfb import private_display
 

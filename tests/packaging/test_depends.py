@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
 
@@ -18,9 +17,9 @@ from desktop.ui.qt_libraries import (
     qt_objects,
 )
 from desktop.ui.shared_libraries import LibraryResolver
-from tests.packaging.conftest import depends_entries, installed_packages, uninstalled_depends
+from tests.support.debian_depends import depends_entries, installed_packages, uninstalled_depends
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 BUILD_DEB = ROOT / "packaging" / "linux" / "build_deb.sh"
 CI = ROOT / ".ci" / "run"
 README = ROOT / "README.md"

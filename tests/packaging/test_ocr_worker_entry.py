@@ -7,12 +7,10 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG, worker_command
-from tests.engine.ocr.images import text_image
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.ocr_images import text_image
+from tests.support.paths import ROOT
 
 
 def test_a_bundled_parley_starts_the_worker_as_itself(monkeypatch):

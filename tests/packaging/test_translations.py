@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
+
 FOLDER = ROOT / "resources" / "translations"
 BIN = Path(sys.executable).parent
 PLACEHOLDER = re.compile(r"%[1-9n]|\{[a-z_][a-z0-9_]*(?:![rsa])?(?::[^{}]*)?\}")

@@ -4,7 +4,7 @@ import html as html_lib
 import re
 
 from desktop.render import code_blocks, copy_href, copy_index, render_markdown
-from tests.render.corpus import MIXED
+from tests.support.markdown_corpus import MIXED
 
 _COPY_LINK_RE = re.compile(r'<a href="parley-copy:(\d+)">Copy</a>')
 _PRE_RE = re.compile(r'<pre style="margin: 0px;">(.*?)</pre>', re.DOTALL)

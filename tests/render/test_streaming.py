@@ -9,7 +9,7 @@ from desktop.render import StreamingRenderer, plain_text_html, render_markdown, 
 from desktop.render.cost import text_cost
 from desktop.render.guard import FORMAT_BUDGET, GROWING_BLOCK_BUDGET
 from desktop.render.splitter import TAIL_LINES, split_blocks
-from tests.render.corpus import (
+from tests.support.markdown_corpus import (
     MIXED,
     TRICKY,
     UNTERMINATED_FENCE,

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from desktop.render import render_markdown
-from tests.render.corpus import WITH_FOOTNOTE
+from tests.support.markdown_corpus import WITH_FOOTNOTE
 
 
 def test_headings() -> None:

@@ -8,12 +8,10 @@ import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 from desktop.core.child_command import MATHS_WORKER_FLAG, child_command
 from desktop.render.tex_worker import INVALID, NESTED, UNKNOWN_COMMAND, serve, typeset_svg
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support.paths import ROOT
 
 
 def test_a_formula_becomes_svg_paths_in_its_colour():

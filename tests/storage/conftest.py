@@ -3,24 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
-
-
-class StepClock:
-    """Each call is one second later than the previous: distinct, predictable times."""
-
-    def __init__(self) -> None:
-        self.now = datetime(2024, 5, 1, 12, 0, 0, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
+from tests.support.step_clock import StepClock
 
 
 @pytest.fixture

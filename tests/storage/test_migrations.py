@@ -19,6 +19,7 @@ from desktop.storage.repository import ChatRepository
 from desktop.storage.search import search, search_index_is_consistent
 from desktop.storage.sqlite_engine import create_sqlite_engine
 from desktop.storage.tables import metadata
+from tests.support.paths import SCHEMAS
 
 NEXT = SCHEMA_VERSION + 1  # the version a hypothetical next step would create
 
@@ -42,9 +43,6 @@ def _tables(path: Path) -> set[str]:
 
 def _digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schemas"
 
 
 def _backups(folder: Path) -> list[Path]:
@@ -386,7 +384,7 @@ def test_the_app_hears_of_an_upgrade_only_when_one_runs_on_existing_data(db_path
 def test_no_room_for_the_backup_says_so_and_upgrades_nothing(small_disk) -> None:
     """A version-5 history that step 6 must repair, on a disk with room to read it but
     not to copy it."""
-    fixture = FIXTURES / "v5-without-workspace-file"
+    fixture = SCHEMAS / "v5-without-workspace-file"
     path = small_disk.root / "parley.db"
     shutil.copyfile(fixture / "parley.db", path)
     before = _digest(path)
@@ -411,7 +409,7 @@ def test_an_upgrade_with_nothing_to_change_needs_no_room_for_a_copy(small_disk) 
     """The last version-5 release's database, on the same nearly full disk: step 6 has
     nothing to do in it, so it opens at once, with no copy and no notice."""
     path = small_disk.root / "parley.db"
-    shutil.copyfile(FIXTURES / "v5-latest" / "parley.db", path)
+    shutil.copyfile(SCHEMAS / "v5-latest" / "parley.db", path)
     small_disk.fill(leave=64 * 1024)
     notices: list[str] = []
 

@@ -20,7 +20,7 @@ from desktop.core.models import (
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository
-from tests.storage.conftest import StepClock
+from tests.support.step_clock import StepClock
 
 _BASE = datetime(2024, 5, 1, tzinfo=UTC)
 _tick = iter(range(1, 1_000_000))

@@ -28,10 +28,10 @@ from desktop.storage.migrations import MIGRATIONS, SCHEMA_VERSION, migrate
 from desktop.storage.repository import ChatRepository
 from desktop.storage.search import search, search_index_is_consistent
 from desktop.storage.sqlite_engine import create_sqlite_engine
+from tests.support.paths import SCHEMAS
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schemas"
-NAMES = sorted(p.name for p in FIXTURES.iterdir() if (p / "parley.db").is_file())
-WITH_ATTACHMENTS = [n for n in NAMES if (FIXTURES / n / "attachments").is_dir()]  # v4 on
+NAMES = sorted(p.name for p in SCHEMAS.iterdir() if (p / "parley.db").is_file())
+WITH_ATTACHMENTS = [n for n in NAMES if (SCHEMAS / n / "attachments").is_dir()]  # v4 on
 # The two flavours of a database that reached version 4 before step 4 gained the column.
 WITHOUT_WORKSPACE_FILE = {"v4-without-workspace-file", "v5-without-workspace-file"}
 TABLES = ("conversations", "messages", "attachments")
@@ -42,7 +42,7 @@ CHANGED_BY_UPGRADE = set(NAMES) - UNCHANGED_BY_UPGRADE
 
 
 def test_there_is_a_fixture_for_every_released_version() -> None:
-    versions = {_user_version(FIXTURES / name / "parley.db") for name in NAMES}
+    versions = {_user_version(SCHEMAS / name / "parley.db") for name in NAMES}
     assert versions == set(range(1, SCHEMA_VERSION)), "add a fixture for the newest release"
     assert set(NAMES) >= WITHOUT_WORKSPACE_FILE
 
@@ -51,7 +51,7 @@ def test_there_is_a_fixture_for_every_released_version() -> None:
 def old(request: pytest.FixtureRequest, tmp_path: Path) -> Path:
     """A copy of one fixture's data folder (the originals are never opened for writing)."""
     copy = tmp_path / request.param
-    shutil.copytree(FIXTURES / request.param, copy)
+    shutil.copytree(SCHEMAS / request.param, copy)
     return copy
 
 
@@ -194,7 +194,7 @@ def test_the_upgrade_keeps_a_copy_of_the_old_file(old: Path, upgraded) -> None:
         assert backups == []  # nothing in it changed: see the test below
         return
     assert [b.name for b in backups] == [f"parley.db.pre-v{SCHEMA_VERSION}.bak"]
-    assert _user_version(backups[0]) == _user_version(FIXTURES / old.name / "parley.db")
+    assert _user_version(backups[0]) == _user_version(SCHEMAS / old.name / "parley.db")
     assert _rows(backups[0]) == before
 
 
@@ -204,7 +204,7 @@ def test_only_an_upgrade_that_changes_data_takes_a_copy_and_says_so(name: str, t
     database just moves to version 6, with no copy (a nearly full disk may have no room
     for one) and no "upgrading" notice before the window."""
     copy = tmp_path / name
-    shutil.copytree(FIXTURES / name, copy)
+    shutil.copytree(SCHEMAS / name, copy)
     notices: list[str] = []
     Database.open(copy / "parley.db", on_upgrade=lambda: notices.append("upgrading")).close()
     assert _user_version(copy / "parley.db") == SCHEMA_VERSION
@@ -228,8 +228,8 @@ def test_the_upgraded_schema_is_the_schema_of_a_new_database(old: Path, upgraded
 def test_todays_steps_build_the_schema_each_release_built(name: str, tmp_path: Path) -> None:
     """Replaying steps 1..N must give what the release at version N gave: a step edited
     after its release fails here (step 4's column is the one known case)."""
-    shipped = _schema(FIXTURES / name / "parley.db")
-    version = _user_version(FIXTURES / name / "parley.db")
+    shipped = _schema(SCHEMAS / name / "parley.db")
+    version = _user_version(SCHEMAS / name / "parley.db")
     engine = create_sqlite_engine(tmp_path / "replay.db")
     try:
         migrate(engine, migrations=MIGRATIONS[:version])

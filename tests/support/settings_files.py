@@ -47,3 +47,26 @@ def write_settings(
     }
     path.write_text(json.dumps(data), encoding="utf-8")
     return path
+
+
+def write_tool_settings(target: Path, base_url: str) -> Path:
+    """Settings whose test model is known to call tools."""
+    return write_settings(target, base_url, model_overrides={"test-model": {"tools": True}})
+
+
+def write_after_answer_settings(target: Path, base_url: str, **sections: Any) -> Path:
+    """Settings with titles and suggestions on, a small `mini` model beside the test
+    model, and a test model whose context is 1,000 tokens."""
+    return write_settings(
+        target,
+        base_url,
+        ("test-model", "mini"),
+        after_answer=True,
+        model_overrides={"test-model": {"context_length": 1000}},
+        **sections,
+    )
+
+
+def saved_settings(data_dir: Path) -> dict[str, Any]:
+    """The settings file in `data_dir` as it is now on disk (after Parley saved it)."""
+    return json.loads((data_dir / "settings.json").read_text(encoding="utf-8"))

@@ -9,9 +9,12 @@ is ever timed against a budget here; speed is the benchmarks' business.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable
-from typing import Final
+from collections.abc import Callable, Coroutine
+from typing import Any, Final, TypeVar
+
+T = TypeVar("T")
 
 CEILING_S: Final = 120.0
 """The longest a test waits for one thing to happen."""
@@ -27,3 +30,17 @@ def wait_until(predicate: Callable[[], bool], what: str, timeout: float = CEILIN
     while not predicate():
         assert time.monotonic() < deadline, f"{what}: not within {timeout:g} s"
         time.sleep(0.02)
+
+
+async def wait_for(predicate: Callable[[], bool], timeout: float = CEILING_S) -> None:
+    """Let the running event loop work until `predicate` holds; fail at the ceiling."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("condition not met in time")
+        await asyncio.sleep(0.01)
+
+
+def run_within(coroutine: Coroutine[Any, Any, T], timeout: float = HANG_GUARD_S) -> T:
+    """`asyncio.run(coroutine)`, failing if it has not ended after `timeout` seconds."""
+    return asyncio.run(asyncio.wait_for(coroutine, timeout))

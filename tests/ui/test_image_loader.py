@@ -12,22 +12,14 @@ import zlib
 
 import pytest
 from PySide6.QtCore import QBuffer, QIODevice, QUrl
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QImage
 
 from desktop.ui.image_loader import MAX_SIDE, ImageLoader, ImageRejected, decode_image
 from desktop.ui.viewmodels.tasks import TaskGroup
+from tests.support.qt_images import png
 from tests.support.sse_server import Head, Send, Sleep, raw_response
 
 WEB = frozenset({"http"})
-
-
-def png(width: int = 4, height: int = 3) -> bytes:
-    image = QImage(width, height, QImage.Format.Format_RGB32)
-    image.fill(QColor("teal"))
-    buffer = QBuffer()
-    buffer.open(QIODevice.OpenModeFlag.WriteOnly)
-    image.save(buffer, "PNG")
-    return bytes(buffer.data().data())
 
 
 def noisy_png() -> bytes:
@@ -215,7 +207,7 @@ def test_decoding_rejects_what_is_not_a_plain_image():
 
 def test_images_go_through_the_proxy_the_network_settings_name(harness, loop):
     from desktop.core.settings import NetworkSettings, ProxyMode
-    from tests.engine.test_http_clients import RecordingProxy
+    from tests.support.proxy import RecordingProxy
 
     h = harness(allowed_schemes=WEB)
 

@@ -29,8 +29,8 @@ from desktop.ui.language import (
     window_locale,
 )
 from desktop.ui.viewmodels.date_groups import DateGroup
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 

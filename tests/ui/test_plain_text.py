@@ -20,8 +20,8 @@ from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QWidget
 from desktop.core.models import RollingSummary
 from desktop.core.settings import ProviderKind
 from desktop.engine.local_servers import LocalServer
-from tests.engine.test_mcp import ROOT
-from tests.engine.turn.test_tool_loop import call_answer
+from tests.support.chat_wire import call_answer
+from tests.support.paths import ROOT
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import (
     DONE,
@@ -30,8 +30,8 @@ from tests.support.sse_server import (
     error_response,
     sse_response,
 )
-from tests.ui.test_chat_window import answer_widget, type_and_send
-from tests.ui.test_rolling_context import seed_chat
+from tests.support.stored_chats import seed_chat
+from tests.support.ui_actions import answer_widget, type_and_send
 
 HOSTILE = (
     '<b>BOLD</b> <a href="file:///etc/passwd">a link</a> <img src="{image}"> '

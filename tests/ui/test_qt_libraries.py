@@ -15,8 +15,8 @@ import pytest
 from desktop.ui import qt_libraries
 from desktop.ui.qt_libraries import PACKAGES, Missing, needed_libraries, qt_objects
 from desktop.ui.shared_libraries import LibraryResolver, dynamic_section
+from tests.support.paths import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 PYSIDE = qt_libraries.pyside_folder()
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ELF and ld.so")
 

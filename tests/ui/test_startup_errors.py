@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from pathlib import Path
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -14,9 +13,8 @@ from desktop.core.paths import DataPaths
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
+from tests.support.paths import SCHEMAS
 from tests.support.waiting import CEILING_S
-
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "schemas"
 
 
 def _start_and_read_the_box(qapp, loop, paths: DataPaths) -> tuple[int, list[dict[str, object]]]:
@@ -73,7 +71,7 @@ def test_an_upgrade_that_does_not_fit_closes_its_notice_before_saying_why(
     qapp, loop, memory_keyring, small_disk
 ):
     paths = DataPaths(small_disk.root / "data")
-    shutil.copytree(FIXTURES / "v5-without-workspace-file", paths.root)  # step 6 has work
+    shutil.copytree(SCHEMAS / "v5-without-workspace-file", paths.root)  # step 6 has work
     small_disk.fill(leave=64 * 1024)
 
     code, shown = _start_and_read_the_box(qapp, loop, paths)

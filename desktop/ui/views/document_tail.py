@@ -6,7 +6,7 @@ message on every update (about 25 ms for a 20 KB answer, more than half a frame 
 `TailWriter` keeps every top-level *unit* that did not change and replaces only the
 document after the last unchanged one.
 
-Why the document stays equal to a full `setHtml` (tests/ui/test_document_tail.py streams
+Why the document stays equal to a full `setHtml` (tests/ui/views/test_document_tail.py streams
 hundreds of documents and compares `toHtml()` after every update):
 
 - Units are cut after top-level elements. Whitespace between elements starts the next

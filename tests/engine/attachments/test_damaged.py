@@ -15,7 +15,7 @@ from desktop.core.paths import DataPaths
 from desktop.engine.attachments.service import AttachmentService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
-from tests.engine.attachments.documents import (
+from tests.support.documents import (
     garbage,
     make_docx,
     make_pdf,

@@ -14,7 +14,7 @@ from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.extract import Extracted, extract_text
 from desktop.engine.attachments.formats import FileFormat
 from desktop.engine.attachments.text_cap import TextCap
-from tests.engine.attachments.documents import (
+from tests.support.documents import (
     fixture_bytes,
     make_docx,
     make_pdf,

@@ -17,7 +17,7 @@ from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
-from tests.engine.attachments.documents import fixture_bytes, make_docx, make_pdf, make_pptx
+from tests.support.documents import fixture_bytes, make_docx, make_pdf, make_pptx
 
 
 @pytest.fixture

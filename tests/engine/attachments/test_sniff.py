@@ -12,14 +12,14 @@ import pytest
 from desktop.core.attachments import AttachmentError, AttachmentKind
 from desktop.engine.attachments.formats import FileFormat
 from desktop.engine.attachments.sniff import sniff
-from tests.engine.attachments.documents import (
+from tests.support import ole_writer
+from tests.support.documents import (
     fixture_bytes,
     make_docx,
     make_pdf,
     make_ppt,
     make_pptx,
 )
-from tests.support import ole_writer
 
 
 def _sniff(name: str, data: bytes):

@@ -10,7 +10,7 @@ import pytest
 from desktop.core.attachments import AttachmentError, AttachmentKind
 from desktop.core.limits import MAX_DOCUMENT_BYTES, MAX_IMAGE_BYTES
 from desktop.engine.attachments.validate import validate
-from tests.engine.attachments.documents import fixture_bytes, make_pdf
+from tests.support.documents import fixture_bytes, make_pdf
 
 MIB = 1024 * 1024
 

@@ -14,7 +14,7 @@ from desktop.core.attachments import AttachmentError
 from desktop.engine.attachments.extract import extract_text
 from desktop.engine.attachments.sniff import sniff
 from desktop.engine.attachments.zip_guard import GuardedZip
-from tests.engine.attachments.documents import make_docx
+from tests.support.documents import make_docx
 
 MIB = 1024 * 1024
 _ZEROS = b"\x00" * MIB

@@ -3,7 +3,6 @@ the summarising model was asked, what was stored, and what a request would carry
 
 from __future__ import annotations
 
-import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,7 +18,7 @@ from desktop.engine.settings_service import SettingsService
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.secrets import SecretStore
-from tests.engine.turn.test_chat_service import FAST_RETRIES
+from tests.support.engine_harness import FAST_RETRIES, run_harness
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import SSEServer, completion_body, error_response, json_response
 
@@ -72,11 +71,7 @@ def run(
     body: Callable[[Harness], Awaitable[None]],
     utility: ModelRef | None = None,
 ) -> None:
-    async def main() -> None:
-        async with Harness(tmp_path, server, utility) as harness:
-            await body(harness)
-
-    asyncio.run(main())
+    run_harness(Harness(tmp_path, server, utility), body)
 
 
 def ids(messages) -> tuple[str, ...]:

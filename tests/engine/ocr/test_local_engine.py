@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from desktop.engine.ocr.local_engine import LocalOcrEngine, OcrError, TextBox, reading_order
-from tests.engine.ocr.images import text_image
+from tests.support.ocr_images import text_image
 
 WORKER = b"desktop.engine.ocr.worker"
 needs_proc = pytest.mark.skipif(sys.platform != "linux", reason="reads /proc")

@@ -18,8 +18,8 @@ from desktop.engine.ocr.service import OcrImage, OcrOutcome, OcrService, OcrUnav
 from desktop.engine.ocr.vision_model import INSTRUCTION
 from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.providers.adapter import HttpAdapter
-from tests.engine.ocr.images import ocr_image, text_image
 from tests.support.adapters import openai_chat_adapter
+from tests.support.ocr_images import ocr_image, text_image
 from tests.support.sse_server import (
     RecordedRequest,
     SSEServer,

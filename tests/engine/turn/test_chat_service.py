@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Awaitable, Callable
-from pathlib import Path
 
 import httpx
 import pytest
@@ -18,102 +16,26 @@ from desktop.core.settings import Settings
 from desktop.engine.library import Library
 from desktop.engine.prompt.next_request import Draft as NextDraft
 from desktop.engine.prompt.request_builder import RequestOptions
-from desktop.engine.settings_service import SettingsService
 from desktop.engine.turn.chat_service import ChatService, title_from
 from desktop.providers.adapter import HttpAdapter
-from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database
 from desktop.storage.errors import DiskFullError
 from desktop.storage.repository import ChatRepository
-from desktop.storage.secrets import SecretStore
 from tests.support.adapters import openai_chat_adapter
 from tests.support.chat_wire import turns
+from tests.support.engine_harness import MODEL, Harness, run
 from tests.support.full_disk import SmallDisk
-from tests.support.settings_files import write_settings
 from tests.support.sse_server import (
     DONE,
     Disconnect,
     Gate,
     Sleep,
-    SSEServer,
     chat_chunk,
     error_response,
     sse_response,
     usage_chunk,
 )
-from tests.support.waiting import CEILING_S
-
-MODEL = ModelRef("local", "test-model")
-# Real retries (three tries, doubling waits with jitter), in hundredths of a second.
-FAST_RETRIES = RetryPolicy(base_delay_s=0.01, max_delay_s=0.05)
-
-
-class CountingRepository(ChatRepository):
-    """The real repository, counting how often a streaming message is written."""
-
-    def __init__(self, db: Database) -> None:
-        super().__init__(db)
-        self.streaming_saves = 0
-
-    def save_message(self, message):  # type: ignore[no-untyped-def]
-        if message.status is MessageStatus.STREAMING:
-            self.streaming_saves += 1
-        super().save_message(message)
-
-
-class Harness:
-    def __init__(self, tmp_path: Path, server: SSEServer) -> None:
-        self.tmp_path = tmp_path
-        self.server = server
-        write_settings(tmp_path / "settings.json", server.base_url)
-        self.db = Database.open(tmp_path / "parley.db")
-        self.repo = CountingRepository(self.db)
-        self.events: list[object] = []
-
-    async def __aenter__(self) -> Harness:
-        self.http = httpx.AsyncClient()
-        self.settings = SettingsService(
-            self.tmp_path / "settings.json", SecretStore(), self.http, retry_policy=FAST_RETRIES
-        )
-        self.chat = ChatService(self.repo, self.settings)
-        self.chat.events.subscribe(self.events.append)
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.chat.shutdown()
-        await self.http.aclose()
-        self.db.close()
-
-    def finished(self) -> list[GenerationFinished]:
-        return [e for e in self.events if isinstance(e, GenerationFinished)]
-
-    def latest_text(self, message_id: str) -> str:
-        """The text of the newest update the listeners heard for `message_id`."""
-        updates = [
-            e.message
-            for e in self.events
-            if isinstance(e, MessageChanged) and e.message.id == message_id
-        ]
-        return updates[-1].text if updates else ""
-
-    async def wait_finished(self, count: int = 1, timeout: float = CEILING_S) -> None:
-        await wait_for(lambda: len(self.finished()) >= count, timeout)
-
-
-async def wait_for(predicate: Callable[[], bool], timeout: float = CEILING_S) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("condition not met in time")
-        await asyncio.sleep(0.01)
-
-
-def run(tmp_path: Path, server: SSEServer, body: Callable[[Harness], Awaitable[None]]) -> None:
-    async def main() -> None:
-        async with Harness(tmp_path, server) as harness:
-            await body(harness)
-
-    asyncio.run(main())
+from tests.support.waiting import CEILING_S, wait_for
 
 
 def test_a_conversation_is_no_longer_generating_once_its_answer_finished(tmp_path, sse_server):

@@ -7,9 +7,8 @@ import json
 
 from desktop.core.models import Message, MessageStatus, NoticePart, Role, TextPart, new_id
 from desktop.engine.context.service import failure_notice
-from tests.engine.turn.test_chat_service import MODEL, Harness
-from tests.engine.turn.test_generation_network import run_with, updates
 from tests.support.chat_wire import turns
+from tests.support.engine_harness import MODEL, Harness, run, updates
 from tests.support.sse_server import completion_body, default_stream, error_response, json_response
 
 SMALL = [{"id": "default", "name": "Parley", "context_threshold": 1000}]
@@ -54,7 +53,7 @@ def test_a_failed_summary_sends_only_the_recent_window_and_says_so(tmp_path, sse
         assert notices == [failure_notice()]
         assert h.chat.conversation(conversation_id).summary is None
 
-    run_with(tmp_path, sse_server, body, assistants=SMALL)
+    run(tmp_path, sse_server, body, assistants=SMALL)
 
 
 def test_a_written_summary_stands_for_the_older_messages(tmp_path, sse_server):
@@ -81,4 +80,4 @@ def test_a_written_summary_stands_for_the_older_messages(tmp_path, sse_server):
         # The summary covers exactly the oldest messages, in order.
         assert stored.covered_ids == tuple(m.id for m in path[: len(stored.covered_ids)])
 
-    run_with(tmp_path, sse_server, body, assistants=SMALL)
+    run(tmp_path, sse_server, body, assistants=SMALL)

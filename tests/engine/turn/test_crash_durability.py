@@ -27,11 +27,11 @@ from desktop.core.models import MessageStatus
 from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
+from tests.support.paths import ROOT
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, SendNow, Sleep, chat_chunk, sse_response
 from tests.support.waiting import CEILING_S, wait_until
 
-ROOT = Path(__file__).resolve().parents[3]
 LOSS_BOUND_S = 1.0  # "the text received up to about a second before is kept"
 CHUNK_GAP_S = 0.02
 SAVES_TO_WATCH = 6

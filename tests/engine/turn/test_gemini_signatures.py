@@ -4,15 +4,13 @@ Google's rules put them (ai.google.dev, "Thought signatures")."""
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 from desktop.core.models import MessageStatus, ModelRef
-from tests.engine.turn.test_tool_loop import ToolHarness
 from tests.support import gemini_wire as g
+from tests.support.engine_harness import ToolHarness, run_tools
 from tests.support.sse_server import SSEServer
 
 MODEL = ModelRef("gemini", "gemini-2.5-flash")
@@ -89,7 +87,7 @@ def test_every_step_of_a_tool_turn_goes_back_with_its_own_signature(
             [{"text": "It is noon.", "thoughtSignature": "c2lnLTM="}],
         ]
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body, setup=use_gemini)
 
 
 def test_an_answer_signed_in_its_last_chunk_goes_back_on_the_next_turn(
@@ -114,7 +112,7 @@ def test_an_answer_signed_in_its_last_chunk_goes_back_on_the_next_turn(
             "parts": [{"text": "Hello!", "thoughtSignature": "c2lnLXRleHQ="}],
         }
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body, setup=use_gemini)
 
 
 def test_every_signature_of_one_step_goes_back_where_it_came(
@@ -153,14 +151,4 @@ def test_every_signature_of_one_step_goes_back_where_it_came(
             ]
         ]
 
-    run(tmp_path, sse_server, body)
-
-
-def run(tmp_path: Path, server: SSEServer, body: Callable[[ToolHarness], Awaitable[None]]) -> None:
-    async def main() -> None:
-        harness = ToolHarness(tmp_path, server)
-        use_gemini(harness)
-        async with harness as h:
-            await body(h)
-
-    asyncio.run(main())
+    run_tools(tmp_path, sse_server, body, setup=use_gemini)

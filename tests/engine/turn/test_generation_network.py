@@ -3,17 +3,12 @@ tool calls stored and sent back, and the provider settings that shape each reque
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-from desktop.core.events import MessageChanged
 from desktop.core.models import (
     ErrorPart,
-    Message,
     MessageStatus,
     ModelRef,
     NoticePart,
@@ -24,14 +19,12 @@ from desktop.core.models import (
 from desktop.engine.export.markdown import to_markdown
 from desktop.engine.export.parley_json import from_json, to_json
 from desktop.engine.turn import versions
-from tests.engine.turn.test_chat_service import MODEL, Harness, wait_for
 from tests.support.chat_wire import turns
-from tests.support.early_timers import run_with_early_timers
+from tests.support.engine_harness import MODEL, Harness, run, updates
 from tests.support.sse_server import (
     DONE,
     Disconnect,
     Sleep,
-    SSEServer,
     chat_chunk,
     default_stream,
     error_response,
@@ -39,40 +32,7 @@ from tests.support.sse_server import (
     sse_response,
     usage_chunk,
 )
-
-
-def run_with(
-    tmp_path: Path,
-    server: SSEServer,
-    body: Callable[[Harness], Awaitable[None]],
-    *,
-    provider: dict[str, Any] | None = None,
-    early_timers: bool = False,
-    **top: Any,
-) -> None:
-    """Like `test_chat_service.run`, with extra provider settings and top-level ones;
-    `early_timers` runs it on a loop whose timers fire after half their delay."""
-
-    async def main() -> None:
-        harness = Harness(tmp_path, server)
-        path = tmp_path / "settings.json"
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data["providers"][0].update(provider or {})
-        data.update(top)
-        path.write_text(json.dumps(data), encoding="utf-8")
-        async with harness as h:
-            await body(h)
-
-    if early_timers:
-        run_with_early_timers(main())
-    else:
-        asyncio.run(main())
-
-
-def updates(h: Harness, message_id: str) -> list[Message]:
-    return [
-        e.message for e in h.events if isinstance(e, MessageChanged) and e.message.id == message_id
-    ]
+from tests.support.waiting import wait_for
 
 
 def tool_chunk(index: int, *, call_id: str | None = None, name: str | None = None, args: str = ""):
@@ -119,7 +79,7 @@ def test_a_rate_limited_request_shows_the_wait_then_the_answer(tmp_path, sse_ser
         # Latency counts from the send: the wait is part of what the person waited.
         assert stored.first_token_ms is not None and stored.first_token_ms >= 300
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 def test_the_wait_counts_down_each_second(tmp_path, sse_server):
@@ -134,7 +94,7 @@ def test_the_wait_counts_down_each_second(tmp_path, sse_server):
         shown = [m.retry.seconds_left for m in updates(h, result.assistant_message_id) if m.retry]
         assert shown[:3] == [3, 2, 1]
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 def test_the_countdown_and_the_retry_keep_time_when_timers_fire_early(tmp_path, sse_server):
@@ -152,7 +112,7 @@ def test_the_countdown_and_the_retry_keep_time_when_timers_fire_early(tmp_path, 
         first, second = sse_server.requests
         assert second.received_at - first.received_at >= 2.2
 
-    run_with(tmp_path, sse_server, body, early_timers=True)
+    run(tmp_path, sse_server, body, early_timers=True)
 
 
 def test_when_every_try_fails_the_error_says_how_many_were_made(tmp_path, sse_server):
@@ -169,7 +129,7 @@ def test_when_every_try_fails_the_error_says_how_many_were_made(tmp_path, sse_se
         assert stored.error.message.endswith("(Parley tried 3 times.)")
         assert len(sse_server.requests) == 3
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 def test_a_broken_stream_keeps_its_text_is_not_retried_and_can_be_continued(tmp_path, sse_server):
@@ -197,7 +157,7 @@ def test_a_broken_stream_keeps_its_text_is_not_retried_and_can_be_continued(tmp_
         sent = turns(sse_server.requests[1].json)
         assert sent[1] == {"role": "assistant", "content": "The first half"}
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 # --- tool calls -------------------------------------------------------------------------------
@@ -234,7 +194,7 @@ def test_an_answer_ending_in_tool_calls_is_stored_complete_with_a_notice(tmp_pat
         assert "get_weather, get_time" in notice.text and "no tools" in notice.text
         assert len(stored.parts) == 4
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 def test_tool_calls_survive_export_and_import_and_read_well_in_markdown(tmp_path, sse_server):
@@ -252,7 +212,7 @@ def test_tool_calls_survive_export_and_import_and_read_well_in_markdown(tmp_path
         assert "**Tool call:** `get_weather`" in markdown
         assert '```json\n{"city": "Paris"}\n```' in markdown
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 def test_the_next_request_carries_the_calls_and_their_results(tmp_path, sse_server):
@@ -292,7 +252,7 @@ def test_the_next_request_carries_the_calls_and_their_results(tmp_path, sse_serv
         assert sent[3]["content"].startswith("Error:")  # it never ran, and says so
         assert sent[4] == {"role": "user", "content": "Thanks"}
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 # --- what the provider settings add -----------------------------------------------------------
@@ -310,7 +270,7 @@ def test_reasoning_effort_is_sent_only_to_models_that_reason(tmp_path, sse_serve
         assert reasoning["reasoning_effort"] == "high"
         assert "reasoning_effort" not in plain
 
-    run_with(
+    run(
         tmp_path,
         sse_server,
         body,
@@ -328,7 +288,7 @@ def test_a_model_override_turns_reasoning_on_for_an_unknown_model(tmp_path, sse_
         options = h.settings.request_options(MODEL)
         assert options.reasoning_effort is not None and options.reasoning_effort.value == "low"
 
-    run_with(
+    run(
         tmp_path,
         sse_server,
         body,
@@ -348,7 +308,7 @@ def test_provider_headers_and_extra_body_reach_the_wire_last(tmp_path, sse_serve
         assert "stream_options" not in request.json  # null removes a key
         assert request.json["stream"] is True
 
-    run_with(
+    run(
         tmp_path,
         sse_server,
         body,
@@ -371,7 +331,7 @@ def test_a_retried_generation_waits_for_real_then_answers(tmp_path, sse_server):
         await h.wait_finished()
         assert h.repo.get_message(result.assistant_message_id).status is MessageStatus.COMPLETE
 
-    run_with(tmp_path, sse_server, body)
+    run(tmp_path, sse_server, body)
 
 
 # --- the provider's stall timeout ---------------------------------------------------------
@@ -391,7 +351,7 @@ def test_a_stream_silent_longer_than_the_providers_stall_timeout_ends_saying_so(
         assert "The server sent nothing for 10 s" in stored.error.message
         assert "Stall timeout in Settings → Providers" in stored.error.message
 
-    run_with(tmp_path, sse_server, body, provider={"stall_timeout": 10})
+    run(tmp_path, sse_server, body, provider={"stall_timeout": 10})
 
 
 def test_a_stream_silent_for_less_than_the_stall_timeout_completes(tmp_path, sse_server):
@@ -412,4 +372,4 @@ def test_a_stream_silent_for_less_than_the_stall_timeout_completes(tmp_path, sse
         assert stored.status is MessageStatus.COMPLETE
         assert stored.text == "Slow but sure."
 
-    run_with(tmp_path, sse_server, body, provider={"stall_timeout": 10})
+    run(tmp_path, sse_server, body, provider={"stall_timeout": 10})

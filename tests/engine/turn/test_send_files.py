@@ -3,7 +3,6 @@ file, and a loopback OpenAI server whose recorded requests show what the model g
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 from collections.abc import Awaitable, Callable
@@ -27,10 +26,10 @@ from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
 from desktop.storage.secrets import SecretStore
-from tests.engine.ocr.images import text_image
-from tests.engine.turn.test_chat_service import FAST_RETRIES, wait_for
+from tests.support.engine_harness import FAST_RETRIES, run_harness
+from tests.support.ocr_images import text_image
 from tests.support.sse_server import SSEServer, completion_body, default_stream, json_response
-from tests.support.waiting import CEILING_S
+from tests.support.waiting import CEILING_S, wait_for
 
 VISION = ModelRef("local", "gpt-4o")  # known to see images
 BLIND = ModelRef("local", "test-model")  # not known to
@@ -101,11 +100,7 @@ def run(
     ocr_model: str | None = None,
     local: LocalOcrEngine = NOT_INSTALLED,
 ) -> None:
-    async def main() -> None:
-        async with FilesHarness(tmp_path, server, ocr_model=ocr_model, local=local) as h:
-            await body(h)
-
-    asyncio.run(main())
+    run_harness(FilesHarness(tmp_path, server, ocr_model=ocr_model, local=local), body)
 
 
 def write_docx(path: Path, *paragraphs: str) -> Path:

@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from desktop.core.events import ApprovalsChanged, GenerationFinished
+from desktop.core.events import ApprovalsChanged
 from desktop.core.models import (
     CallState,
     DecidedBy,
@@ -27,122 +25,13 @@ from desktop.core.models import (
     ToolCallPart,
     new_id,
 )
-from desktop.core.paths import DataPaths
 from desktop.engine.prompt.system_prompt import NO_TOOLS_NOTE
-from desktop.engine.settings_service import SettingsService
-from desktop.engine.tools.service import ToolService, conversation_search
-from desktop.engine.turn.chat_service import ChatService
-from desktop.storage.database import Database
-from desktop.storage.secrets import SecretStore
-from tests.engine.turn.test_chat_service import FAST_RETRIES, CountingRepository, wait_for
-from tests.support.chat_wire import delta_chunk, streamed_call, turns
-from tests.support.settings_files import write_settings
-from tests.support.sse_server import DONE, SSEServer, default_stream, sse_response, usage_chunk
+from tests.support.chat_wire import call_answer, delta_chunk, streamed_call, tool_messages, turns
+from tests.support.engine_harness import TOOLS_MODEL, ToolHarness, run_tools
+from tests.support.sse_server import DONE, default_stream, sse_response
+from tests.support.waiting import wait_for
 
-TOOLS_MODEL = ModelRef("local", "gpt-4o")  # known to call tools
-PLAIN_MODEL = ModelRef("local", "test-model")  # not known to
-
-
-def call_answer(call_id: str, name: str, arguments: dict[str, Any] | str) -> list[Any]:
-    """A model step that asks for one tool call, as OpenAI streams it."""
-    text = arguments if isinstance(arguments, str) else json.dumps(arguments)
-    return sse_response(
-        *streamed_call(0, call_id, name, text),
-        delta_chunk({}, "tool_calls"),
-        usage_chunk(10, 5),
-        DONE,
-    )
-
-
-class ToolHarness:
-    """A Parley with tools on; `restart()` makes a new chat service on the same data."""
-
-    def __init__(
-        self,
-        tmp_path: Path,
-        server: SSEServer,
-        *,
-        tools: dict[str, Any] | None = None,
-        max_steps: int = 256,
-    ) -> None:
-        self.root = tmp_path / "data"
-        self.root.mkdir()
-        self.workspace = tmp_path / "workspace"
-        self.workspace.mkdir()
-        self.server = server
-        self.max_steps = max_steps
-        write_settings(self.root, server.base_url, ("gpt-4o", "test-model"), tools=tools)
-        self.db = Database.open(self.root / "parley.db")
-        self.repo = CountingRepository(self.db)
-        self.events: list[object] = []
-
-    async def __aenter__(self) -> ToolHarness:
-        self.http = httpx.AsyncClient()
-        self._start()
-        return self
-
-    def _start(self) -> None:
-        self.settings = SettingsService(
-            self.root / "settings.json", SecretStore(), self.http, retry_policy=FAST_RETRIES
-        )
-        self.tools = ToolService(
-            DataPaths(self.root), self.settings, search=conversation_search(self.db)
-        )
-        self.chat = ChatService(
-            self.repo, self.settings, tools=self.tools, max_tool_steps=self.max_steps
-        )
-        self.events.clear()
-        self.chat.events.subscribe(self.events.append)
-
-    async def restart(self) -> None:
-        await self.chat.shutdown()
-        self._start()
-        self.chat.recover()
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.chat.shutdown()
-        await self.http.aclose()
-        self.db.close()
-
-    async def conversation(self) -> str:
-        conversation = self.chat.create_conversation("Tools")
-        self.chat.set_workspace(conversation.id, str(self.workspace))
-        return conversation.id
-
-    def finished(self) -> list[GenerationFinished]:
-        return [e for e in self.events if isinstance(e, GenerationFinished)]
-
-    async def wait_finished(self, count: int = 1) -> None:
-        await wait_for(lambda: len(self.finished()) >= count)
-
-    async def wait_approval(self) -> Any:
-        await wait_for(lambda: bool(self.chat.pending_approvals()))
-        return self.chat.pending_approvals()[0]
-
-    def calls(self, message_id: str) -> list[ToolCallPart]:
-        message = self.repo.get_message(message_id)
-        assert message is not None
-        return [p for p in message.parts if isinstance(p, ToolCallPart)]
-
-
-def run(
-    tmp_path: Path,
-    server: SSEServer,
-    body: Callable[[ToolHarness], Awaitable[None]],
-    **options: Any,
-) -> None:
-    async def main() -> None:
-        async with ToolHarness(tmp_path, server, **options) as harness:
-            await body(harness)
-
-    asyncio.run(main())
-
-
-def tool_messages(request_body: dict[str, Any]) -> dict[str, str]:
-    """tool_call_id -> content of the `tool` messages a request carried."""
-    return {
-        m["tool_call_id"]: m["content"] for m in request_body["messages"] if m["role"] == "tool"
-    }
+PLAIN_MODEL = ModelRef("local", "test-model")  # not known to call tools
 
 
 def refusal(content: str) -> dict[str, Any]:
@@ -178,7 +67,7 @@ def test_an_auto_tool_runs_and_the_next_request_carries_its_result(tmp_path, sse
         assert h.finished()[-1].status is MessageStatus.COMPLETE
         assert answer.usage is not None and answer.usage.input_tokens == 10 + 12  # both steps
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_a_write_waits_for_approval_and_runs_once_approved(tmp_path, sse_server):
@@ -213,7 +102,7 @@ def test_a_write_waits_for_approval_and_runs_once_approved(tmp_path, sse_server)
         assert "8 bytes" in tool_messages(sse_server.requests[1].json)["call_w"]
         assert h.chat.pending_approvals() == []
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_a_denied_write_leaves_the_file_untouched_and_the_model_is_told(tmp_path, sse_server):
@@ -236,7 +125,7 @@ def test_a_denied_write_leaves_the_file_untouched_and_the_model_is_told(tmp_path
             True,
         )
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_the_persons_answer_instead_reaches_the_model(tmp_path, sse_server):
@@ -252,7 +141,7 @@ def test_the_persons_answer_instead_reaches_the_model(tmp_path, sse_server):
         (call,) = h.calls(result.assistant_message_id)
         assert (call.state, call.decision) == (CallState.ANSWERED, Decision.ANSWERED)
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_several_pending_calls_are_decided_together(tmp_path, sse_server):
@@ -276,7 +165,7 @@ def test_several_pending_calls_are_decided_together(tmp_path, sse_server):
         assert (h.workspace / "a.txt").read_text() == "A"
         assert not (h.workspace / "b.txt").exists()
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_always_allow_saves_a_grant_and_the_next_call_does_not_ask(tmp_path, sse_server):
@@ -299,7 +188,7 @@ def test_always_allow_saves_a_grant_and_the_next_call_does_not_ask(tmp_path, sse
         assert (second.decision, second.decided_by) == (Decision.AUTO, DecidedBy.POLICY)
         assert (h.workspace / "two.txt").read_text() == "2"
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_a_tool_turned_off_returns_a_structured_error(tmp_path, sse_server):
@@ -316,7 +205,7 @@ def test_a_tool_turned_off_returns_a_structured_error(tmp_path, sse_server):
         (call,) = h.calls(result.assistant_message_id)
         assert (call.state, call.decision) == (CallState.ERROR, Decision.DISABLED)
 
-    run(tmp_path, sse_server, body, tools={"policies": {"current_time": "off"}})
+    run_tools(tmp_path, sse_server, body, tools={"policies": {"current_time": "off"}})
 
 
 def test_a_model_without_tools_gets_no_definitions_and_a_note(tmp_path, sse_server):
@@ -330,7 +219,7 @@ def test_a_model_without_tools_gets_no_definitions_and_a_note(tmp_path, sse_serv
         system = sent["messages"][0]
         assert system["role"] == "system" and system["content"].startswith(NO_TOOLS_NOTE)
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_the_step_cap_stops_the_loop_with_a_visible_notice(tmp_path, sse_server):
@@ -347,7 +236,7 @@ def test_the_step_cap_stops_the_loop_with_a_visible_notice(tmp_path, sse_server)
         assert [c.state for c in calls] == [CallState.DONE, CallState.DONE, CallState.ERROR]
         assert json.loads(calls[-1].result)["error"] == "not_run"
 
-    run(tmp_path, sse_server, body, max_steps=3)
+    run_tools(tmp_path, sse_server, body, max_steps=3)
 
 
 # --- safety -----------------------------------------------------------------------------
@@ -376,7 +265,7 @@ def test_a_pending_call_never_runs_across_a_restart_and_is_shown_again(tmp_path,
         assert answer.status is MessageStatus.COMPLETE and answer.text == "Written."
         assert "call_w" in tool_messages(sse_server.requests[1].json)
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_a_new_send_resolves_restored_pending_calls_as_interrupted(tmp_path, sse_server):
@@ -400,7 +289,7 @@ def test_a_new_send_resolves_restored_pending_calls_as_interrupted(tmp_path, sse
         assert refusal(sent["call_w"])["error"] == "interrupted"
         assert h.chat.pending_approvals() == []
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_a_new_send_while_waiting_interrupts_the_pending_call(tmp_path, sse_server):
@@ -419,7 +308,7 @@ def test_a_new_send_while_waiting_interrupts_the_pending_call(tmp_path, sse_serv
         assert old.status is MessageStatus.CANCELLED
         assert h.calls(old.id)[0].state is CallState.INTERRUPTED
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_an_approval_racing_a_stop_never_runs_the_call(tmp_path, sse_server):
@@ -438,7 +327,7 @@ def test_an_approval_racing_a_stop_never_runs_the_call(tmp_path, sse_server):
         assert h.calls(result.assistant_message_id)[0].state is CallState.INTERRUPTED
         assert h.finished()[-1].status is MessageStatus.CANCELLED
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def _alive(pid: int) -> bool:
@@ -469,7 +358,7 @@ def test_stop_kills_a_running_command_and_is_not_a_tool_error(tmp_path, sse_serv
         assert h.finished()[-1].status is MessageStatus.CANCELLED
         assert len(sse_server.requests) == 1  # cancellation did not go on to the model
 
-    run(tmp_path, sse_server, body, tools={"policies": {"run_command": "auto"}})
+    run_tools(tmp_path, sse_server, body, tools={"policies": {"run_command": "auto"}})
 
 
 def test_output_over_32_kib_goes_to_a_file_that_read_file_reads(tmp_path, sse_server):
@@ -498,7 +387,7 @@ def test_output_over_32_kib_goes_to_a_file_that_read_file_reads(tmp_path, sse_se
         assert read.result.splitlines()[0].startswith("line-499-")  # line 1 is the exit code
         assert read.state is CallState.DONE
 
-    run(tmp_path, sse_server, body, tools={"policies": {"run_command": "auto"}})
+    run_tools(tmp_path, sse_server, body, tools={"policies": {"run_command": "auto"}})
 
 
 def test_a_tool_failure_is_reported_to_the_model_and_the_loop_goes_on(tmp_path, sse_server):
@@ -516,7 +405,7 @@ def test_a_tool_failure_is_reported_to_the_model_and_the_loop_goes_on(tmp_path, 
         assert call.state is CallState.ERROR and "secret" not in (call.result or "")
         assert h.repo.get_message(result.assistant_message_id).status is MessageStatus.COMPLETE
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)
 
 
 def test_calls_a_crash_left_running_or_pending_end_interrupted(tmp_path, sse_server):
@@ -548,4 +437,4 @@ def test_calls_a_crash_left_running_or_pending_end_interrupted(tmp_path, sse_ser
         ]
         assert h.chat.pending_approvals() == []
 
-    run(tmp_path, sse_server, body)
+    run_tools(tmp_path, sse_server, body)

@@ -47,8 +47,8 @@ from desktop.engine.turn.versions import (
 )
 from desktop.providers.base import RequestMessage
 from desktop.storage.errors import MessageNotFound
-from tests.engine.turn.test_chat_service import MODEL, Harness, run, wait_for
 from tests.support.chat_wire import turns as conversation_turns
+from tests.support.engine_harness import MODEL, Harness, run
 from tests.support.sse_server import (
     DONE,
     Disconnect,
@@ -59,7 +59,7 @@ from tests.support.sse_server import (
     error_response,
     sse_response,
 )
-from tests.support.waiting import CEILING_S
+from tests.support.waiting import CEILING_S, wait_for
 
 
 def sent(server: SSEServer, index: int) -> list[dict[str, Any]]:

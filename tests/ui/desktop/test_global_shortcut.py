@@ -11,11 +11,11 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
 from desktop.ui.desktop.global_shortcut import GlobalShortcut, support
+from tests.support.paths import ROOT
 from tests.support.waiting import CEILING_S
 from tests.support.xvfb import private_display
 
@@ -156,7 +156,7 @@ def test_the_shortcut_toggles_the_floating_window_while_another_app_has_focus(tm
             env=env,
             stdout=output,
             stderr=subprocess.STDOUT,
-            cwd=Path(__file__).resolve().parents[3],
+            cwd=ROOT,
         )
     other = None
     try:

@@ -25,9 +25,9 @@ from desktop.ui.desktop.single_instance import (
     parse_message,
     server_name,
 )
+from tests.support.paths import ROOT
 from tests.support.waiting import CEILING_S
 
-ROOT = Path(__file__).resolve().parents[3]
 START_TIMEOUT_S = 90.0  # a cold start on a busy two-core machine
 
 

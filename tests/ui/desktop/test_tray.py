@@ -19,15 +19,11 @@ from desktop.engine.settings_service import SettingsService
 from desktop.storage.secrets import SecretStore
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
 from desktop.ui.views.settings_pages.desktop_page import DesktopPage
-from tests.support.settings_files import write_settings
-
-
-def saved(data_dir: Path) -> dict:
-    return json.loads((data_dir / "settings.json").read_text(encoding="utf-8"))
+from tests.support.settings_files import saved_settings, write_settings
 
 
 def set_desktop(data_dir: Path, **values: object) -> None:
-    data = saved(data_dir)
+    data = saved_settings(data_dir)
     data["desktop"] = values
     (data_dir / "settings.json").write_text(json.dumps(data), encoding="utf-8")
 
@@ -155,7 +151,7 @@ def test_the_desktop_page_saves_its_choices_and_says_why_the_tray_is_off(
 
     assert page.notifications.isChecked()
     page.notifications.click()
-    assert saved(tmp_path)["desktop"] == {"notifications": False}
+    assert saved_settings(tmp_path)["desktop"] == {"notifications": False}
     assert page.status.text() == "Saved."
     assert not parley.settings.settings.desktop.notifications
 
@@ -179,12 +175,12 @@ def test_the_shortcut_is_registered_before_it_is_saved(tmp_path, qtbot):
     assert page.close_to_tray.isEnabled() and page.shortcut.isEnabled()
 
     page.close_to_tray.click()
-    assert saved(tmp_path)["desktop"] == {"close_to_tray": True}
+    assert saved_settings(tmp_path)["desktop"] == {"close_to_tray": True}
 
     page.shortcut.setFocus()
     QTest.keyClick(page.shortcut, Qt.Key.Key_J, Qt.KeyboardModifier.ControlModifier)
     assert registered == ["Ctrl+J"]
-    assert saved(tmp_path)["desktop"]["floating_shortcut"] == "Ctrl+J"
+    assert saved_settings(tmp_path)["desktop"]["floating_shortcut"] == "Ctrl+J"
 
     page.shortcut.setFocus()
     QTest.keyClick(
@@ -194,10 +190,10 @@ def test_the_shortcut_is_registered_before_it_is_saved(tmp_path, qtbot):
     )
     assert page.status.text() == "Ctrl+Alt+N is taken by another application."
     assert registered == ["Ctrl+J", "Ctrl+J"]  # the saved one put back
-    assert saved(tmp_path)["desktop"]["floating_shortcut"] == "Ctrl+J"
+    assert saved_settings(tmp_path)["desktop"]["floating_shortcut"] == "Ctrl+J"
     assert page.shortcut.keySequence() == QKeySequence("Ctrl+J")
 
     page.no_shortcut.click()
     assert registered[-1] == ""
-    assert saved(tmp_path)["desktop"]["floating_shortcut"] == ""
+    assert saved_settings(tmp_path)["desktop"]["floating_shortcut"] == ""
     assert page.shortcut.keySequence().isEmpty() and not page.no_shortcut.isEnabled()
