@@ -75,6 +75,7 @@ def test_a_database_upgraded_without_a_column_starts_and_takes_messages(tmp_path
     assert (data / "parley.db.pre-v6.bak").is_file()
 
 
+@pytest.mark.slow
 def test_starting_on_a_full_disk_says_the_disk_is_full_and_where(small_disk):
     data = small_disk.root / "data"
     assert run_parley("--smoke-test", "--data-dir", str(data)).returncode == 0  # a history

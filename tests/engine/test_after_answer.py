@@ -239,6 +239,7 @@ def test_failures_are_quiet(tmp_path, sse_server, caplog):
     run(tmp_path, sse_server, body)
 
 
+@pytest.mark.slow
 def test_a_new_send_cancels_the_work_for_the_previous_answer(tmp_path, sse_server):
     async def body(h: Harness) -> None:
         answers(sse_server, delay=2.0)

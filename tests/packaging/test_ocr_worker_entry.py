@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from desktop.engine.ocr.local_engine import OCR_WORKER_FLAG, worker_command
 from tests.support.ocr_images import text_image
 from tests.support.paths import ROOT
@@ -19,6 +21,7 @@ def test_a_bundled_parley_starts_the_worker_as_itself(monkeypatch):
     assert worker_command() == [sys.executable, OCR_WORKER_FLAG]
 
 
+@pytest.mark.slow
 def test_the_worker_flag_reads_an_image_and_prints_only_the_answer(tmp_path):
     image = tmp_path / "scan.png"
     image.write_bytes(text_image("Invoice number 4711"))

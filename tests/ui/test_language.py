@@ -201,6 +201,7 @@ def _fonts_draw_chinese() -> bool:
     return bool(listed.stdout.strip())
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _fonts_draw_chinese(), reason="no CJK font: apt install fonts-noto-cjk")
 def test_parley_starts_in_chinese_when_chosen_or_when_the_system_speaks_it(tmp_path):
     chinese = "language zh_CN (locale zh_CN), translations: ['qtbase_zh_CN', 'parley_zh_CN']"

@@ -60,6 +60,7 @@ def test_the_resolver_finds_what_the_dynamic_loader_finds():
             assert soname in report and f"{soname} => not found" not in report, soname
 
 
+@pytest.mark.slow
 @linux_only
 def test_each_library_has_the_debian_package_that_dpkg_says_installed_it():
     if shutil.which("dpkg") is None:

@@ -40,6 +40,7 @@ def test_the_engine_is_installed_for_the_tests():
     assert LocalOcrEngine().available
 
 
+@pytest.mark.slow
 @needs_proc
 def test_reads_the_words_drawn_on_an_image_and_ends_its_process():
     invoice = text_image("Invoice number 4711", "Total due: 12 apples")

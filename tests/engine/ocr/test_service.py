@@ -154,6 +154,7 @@ def test_a_model_whose_provider_is_gone_is_reported(sse_server, tmp_path):
     assert sse_server.requests == []
 
 
+@pytest.mark.slow
 def test_without_a_model_the_local_engine_reads_and_its_reading_is_cached(sse_server, tmp_path):
     image = ocr_image(text_image("Meeting at noon"))
     outcome = transcribe(sse_server, tmp_path, [image], model=None, local=LocalOcrEngine())

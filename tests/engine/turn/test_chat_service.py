@@ -428,6 +428,7 @@ def test_an_answer_that_cannot_be_saved_is_shown_marked_and_saved_once_there_is_
     run(small_disk.root, sse_server, body)
 
 
+@pytest.mark.slow
 def test_an_answer_not_saved_yet_is_what_every_read_gives_until_it_is_saved(sse_server, small_disk):
     """The chat read back, an export and the estimate of the next request see the
     answer as it ended, not the start the disk still holds; it reaches the disk by

@@ -23,6 +23,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from desktop.core.models import MessageStatus
 from desktop.engine.turn.chat_service import ChatService
 from desktop.storage.database import Database
@@ -70,6 +72,7 @@ def _saved_text(db_path: Path, message_id: str) -> str:
     return "".join(p.get("text", "") for p in parts if p.get("type") == "text")
 
 
+@pytest.mark.slow
 def test_kill_9_mid_stream_loses_at_most_the_last_second(tmp_path: Path, sse_server) -> None:
     sent: list[int] = []
     sse_server.enqueue(

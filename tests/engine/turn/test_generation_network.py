@@ -7,6 +7,8 @@ import json
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from desktop.core.models import (
     ErrorPart,
     MessageStatus,
@@ -337,6 +339,7 @@ def test_a_retried_generation_waits_for_real_then_answers(tmp_path, sse_server):
 # --- the provider's stall timeout ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_stream_silent_longer_than_the_providers_stall_timeout_ends_saying_so(
     tmp_path, sse_server
 ):

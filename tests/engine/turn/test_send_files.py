@@ -185,6 +185,7 @@ def test_with_no_ocr_at_all_nothing_is_sent_and_the_person_is_told_how(tmp_path,
     run(tmp_path, sse_server, body)
 
 
+@pytest.mark.slow
 def test_the_local_engine_reads_for_a_model_without_vision(tmp_path, sse_server):
     sse_server.script(default_stream("Noted."))
     png = tmp_path / "note.png"

@@ -113,6 +113,7 @@ def _blob(data_dir: Path, content: bytes, suffix: str) -> Path:
     return data_dir / "attachments" / digest[:2] / f"{digest}{suffix}"
 
 
+@pytest.mark.slow
 def test_a_second_launch_hands_its_files_over_and_a_crash_leaves_nothing_in_the_way(
     qapp, tmp_path, launcher
 ):
@@ -145,6 +146,7 @@ def test_a_second_launch_hands_its_files_over_and_a_crash_leaves_nothing_in_the_
         assert not Path(server_name(data)).exists()  # an orderly exit removes it
 
 
+@pytest.mark.slow
 def test_simultaneous_launches_leave_one_parley_per_data_folder(qapp, tmp_path, launcher):
     shared, other = tmp_path / "shared", tmp_path / "other"
     twins = [launcher.start(shared), launcher.start(shared)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import shiboken6
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -314,6 +315,7 @@ def test_a_restored_mcp_call_is_described_once_its_server_is_up(driver, sse_serv
     driver.run(body())
 
 
+@pytest.mark.slow
 def test_a_restored_call_whose_server_cannot_start_yet_is_worded_cautiously(
     driver, sse_server, tmp_path
 ):

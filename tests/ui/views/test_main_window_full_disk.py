@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -237,6 +238,7 @@ def test_an_answer_whose_saves_fail_keeps_its_text_on_screen_and_says_it_is_not_
     driver.run(body(), timeout=120)
 
 
+@pytest.mark.slow
 def test_an_answer_not_saved_yet_is_shown_as_it_ended_when_the_chat_is_opened_again(
     driver, sse_server, small_disk
 ):

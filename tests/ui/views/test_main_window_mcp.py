@@ -8,6 +8,7 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QCheckBox, QLabel
@@ -97,6 +98,7 @@ def test_allowing_from_a_conversation_starts_the_server_and_the_tools_page_follo
     driver.run(body())
 
 
+@pytest.mark.slow
 def test_a_server_that_crashes_while_idle_shows_it_in_settings(driver, sse_server, tmp_path):
     parley = start_with_server(driver, sse_server, tmp_path, consent=True)
     parley.window.show_settings()

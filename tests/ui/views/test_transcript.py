@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtTest import QTest
@@ -53,6 +54,7 @@ def test_the_view_follows_a_streaming_answer(driver, sse_server, tmp_path):
     driver.run(body())
 
 
+@pytest.mark.slow
 def test_scrolled_up_the_view_stays_put_and_offers_a_way_back(driver, sse_server, tmp_path):
     write_settings(tmp_path, sse_server.base_url)
     sse_server.enqueue(sse_response(*long_stream(100, pause=0.03)))

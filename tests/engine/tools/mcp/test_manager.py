@@ -157,6 +157,7 @@ def test_results_errors_and_images_of_a_stdio_server(tmp_path):
     asyncio.run(main())
 
 
+@pytest.mark.slow
 def test_a_crashed_server_is_restarted_with_backoff_and_its_stderr_is_logged(tmp_path):
     async def main() -> None:
         manager, _ = manage(
