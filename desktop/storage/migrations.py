@@ -413,7 +413,7 @@ def _version(conn: Connection) -> int:
 
 
 def _has_tables(conn: Connection) -> bool:
-    count: int = conn.execute(
+    count = conn.execute(
         text("SELECT count(*) FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'")
     ).scalar_one()
     return count > 0
