@@ -85,7 +85,7 @@ def test_a_search_hit_among_the_older_messages_is_read_before_the_first_paint(
     assert resets == [ids[2:]] and focused == [ids[2]]
 
 
-def test_a_streamed_answer_is_added_once_and_shown_complete_when_it_ends(scripted, model, qtbot):
+def test_a_streamed_answer_is_added_once_and_shown_complete_when_it_ends(scripted, model):
     conversation = scripted.conversation()
     model.show(conversation.id)
     added: list[str] = []
@@ -101,7 +101,7 @@ def test_a_streamed_answer_is_added_once_and_shown_complete_when_it_ends(scripte
     # and the final state replaced whatever was still waiting.
     assert model.update_pacer.submitted == 50
     assert updated[-1] == (answer.id, "".join(f"{n} " for n in range(50)))
-    qtbot.wait(0)  # a turn of the loop: nothing stale is applied after the final state
+    # Nothing waits to be applied after the final state, so nothing stale can follow it.
     assert updated[-1][1] == answer.text and not model.update_pacer.has_pending
 
 
