@@ -74,7 +74,6 @@ class ChatViewModel(QObject):
     ) -> None:
         super().__init__(parent)
         self._chat = chat
-        self._settings = settings
         self._tasks = tasks
         self.tray = AttachmentTray(attachments, tasks, self)  # the composer's files
         self.transcript = TranscriptModel(chat, self.tray.files.note, images, self)
