@@ -37,6 +37,7 @@ _KEYS = {
     "allowed_tools",
     "allow_prompt_override",
     "context_threshold",
+    "libraries",
 }
 
 
@@ -57,6 +58,8 @@ class Assistant:
     allow_prompt_override: bool = True
     # Estimated tokens of history above which older messages are summarised.
     context_threshold: int = DEFAULT_THRESHOLD
+    # Knowledge libraries (ids, see knowledge.py) whose passages its answers may use.
+    libraries: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -130,6 +133,15 @@ def _tools(value: Any, where: str) -> tuple[str, ...] | None:
     return tuple(names)
 
 
+def _library_ids(value: Any, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list):
+        raise SettingsError(where, tr("must be a list of library ids"))
+    for i, library_id in enumerate(value):
+        if not isinstance(library_id, str) or not _ID.match(library_id):
+            raise SettingsError(f"{where}[{i}]", tr("is not a library id"))
+    return tuple(dict.fromkeys(value))
+
+
 def parse_assistant(data: Any, where: str) -> Assistant:
     if not isinstance(data, dict):
         raise SettingsError(where, tr("must be an object"))
@@ -175,6 +187,7 @@ def parse_assistant(data: Any, where: str) -> Assistant:
         allowed_tools=_tools(data.get("allowed_tools"), f"{where}.allowed_tools"),
         allow_prompt_override=override,
         context_threshold=threshold if threshold is not None else DEFAULT_THRESHOLD,
+        libraries=_library_ids(data.get("libraries", []), f"{where}.libraries"),
     )
 
 
@@ -219,6 +232,8 @@ def dump_assistant(assistant: Assistant) -> dict[str, Any]:
         data["allow_prompt_override"] = False
     if assistant.context_threshold != DEFAULT_THRESHOLD:
         data["context_threshold"] = assistant.context_threshold
+    if assistant.libraries:
+        data["libraries"] = list(assistant.libraries)
     return data
 
 

@@ -134,7 +134,27 @@ class ErrorPart:
     status_code: int | None = None
 
 
-Part = TextPart | ReasoningPart | ToolCallPart | NoticePart | ErrorPart
+@dataclass(frozen=True, slots=True)
+class CitationPart:
+    """A passage from the person's libraries that this answer was given, under the number
+    the model cites it by (`[n]`). Stored with the answer, so its cards, export and
+    import never depend on the index still holding the passage; `source_sha256` tells
+    whether the file changed since."""
+
+    number: int
+    library_id: str
+    path: str  # absolute, on this computer
+    relative_path: str  # what the model saw
+    excerpt: str  # the passage as retrieved
+    heading_path: str = ""
+    page: int | None = None
+    char_start: int = 0
+    char_end: int = 0
+    source_sha256: str = ""
+    chunk_id: int | None = None
+
+
+Part = TextPart | ReasoningPart | ToolCallPart | NoticePart | ErrorPart | CitationPart
 
 
 @dataclass(frozen=True, slots=True)

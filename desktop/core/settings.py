@@ -24,6 +24,7 @@ from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.desktop_settings import DesktopSettings, dump_desktop, parse_desktop
 from desktop.core.errors import SettingsError
 from desktop.core.i18n import QT_TR_NOOP, tr
+from desktop.core.knowledge import LibrarySettings, dump_library, parse_libraries
 from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S, STALL_TIMEOUT_S
 from desktop.core.mcp_settings import (
     McpServerSettings,
@@ -206,6 +207,11 @@ class Settings:
     # the one new conversations talk to.
     assistants: tuple[Assistant, ...] = ()
     default_assistant: str = DEFAULT_ID
+    # Knowledge libraries (knowledge.py): folders and files indexed for citing.
+    libraries: tuple[LibrarySettings, ...] = ()
+
+    def library(self, library_id: str) -> LibrarySettings | None:
+        return next((lib for lib in self.libraries if lib.id == library_id), None)
 
     def all_assistants(self) -> tuple[Assistant, ...]:
         return with_builtin(self.assistants)
@@ -505,6 +511,7 @@ def parse_settings(data: Any) -> Settings:
             "follow_up_suggestions",
             "assistants",
             "default_assistant",
+            "libraries",
         },
         "",
     )
@@ -602,6 +609,7 @@ def parse_settings(data: Any) -> Settings:
         follow_up_suggestions=suggestions,
         assistants=assistants,
         default_assistant=default_assistant,
+        libraries=parse_libraries(data.get("libraries", [])),
     )
 
 
@@ -692,6 +700,8 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["assistants"] = [dump_assistant(a) for a in settings.assistants]
     if settings.default_assistant != DEFAULT_ID:
         data["default_assistant"] = settings.default_assistant
+    if settings.libraries:
+        data["libraries"] = [dump_library(lib) for lib in settings.libraries]
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:
