@@ -1,0 +1,1 @@
+"""Knowledge libraries: reading the person's files, indexing them, searching them."""
