@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from desktop.core.assistants import Assistant
-from desktop.core.models import Conversation, Message
+from desktop.core.models import CitationPart, Conversation, Message
 from desktop.engine.prompt.request_builder import RequestOptions, Step, assemble, for_the_wire
 from desktop.engine.prompt.system_prompt import NO_TOOLS_NOTE, compose, tool_instructions
 from desktop.engine.prompt.transformers import TransformContext, apply_transformers
@@ -33,6 +33,7 @@ def prepare_request(
     timezone_name: str,
     user: str = "",
     tools_wanted: bool = True,
+    knowledge: tuple[CitationPart, ...] = (),
 ) -> ChatRequest:
     """The request for one model step of an answer.
 
@@ -56,6 +57,7 @@ def prepare_request(
     - `user`: the person's name for `{{user}}` ("" leaves it as written).
     - `tools_wanted`: whether this answer would use tools if the model could; when the
       model cannot, the system prompt says so (`NO_TOOLS_NOTE`) so it does not pretend.
+    - `knowledge`: the passages retrieved from the person's libraries for this answer.
     """
     built = assemble(path, model, options, step)
     caps = options.capabilities
@@ -75,6 +77,7 @@ def prepare_request(
         user=user,
         attachments=options.attachments,
         message_files=built.files,
+        knowledge=knowledge,
     )
     request = apply_transformers(replace(built.request, system=system), ctx)
     return for_the_wire(request, caps)

@@ -9,6 +9,8 @@ the person sees and what a later edit starts from stays exactly what they wrote.
    text and the person's messages.
 3. `documents_as_prompt`, 4. `ocr_text`, 5. `workspace_context` put each kind of file's
    bounded blocks before the person's words, in that order, under one preamble.
+6. `knowledge_context` appends the passages retrieved from the person's libraries to the
+   system text, in boundary tags, as reference data (`knowledge/context.py`).
 
 Placeholders run before the file blocks on purpose: a document that happens to contain
 `{{date}}` is quoted material and reaches the model as it is.
@@ -24,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
-from desktop.core.models import Role
+from desktop.core.models import CitationPart, Role
 from desktop.engine.attachments.text import (
     AttachmentInput,
     FileKind,
@@ -32,6 +34,7 @@ from desktop.engine.attachments.text import (
     file_block,
     kind_of,
 )
+from desktop.engine.knowledge.context import knowledge_block
 from desktop.engine.prompt import placeholders as ph
 from desktop.engine.prompt.clock import in_zone, utc_offset
 from desktop.providers.base import ChatRequest
@@ -44,7 +47,8 @@ class TransformContext:
     `now` must be timezone-aware; `timezone_name` is the person's IANA zone
     ("Europe/Berlin"), which `now` is converted to. `message_files[i]` holds the ids
     (keys of `attachments`) of the inputs whose text belongs to `request.messages[i]`
-    (`request_builder.BuiltRequest.files`).
+    (`request_builder.BuiltRequest.files`). `knowledge`: the passages retrieved for
+    this answer, as the answer keeps them.
     """
 
     now: datetime
@@ -54,6 +58,7 @@ class TransformContext:
     user: str = ""
     attachments: Mapping[str, AttachmentInput] = field(default_factory=dict)
     message_files: tuple[tuple[str, ...], ...] = ()
+    knowledge: tuple[CitationPart, ...] = ()
 
     def __post_init__(self) -> None:
         if self.now.utcoffset() is None:
@@ -128,12 +133,20 @@ def workspace_context(request: ChatRequest, ctx: TransformContext) -> ChatReques
     return _add_files(request, ctx, FileKind.WORKSPACE)
 
 
+def knowledge_context(request: ChatRequest, ctx: TransformContext) -> ChatRequest:
+    """Passages from the person's libraries: last, after placeholders, so a passage that
+    happens to contain `{{date}}` reaches the model as it was written."""
+    block = knowledge_block(ctx.knowledge)
+    return _with_system(request, block) if block else request
+
+
 TRANSFORMERS: tuple[Transformer, ...] = (
     time_reminder,
     placeholders,
     documents_as_prompt,
     ocr_text,
     workspace_context,
+    knowledge_context,
 )
 
 

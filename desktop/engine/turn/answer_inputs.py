@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from desktop.core.assistants import Assistant
-from desktop.core.models import Conversation, Message
+from desktop.core.models import CitationPart, Conversation, Message
 from desktop.engine.attachments.text import AttachmentInput
 from desktop.engine.prompt.assistants import allowed, options_for
 from desktop.engine.prompt.clock import local_zone_name
@@ -45,6 +45,7 @@ class AnswerInputs:
     summary_text: str | None  # the validated rolling summary standing for the rest
     options: RequestOptions
     tools_wanted: bool  # tools would be offered if the model could call them
+    knowledge: tuple[CitationPart, ...] = ()  # passages retrieved for this answer
 
     def request(self, path: Sequence[Message], model: str, step: Step) -> ChatRequest:
         return prepare_request(
@@ -59,6 +60,7 @@ class AnswerInputs:
             timezone_name=local_zone_name(),
             user=person_name(),
             tools_wanted=self.tools_wanted,
+            knowledge=self.knowledge,
         )
 
 

@@ -20,6 +20,7 @@ from desktop.core.i18n import joined, tr
 from desktop.core.limits import DB_WRITE_INTERVAL_S, UI_UPDATE_INTERVAL_S
 from desktop.core.models import (
     CallState,
+    CitationPart,
     Conversation,
     ErrorPart,
     Message,
@@ -44,7 +45,8 @@ from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn.answer_inputs import AnswerInputs, answer_inputs
-from desktop.engine.turn.ports import ProviderSource
+from desktop.engine.turn.ports import KnowledgeSearch, ProviderSource
+from desktop.engine.turn.retrieval import retrieve, wants_knowledge
 from desktop.engine.turn.stream_fold import Draft, Folding, close_open
 from desktop.engine.turn.throttle import Throttle
 from desktop.storage.disk_space import size_text
@@ -72,6 +74,7 @@ class TurnServices:
     context: ContextService | None = None
     clock: Callable[[], float] | None = None
     max_steps: int = MAX_TOOL_STEPS
+    knowledge: KnowledgeSearch | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +147,7 @@ class Generation:
         self._files = services.files
         self._assistant = turn.assistant
         self._context = services.context
+        self._knowledge = services.knowledge
         self._window: list[Message] = list(history)  # what the context planner sends
         self._activity: str | None = None
         self._status = MessageStatus.STREAMING
@@ -249,7 +253,8 @@ class Generation:
         base = self._providers.request_options(model)
         summary = await self._context_window(model, assistant)
         files = await self._read_files(base.capabilities.supports_vision)
-        return answer_inputs(
+        knowledge = await self._retrieve(assistant)
+        inputs, toolbox = answer_inputs(
             assistant,
             self._conversation,
             base,
@@ -259,6 +264,30 @@ class Generation:
             offered=await self._toolbox(base),
             has_tools=self._tools is not None,
         )
+        return replace(inputs, knowledge=knowledge), toolbox
+
+    async def _retrieve(self, assistant: Assistant) -> tuple[CitationPart, ...]:
+        """The passages of the assistant's libraries this answer is given; new ones go
+        on the answer at once, so the person sees what it was given as it streams."""
+        if not wants_knowledge(assistant, self._knowledge):
+            return ()
+        if not self._resume:
+            self._activity = tr("Searching your documents…")
+            self._publish()
+        found = await retrieve(
+            assistant, self._window, self._knowledge, self._message, resume=self._resume
+        )
+        self._activity = None
+        if found.notice is not None:
+            self._notices.append(found.notice)
+        if found.new and found.citations:
+            draft = self._draft  # nothing streamed yet: the citations come first
+            self._draft = replace(
+                draft,
+                closed=(*found.citations, *draft.closed),
+                step_start=draft.step_start + len(found.citations),
+            )
+        return found.citations
 
     async def _context_window(self, model: ModelRef, assistant: Assistant) -> str | None:
         """What of the branch is sent in full, and the summary standing for the rest."""

@@ -8,8 +8,10 @@ that satisfies the type checker is enough to run a turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
+from desktop.core.knowledge import SearchOutcome
 from desktop.core.models import ModelRef
 from desktop.core.settings import Settings
 from desktop.engine.prompt.request_builder import RequestOptions
@@ -29,4 +31,14 @@ class ProviderSource(Protocol):
 
     def request_options(self, model: ModelRef) -> RequestOptions:
         """Capabilities, reasoning effort, the provider's extra headers and body."""
+        ...
+
+
+class KnowledgeSearch(Protocol):
+    """Where an answer finds passages of the person's libraries (the knowledge service)."""
+
+    async def retrieve(self, library_ids: Sequence[str], query: str) -> SearchOutcome:
+        """The best passages (at most `MAX_PASSAGES`) of those libraries for `query`;
+        by words only, saying why, when vectors cannot be used. Raises `ParleyError`
+        when the libraries cannot be searched at all."""
         ...

@@ -8,12 +8,14 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from desktop.core.attachments import Attachment, AttachmentKind
-from desktop.core.models import Role, new_id
+from desktop.core.models import CitationPart, Role, new_id
 from desktop.engine.attachments.text import FILES_PREAMBLE, AttachmentInput
+from desktop.engine.knowledge.context import PREAMBLE as KNOWLEDGE_PREAMBLE
 from desktop.engine.prompt.transformers import (
     TransformContext,
     apply_transformers,
     documents_as_prompt,
+    knowledge_context,
     ocr_text,
     placeholders,
     time_reminder,
@@ -228,3 +230,24 @@ def test_placeholders_apply_to_what_was_written_not_to_documents():
         '<document name="template.txt">\nDue {{date}}\n</document>',
         "Fill in 2026-11-30",
     )
+
+
+# --- knowledge ----------------------------------------------------------------------
+
+
+CITED = CitationPart(1, "docs", "/home/ana/docs/plan.md", "plan.md", "Ship on {{date}}.", "Plan")
+
+
+def test_knowledge_goes_last_in_the_system_text_and_leaves_the_messages_alone():
+    before = request(said("When do we ship?"), system="You are {{assistant}}.")
+    out = apply_transformers(before, ctx(knowledge=(CITED,)))
+    assert out.messages == before.messages
+    assert out.system is not None
+    head, _, passages = out.system.partition("\n\n" + KNOWLEDGE_PREAMBLE)
+    assert head.startswith("You are Writer.\n\nCurrent date and time:")
+    assert 'number="1" file="plan.md" location="Plan">\nShip on {{date}}.\n' in passages
+
+
+def test_no_knowledge_leaves_the_request_as_it_was():
+    before = request(said("Hi"), system="S")
+    assert knowledge_context(before, ctx()) == before
