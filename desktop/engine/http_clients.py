@@ -20,6 +20,7 @@ import httpx
 from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.errors import SettingsError
 from desktop.core.events import StreamEvent
+from desktop.core.knowledge import EmbeddingKind
 from desktop.core.settings import NetworkSettings
 from desktop.providers.base import ChatProvider, ChatRequest, Completion
 from desktop.providers.http_client import make_client
@@ -143,6 +144,18 @@ class _LeasedProvider:
 
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         return await self._leased(lambda: self._inner.describe_models(models))
+
+    async def embed(
+        self,
+        texts: Sequence[str],
+        model: str,
+        *,
+        dimensions: int | None = None,
+        kind: EmbeddingKind = EmbeddingKind.DOCUMENT,
+    ) -> list[list[float]]:
+        return await self._leased(
+            lambda: self._inner.embed(texts, model, dimensions=dimensions, kind=kind)
+        )
 
     async def _leased(self, call: Callable[[], Awaitable[T]]) -> T:
         self._owner._acquire(self._client)

@@ -19,9 +19,13 @@ from typing import Any, ClassVar, Literal
 import httpx
 
 from desktop.core.capabilities import ReportedCapabilities
+from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
+from desktop.core.i18n import tr
+from desktop.core.knowledge import EmbeddingKind
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, merge_extra_body
+from desktop.providers.embeddings import Vectors, embed_in_batches
 from desktop.providers.transport import HttpTransport, StreamReader
 from desktop.providers.wire_common import Redactor
 
@@ -31,7 +35,8 @@ JSON = "application/json"
 
 @dataclass(frozen=True, slots=True)
 class ChatCall:
-    """Where one model step goes and its body, before the person's extras are merged."""
+    """Where one model step (or one batch of texts to embed) goes and its body, before
+    the person's extras are merged."""
 
     url: str
     body: dict[str, Any]
@@ -74,9 +79,11 @@ class Endpoint:
         response = await self.open("GET", url, headers=headers, params=params)
         return await self._http.read_json(response)
 
-    async def post_json(self, url: str, body: dict[str, Any]) -> Any:
+    async def post_json(
+        self, url: str, body: dict[str, Any], params: Mapping[str, str] | None = None
+    ) -> Any:
         response = await self.open(
-            "POST", url, headers=self._spec.headers(self._key, JSON), body=body
+            "POST", url, headers=self._spec.headers(self._key, JSON), body=body, params=params
         )
         return await self._http.read_json(response)
 
@@ -86,11 +93,14 @@ class WireSpec:
 
     Subclasses set `url_hint` (where to look when a web page comes back) and implement
     `chat_call`, `stream_reader` and `read_completion`, and `list_models`; the rest has
-    the defaults most protocols share. A spec may keep state about its endpoint (what
-    the last model list said), so each adapter has its own.
+    the defaults most protocols share. A protocol with embedding models implements
+    `embed_call` and `read_embeddings`; one without sets `no_embeddings` to the sentence
+    that says so. A spec may keep state about its endpoint (what the last model list
+    said), so each adapter has its own.
     """
 
     url_hint: ClassVar[str]
+    no_embeddings: ClassVar[str | None] = None  # why `embed` is refused (QT_TR_NOOP)
     framing: ClassVar[Framing] = "sse"
     stream_accept: ClassVar[str] = "text/event-stream"
 
@@ -141,6 +151,19 @@ class WireSpec:
         return reader.whole  # type: ignore[attr-defined, no-any-return]
 
     def read_completion(self, payload: Any, redact: Redactor) -> Completion:
+        raise NotImplementedError
+
+    # --- embeddings ---------------------------------------------------------------
+
+    def embed_call(
+        self, texts: Sequence[str], model: str, *, dimensions: int | None, kind: EmbeddingKind
+    ) -> ChatCall:
+        """The request that embeds `texts` (one batch) with `model`."""
+        raise NotImplementedError
+
+    def read_embeddings(self, payload: Any, expected: int) -> Vectors:
+        """`expected` vectors from the answer, in the order of the texts; raises
+        `ProviderError` for an answer that is not that."""
         raise NotImplementedError
 
     # --- models -------------------------------------------------------------------
@@ -200,6 +223,29 @@ class HttpAdapter:
 
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         return await self.spec.describe_models(self._endpoint, models)
+
+    async def embed(
+        self,
+        texts: Sequence[str],
+        model: str,
+        *,
+        dimensions: int | None = None,
+        kind: EmbeddingKind = EmbeddingKind.DOCUMENT,
+    ) -> list[list[float]]:
+        """Vectors for `texts` in their order, in batches (`providers/embeddings.py`).
+
+        Sent as the model list is asked for: the key, the proxy and the wording of
+        errors apply, the person's extra headers and body (made for chat requests) do not.
+        """
+        if self.spec.no_embeddings is not None:
+            raise ProviderError(tr(self.spec.no_embeddings))
+
+        async def send(batch: list[str]) -> Vectors:
+            call = self.spec.embed_call(batch, model, dimensions=dimensions, kind=kind)
+            payload = await self._endpoint.post_json(call.url, call.body, call.params)
+            return self.spec.read_embeddings(payload, len(batch))
+
+        return await embed_in_batches(texts, send)
 
     async def _send(self, request: ChatRequest, *, stream: bool) -> httpx.Response:
         """The model step's request, the person's extra body and headers merged last."""

@@ -1,7 +1,8 @@
-"""The provider contract: a unified request in, typed stream events out.
+"""The provider contract: a unified request in, typed stream events out; texts in,
+vectors out.
 
 Every wire protocol (one module each) implements `ChatProvider`. The engine builds a
-`ChatRequest` and never sees vendor JSON.
+`ChatRequest` (or hands over the texts of a knowledge library) and never sees vendor JSON.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any, Protocol
 from desktop.core.capabilities import ReasoningEffort, ReportedCapabilities
 from desktop.core.errors import ProviderError
 from desktop.core.events import StreamEvent
+from desktop.core.knowledge import EmbeddingKind
 from desktop.core.models import Role, Usage
 
 
@@ -175,5 +177,25 @@ class ChatProvider(Protocol):
         Endpoints whose model list carries nothing about capabilities return an empty
         dict without asking anything. Raises `ProviderError` when the endpoint cannot be
         asked; an answer about one model that cannot be read just leaves that model out.
+        """
+        ...
+
+    async def embed(
+        self,
+        texts: Sequence[str],
+        model: str,
+        *,
+        dimensions: int | None = None,
+        kind: EmbeddingKind = EmbeddingKind.DOCUMENT,
+    ) -> list[list[float]]:
+        """One vector per text, in the order of `texts`, all of one length.
+
+        Any number of texts: they go in batches of at most `EMBED_BATCH_SIZE`, at most
+        `EMBED_CONCURRENCY` requests at once (`providers/embeddings.py`); no texts, no
+        request. `dimensions` asks the model for shorter vectors and is sent only when
+        given; `kind` tells a model that embeds passages and questions apart which this
+        is (Gemini). Raises `ProviderError` for HTTP errors, for an answer that is not
+        embeddings, and at once for a protocol without embedding models (Anthropic).
+        Cancellation stops every request in flight.
         """
         ...

@@ -27,7 +27,9 @@ from desktop.core.deadline import sleep_at_least
 from desktop.core.errors import ProviderError, StreamBrokenError
 from desktop.core.events import Retrying, StreamEvent
 from desktop.core.i18n import tr
+from desktop.core.knowledge import EmbeddingKind
 from desktop.providers.base import ChatProvider, ChatRequest, Completion, ProviderHTTPError
+from desktop.providers.embeddings import Vectors, embed_in_batches
 
 T = TypeVar("T")
 
@@ -115,6 +117,27 @@ class RetryingProvider:
 
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         return await self._with_retries(lambda: self._inner.describe_models(models))
+
+    async def embed(
+        self,
+        texts: Sequence[str],
+        model: str,
+        *,
+        dimensions: int | None = None,
+        kind: EmbeddingKind = EmbeddingKind.DOCUMENT,
+    ) -> list[list[float]]:
+        """Batched here, each batch tried again on its own: a rate limit met by the
+        tenth batch of a library does not send the nine before it again. The wrapped
+        provider gets one batch at a time, so each call of it is one request."""
+        if not texts:  # the wrapped provider says whether it can embed at all
+            return await self._inner.embed(texts, model, dimensions=dimensions, kind=kind)
+
+        async def send(batch: list[str]) -> Vectors:
+            return await self._with_retries(
+                lambda: self._inner.embed(batch, model, dimensions=dimensions, kind=kind)
+            )
+
+        return await embed_in_batches(texts, send)
 
     async def _with_retries(self, call: Callable[[], Awaitable[T]]) -> T:
         attempt = 1

@@ -19,10 +19,11 @@ from desktop.engine.http_clients import HttpClients
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.base import ChatRequest, RequestMessage
 from desktop.storage.secrets import SecretStore
+from tests.support.embedding_server import EMBEDDING_MODEL, EmbeddingServer, vector_for
 from tests.support.proxy import RecordingProxy
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import DONE, SSEServer, chat_chunk, sse_response
-from tests.support.waiting import run_within
+from tests.support.waiting import run_within, wait_for
 
 UPSTREAM = "http://parley-upstream.invalid/v1"  # resolvable only by the proxy
 
@@ -182,6 +183,31 @@ def test_an_answer_streaming_keeps_its_client_until_it_ends(
         await asyncio.sleep(0.05)
         assert old.is_closed  # closed as soon as the answer no longer needs it
         assert not service._client.is_closed
+
+    with_service(path, body)
+
+
+def test_the_provider_handed_out_embeds_and_keeps_its_client_while_it_does(
+    tmp_path: Path, embedding_server: EmbeddingServer
+) -> None:
+    path = tmp_path / "settings.json"
+    write_settings(path, embedding_server.url, kind="ollama", provider_id="p", name="P")
+    texts = [f"passage {i}" for i in range(100)]
+    release = embedding_server.hold()
+
+    async def body(service: SettingsService, proxy: RecordingProxy) -> None:
+        provider = await service.provider("p")
+        old = service._client
+        task = asyncio.ensure_future(provider.embed(texts, EMBEDDING_MODEL))
+        assert await asyncio.to_thread(embedding_server.wait_for_requests, 2)
+        # The person changes the network settings while a library is being embedded.
+        service.save(replace(service.settings, network=NetworkSettings(ProxyMode.NONE)))
+        assert service._clients is not None
+        await asyncio.gather(*service._clients._closing)  # whatever closing was started
+        assert not old.is_closed  # still carrying the embedding requests
+        release.set()
+        assert await task == [vector_for(t) for t in texts]
+        await wait_for(lambda: old.is_closed)  # closed once the embedding no longer needs it
 
     with_service(path, body)
 

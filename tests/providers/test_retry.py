@@ -21,8 +21,10 @@ from desktop.providers.openai_chat.adapter import OpenAIChatSpec
 from desktop.providers.registry import create_retrying_provider
 from desktop.providers.retry import RetryingProvider, RetryPolicy
 from tests.support import gemini_wire as g
-from tests.support.adapters import gemini_adapter, openai_chat_adapter
+from tests.support import ollama_wire
+from tests.support.adapters import gemini_adapter, ollama_adapter, openai_chat_adapter
 from tests.support.early_timers import run_with_early_timers
+from tests.support.embedding_server import EMBEDDING_MODEL, EmbeddingServer, vector_for
 from tests.support.provider_calls import run, text_of
 from tests.support.sse_server import (
     DEFAULT_ANSWER,
@@ -233,6 +235,89 @@ def test_the_registry_wraps_adapters_for_generations(sse_server: SSEServer) -> N
             assert isinstance(provider.inner.spec, OpenAIChatSpec)
 
     run(main())
+
+
+# --- embeddings ------------------------------------------------------------------------------
+
+
+def embed_with_retries(
+    server: EmbeddingServer,
+    texts: list[str],
+    adapter: Callable[..., Any] = ollama_adapter,
+    base_url: str | None = None,
+) -> tuple[list[list[float]] | ProviderError, list[float]]:
+    """The vectors (or the error that ended the call) and the waits in between."""
+    waits: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    async def main() -> list[list[float]] | ProviderError:
+        async with httpx.AsyncClient(trust_env=False) as client:
+            inner = adapter(client, base_url or server.url)
+            provider = RetryingProvider(inner, sleep=sleep, rng=lambda: 0.5)
+            try:
+                return await provider.embed(texts, EMBEDDING_MODEL)
+            except ProviderError as error:
+                return error
+
+    return run(main()), waits
+
+
+TEXTS = [f"passage {i}" for i in range(150)]
+
+
+def test_a_rate_limited_batch_waits_as_asked_and_only_it_is_sent_again(
+    embedding_server: EmbeddingServer,
+) -> None:
+    embedding_server.enqueue(
+        ollama_wire.error_response(429, "too many requests", headers={"Retry-After": "3"})
+    )
+
+    vectors, waits = embed_with_retries(embedding_server, TEXTS)
+
+    assert vectors == [vector_for(t) for t in TEXTS]
+    assert waits == [3.0]
+    sent = embedding_server.inputs()
+    assert len(sent) == 4  # three batches, one of them twice
+    assert sent[0] in sent[1:]  # the refused batch, sent again as it was
+    assert sorted(embedding_server.embedded()) == sorted(TEXTS + sent[0])
+
+
+def test_server_errors_and_cut_connections_are_retried_for_embeddings(
+    embedding_server: EmbeddingServer,
+) -> None:
+    embedding_server.enqueue(
+        error_response(503, "Overloaded", error_type="server_error"), [Disconnect()]
+    )
+
+    vectors, waits = embed_with_retries(
+        embedding_server, ["one"], openai_chat_adapter, f"{embedding_server.url}/v1"
+    )
+
+    assert vectors == [vector_for("one")]
+    assert len(waits) == 2
+    assert len(embedding_server.requests) == 3
+
+
+def test_a_refused_embedding_request_is_not_retried(embedding_server: EmbeddingServer) -> None:
+    embedding_server.enqueue(
+        g.error_response(400, "Request payload size exceeds the limit", "INVALID_ARGUMENT")
+    )
+
+    error, waits = embed_with_retries(embedding_server, ["one"], gemini_adapter)
+
+    assert isinstance(error, ProviderHTTPError) and error.status_code == 400
+    assert "Request payload size exceeds the limit" in str(error)
+    assert waits == []
+    assert len(embedding_server.requests) == 1
+
+
+def test_no_texts_through_the_retrying_provider_is_no_request(
+    embedding_server: EmbeddingServer,
+) -> None:
+    assert embed_with_retries(embedding_server, []) == ([], [])
+    assert embedding_server.requests == []
 
 
 # --- waits that must not end early ------------------------------------------------------

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import keyring
 import pytest
 
+from tests.support.embedding_server import EmbeddingServer
 from tests.support.memory_keyring import MemoryKeyring
 from tests.support.notification_daemon import NotificationDaemon
 from tests.support.sse_server import SSEServer
@@ -16,6 +17,17 @@ from tests.support.sse_server import SSEServer
 def sse_server() -> Iterator[SSEServer]:
     """A started loopback OpenAI-compatible server; script it with `.enqueue(...)`."""
     server = SSEServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def embedding_server() -> Iterator[EmbeddingServer]:
+    """A started loopback embedding server (OpenAI, Ollama and Gemini wires) with
+    predictable vectors; see `tests/support/embedding_server.py`."""
+    server = EmbeddingServer().start()
     try:
         yield server
     finally:

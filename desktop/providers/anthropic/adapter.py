@@ -51,6 +51,9 @@ class AnthropicSpec(WireSpec):
     """`/v1/messages` and `/v1/models` under the API root (no `/v1`)."""
 
     url_hint = QT_TR_NOOP("check the base URL (for Anthropic it is https://api.anthropic.com)")
+    no_embeddings = QT_TR_NOOP(
+        "Anthropic's API has no embedding models; choose another provider for this library"
+    )
     root = staticmethod(api_root)
 
     def headers(self, api_key: str | None, accept: str) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""Google Gemini: `streamGenerateContent?alt=sse`, `generateContent`, `models`.
+"""Google Gemini: `streamGenerateContent?alt=sse`, `generateContent`, `models`,
+`batchEmbedContents`.
 
 The key travels in the `x-goog-api-key` header, never in the URL, so it cannot end up in
 a proxy log or an error message. Gemini fails its own ways (a wrong key is a 400, not a
@@ -14,8 +15,11 @@ from typing import Any
 
 from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.i18n import QT_TR_NOOP, tr
+from desktop.core.knowledge import EmbeddingKind
 from desktop.providers.adapter import ChatCall, Endpoint, WireSpec
 from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError
+from desktop.providers.embeddings import Vectors
+from desktop.providers.gemini import embeddings
 from desktop.providers.gemini.models import parse_model_reports, parse_models_page
 from desktop.providers.gemini.request import build_body, model_path
 from desktop.providers.gemini.stream import StreamTranslator, parse_completion
@@ -85,6 +89,15 @@ class GeminiSpec(WireSpec):
             retryable=False,
             retry_after=error.retry_after,
         )
+
+    def embed_call(
+        self, texts: Sequence[str], model: str, *, dimensions: int | None, kind: EmbeddingKind
+    ) -> ChatCall:
+        url = f"{self.base_url}/{model_path(model)}:batchEmbedContents"
+        return ChatCall(url, embeddings.embedding_body(texts, model, dimensions, kind))
+
+    def read_embeddings(self, payload: Any, expected: int) -> Vectors:
+        return embeddings.read_embeddings(payload, expected)
 
     def stream_reader(self, redact: Redactor) -> StreamReader[Any]:
         return StreamTranslator(redact)

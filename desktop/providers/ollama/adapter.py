@@ -16,8 +16,11 @@ from typing import Any
 from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.errors import ProviderError
 from desktop.core.i18n import QT_TR_NOOP
+from desktop.core.knowledge import EmbeddingKind
 from desktop.providers.adapter import ChatCall, Endpoint, WireSpec
 from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError
+from desktop.providers.embeddings import Vectors
+from desktop.providers.ollama import embeddings
 from desktop.providers.ollama.models import parse_show, parse_tags
 from desktop.providers.ollama.request import build_body
 from desktop.providers.ollama.stream import StreamTranslator, parse_completion
@@ -59,6 +62,18 @@ class OllamaSpec(WireSpec):
             return None
         logger.info("%s cannot think; asking again without `think`", request.model)
         return {key: value for key, value in body.items() if key != "think"}
+
+    def embed_call(
+        self, texts: Sequence[str], model: str, *, dimensions: int | None, kind: EmbeddingKind
+    ) -> ChatCall:
+        """`/api/embed`; Ollama has no notion of `kind` (a model that wants a prefix
+        for queries documents it, and the text carries it)."""
+        return ChatCall(
+            f"{self.base_url}/api/embed", embeddings.embedding_body(texts, model, dimensions)
+        )
+
+    def read_embeddings(self, payload: Any, expected: int) -> Vectors:
+        return embeddings.read_embeddings(payload, expected)
 
     def stream_reader(self, redact: Redactor) -> StreamReader[Any]:
         return StreamTranslator(redact)

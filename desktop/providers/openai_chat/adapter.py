@@ -15,8 +15,11 @@ from typing import Any
 from desktop.core.capabilities import ReportedCapabilities
 from desktop.core.events import StreamEvent
 from desktop.core.i18n import QT_TR_NOOP
+from desktop.core.knowledge import EmbeddingKind
+from desktop.providers import openai_embeddings
 from desktop.providers.adapter import ChatCall, Endpoint, WireSpec
 from desktop.providers.base import ChatRequest, Completion
+from desktop.providers.embeddings import Vectors
 from desktop.providers.openai_chat.models import parse_model_reports
 from desktop.providers.openai_chat.request import build_body
 from desktop.providers.openai_chat.stream import (
@@ -43,6 +46,16 @@ class OpenAIChatSpec(WireSpec):
     def chat_call(self, request: ChatRequest, *, stream: bool) -> ChatCall:
         body = build_body(request, stream=stream, dialect=self.dialect)
         return ChatCall(self.base_url + "/chat/completions", body)
+
+    def embed_call(
+        self, texts: Sequence[str], model: str, *, dimensions: int | None, kind: EmbeddingKind
+    ) -> ChatCall:
+        """`{base}/embeddings`; the wire has no notion of `kind`."""
+        body = openai_embeddings.embedding_body(texts, model, dimensions)
+        return ChatCall(self.base_url + "/embeddings", body)
+
+    def read_embeddings(self, payload: Any, expected: int) -> Vectors:
+        return openai_embeddings.read_embeddings(payload, expected)
 
     def stream_reader(self, redact: Redactor) -> StreamReader[Any]:
         return StreamTranslator(redact)

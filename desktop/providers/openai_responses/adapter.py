@@ -6,13 +6,16 @@ reasoning model's thinking survives tool calls as encrypted items sent back in `
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from desktop.core.events import StreamEvent
 from desktop.core.i18n import QT_TR_NOOP
+from desktop.core.knowledge import EmbeddingKind
+from desktop.providers import openai_embeddings
 from desktop.providers.adapter import ChatCall, Endpoint, WireSpec
 from desktop.providers.base import ChatRequest, Completion
+from desktop.providers.embeddings import Vectors
 from desktop.providers.openai_responses.request import build_body
 from desktop.providers.openai_responses.stream import (
     ResponsesStreamTranslator,
@@ -31,6 +34,16 @@ class OpenAIResponsesSpec(WireSpec):
 
     def chat_call(self, request: ChatRequest, *, stream: bool) -> ChatCall:
         return ChatCall(self.base_url + "/responses", build_body(request, stream=stream))
+
+    def embed_call(
+        self, texts: Sequence[str], model: str, *, dimensions: int | None, kind: EmbeddingKind
+    ) -> ChatCall:
+        """`{base}/embeddings`, as for Chat Completions: the Responses API has none."""
+        body = openai_embeddings.embedding_body(texts, model, dimensions)
+        return ChatCall(self.base_url + "/embeddings", body)
+
+    def read_embeddings(self, payload: Any, expected: int) -> Vectors:
+        return openai_embeddings.read_embeddings(payload, expected)
 
     def stream_reader(self, redact: Redactor) -> StreamReader[Any]:
         return ResponsesStreamTranslator(redact)
