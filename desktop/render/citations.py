@@ -34,7 +34,7 @@ TOKEN = "parley_cite"
 _NUMBER = r"[1-9][0-9]{0,5}"
 _MARKER_RE = re.compile(rf"\[({_NUMBER}(?:[ \t]*,[ \t]*{_NUMBER})*)\]")
 _DIGITS_RE = re.compile(r"[0-9]+")
-_CITED_RE = re.compile(rf'<a href="{CITE_SCHEME}:([0-9]+)"')
+_CITED_RE = re.compile(rf'<a href="{CITE_SCHEME}:([0-9]+)"')  # as `_link` writes it
 # How far back a marker looks for the "www." of a link it would end (see `_ends_www`).
 _WWW_LOOKBACK = 512
 
@@ -104,7 +104,7 @@ def _unmark_in_images(state: StateCore) -> None:
                         child.type, child.meta = "text", {}
 
 
-def _render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:
+def _render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:  # noqa: ARG001
     """``[1]`` as one link; a list as its brackets and commas around a link per known
     number (an unknown one stays text)."""
     token = tokens[idx]
@@ -124,7 +124,8 @@ def _render(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) ->
 
 
 def _link(number: int, text: str) -> str:
-    return f'<a href="{cite_href(number)}">{escapeHtml(text)}</a>'
+    # Not underlined: a number beside a claim, set apart from the words by its colour.
+    return f'<a href="{cite_href(number)}" style="text-decoration: none;">{escapeHtml(text)}</a>'
 
 
 def cited_in_html(html: str) -> tuple[int, ...]:

@@ -87,12 +87,12 @@ def test_without_sources_nothing_changes(text: str, _expected: list[int]) -> Non
 def test_an_unknown_number_stays_text_as_written() -> None:
     html = render_markdown("see [9] and [1, 9]", citations=KNOWN)
     assert "see [9] and [" in html
-    assert f'<a href="{cite_href(1)}">1</a>, 9]' in html
+    assert f'<a href="{cite_href(1)}" style="text-decoration: none;">1</a>, 9]' in html
 
 
 def test_a_single_marker_is_one_link_with_its_brackets() -> None:
     html = render_markdown("fact [2].", citations=KNOWN)
-    assert f'<p>fact <a href="{cite_href(2)}">[2]</a>.</p>' in html
+    assert f'<p>fact <a href="{cite_href(2)}" style="text-decoration: none;">[2]</a>.</p>' in html
 
 
 def test_the_cards_order_is_the_first_citation_order() -> None:
@@ -110,8 +110,15 @@ def test_a_model_cannot_forge_a_citation_link() -> None:
 
 @pytest.mark.parametrize(
     ("url", "number"),
-    [("parley-cite:1", 1), ("parley-cite:12", 12), ("parley-cite:01", None), ("parley-cite:", None),
-     ("parley-cite:x", None), ("parley-copy:1", None), ("https://x/parley-cite:1", None)],
+    [
+        ("parley-cite:1", 1),
+        ("parley-cite:12", 12),
+        ("parley-cite:01", None),
+        ("parley-cite:", None),
+        ("parley-cite:x", None),
+        ("parley-copy:1", None),
+        ("https://x/parley-cite:1", None),
+    ],
 )
 def test_cite_links_read_back(url: str, number: int | None) -> None:
     assert cite_number(url) == number

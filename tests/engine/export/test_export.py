@@ -430,12 +430,26 @@ def test_markdown_shows_each_tool_call_with_its_arguments_and_result() -> None:
 def _cited_answer() -> tuple[Conversation, list[Message]]:
     conversation = Conversation(id="c", title="Sources", created_at=T0, updated_at=T0)
     guide = CitationPart(
-        1, "lib", "/home/me/docs/guide.pdf", "docs/guide.pdf", "Belém at dawn.", page=3,
-        char_start=40, char_end=54, source_sha256="a" * 64, chunk_id=5,
+        1,
+        "lib",
+        "/home/me/docs/guide.pdf",
+        "docs/guide.pdf",
+        "Belém at dawn.",
+        page=3,
+        char_start=40,
+        char_end=54,
+        source_sha256="a" * 64,
+        chunk_id=5,
     )
     trams = CitationPart(
-        2, "lib", "/home/me/docs/trams.md", "docs/trams.md", "Tram 28.",
-        heading_path="Lisbon › Trams", char_start=7, char_end=15,
+        2,
+        "lib",
+        "/home/me/docs/trams.md",
+        "docs/trams.md",
+        "Tram 28.",
+        heading_path="Lisbon › Trams",
+        char_start=7,
+        char_end=15,
     )
     unused = CitationPart(3, "lib", "/home/me/docs/food.md", "docs/food.md", "Pastéis.")
     answer = Message(
