@@ -209,6 +209,7 @@ class Parley:
         )
         self.floating.openInMainRequested.connect(self.show_main)
         self.window.chat_view.approval_dialogs.host = self._approval_host
+        self.window.chat_view.source_dialogs.host = self._approval_host
         self.window.floatingRequested.connect(self.toggle_floating)
         self.floating_shortcut = GlobalShortcut(self.settings.settings.desktop.floating_shortcut)
         self.floating_shortcut.activated.connect(self.toggle_floating)
@@ -250,8 +251,8 @@ class Parley:
         self.window.chat_view.focus_composer()
 
     def _approval_host(self) -> QWidget | None:
-        """The floating chat when the person works there: an approval dialog owned by
-        the main window would open behind it."""
+        """The floating chat when the person works there: an approval dialog (or the
+        source panel) owned by the main window would open behind it."""
         if self.floating.isVisible() and not self.window.isActiveWindow():
             return self.floating
         return None

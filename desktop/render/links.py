@@ -1,4 +1,5 @@
-"""Which link targets may leave the app, and the private links the chat view handles.
+"""Which link targets may leave the app, and the private links the chat view handles
+(a code block's Copy, a citation's number).
 
 Model output is untrusted. A link is only ever opened in the system browser or mail
 client, so the allow-list is tiny: http, https and mailto. The same check runs when the
@@ -12,6 +13,7 @@ from urllib.parse import urlsplit
 
 SAFE_SCHEMES = frozenset({"http", "https", "mailto"})
 COPY_SCHEME = "parley-copy"
+CITE_SCHEME = "parley-cite"
 
 # Whitespace the person cannot see or that browsers drop inside URLs ("java\tscript:"),
 # C0/C1 controls, and zero-width / bidi marks that hide what a link really is.
@@ -64,5 +66,21 @@ def copy_index(url: str) -> int | None:
         return None
     number = url[len(prefix) :]
     if not number.isascii() or not number.isdigit():
+        return None
+    return int(number)
+
+
+def cite_href(number: int) -> str:
+    """The link behind a citation marker ``[n]``: the source numbered `number`."""
+    return f"{CITE_SCHEME}:{number}"
+
+
+def cite_number(url: str) -> int | None:
+    """The source number behind a citation link, or None if `url` is not one."""
+    prefix = f"{CITE_SCHEME}:"
+    if not url.startswith(prefix):
+        return None
+    number = url[len(prefix) :]
+    if not number.isascii() or not number.isdigit() or number.startswith("0"):
         return None
     return int(number)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from desktop.render import unformatted
+from desktop.render.citations import TOKEN as CITE_TOKEN
 from desktop.render.guard import Plan, shown_source
 from desktop.render.maths import MathSource
 from desktop.render.parser import is_cut_short, parser
@@ -35,6 +36,7 @@ from desktop.render.rules import COPYABLE_TYPES, ENV_KEY, RenderContext, copy_so
 
 __all__ = [
     "Rendered",
+    "cited_numbers",
     "code_blocks",
     "compose",
     "is_cut_short",
@@ -61,14 +63,17 @@ def render_markdown(
     dark: bool = False,
     images: Collection[str] | None = None,
     maths: MathSource | None = None,
+    citations: Collection[int] = (),
 ) -> str:
     """Render a message as HTML for a QTextBrowser; inert whatever the input.
 
     `images`: None while remote images are off (every image is a link); otherwise the
     web images already loaded, shown inline (see `desktop.render.images`). `maths`: what
     typesets formulas (None: they show as their source; see `desktop.render.maths`).
+    `citations`: the numbers of the sources the answer was given; its ``[n]`` markers
+    for them become ``parley-cite:n`` links (see `desktop.render.citations`).
     """
-    return render_message(text, dark=dark, images=images, maths=maths).html
+    return render_message(text, dark=dark, images=images, maths=maths, citations=citations).html
 
 
 def render_message(
@@ -77,6 +82,7 @@ def render_message(
     dark: bool = False,
     images: Collection[str] | None = None,
     maths: MathSource | None = None,
+    citations: Collection[int] = (),
 ) -> Rendered:
     """`render_markdown`, with the plan that decided how much is markdown."""
     source = shown_source(text)
@@ -84,9 +90,13 @@ def render_message(
     if reason is not None:
         return compose(("", 0), source, Plan(0, reason), dark=dark)
     if fits == len(source):
-        fragment = rendered_fragment(source, dark=dark, images=images, maths=maths)
+        fragment = rendered_fragment(
+            source, dark=dark, images=images, maths=maths, citations=citations
+        )
         return compose(fragment, source, Plan(fits), dark=dark)
-    end, fragment = render_head(source[:fits], dark=dark, images=images, maths=maths)
+    end, fragment = render_head(
+        source[:fits], dark=dark, images=images, maths=maths, citations=citations
+    )
     return compose(fragment, source, Plan(end, OVER_BUDGET), dark=dark)
 
 
@@ -96,19 +106,23 @@ def render_head(
     dark: bool,
     images: Collection[str] | None,
     maths: MathSource | None = None,
+    citations: Collection[int] = (),
 ) -> tuple[int, tuple[str, int] | None]:
     """Where the formatted part ends when `head` is what fits the budget (as `plan` says),
     and that part rendered: from the one parse of `head`, leaving out the tokens of its
     last block, unless link references or footnotes tie the blocks together."""
     md = parser()
-    context = RenderContext(dark=dark, images=images, maths=maths)
+    context = RenderContext(dark=dark, images=images, maths=maths, citations=frozenset(citations))
     env: dict[str, Any] = {ENV_KEY: context}
     tokens = md.parse(head, env)
     end, first_left_out = formatted_end(head, tokens)
     if end < len(head) and (
         first_left_out is None or env.get("references") or env.get("footnotes")
     ):
-        return end, rendered_fragment(head[:end], dark=dark, images=images, maths=maths)
+        fragment = rendered_fragment(
+            head[:end], dark=dark, images=images, maths=maths, citations=citations
+        )
+        return end, fragment
     kept = tokens if first_left_out is None else tokens[:first_left_out]
     if is_cut_short(kept):
         return end, None
@@ -137,13 +151,15 @@ def render_fragment(
     images: Collection[str] | None = None,
     highlight: bool = True,
     maths: MathSource | None = None,
+    citations: Collection[int] = (),
 ) -> str | None:
     """Render already-normalised `source` as markdown, whatever it costs (the plan has
     decided it may); None when markdown-it would cut it short. Copy links are numbered
     from `first_copy_index`; `highlight=False` shows code as escaped text.
 
     The streaming renderer calls this per top-level block, so its output for a block
-    must not depend on anything outside the block except that index (and `images`).
+    must not depend on anything outside the block except that index (and `images`,
+    `citations`).
     """
     fragment = rendered_fragment(
         source,
@@ -152,6 +168,7 @@ def render_fragment(
         images=images,
         highlight=highlight,
         maths=maths,
+        citations=citations,
     )
     return None if fragment is None else fragment[0]
 
@@ -164,6 +181,7 @@ def rendered_fragment(
     images: Collection[str] | None = None,
     highlight: bool = True,
     maths: MathSource | None = None,
+    citations: Collection[int] = (),
 ) -> tuple[str, int] | None:
     """`render_fragment`, with the number of Copy links in it."""
     if not source:
@@ -175,6 +193,7 @@ def rendered_fragment(
         images=images,
         highlight=highlight,
         maths=maths,
+        citations=frozenset(citations),
     )
     env: dict[str, Any] = {ENV_KEY: context}
     tokens = md.parse(source, env)
@@ -198,3 +217,25 @@ def code_blocks(text: str) -> list[str]:
         tokens, end = [], 0
     copied = [copy_source(token) for token in tokens if token.type in COPYABLE_TYPES]
     return copied + unformatted.fence_sources(source[end:])
+
+
+def cited_numbers(text: str, citations: Collection[int]) -> tuple[int, ...]:
+    """The known numbers (`citations`) that `text` cites, in first-citation order, each
+    once: the citation links `render_markdown(text, citations=...)` makes, in the order
+    they are shown (footnotes last). Markers in the unformatted rest of a message too
+    long to format all of are not links, so they are not counted either."""
+    known = frozenset(citations)
+    source = shown_source(text)
+    end = plan(source).markdown_end if known else 0
+    if not end:
+        return ()
+    context = RenderContext(dark=False, citations=known)
+    tokens = parser().parse(source[:end], {ENV_KEY: context})
+    if is_cut_short(tokens):
+        return ()
+    cited: dict[int, None] = {}
+    for token in tokens:
+        for child in token.children or ():
+            if child.type == CITE_TOKEN:
+                cited.update((n, None) for n in child.meta["numbers"] if n in known)
+    return tuple(cited)

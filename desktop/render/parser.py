@@ -17,7 +17,7 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from desktop.render import maths, rules
+from desktop.render import citations, maths, rules
 from desktop.render.guard import MAX_BLOCK_NESTING, MAX_MATH_BLOCK_LINES
 
 _MATH_CLOSERS_KEY = "parley_math_closers"
@@ -49,6 +49,7 @@ def parser() -> MarkdownIt:
     _bound_math_block_scan(md)
     maths.install(md)  # \( \) and \[ \]
     rules.install(md)
+    citations.install(md)  # [n] markers, for the numbers a render is given
     return md
 
 

@@ -50,6 +50,8 @@ class RenderContext:
     highlight: bool = True  # False: code is shown as escaped text (see `fence_frame`)
     # None: formulas are their source. Otherwise what typesets them (see `maths`).
     maths: maths.MathSource | None = None
+    # The numbers of the sources this answer was given: their `[n]` become links.
+    citations: frozenset[int] = frozenset()
 
     @property
     def colours(self) -> Palette:

@@ -65,10 +65,12 @@ class StreamingRenderer:
         dark: bool = False,
         images: Collection[str] | None = None,
         maths: MathSource | None = None,
+        citations: Collection[int] = (),
     ) -> None:
         self._dark = dark
         self._images = images  # as for render_markdown; fixed: a new set needs a new renderer
         self._maths = maths
+        self._citations = frozenset(citations)  # as for render_markdown; see `citations`
         self._splitter = BlockSplitter()
         self._planner = Planner()
         # (source, first copy index, highlighted) -> HTML and the formulas it shows pending
@@ -89,10 +91,26 @@ class StreamingRenderer:
     def dark(self, value: bool) -> None:
         if value != self._dark:
             self._dark = value
-            self._cache.clear()
-            self._shown = ("", "")
-            self._formatted = ("", ("", 0))
-            self._head = ("", (0, ("", 0)))
+            self._clear()
+
+    @property
+    def citations(self) -> frozenset[int]:
+        """The source numbers whose ``[n]`` are links. Every cached block depends on
+        them, so a new set (an answer that searched again mid-stream) renders anew."""
+        return self._citations
+
+    @citations.setter
+    def citations(self, value: Collection[int]) -> None:
+        numbers = frozenset(value)
+        if numbers != self._citations:
+            self._citations = numbers
+            self._clear()
+
+    def _clear(self) -> None:
+        self._cache.clear()
+        self._shown = ("", "")
+        self._formatted = ("", ("", 0))
+        self._head = ("", (0, ("", 0)))
 
     @property
     def parsed_chars(self) -> int:
@@ -101,8 +119,8 @@ class StreamingRenderer:
 
     def render(self, text: str, *, final: bool = False) -> str:
         """The HTML for `text` so far; `final` (the reply is complete): equal to
-        ``render_markdown(text, dark=..., images=...)``, as it is whenever no costly last
-        block still grows (see the module's docstring)."""
+        ``render_markdown(text, dark=..., images=..., citations=...)``, as it is whenever
+        no costly last block still grows (see the module's docstring)."""
         source = shown_source(text)
         if (
             source == self._shown[0]
@@ -122,7 +140,13 @@ class StreamingRenderer:
             if head != self._head[0] or not self._current(self._head[1][1]):
                 self._head = (
                     head,
-                    render_head(head, dark=self._dark, images=self._images, maths=self._maths),
+                    render_head(
+                        head,
+                        dark=self._dark,
+                        images=self._images,
+                        maths=self._maths,
+                        citations=self._citations,
+                    ),
                 )
             end, fragment = self._head[1]
             layout = Plan(end, OVER_BUDGET)
@@ -150,7 +174,11 @@ class StreamingRenderer:
             self._forget()
             self.full_renders += 1
             return rendered_fragment(
-                source, dark=self._dark, images=self._images, maths=self._maths
+                source,
+                dark=self._dark,
+                images=self._images,
+                maths=self._maths,
+                citations=self._citations,
             )
 
         cache: dict[tuple[str, int, bool], tuple[str, list[str]]] = {}
@@ -180,6 +208,7 @@ class StreamingRenderer:
                     images=self._images,
                     highlight=highlight,
                     maths=self._maths,
+                    citations=self._citations,
                 )
                 if fragment is None:  # the splitter checked the nesting: cannot happen
                     self._forget()

@@ -4,7 +4,9 @@ Row conventions:
 - times: integer epoch milliseconds, UTC. Domain datetimes must be timezone-aware;
   reading gives UTC datetimes truncated to the millisecond.
 - `parts`: a JSON list of objects with a "type" key (text, reasoning, tool_call, notice,
-  error).
+  error, citation). A citation is its own object after the text, so a Parley that
+  predates citations keeps it verbatim as an unknown part (below) and reads the text
+  exactly as before.
 - `context`: a JSON object (attachment_ids, workspace_file, workspace_snapshot_id,
   workspace_error, context_captured).
 - `summary_covered_ids`: a JSON list of message ids.
@@ -34,6 +36,7 @@ from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.i18n import tr
 from desktop.core.models import (
     CallState,
+    CitationPart,
     ContextSnapshot,
     Conversation,
     ConversationSummary,
@@ -132,6 +135,8 @@ def part_to_json(part: Part) -> Any:
         return data if part.detail is None else {**data, "detail": part.detail}
     if isinstance(part, ErrorPart):
         return {"type": "error", "message": part.message, "status_code": part.status_code}
+    if isinstance(part, CitationPart):
+        return _citation_to_json(part)
     raise TypeError(f"cannot store part of type {type(part).__name__}")
 
 
@@ -149,6 +154,24 @@ def _call_record(part: ToolCallPart) -> dict[str, Any]:
         "attachment_ids": list(part.attachment_ids) or None,
     }
     return {key: value for key, value in record.items() if value is not None}
+
+
+def _citation_to_json(part: CitationPart) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "type": "citation",
+        "number": part.number,
+        "library_id": part.library_id,
+        "path": part.path,
+        "relative_path": part.relative_path,
+        "excerpt": part.excerpt,
+        "heading_path": part.heading_path,
+        "page": part.page,
+        "char_start": part.char_start,
+        "char_end": part.char_end,
+        "source_sha256": part.source_sha256,
+        "chunk_id": part.chunk_id,
+    }
+    return {key: value for key, value in data.items() if value is not None}
 
 
 class PartFormatError(ValueError):
@@ -207,6 +230,30 @@ def _str_tuple(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _citation(data: Mapping[str, Any]) -> CitationPart:
+    """Strict: the number and the passage's file are required; a missing optional field
+    takes its default, as a newer Parley's extra keys are ignored."""
+    number = _opt_int(data, "number")
+    if number is None or number < 1:
+        raise PartFormatError("number", "must be a whole number, 1 or more")
+    start, end = _opt_int(data, "char_start") or 0, _opt_int(data, "char_end") or 0
+    if start < 0 or end < start:
+        raise PartFormatError("char_end", "must not be before char_start")
+    return CitationPart(
+        number=number,
+        library_id=_str(data, "library_id"),
+        path=_str(data, "path"),
+        relative_path=_opt_str(data, "relative_path") or "",
+        excerpt=_str(data, "excerpt"),
+        heading_path=_opt_str(data, "heading_path") or "",
+        page=_opt_int(data, "page"),
+        char_start=start,
+        char_end=end,
+        source_sha256=_opt_str(data, "source_sha256") or "",
+        chunk_id=_opt_int(data, "chunk_id"),
+    )
+
+
 def _unknown(data: Any) -> UnknownPart:
     kind = data.get("type") if isinstance(data, dict) else None
     if isinstance(kind, str):
@@ -258,6 +305,8 @@ def decode_part(data: Any) -> Part:
         return NoticePart(_str(data, "text"), _opt_str(data, "detail"))
     if kind == "error":
         return ErrorPart(_str(data, "message"), _opt_int(data, "status_code"))
+    if kind == "citation":
+        return _citation(data)
     return _unknown(data)
 
 

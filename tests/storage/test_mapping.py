@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta, timezone
 import pytest
 
 from desktop.core.models import (
+    CitationPart,
     ContextSnapshot,
     Conversation,
     ErrorPart,
@@ -199,3 +200,89 @@ def test_a_reader_decodes_rows_by_position_and_shares_what_they_have_in_common()
     assert read[0].context is read[1].context  # decoded once, shared (it is frozen)
     assert read[0].model is read[1].model
     assert "search_text" not in mapping.MESSAGE_COLUMNS  # never needed to show a message
+
+
+# --- citations ------------------------------------------------------------------------
+
+CITED = CitationPart(
+    number=2,
+    library_id="lib-1",
+    path="/home/me/notes/trams.md",
+    relative_path="notes/trams.md",
+    excerpt="Tram 28 runs from Martim Moniz.",
+    heading_path="Lisbon › Trams",
+    page=None,
+    char_start=120,
+    char_end=151,
+    source_sha256="ab" * 32,
+    chunk_id=17,
+)
+
+
+def _cited_answer() -> Message:
+    first = CitationPart(1, "lib-1", "/home/me/guide.pdf", "guide.pdf", "Belém at dawn.", page=3)
+    return Message(
+        id="a1",
+        conversation_id="c1",
+        parent_id="u1",
+        role=Role.ASSISTANT,
+        parts=[TextPart("Take tram 28 [2], then Belém [1]."), first, CITED],
+        created_at=T0,
+    )
+
+
+def test_a_citation_part_round_trips_with_every_field() -> None:
+    data = mapping.part_to_json(CITED)
+    assert data["type"] == "citation" and data["number"] == 2 and data["chunk_id"] == 17
+    assert mapping.decode_part(json.loads(json.dumps(data))) == CITED
+    bare = CitationPart(1, "lib", "/p.txt", "p.txt", "x")
+    assert mapping.part_to_json(bare).keys() >= {"number", "path", "excerpt"}
+    assert "page" not in mapping.part_to_json(bare)  # unset optional fields are not written
+    assert mapping.decode_part(mapping.part_to_json(bare)) == bare
+
+
+def test_a_message_with_citations_round_trips_and_searches_by_its_text_only() -> None:
+    message = _cited_answer()
+    row = mapping.message_to_row(message)
+    assert row["search_text"] == "Take tram 28 [2], then Belém [1]."
+    assert mapping.message_from_row(row) == message
+
+
+@pytest.mark.parametrize(
+    ("bad", "field"),
+    [
+        ({"number": 0}, "number"),
+        ({"number": "2"}, "number"),
+        ({"path": None}, "path"),
+        ({"excerpt": 5}, "excerpt"),
+        ({"char_start": 10, "char_end": 5}, "char_end"),
+        ({"page": "3"}, "page"),
+    ],
+)
+def test_a_malformed_citation_is_named_strictly_and_kept_verbatim_leniently(
+    bad: dict, field: str
+) -> None:
+    data = {**mapping.part_to_json(CITED), **bad}
+    with pytest.raises(mapping.PartFormatError) as caught:
+        mapping.decode_part(data)
+    assert caught.value.field == field
+    kept = mapping.part_from_json(data)
+    assert isinstance(kept, UnknownPart) and json.loads(kept.raw) == data
+
+
+def test_a_parley_that_predates_citations_reads_the_answer_and_keeps_them() -> None:
+    """What an older Parley's reader does with a citation is what this one does with any
+    part type it does not know: the text parts read as before (each citation is an
+    object of its own after them, none is folded into the text), and the citations are
+    kept as raw JSON, so saving the message there writes them back unchanged."""
+    stored = mapping.message_to_row(_cited_answer())["parts"]
+    items = json.loads(stored)
+    assert [item["type"] for item in items] == ["text", "citation", "citation"]
+    older = [
+        mapping._unknown(item) if item["type"] == "citation" else mapping.decode_part(item)
+        for item in items
+    ]
+    assert older[0] == TextPart("Take tram 28 [2], then Belém [1].")
+    assert all(isinstance(part, UnknownPart) for part in older[1:])
+    assert mapping.parts_to_json(older) == stored
+    assert mapping.parts_from_json(mapping.parts_to_json(older)) == _cited_answer().parts

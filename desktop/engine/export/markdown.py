@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 
 from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.models import (
+    CitationPart,
     Conversation,
     ErrorPart,
     Message,
@@ -20,6 +21,7 @@ from desktop.core.models import (
     ToolCallPart,
 )
 from desktop.engine.export.parley_json import effective_leaf
+from desktop.render.markdown import cited_numbers
 
 _ONE_LINE_ARGUMENTS = 80  # characters of JSON arguments kept on one line as written
 
@@ -150,7 +152,50 @@ def _body(message: Message) -> list[str]:
             blocks.append(_quote(tr("Error") + code + ":", part.message))
         elif isinstance(part, NoticePart):  # UnknownPart included: its text explains
             blocks.append(_quote(tr("Note:"), part.text))
+    sources = _sources(message)
+    if sources:
+        blocks.append(sources)
     return [block for block in blocks if block.strip()]
+
+
+def _code_span(text: str) -> str:
+    """`text` as inline code that no backtick in it can close early."""
+    text = _one_line(text)
+    run = longest = 0
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        longest = max(longest, run)
+    ticks = "`" * (longest + 1)
+    padding = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{padding}{text}{padding}{ticks}"
+
+
+def _location(part: CitationPart) -> str:
+    """Where the passage is in its file: its page, else its headings ("" if neither)."""
+    if part.page is not None:
+        return tr("p. {page}").format(page=part.page)
+    return _one_line(part.heading_path)
+
+
+def _sources(message: Message) -> str:
+    """The sources the answer cites, in the order it first cites them: "[1] file, place".
+    Sources it was given but does not cite are left out, as the cards leave them out."""
+    given: dict[int, CitationPart] = {}
+    for part in message.parts:
+        if isinstance(part, CitationPart):
+            given.setdefault(part.number, part)
+    if not given:
+        return ""
+    lines = []
+    for number in cited_numbers(message.text, given):
+        part = given[number]
+        line = f"- [{number}] {_code_span(part.relative_path or part.path)}"
+        location = _location(part)
+        lines.append(line + (f", {location}" if location else ""))
+    if not lines:
+        return ""
+    title = tr("Sources:")
+    return "\n".join([f"**{title}**", "", *lines])
 
 
 def _tree_order(messages: Sequence[Message]) -> list[tuple[Message, int, int]]:
@@ -180,7 +225,8 @@ def to_markdown(
 ) -> str:
     """Title, then each message with its role and time; text as written, reasoning
     folded in <details>, tool calls with their arguments and results in code blocks,
-    notices and errors quoted. With `branch_only=False` every version is included,
+    notices and errors quoted, the sources an answer cites listed after it ("[1] file,
+    p. 3"). With `branch_only=False` every version is included,
     depth first, labelled "Version k of n"."""
     count = len(messages)
     lines = [

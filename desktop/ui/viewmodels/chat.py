@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -25,16 +25,18 @@ from desktop.core.models import Conversation, ModelRef, Role
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.turn.chat_service import ChatService, title_from
-from desktop.render.links import copy_index, is_safe_link
+from desktop.render.links import cite_number, copy_index, is_safe_link
 from desktop.render.markdown import code_blocks
 from desktop.ui.image_loader import ImageLoader
 from desktop.ui.viewmodels.approvals import ApprovalsViewModel
 from desktop.ui.viewmodels.assistant_picker import AssistantPickerModel
 from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
+from desktop.ui.viewmodels.citation_card import CitationCard
 from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
 from desktop.ui.viewmodels.model_picker import ModelPickerModel
 from desktop.ui.viewmodels.properties import read_only
+from desktop.ui.viewmodels.sources import SourcesViewModel
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
@@ -92,6 +94,7 @@ class ChatViewModel(QObject):
         self.approvals = ApprovalsViewModel(chat, tasks, self)
         self.workspace = WorkspaceModel(chat, self)
         self.outputs = ToolOutputs()  # app.py gives it the data folder
+        self.sources = SourcesViewModel(tasks, self)  # the passage behind a citation
         self.conversationIdChanged.connect(self.workspace.follow)
         self.context = ContextViewModel(chat, tasks, self)  # summary divider, pins
         self.conversationIdChanged.connect(self.context.follow)
@@ -302,11 +305,17 @@ class ChatViewModel(QObject):
         else:
             self.messageSaved.emit(str(path))
 
-    @Slot(str, str)
-    def activate_link(self, url: str, markdown: str) -> None:
-        """A click on a link in a message: copy a code block, or open a safe URL."""
+    def activate_link(self, url: str, markdown: str, sources: Sequence[CitationCard] = ()) -> None:
+        """A click on a link in a message: open a cited source (one of `sources`, the
+        message's), copy a code block, or open a safe URL."""
         if url.startswith("#"):
             return  # a footnote reference inside the message: nothing to open
+        number = cite_number(url)
+        if number is not None:
+            card = next((c for c in sources if c.number == number), None)
+            if card is not None:
+                self.sources.open(card)
+            return
         index = copy_index(url)
         if index is not None:
             blocks = code_blocks(markdown)

@@ -17,7 +17,9 @@ from desktop.core.models import (
     ReasoningPart,
     RetryWait,
 )
+from desktop.render.citations import cited_in_html
 from desktop.render.guard import MAX_SHOWN_CHARS as MAX_SHOWN_CHARS  # what views lay out
+from desktop.ui.viewmodels.citation_card import CitationCard
 from desktop.ui.viewmodels.tool_card import ToolCard
 
 
@@ -56,11 +58,28 @@ class MessageItem:
     tools: tuple[ToolCard, ...] = ()  # the tool calls, as cards
     awaiting_approval: bool = False  # tool calls wait for the person
     cut_note: str = ""  # the text is too long to show all of it: says how much is shown
+    sources: tuple[CitationCard, ...] = ()  # every source the answer was given, by number
 
     @cached_property
     def html(self) -> str:
         source = self.html_source
         return source if isinstance(source, str) else source()
+
+    @cached_property
+    def citations(self) -> tuple[CitationCard, ...]:
+        """The cards under the answer: the sources its text cites, in the order it first
+        cites them, each once. Read from the citation links in `html`, so they follow the
+        same rules as the links (none in code, none for an unknown number), a streaming
+        answer gets a card once a complete ``[n]`` is in, and a reopened chat shows the
+        same cards."""
+        if not self.sources:
+            return ()
+        by_number = {card.number: card for card in self.sources}
+        return tuple(by_number[n] for n in cited_in_html(self.html) if n in by_number)
+
+    def source(self, number: int) -> CitationCard | None:
+        """The source numbered `number` (what a ``[n]`` link in the text opens)."""
+        return next((card for card in self.sources if card.number == number), None)
 
 
 def reasoning_label(message: Message) -> str:

@@ -34,6 +34,7 @@ from desktop.render.plain import plain_text_html, units_html
 from desktop.render.streaming import StreamingRenderer
 from desktop.render.theme import palette
 from desktop.ui.viewmodels import message_item as mi
+from desktop.ui.viewmodels.citation_card import citation_cards, source_numbers
 from desktop.ui.viewmodels.long_text import cut_note, hidden_note
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.tool_card import tool_cards
@@ -88,7 +89,8 @@ class MessageRenderer:
         # Finished answers showing formulas still being typeset: their block caches.
         self._settling: dict[str, StreamingRenderer] = {}
         self._math_waiting: dict[str, dict[str, Message]] = {}  # formula key -> messages
-        self._done: dict[str, tuple[str, str]] = {}  # id -> (source, html)
+        # id -> (source, the source numbers it was rendered with, html)
+        self._done: dict[str, tuple[str, frozenset[int], str]] = {}
         self._request_image = request_image
         self._remote_images = False
         self._loaded: frozenset[str] = frozenset()  # image URLs loaded so far
@@ -141,7 +143,7 @@ class MessageRenderer:
         """`url` is no longer cached: render it as a link again (it will be requested)."""
         self._loaded -= {url}
         shown = f'<img src="{escapeHtml(url)}"'
-        for message_id, (_text, rendered) in list(self._done.items()):
+        for message_id, (_text, _sources, rendered) in list(self._done.items()):
             if shown in rendered:
                 del self._done[message_id]
         self._streaming.clear()  # rebuilt on the next update, with the current images
@@ -172,27 +174,39 @@ class MessageRenderer:
     def _rendered(self, message: Message, text: str) -> str:
         if message.role is Role.USER:
             return user_text_html(text)
+        # The sources this answer was given: its [n] for them are links. The set grows
+        # while an answer that searches streams; every cached render depends on it.
+        sources = source_numbers(message)
         if message.status is MessageStatus.STREAMING:
             renderer = self._streaming.get(message.id)
             if renderer is None:
                 renderer = self._streaming[message.id] = self._new_renderer()
+            renderer.citations = sources
             return renderer.render(text)
         streamed = self._streaming.pop(message.id, None) or self._settling.pop(message.id, None)
         cached = self._done.get(message.id)
-        if cached is not None and cached[0] == text:
-            return cached[1]
+        if cached is not None and cached[0] == text and cached[1] == sources:
+            return cached[2]
         if streamed is None and self._maths is not None and _may_hold_maths(text):
             streamed = self._new_renderer()
+        if streamed is not None:
+            streamed.citations = sources
         # The answer just completed: its streaming renderer has every block but the last
         # cached and gives exactly what a full render gives, at a fraction of the cost.
         html = (
             streamed.render(text, final=True)
             if streamed
-            else render_markdown(text, dark=self._dark, images=self._images, maths=self._maths)
+            else render_markdown(
+                text,
+                dark=self._dark,
+                images=self._images,
+                maths=self._maths,
+                citations=sources,
+            )
         )
         if streamed is not None and self._maths is not None and pending_maths(html):
             self._settling[message.id] = streamed
-        self._done[message.id] = (text, html)
+        self._done[message.id] = (text, sources, html)
         return html
 
     def item(self, message: Message, version: tuple[int, int] = (1, 1)) -> MessageItem:
@@ -228,4 +242,5 @@ class MessageRenderer:
             tools=() if only_text else tool_cards(message),
             awaiting_approval=message.status is MessageStatus.AWAITING_APPROVAL,
             cut_note=cut_note(MAX_SHOWN_CHARS, len(text)) if len(text) > MAX_SHOWN_CHARS else "",
+            sources=() if only_text or not answer else citation_cards(message),
         )

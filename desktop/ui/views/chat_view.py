@@ -24,6 +24,7 @@ from desktop.ui.views.elided import ElidedLabel
 from desktop.ui.views.file_drop import FileDrop
 from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.onboarding import Onboarding
+from desktop.ui.views.source_dialog import SourceDialogs
 from desktop.ui.views.suggestion_chips import SuggestionChips
 from desktop.ui.views.transcript import MAX_TEXT_WIDTH, Transcript
 from desktop.ui.views.workspace_button import WorkspaceButton
@@ -112,6 +113,7 @@ class ChatView(QWidget):
         layout.addWidget(self.pages, 1)
 
         self.approval_dialogs = ApprovalDialogs(chat.approvals, self)
+        self.source_dialogs = SourceDialogs(chat.sources, self)
         chat.titleChanged.connect(self._on_title_changed)
         chat.usage.changed.connect(self._update_usage)
         self._update_usage()

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.views.citation_cards import CitationCards
 from desktop.ui.views.cut_bar import CutBar
 from desktop.ui.views.labels import MarkupLabel, PlainLabel
 from desktop.ui.views.message_actions import ActionSlot, MessageActions, has_actions
@@ -245,7 +246,7 @@ class MessageWidget(QFrame):
         super().leaveEvent(event)
 
     def _on_link(self, url: QUrl) -> None:
-        self._chat.activate_link(url.toString(), self._item.markdown)
+        self._chat.activate_link(url.toString(), self._item.markdown, self._item.sources)
 
     def _copy_message(self) -> None:
         QGuiApplication.clipboard().setText(self._item.markdown)
@@ -279,6 +280,7 @@ class AssistantMessage(MessageWidget):
         self._reasoning_touched = False  # the person opened/closed it: stop auto-toggling
         self._reasoning: tuple[QToolButton, RichText] | None = None
         self._tools: ToolCards | None = None  # built for answers that call tools
+        self._citations: CitationCards | None = None  # built for answers that cite sources
         self._approval: QPushButton | None = None
         self.meta = _label("MetaLabel", self)
         # One line whatever shows beside it: the row appearing on hover must not re-wrap it.
@@ -337,6 +339,20 @@ class AssistantMessage(MessageWidget):
         return self._tools
 
     @property
+    def citation_cards(self) -> CitationCards:
+        """The sources the answer cites, under its text (and its tool calls)."""
+        if self._citations is None:
+            self._citations = CitationCards(self)
+            self._citations.opened.connect(self._open_source)
+            self._layout.insertWidget(self._layout.indexOf(self.notices), self._citations)
+        return self._citations
+
+    def _open_source(self, number: int) -> None:
+        card = self._item.source(number)
+        if card is not None:
+            self._chat.sources.open(card)
+
+    @property
     def approval_button(self) -> QPushButton:
         if self._approval is None:
             button = self._approval = QPushButton(self.tr("Review tool calls…"), self)
@@ -358,6 +374,8 @@ class AssistantMessage(MessageWidget):
         self.body.setVisible(bool(item.html) or (item.streaming and not has_reasoning))
         placeholder = self.tr("…") if item.streaming else ""
         self.body.set_html(item.html or placeholder, growing=item.streaming)
+        if item.citations or self._citations is not None:
+            self.citation_cards.show_cards(item.citations)
         self.meta.setVisible(bool(item.meta) and not item.streaming)
         self.meta.setText(item.meta)
         super().update_item(item)

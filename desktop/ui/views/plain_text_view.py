@@ -10,6 +10,7 @@ instead of it, so select all and copy gives the whole text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from PySide6.QtCore import QMimeData
@@ -56,6 +57,21 @@ class PlainTextView(QPlainTextEdit):
             insert_with_soft_breaks(cursor, shown.tail)
             self._gap = _Gap(start, end, text[len(shown.head) : len(text) - len(shown.tail)])
         self.moveCursor(QTextCursor.MoveOperation.Start)
+
+    def show_pieces(self, pieces: Sequence[str]) -> list[int]:
+        """Show the text `pieces` make together (at most `MAX_SHOWN_CHARS` in all: the
+        caller cuts it); where each piece ends in the document, soft breaks counted, so
+        a piece can be selected or highlighted as the text it is."""
+        self.clear()
+        self._gap = None
+        cursor = QTextCursor(self.document())
+        ends = []
+        for piece in pieces:
+            if piece:
+                insert_with_soft_breaks(cursor, piece)
+            ends.append(cursor.position())
+        self.moveCursor(QTextCursor.MoveOperation.Start)
+        return ends
 
     def createMimeDataFromSelection(self) -> QMimeData:
         cursor = self.textCursor()

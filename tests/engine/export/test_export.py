@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 from desktop.core.errors import ParleyError
 from desktop.core.models import (
+    CitationPart,
     ContextSnapshot,
     Conversation,
     ErrorPart,
@@ -420,3 +422,85 @@ def test_markdown_shows_each_tool_call_with_its_arguments_and_result() -> None:
     assert "**Tool call:** `fetch`\n\n```\nnot json\n```\n\n**Error:**\n\n```\n404\n```" in text
     assert "**Tool call:** `get_time`\n\n_No result: the tool did not run._" in text
     assert "sig-xyz" not in text  # an opaque token, not for people
+
+
+# --- citations ----------------------------------------------------------------------
+
+
+def _cited_answer() -> tuple[Conversation, list[Message]]:
+    conversation = Conversation(id="c", title="Sources", created_at=T0, updated_at=T0)
+    guide = CitationPart(
+        1,
+        "lib",
+        "/home/me/docs/guide.pdf",
+        "docs/guide.pdf",
+        "Belém at dawn.",
+        page=3,
+        char_start=40,
+        char_end=54,
+        source_sha256="a" * 64,
+        chunk_id=5,
+    )
+    trams = CitationPart(
+        2,
+        "lib",
+        "/home/me/docs/trams.md",
+        "docs/trams.md",
+        "Tram 28.",
+        heading_path="Lisbon › Trams",
+        char_start=7,
+        char_end=15,
+    )
+    unused = CitationPart(3, "lib", "/home/me/docs/food.md", "docs/food.md", "Pastéis.")
+    answer = Message(
+        id="a",
+        conversation_id="c",
+        parent_id=None,
+        role=Role.ASSISTANT,
+        parts=[
+            TextPart("Take tram 28 [2], then Belém [1][2]; not `[3]`."),
+            guide,
+            trams,
+            unused,
+        ],
+        created_at=T0,
+    )
+    return conversation, [answer]
+
+
+def test_citation_parts_round_trip_through_json() -> None:
+    conversation, messages = _cited_answer()
+    data = json.loads(json.dumps(to_json(conversation, messages)))
+    parts = data["messages"][0]["parts"]
+    assert [p["type"] for p in parts] == ["text", "citation", "citation", "citation"]
+    assert parts[1]["relative_path"] == "docs/guide.pdf" and parts[1]["page"] == 3
+    assert from_json(data)[1] == messages
+
+
+def test_a_bad_citation_in_a_file_is_named_by_its_path() -> None:
+    conversation, messages = _cited_answer()
+    data = json.loads(json.dumps(to_json(conversation, messages)))
+    data["messages"][0]["parts"][2]["number"] = -1
+    with pytest.raises(ConversationFileError) as caught:
+        from_json(data)
+    assert caught.value.path == "messages[0].parts[2].number"
+
+
+def test_markdown_lists_the_cited_sources_after_the_answer_in_citation_order() -> None:
+    conversation, messages = _cited_answer()
+    text = to_markdown(conversation, messages, branch_only=True)
+    assert text.endswith(
+        "Take tram 28 [2], then Belém [1][2]; not `[3]`.\n\n"
+        "**Sources:**\n\n"
+        "- [2] `docs/trams.md`, Lisbon › Trams\n"
+        "- [1] `docs/guide.pdf`, p. 3\n"
+    )
+    assert "food.md" not in text and "/home/me" not in text  # uncited; no absolute paths
+
+
+def test_an_answer_given_sources_it_does_not_cite_lists_none() -> None:
+    conversation, messages = _cited_answer()
+    answer = messages[0]
+    quiet = replace(answer, parts=[TextPart("No citations."), *answer.parts[1:]])
+    text = to_markdown(conversation, [quiet], branch_only=True)
+    assert "**Sources:**" not in text
