@@ -15,6 +15,8 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from sqlalchemy import Engine, text
+
 from desktop.core.errors import ProviderError
 from desktop.core.knowledge import EmbeddingKind
 from desktop.core.limits import MAX_DOCUMENT_BYTES
@@ -128,3 +130,51 @@ def write_many(folder: Path, count: int, paragraphs: int = 3) -> Path:
             f"# File {number}\n\n{body}\n", encoding="utf-8"
         )
     return folder
+
+
+def _scalar(engine: Engine, sql: str) -> int:
+    with engine.connect() as conn:
+        return int(conn.execute(text(sql)).scalar_one())
+
+
+def assert_consistent(engine: Engine) -> None:
+    """Every chunk has its word row and no other word rows exist; no passage is stored
+    twice; each indexed source's chunk count is its chunks'; no vector without a chunk;
+    SQLite finds the file sound."""
+    assert _scalar(engine, "SELECT COUNT(*) FROM chunks") == _scalar(
+        engine, "SELECT COUNT(*) FROM chunks_fts"
+    )
+    assert (
+        _scalar(
+            engine, "SELECT COUNT(*) FROM chunks_fts WHERE rowid NOT IN (SELECT id FROM chunks)"
+        )
+        == 0
+    )
+    doubled = (
+        "SELECT COUNT(*) FROM (SELECT source_id, ordinal FROM chunks "
+        "GROUP BY source_id, ordinal HAVING COUNT(*) > 1)"
+    )
+    assert _scalar(engine, doubled) == 0
+    assert (
+        _scalar(
+            engine,
+            "SELECT COUNT(*) FROM chunks c JOIN sources s ON s.id = c.source_id "
+            "WHERE s.status IN ('failed', 'skipped')",
+        )
+        == 0
+    )
+    assert _scalar(
+        engine, "SELECT COALESCE(SUM(chunks), 0) FROM sources WHERE status = 'indexed'"
+    ) == _scalar(
+        engine,
+        "SELECT COUNT(*) FROM chunks c JOIN sources s ON s.id = c.source_id "
+        "WHERE s.status = 'indexed'",
+    )
+    assert (
+        _scalar(
+            engine, "SELECT COUNT(*) FROM vectors WHERE chunk_id NOT IN (SELECT id FROM chunks)"
+        )
+        == 0
+    )
+    with engine.connect() as conn:
+        assert conn.execute(text("PRAGMA integrity_check")).scalar_one() == "ok"

@@ -150,6 +150,7 @@ class IndexPass:
         self._total = 0
         self._current = ""
         self._statuses: dict[str, SourceStatus] = {}
+        self._counts: Counter[SourceStatus] = Counter()  # of `_statuses`, kept as it changes
         self._failures: dict[str, str] = {}
         self._queue: list[ChunkToEmbed] = []
         self._outstanding: dict[int, int] = {}  # source id -> chunks waiting for vectors
@@ -161,7 +162,7 @@ class IndexPass:
             done=self._done,
             total=self._total,
             current_file=self._current,
-            counts=dict(Counter(self._statuses.values())),
+            counts={status: n for status, n in self._counts.items() if n},
             failed=tuple(FailedSource(p, r) for p, r in sorted(self._failures.items())),
             error=words_only_notice(self._embed_error) if self._embed_error else "",
         )
@@ -218,8 +219,7 @@ class IndexPass:
         for entry in plan.changed:
             self._note(entry.path, entry.status, entry.error)
         for path in plan.gone:
-            self._statuses.pop(path, None)
-            self._failures.pop(path, None)
+            self._drop(path)
 
         pending = await asyncio.to_thread(self._store.pending, library_id)
         backlog: dict[int, list[ChunkToEmbed]] = {}
@@ -248,11 +248,17 @@ class IndexPass:
         await self._tidy_vectors(old_keys)
 
     def _note(self, path: str, status: SourceStatus, reason: str) -> None:
+        self._drop(path)
         self._statuses[path] = status
+        self._counts[status] += 1
         if status is SourceStatus.FAILED:
             self._failures[path] = reason
-        else:
-            self._failures.pop(path, None)
+
+    def _drop(self, path: str) -> None:
+        old = self._statuses.pop(path, None)
+        if old is not None:
+            self._counts[old] -= 1
+        self._failures.pop(path, None)
 
     def _step(self) -> None:
         self._done += 1
@@ -273,8 +279,7 @@ class IndexPass:
         if found is None:
             # Gone since it was listed: the next scan would drop it anyway.
             await _write(self._store.delete_source, row.id)
-            self._statuses.pop(row.path, None)
-            self._failures.pop(row.path, None)
+            self._drop(row.path)
             self._step()
             return
         size = info.st_size if info is not None else row.size

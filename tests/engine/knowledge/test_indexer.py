@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,12 +24,20 @@ from desktop.core.knowledge import (
     LibraryState,
     SourceStatus,
 )
+from desktop.engine.knowledge.chunking import Layout, split_into_chunks
 from desktop.engine.knowledge.embedding import EMBED_BATCH, unpack
 from desktop.engine.knowledge.indexer import IndexPass, PassSummary
 from desktop.storage.knowledge_index import open_index
 from desktop.storage.knowledge_store import KnowledgeStore
-from tests.support.knowledge import MARKDOWN, HashingEmbedder, write_library, write_many
-from tests.support.waiting import run_within, wait_for
+from tests.support.knowledge import (
+    MARKDOWN,
+    HashingEmbedder,
+    assert_consistent,
+    write_library,
+    write_many,
+)
+from tests.support.paths import ROOT
+from tests.support.waiting import CEILING_S, run_within, wait_for, wait_until
 
 MODEL = EmbeddingChoice("local", "embed-small")
 OTHER_MODEL = EmbeddingChoice("local", "embed-large", dimensions=32)
@@ -86,30 +97,6 @@ def _vectors(engine: Engine, key: str) -> int:
     return _scalar(engine, "SELECT COUNT(*) FROM vectors WHERE model_key = :k", k=key)
 
 
-def _consistent(engine: Engine) -> None:
-    """Every chunk has its word row and no other rows exist; no chunk is doubled."""
-    assert _scalar(engine, "SELECT COUNT(*) FROM chunks") == _scalar(
-        engine, "SELECT COUNT(*) FROM chunks_fts"
-    )
-    assert (
-        _scalar(
-            engine, "SELECT COUNT(*) FROM chunks_fts WHERE rowid NOT IN (SELECT id FROM chunks)"
-        )
-        == 0
-    )
-    assert (
-        _scalar(
-            engine,
-            "SELECT COUNT(*) FROM (SELECT source_id, ordinal FROM chunks "
-            "GROUP BY source_id, ordinal HAVING COUNT(*) > 1)",
-        )
-        == 0
-    )
-    assert _scalar(engine, "SELECT SUM(chunks) FROM sources WHERE status = 'indexed'") == _scalar(
-        engine, "SELECT COUNT(*) FROM chunks"
-    )
-
-
 def test_a_folder_of_real_files(store, engine, folder):
     embedder = HashingEmbedder()
     summary, events = index(store, _library(folder), embedder)
@@ -167,7 +154,7 @@ def test_a_folder_of_real_files(store, engine, folder):
     assert max(embedder.batch_sizes) <= EMBED_BATCH
     assert embedder.kinds == {EmbeddingKind.DOCUMENT}
     assert len(embedder.texts) == len(set(embedder.texts))  # a repeated text is sent once
-    _consistent(engine)
+    assert_consistent(engine)
 
     states = [e.state for e in events]
     assert states[0] is LibraryState.SCANNING
@@ -212,7 +199,7 @@ def test_an_edited_file_sends_only_its_changed_passages(store, engine, folder):
     assert "very strong" in pests.text
     assert summary.vectors_from_cache == 2  # the unchanged passages of the same file
     assert _vectors(engine, MODEL.key) == _scalar(engine, "SELECT COUNT(*) FROM chunks")
-    _consistent(engine)
+    assert_consistent(engine)
 
 
 def test_a_touched_file_is_hashed_not_read_or_embedded(store, engine, folder):
@@ -243,7 +230,7 @@ def test_a_deleted_file_takes_its_chunks_words_and_vectors(store, engine, folder
     assert _scalar(engine, f"SELECT COUNT(*) FROM chunks WHERE id IN ({marks})") == 0
     assert _scalar(engine, f"SELECT COUNT(*) FROM chunks_fts WHERE rowid IN ({marks})") == 0
     assert _scalar(engine, f"SELECT COUNT(*) FROM vectors WHERE chunk_id IN ({marks})") == 0
-    _consistent(engine)
+    assert_consistent(engine)
 
 
 def test_a_file_damaged_since_it_was_indexed_fails_and_loses_its_chunks(store, engine, folder):
@@ -254,7 +241,7 @@ def test_a_file_damaged_since_it_was_indexed_fails_and_loses_its_chunks(store, e
     assert row.status is SourceStatus.FAILED and "damaged" in row.error
     assert _chunks(engine, "report.docx") == []
     assert "report.docx" in {f.path for f in events[-1].failed}
-    _consistent(engine)
+    assert_consistent(engine)
 
 
 def test_switching_the_model_re_embeds_then_drops_the_old_vectors(store, engine, folder):
@@ -299,7 +286,7 @@ def test_with_the_embedder_down_words_are_indexed_and_the_next_pass_embeds(store
     assert final.state is LibraryState.IDLE
     assert "connection refused" in final.error and "words only" in final.error
     assert (final.done, final.total) == (7, 7)
-    _consistent(engine)
+    assert_consistent(engine)
 
     embedder.recover()
     summary, events = index(store, _library(folder), embedder)
@@ -340,11 +327,60 @@ def test_cancelling_while_embedding_leaves_a_consistent_index(store, engine, tmp
 
     run_within(run())
     assert events[-1].state is LibraryState.CANCELLED
-    _consistent(engine)
+    assert_consistent(engine)
     assert 0 < store.status_counts("lib").get(SourceStatus.INDEXED, 0) < 60
     assert _vectors(engine, MODEL.key) == 0
 
     index(store, _library(folder), HashingEmbedder())
     assert store.status_counts("lib") == {SourceStatus.INDEXED: 60}
     assert _vectors(engine, MODEL.key) == _scalar(engine, "SELECT COUNT(*) FROM chunks")
-    _consistent(engine)
+    assert_consistent(engine)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.name == "nt", reason="SIGKILL is POSIX")
+def test_a_pass_killed_part_way_resumes_without_duplicates(store, engine, tmp_path):
+    folder = write_many(tmp_path / "many", 300)
+    marker = tmp_path / "part-way"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tests.support.knowledge_child",
+            str(tmp_path / "data"),
+            str(folder),
+            str(marker),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        wait_until(lambda: marker.exists() or child.poll() is not None, "the child part-way")
+        assert child.poll() is None, "the child ended before it could be killed"
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=CEILING_S)
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+
+    # What the killed pass left is whole, and part of the work.
+    assert_consistent(engine)
+    counts = store.status_counts("lib")
+    assert counts.get(SourceStatus.INDEXED, 0) < 300
+    vectors_left = _vectors(engine, MODEL.key)
+    assert vectors_left > 0
+
+    embedder = HashingEmbedder()
+    summary, events = index(store, _library(folder), embedder)
+    assert store.status_counts("lib") == {SourceStatus.INDEXED: 300}
+    assert_consistent(engine)
+    for path in ("file0000.md", "file0150.md", "file0299.md"):
+        expected = split_into_chunks((folder / path).read_text(encoding="utf-8"), Layout.MARKDOWN)
+        assert [c[4] for c in _chunks(engine, path)] == [c.text_sha256 for c in expected]
+    chunks = _scalar(engine, "SELECT COUNT(*) FROM chunks")
+    assert _vectors(engine, MODEL.key) == chunks
+    assert _scalar(engine, "SELECT COUNT(*) FROM vectors") == chunks
+    assert len(embedder.texts) <= chunks - vectors_left  # nothing embedded twice
+    assert summary.files_read == 300 - counts.get(SourceStatus.INDEXED, 0)
+    assert events[-1].error == ""
