@@ -20,8 +20,10 @@ What a status means (`SourceStatus`):
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -117,11 +119,20 @@ def _batches(items: Sequence[str], size: int = _IN_CLAUSE_MAX) -> Iterable[Seque
 
 
 class KnowledgeStore:
-    """The index's rows for the indexer. Thread-safe as SQLAlchemy's engine is: each
-    call takes its own connection."""
+    """The index's rows for the indexer. Safe to call from several threads: each call
+    takes its own connection, and writes take turns."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._write_lock = threading.Lock()
+
+    @contextmanager
+    def _writing(self) -> Iterator[Connection]:
+        """A write transaction, one at a time in this process: two libraries indexed
+        at once take turns here instead of waiting on SQLite's lock, whose timeout a
+        long scan of a large library could outlast."""
+        with self._write_lock, write_transaction(self.engine) as conn:
+            yield conn
 
     # --- sources ---------------------------------------------------------------------
 
@@ -149,7 +160,7 @@ class KnowledgeStore:
         and vectors with them). A changed file that goes back to pending keeps its
         chunks and SHA-256 until it is read: if its bytes turn out the same, nothing
         is chunked or embedded again."""
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             for entry in found:
                 conn.execute(
                     text(
@@ -202,7 +213,7 @@ class KnowledgeStore:
         """A source read anew: its old chunks (with their words and vectors) replaced by
         `chunks`, and it is indexed, all in one transaction. False if the source is no
         longer there (its library was forgotten meanwhile)."""
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             if not _source_exists(conn, source_id):
                 return False
             conn.execute(text("DELETE FROM chunks WHERE source_id = :id"), {"id": source_id})
@@ -248,7 +259,7 @@ class KnowledgeStore:
     def mark_unchanged(self, source_id: int, *, size: int, mtime_ns: int) -> None:
         """A pending source whose bytes are those it was indexed from (only touched):
         indexed again with its new size and mtime, its chunks and vectors kept."""
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             conn.execute(
                 text(
                     """UPDATE sources SET status = 'indexed', error = '', size = :size,
@@ -259,7 +270,7 @@ class KnowledgeStore:
 
     def mark_failed(self, source_id: int, *, size: int, mtime_ns: int, reason: str) -> None:
         """A source that could not be read: failed with `reason`, its chunks gone."""
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             conn.execute(text("DELETE FROM chunks WHERE source_id = :id"), {"id": source_id})
             conn.execute(
                 text(
@@ -277,13 +288,13 @@ class KnowledgeStore:
             )
 
     def delete_source(self, source_id: int) -> None:
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             conn.execute(text("DELETE FROM sources WHERE id = :id"), {"id": source_id})
 
     def forget(self, library_id: str) -> int:
         """Every row of a deleted library; returns how many sources went. The embedding
         cache stays: it is keyed by text, not by library."""
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             result = conn.execute(
                 text("DELETE FROM sources WHERE library_id = :lib"), {"lib": library_id}
             )
@@ -358,7 +369,7 @@ class KnowledgeStore:
         reuses the highest row ids): the text's SHA-256 must match. Returns how many
         were stored."""
         stored = 0
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             for item in vectors:
                 result = conn.execute(
                     text(
@@ -400,7 +411,7 @@ class KnowledgeStore:
     def delete_other_vectors(self, library_id: str, keep_key: str | None) -> int:
         """The library's vectors under any key but `keep_key` (all, for None): a model
         switch that has finished, or a library now searched by words only."""
-        with write_transaction(self.engine) as conn:
+        with self._writing() as conn:
             result = conn.execute(
                 text(
                     """DELETE FROM vectors WHERE model_key IS NOT :keep AND chunk_id IN (
