@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from desktop.core.knowledge import IndexProgress
 from desktop.core.models import Message, MessageStatus, Usage
 
 # --- provider stream events -------------------------------------------------------
@@ -157,4 +158,5 @@ EngineEvent = (
     | GenerationFinished
     | ApprovalsChanged
     | SuggestionsReady
+    | IndexProgress  # a knowledge library's indexing (knowledge.py)
 )
