@@ -23,7 +23,7 @@ ranking (its IDF is near zero). So, by document frequency:
 The limits never go below `PRUNE_FLOOR` chunks: in a small library the cost is nil and
 "20 %" is a handful of passages worth finding. Document frequencies of common terms are
 themselves costly to read (their whole posting list: 11 ms for a term in every chunk),
-so `TermFrequencies` keeps them until the index changes.
+so `TermFrequencies` keeps them while the index's size stays about the same.
 
 The BM25 query ranks the FTS table alone for the best 2 × `limit` and then keeps those of
 the libraries asked for whose source is indexed; only when too few of those remain does
@@ -66,6 +66,7 @@ MAX_TERMS: Final = 8  # rarest terms kept
 FALLBACK_TERMS: Final = 2  # kept (all required) when every term is common
 _OVERFETCH: Final = 2  # ranked FTS rows read per hit wanted, before filtering
 _FREQUENCIES_KEPT: Final = 4096  # terms whose document frequency is remembered
+_FREQUENCIES_DRIFT: Final = 0.10  # ...while the number of chunks moves less than this
 _CHANGED_KEY: Final = "changed:"  # meta key prefix of a library's change counter
 
 _INDEXED = SourceStatus.INDEXED.value
@@ -118,27 +119,29 @@ def match_expression(terms: Iterable[str], *, all_required: bool = False) -> str
 
 
 _CHUNK_COUNT = text("SELECT count(*) FROM chunks")
-_HIGHEST_CHUNK = text("SELECT coalesce(max(id), 0) FROM chunks")
 _DOCUMENT_FREQUENCY = text("SELECT doc FROM chunks_vocab WHERE term = :term")
 
 
 class TermFrequencies:
     """Document frequencies (chunks holding a term) read from ``chunks_vocab``, kept
-    until the index's chunks change (their count or highest id). Thread-safe."""
+    while the number of chunks stays within 10 % of what it was when they were read.
+    They only decide which terms are worth searching, so a slightly old count does no
+    harm, and a library being indexed does not make every query read them again (a
+    term in every chunk costs 7-11 ms to count). Thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._stamp: tuple[int, int] = (-1, -1)
+        self._total = -1  # chunks when the remembered frequencies were read
         self._known: dict[str, int] = {}
 
     def read(self, connection: Connection, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
         """The number of chunks, and each term's document frequency."""
         total = int(connection.execute(_CHUNK_COUNT).scalar_one())
-        stamp = (total, int(connection.execute(_HIGHEST_CHUNK).scalar_one()))
         with self._lock:
-            if stamp != self._stamp:
-                self._stamp, self._known = stamp, {}
+            if abs(total - self._total) > _FREQUENCIES_DRIFT * self._total:
+                self._total, self._known = total, {}
             known = {t: self._known[t] for t in terms if t in self._known}
+            stamp = self._total
         # One equality lookup per term: fts5vocab seeks on `term =`.
         found = {
             term: int(connection.execute(_DOCUMENT_FREQUENCY, {"term": term}).scalar() or 0)
@@ -146,7 +149,7 @@ class TermFrequencies:
             if term not in known
         }
         with self._lock:
-            if stamp == self._stamp:
+            if stamp == self._total:
                 if len(self._known) + len(found) > _FREQUENCIES_KEPT:
                     self._known = {}
                 self._known.update(found)

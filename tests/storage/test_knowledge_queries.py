@@ -161,14 +161,17 @@ def test_term_choice_rules():
     assert pick_terms(["the", "zebra"], {"the": 50, "zebra": 3}, 60).kept == ("zebra", "the")
 
 
-def test_frequencies_are_remembered_until_the_chunks_change(index):
-    add_source(index, "lib", "a.md", ["zebra one", "zebra two"])
+def test_frequencies_are_remembered_while_the_index_size_holds(index):
+    add_source(index, "lib", "a.md", [f"zebra {n}" for n in range(20)])
     frequencies = TermFrequencies()
     with read_transaction(index) as connection:
-        assert frequencies.read(connection, ["zebra", "one"]) == (2, {"zebra": 2, "one": 1})
-    add_source(index, "lib", "b.md", ["zebra three"])
+        assert frequencies.read(connection, ["zebra", "7"]) == (20, {"zebra": 20, "7": 1})
+    add_source(index, "lib", "b.md", ["zebra again"])  # 5 % more chunks: remembered
     with read_transaction(index) as connection:
-        assert frequencies.read(connection, ["zebra"]) == (3, {"zebra": 3})
+        assert frequencies.read(connection, ["zebra", "again"]) == (21, {"zebra": 20, "again": 1})
+    add_source(index, "lib", "c.md", ["zebra", "zebra", "zebra"])  # 20 % more: read again
+    with read_transaction(index) as connection:
+        assert frequencies.read(connection, ["zebra"]) == (24, {"zebra": 24})
 
 
 def test_sources_not_indexed_are_never_returned(index):

@@ -138,14 +138,18 @@ class VectorMatrices:
     def cached(self) -> set[tuple[str, str]]:
         return set(self._entries)
 
-    async def get(self, library_id: str, model_key: str) -> VectorMatrix:
-        """The library's current vectors under `model_key` (empty if it has none)."""
+    async def get(
+        self, library_id: str, model_key: str, fingerprint: Fingerprint | None = None
+    ) -> VectorMatrix:
+        """The library's current vectors under `model_key` (empty if it has none).
+        `fingerprint`: the library's, if the caller has just read it (saves a read)."""
         key = (library_id, model_key)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
             entry = self._entries.get(key)
             if entry is not None:
-                fingerprint = await asyncio.to_thread(self._fingerprint, library_id)
+                if fingerprint is None:
+                    fingerprint = await asyncio.to_thread(self._fingerprint, library_id)
                 if fingerprint != entry.fingerprint:
                     # Let go of the old matrix before reading the new one: never two.
                     del self._entries[key]
@@ -308,9 +312,10 @@ class KnowledgeSearch:
                 groups.setdefault(library.embedding.key, []).append(library)
 
         ids = [library.id for library in searched]
-        lexical = asyncio.ensure_future(asyncio.to_thread(self._word_hits, ids, query))
+        embedded = [library.id for members in groups.values() for library in members]
+        lexical = asyncio.ensure_future(asyncio.to_thread(self._word_hits, ids, query, embedded))
         prepared = [
-            asyncio.ensure_future(self._prepare(key, members, query, embedders[key]))
+            asyncio.ensure_future(self._prepare(key, members, query, embedders[key], lexical))
             for key, members in groups.items()
         ]
         # Every part is awaited to its end (cancelled with the search), then the first
@@ -319,7 +324,7 @@ class KnowledgeSearch:
         for part in parts:
             if isinstance(part, BaseException):
                 raise part
-        word_hits = lexical.result()
+        word_hits, _ = lexical.result()
         searches: list[tuple[list[VectorMatrix], npt.NDArray[np.float32]]] = []
         for task in prepared:
             ready = task.result()
@@ -348,9 +353,15 @@ class KnowledgeSearch:
         )
         return SearchOutcome(tuple(passages), reason)
 
-    def _word_hits(self, library_ids: list[str], query: str) -> list[int]:
+    def _word_hits(
+        self, library_ids: list[str], query: str, embedded: list[str]
+    ) -> tuple[list[int], dict[str, Fingerprint]]:
+        """The word hits, and the fingerprints of the libraries searched by vectors
+        too (read here rather than in a worker call of their own: a hop to a thread
+        costs milliseconds on a busy machine)."""
         with read_transaction(self._engine) as connection:
-            return word_search(connection, library_ids, query, WORD_HITS, self._frequencies)
+            hits = word_search(connection, library_ids, query, WORD_HITS, self._frequencies)
+            return hits, {lib: library_fingerprint(connection, lib) for lib in embedded}
 
     async def _prepare(
         self,
@@ -358,12 +369,17 @@ class KnowledgeSearch:
         libraries: list[LibrarySettings],
         query: str,
         embedder: QueryEmbedder,
+        lexical: asyncio.Future[tuple[list[int], dict[str, Fingerprint]]],
     ) -> _Prepared:
         """One model's query vector and its libraries' matrices, read while the query
         is embedded (the first read of a large library takes a second or two)."""
         embedding = asyncio.ensure_future(_embed(embedder, query, self._embed_timeout_s))
         try:
-            matrices = [await self.matrices.get(lib.id, model_key) for lib in libraries]
+            _, fingerprints = await lexical
+            matrices = [
+                await self.matrices.get(lib.id, model_key, fingerprints[lib.id])
+                for lib in libraries
+            ]
             q, failure = await embedding
         finally:
             embedding.cancel()
