@@ -1,16 +1,17 @@
 """Searching knowledge libraries: by words and by meaning, fused into one list.
 
 One function answers both the pre-retrieval path and the `knowledge_search` tool:
-`KnowledgeSearch.search`. It runs, at the same time,
-- the word search (BM25 over the index's FTS5 table, common terms pruned; see
-  `storage/knowledge_queries.py`), top 50, and
-- per embedding model in use: the question embedded by that model (10 s at most), then
-  `matrix @ q` over each library's vectors (all float32, L2-normalised: a dot product is
-  the cosine), top 50 by `np.argpartition`,
-and fuses the lists by reciprocal rank fusion (k = 60): a passage high in both beats one
-high in only one, and ranks need no common scale, so libraries embedded by different
-models fuse as well as words and vectors do. The best `limit` (≤ 6) are returned, a
-passage whose text is already among them (a copied file) left out.
+`KnowledgeSearch.search`. While each embedding model in use embeds the question (10 s
+at most; once per model, however many libraries use it), it runs the word search (BM25
+over the index's FTS5 table, common terms pruned; see `storage/knowledge_queries.py`),
+top 50, and makes sure each library's matrix is loaded and current. Then, per model,
+`matrix @ q` over its libraries' vectors (float32, L2-normalised: a dot product is the
+cosine), top 50 by `np.argpartition` - after the word search rather than beside it,
+because the product keeps every core busy and SQLite beside it slowed both. The lists
+are fused by reciprocal rank fusion (k = 60): a passage high in both beats one high in
+only one, and ranks need no common scale, so libraries embedded by different models
+fuse as well as words and vectors do. The best `limit` (≤ 6) are returned, a passage
+whose text is already among them (a copied file) left out.
 
 Vectors are optional at every step: no model set, no provider for it, the embedder
 failing or silent, no vectors yet for that model, vectors of another size: the library
