@@ -1,0 +1,289 @@
+"""The knowledge index's read side against a real index file filled with rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sqlalchemy import Engine, text
+
+from desktop.core.knowledge import SourceStatus
+from desktop.storage.knowledge_index import open_index, words_for_index
+from desktop.storage.knowledge_queries import (
+    PRUNE_FLOOR,
+    WORD_HITS,
+    TermFrequencies,
+    choose_terms,
+    fetch_passages,
+    library_fingerprint,
+    load_vectors,
+    mark_library_changed,
+    match_expression,
+    pick_terms,
+    query_terms,
+    word_search,
+)
+from desktop.storage.sqlite_engine import read_transaction, write_transaction
+from tests.support.hashed_vectors import hashed_vector
+from tests.support.knowledge_rows import Chunk, add_source, set_status
+
+MODEL = "local/hashed"
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Iterator[Engine]:
+    engine = open_index(tmp_path)
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+
+
+def _search(engine: Engine, query: str, libraries: tuple[str, ...] = ("lib",)) -> list[int]:
+    with read_transaction(engine) as connection:
+        return word_search(connection, list(libraries), query)
+
+
+def _filler(engine: Engine, count: int, words: str = "the report about the") -> None:
+    add_source(engine, "lib", "filler.md", [f"{words} week number {n}" for n in range(count)])
+
+
+def test_query_terms_are_the_terms_the_index_holds():
+    passage = "Café ÜBER naïve ERR_7734 Straße İstanbul Łódź 東京タワー co-op 3.14"
+    assert query_terms("CAFE café Cafe") == ["cafe"]
+    assert query_terms("東京タワー") == ["東京", "京タ", "タワ", "ワー"]
+    assert query_terms("") == []
+    assert query_terms('  " * - ') == []
+    assert set(query_terms(passage)) >= {"cafe", "uber", "naive", "err", "7734", "łodz"}
+
+
+def test_query_terms_agree_with_the_index_vocabulary(index):
+    passage = (
+        "Café ÜBER naïve ERR_7734 Straße İstanbul ΣΊΣΥΦΟΣ Łódź 東京タワー co-op 3.14 e\u0301te"
+    )
+    add_source(index, "lib", "a.md", [passage])
+    with read_transaction(index) as connection:
+        vocabulary = {row[0] for row in connection.execute(text("SELECT term FROM chunks_vocab"))}
+    assert set(query_terms(passage)) == vocabulary
+
+
+def test_syntax_characters_are_quoted_text():
+    terms = query_terms('"ERR_7734" OR * NEAR(a b) -x AND ^y')
+    assert terms == ["err", "7734", "or", "near", "a", "b", "x", "and", "y"]
+    assert match_expression(['say"hi', "x"]) == '"say""hi" OR "x"'
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['"ERR_7734', "ERR_7734*", "ERR_7734 AND", "NEAR(ERR_7734", "-ERR_7734", "ERR_7734 OR )"],
+)
+def test_fts_syntax_in_a_query_is_harmless(index, query):
+    [code] = add_source(index, "lib", "codes.md", ["The server logged ERR_7734 at noon."])
+    add_source(index, "lib", "other.md", ["Nothing to see here."])
+    assert _search(index, query) == [code]
+
+
+def test_finds_by_rare_words_best_first_within_the_libraries_asked(index):
+    both, one = add_source(index, "lib", "a.md", ["zebra quagga stripes", "zebra in the zoo"])
+    add_source(index, "lib", "b.md", ["a giraffe"])
+    [elsewhere] = add_source(index, "other", "c.md", ["zebra quagga again"])
+    assert _search(index, "quagga zebra") == [both, one]
+    assert _search(index, "quagga zebra", ("lib", "other")) in (
+        [both, elsewhere, one],
+        [elsewhere, both, one],
+    )
+    assert _search(index, "quagga", ()) == []
+    assert _search(index, "unicorn") == []
+
+
+def test_cjk_query_finds_the_cjk_passage(index):
+    [tokyo] = add_source(index, "lib", "jp.md", ["東京タワーは高いです。"])
+    add_source(index, "lib", "cn.md", ["北京的天气很好。"])
+    assert _search(index, "東京タワー") == [tokyo]
+    assert words_for_index("東京") == " 東京 "
+
+
+def test_common_terms_are_dropped_and_the_rarest_kept(index):
+    # Enough chunks for the 20 % rule to apply (below PRUNE_FLOOR nothing is dropped).
+    _filler(index, PRUNE_FLOOR * 6)
+    [rare] = add_source(index, "lib", "rare.md", ["the report about the zebra"])
+    frequencies = TermFrequencies()
+    with read_transaction(index) as connection:
+        choice = choose_terms(connection, query_terms("the report zebra week"), frequencies)
+        all_common = choose_terms(
+            connection, query_terms("the report about week number"), frequencies
+        )
+        unknown = choose_terms(connection, query_terms("unicorn"), frequencies)
+    assert choice.kept == ("zebra",)
+    assert set(choice.dropped) == {"the", "report", "week"}
+    # Every term common: the two rarest still searched, both required.
+    assert len(all_common.kept) == 2 and all_common.all_required
+    assert set(all_common.kept) <= {"week", "number"}
+    assert all_common.expression in ('"week" AND "number"', '"number" AND "week"')
+    assert unknown.kept == ()
+    assert _search(index, "the report zebra") == [rare]
+
+
+def test_a_term_in_every_chunk_does_not_swamp_a_rare_one(index):
+    _filler(index, PRUNE_FLOOR * 6, words="the status line")
+    [code] = add_source(index, "lib", "codes.md", ["The status line read ERR_7734."])
+    assert _search(index, "the status ERR_7734")[0] == code
+
+
+def test_term_choice_rules():
+    total = 100_000
+    common = {"the": 99_000, "and": 80_000, "data": 25_000}
+    middling = {"system": 9_000, "files": 6_000, "backup": 3_000}
+    rare = {"zebra": 40, "quagga": 7}
+    frequency = common | middling | rare | {"unknown": 0}
+
+    def kept(*terms: str) -> tuple[str, ...]:
+        return pick_terms(list(terms), frequency, total).kept
+
+    # More than 20 % of the chunks: dropped; the rest rarest first.
+    assert kept("the", "zebra", "data", "quagga") == ("quagga", "zebra")
+    # Together at most 10 % of the chunks: the rarer ones first, the rarest always.
+    assert kept("system", "files", "backup") == ("backup", "files")
+    assert kept("system", "zebra") == ("zebra", "system")
+    assert kept("system") == ("system",)
+    # Every term common: the two rarest, required together.
+    choice = pick_terms(["the", "and", "data"], frequency, total)
+    assert (choice.kept, choice.all_required) == (("data", "and"), True)
+    assert pick_terms(["the"], frequency, total).kept == ("the",)
+    # In no chunk: nothing to search for.
+    assert kept("unknown") == ()
+    # At most eight.
+    many = {f"w{n}": n + 1 for n in range(12)}
+    assert pick_terms(list(many), many, total).kept == tuple(f"w{n}" for n in range(8))
+    # A small index: nothing is too common below the floor.
+    assert pick_terms(["the", "zebra"], {"the": 50, "zebra": 3}, 60).kept == ("zebra", "the")
+
+
+def test_frequencies_are_remembered_while_the_index_size_holds(index):
+    add_source(index, "lib", "a.md", [f"zebra {n}" for n in range(20)])
+    frequencies = TermFrequencies()
+    with read_transaction(index) as connection:
+        assert frequencies.read(connection, ["zebra", "7"]) == (20, {"zebra": 20, "7": 1})
+    add_source(index, "lib", "b.md", ["zebra again"])  # 5 % more chunks: remembered
+    with read_transaction(index) as connection:
+        assert frequencies.read(connection, ["zebra", "again"]) == (21, {"zebra": 20, "again": 1})
+    add_source(index, "lib", "c.md", ["zebra", "zebra", "zebra"])  # 20 % more: read again
+    with read_transaction(index) as connection:
+        assert frequencies.read(connection, ["zebra"]) == (24, {"zebra": 24})
+
+
+def test_sources_not_indexed_are_never_returned(index):
+    [good] = add_source(index, "lib", "good.md", ["zebra good"], vectors={MODEL: hashed_vector})
+    for status in (SourceStatus.FAILED, SourceStatus.PENDING, SourceStatus.SKIPPED):
+        add_source(
+            index,
+            "lib",
+            f"{status}.md",
+            [f"zebra {status}"],
+            status=status,
+            vectors={MODEL: hashed_vector},
+        )
+    assert _search(index, "zebra") == [good]
+    with read_transaction(index) as connection:
+        vectors = load_vectors(connection, "lib", MODEL)
+        everything = list(connection.execute(text("SELECT id FROM chunks")).scalars())
+        passages = fetch_passages(connection, everything)
+    assert vectors.chunk_ids.tolist() == [good]
+    assert [p.chunk_id for p in passages] == [good]
+
+
+def test_vectors_load_as_one_float32_matrix_for_one_model(index):
+    texts = ["the car is red", "a bicycle", "tea with milk"]
+    ids = add_source(index, "lib", "a.md", texts, vectors={MODEL: hashed_vector})
+    add_source(index, "lib", "b.md", ["other model"], vectors={"other/model": hashed_vector})
+    add_source(index, "other", "c.md", ["other library"], vectors={MODEL: hashed_vector})
+    with read_transaction(index) as connection:
+        vectors = load_vectors(connection, "lib", MODEL)
+        none = load_vectors(connection, "lib", "missing/model")
+    assert vectors.matrix.dtype == np.float32
+    assert vectors.matrix.flags.c_contiguous and vectors.matrix.flags.owndata
+    assert vectors.matrix.shape == (3, 256)
+    assert sorted(vectors.chunk_ids.tolist()) == ids
+    for row, chunk_id in enumerate(vectors.chunk_ids.tolist()):
+        expected = np.asarray(hashed_vector(texts[ids.index(chunk_id)]), dtype=np.float32)
+        np.testing.assert_allclose(vectors.matrix[row], expected, rtol=1e-6)
+        assert abs(float(np.linalg.norm(vectors.matrix[row])) - 1.0) < 1e-5
+    assert len(none) == 0
+    assert vectors.nbytes == 3 * 256 * 4 + 3 * 8
+
+
+def test_a_damaged_vector_row_is_left_out(index):
+    ids = add_source(index, "lib", "a.md", ["one", "two"], vectors={MODEL: hashed_vector})
+    with write_transaction(index) as connection:
+        connection.execute(
+            text("UPDATE vectors SET vector = x'00000000' WHERE chunk_id = :id"), {"id": ids[0]}
+        )
+    with read_transaction(index) as connection:
+        vectors = load_vectors(connection, "lib", MODEL)
+    assert vectors.chunk_ids.tolist() == [ids[1]]
+    assert vectors.matrix.shape == (1, 256)
+
+
+def test_fingerprint_moves_with_the_library_and_only_with_it(index):
+    def fingerprint(library: str = "lib") -> object:
+        with read_transaction(index) as connection:
+            return library_fingerprint(connection, library)
+
+    add_source(index, "lib", "a.md", ["one"])
+    first, other = fingerprint(), fingerprint("other")
+    assert fingerprint() == first
+    add_source(index, "lib", "b.md", ["two"])
+    second = fingerprint()
+    assert second != first
+    set_status(index, "lib", "b.md", SourceStatus.FAILED)
+    third = fingerprint()
+    assert third != second  # (as it was before b.md: the same passages are searchable)
+    with write_transaction(index) as connection:
+        mark_library_changed(connection, "lib")
+    fourth = fingerprint()
+    assert fourth != third
+    with write_transaction(index) as connection:
+        mark_library_changed(connection, "lib")
+    assert fingerprint() != fourth
+    assert fingerprint("other") == other
+
+
+def test_passages_come_in_the_order_asked_with_their_places(index):
+    ids = add_source(
+        index,
+        "lib",
+        "guide/setup.md",
+        [Chunk("Install it.", "Setup > Install", None), Chunk("Page two.", "", 2)],
+    )
+    with read_transaction(index) as connection:
+        passages = fetch_passages(connection, [ids[1], 999, ids[0]])
+        sha = connection.execute(text("SELECT sha256 FROM sources")).scalar_one()
+    assert [p.chunk_id for p in passages] == [ids[1], ids[0]]
+    second, first = passages
+    assert (first.library_id, first.path, first.text) == ("lib", "guide/setup.md", "Install it.")
+    assert (first.heading_path, first.page, first.char_start, first.char_end) == (
+        "Setup > Install",
+        None,
+        0,
+        11,
+    )
+    assert (second.page, second.char_start, second.source_sha256) == (2, 13, sha)
+
+
+def test_best_matches_elsewhere_do_not_hide_the_library_asked(index):
+    # The 150 best "zebra" chunks are in another library: the one of this library is
+    # below them in the ranking, and still found.
+    add_source(index, "other", "zoo.md", [f"zebra zebra zebra {n}" for n in range(150)])
+    add_source(index, "lib", "failed.md", ["zebra zebra"], status=SourceStatus.FAILED)
+    [mine] = add_source(index, "lib", "mine.md", ["a long passage that mentions a zebra once"])
+    assert _search(index, "zebra") == [mine]
+
+
+def test_word_search_returns_at_most_the_limit_best_first(index):
+    ids = add_source(index, "lib", "a.md", [("zebra " * (n + 1)).strip() for n in range(80)])
+    with read_transaction(index) as connection:
+        hits = word_search(connection, ["lib"], "zebra", limit=10)
+    assert hits == list(reversed(ids))[:10]
+    assert len(_search(index, "zebra")) == WORD_HITS
