@@ -58,6 +58,7 @@ from desktop.ui.language import install_translations
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
@@ -168,8 +169,16 @@ class Parley:
         self.theme.set_font_size(appearance.font_size)
         self.images = ImageLoader(self.tasks)
         self.images.use_network(self.settings.settings.network)
+        # How each knowledge library's indexing stands, for Settings → Knowledge and the
+        # chat header alike; given the engine's controls and event bus once it indexes.
+        self.knowledge_progress = KnowledgeProgress(self.tasks)
         self.chat_vm = ChatViewModel(
-            self.chat, self.settings, self.tasks, self.images, attachments=self.attachments
+            self.chat,
+            self.settings,
+            self.tasks,
+            self.images,
+            attachments=self.attachments,
+            knowledge=self.knowledge_progress,
         )
         self.chat_vm.transcript.set_dark(self.theme.dark)
         self.chat_vm.outputs.data_root = paths.root
@@ -185,6 +194,7 @@ class Parley:
             local_servers=local_servers,
             tools=self.tools,
             mcp=self.mcp,
+            knowledge=self.knowledge_progress,
         )
         self.window = MainWindow(
             self.chat_vm,

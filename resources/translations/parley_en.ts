@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="123"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="124"/>
         <source>%Ln token(s)</source>
         <translation>
             <numerusform>%Ln token</numerusform>
@@ -52,7 +52,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="68"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="72"/>
         <source>%Ln of the models used have no price (Settings → Usage &amp; models)</source>
         <translation>
             <numerusform>%Ln of the models used has no price (Settings → Usage &amp; models)</numerusform>
@@ -83,6 +83,66 @@
     </message>
 </context>
 <context>
+    <name>KnowledgeSettingsModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="184"/>
+        <source>Cancelled · %n file(s) indexed</source>
+        <translation>
+            <numerusform>Cancelled · %n file indexed</numerusform>
+            <numerusform>Cancelled · %n files indexed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="186"/>
+        <source>Stopped · %n file(s) indexed</source>
+        <translation>
+            <numerusform>Stopped · %n file indexed</numerusform>
+            <numerusform>Stopped · %n files indexed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="188"/>
+        <source>Indexed %n file(s)</source>
+        <translation>
+            <numerusform>Indexed %n file</numerusform>
+            <numerusform>Indexed %n files</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="191"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
+        <source>%n failed</source>
+        <translation>
+            <numerusform>%n failed</numerusform>
+            <numerusform>%n failed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="219"/>
+        <source>%n indexed</source>
+        <translation>
+            <numerusform>%n indexed</numerusform>
+            <numerusform>%n indexed</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="222"/>
+        <source>%n waiting</source>
+        <translation>
+            <numerusform>%n waiting</numerusform>
+            <numerusform>%n waiting</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="228"/>
+        <source>%n skipped</source>
+        <translation>
+            <numerusform>%n skipped</numerusform>
+            <numerusform>%n skipped</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ProvidersPage</name>
     <message numerus="yes">
         <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="208"/>
@@ -96,7 +156,7 @@
 <context>
     <name>SettingsViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="282"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="290"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>Connected: %n model available.</numerusform>

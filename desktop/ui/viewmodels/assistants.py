@@ -85,6 +85,11 @@ class AssistantsModel(QObject):
             names += [n for n in assistant.allowed_tools or () if n not in names]
         return names
 
+    def library_choices(self) -> list[tuple[str, str]]:
+        """(id, name) of every knowledge library (Settings → Knowledge) an assistant may
+        be given; deleting a library takes it off the assistants, so none is missing."""
+        return [(lib.id, lib.name) for lib in self._settings.libraries]
+
     # --- changes ------------------------------------------------------------------
 
     def add(self) -> str:

@@ -34,6 +34,8 @@ from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
 from desktop.ui.viewmodels.citation_card import CitationCard
 from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
+from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
+from desktop.ui.viewmodels.knowledge_status import KnowledgeStatusModel
 from desktop.ui.viewmodels.model_picker import ModelPickerModel
 from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.sources import SourcesViewModel
@@ -73,6 +75,7 @@ class ChatViewModel(QObject):
         parent: QObject | None = None,
         *,
         attachments: AttachmentService | None = None,
+        knowledge: KnowledgeProgress | None = None,
     ) -> None:
         super().__init__(parent)
         self._chat = chat
@@ -104,6 +107,10 @@ class ChatViewModel(QObject):
         self.assistants.modelWanted.connect(self.models.select_ref)
         self.assistants.conversationCreated.connect(self.open_conversation)
         self.assistants.follow(self._conversation_id)  # the new chat shown at start
+        # The header's "Knowledge: Docs (indexing 40%)" for the assistant talked to.
+        self.knowledge = KnowledgeStatusModel(settings, knowledge or KnowledgeProgress(tasks), self)
+        self.assistants.changed.connect(lambda: self.knowledge.follow(self.assistants.current.id))
+        self.knowledge.follow(self.assistants.current.id)
         self.suggestions = SuggestionsModel(chat, self)  # follow-up chips
         self.conversationIdChanged.connect(self.suggestions.follow)
         self.suggestions.chosen.connect(self.submit)

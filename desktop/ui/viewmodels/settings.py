@@ -3,7 +3,7 @@ and capability overrides), keyring status, appearance, network, local servers.""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import QLocale, QObject, Signal, Slot
@@ -27,6 +27,8 @@ from desktop.providers.presets import CUSTOM_ID, PRESETS, Preset, preset
 from desktop.ui.language import language_of, window_locale
 from desktop.ui.viewmodels.assistants import AssistantsModel
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
+from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
+from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel, models_named_embed
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.mcp_servers import McpServersModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
@@ -67,6 +69,8 @@ class SettingsViewModel(QObject):
         local_servers: Sequence[LocalServer] = DEFAULT_LOCAL_SERVERS,
         tools: ToolService | None = None,
         mcp: McpManager | None = None,
+        knowledge: KnowledgeProgress | None = None,
+        embedding_models: Callable[[ProviderSettings], list[str]] = models_named_embed,
     ):
         super().__init__(parent)
         self._service = service
@@ -81,6 +85,9 @@ class SettingsViewModel(QObject):
         self.assistants = AssistantsModel(service, tools, self)
         self.tools = ToolSettingsModel(service, tools, self, mcp=mcp) if tools is not None else None
         self.mcp = McpServersModel(service, mcp, tasks, self) if mcp is not None else None
+        self.knowledge = KnowledgeSettingsModel(
+            service, knowledge or KnowledgeProgress(tasks), embedding_models, self
+        )
         service.changed.subscribe(self._on_settings_changed)
 
     # --- read-only state ----------------------------------------------------------

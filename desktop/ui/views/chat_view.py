@@ -56,6 +56,13 @@ class ChatView(QWidget):
         self.usage = ElidedLabel("", header, shortest="000 tokens")
         self.usage.setObjectName("UsageLabel")
         header_row.addWidget(self.usage)
+        # "Knowledge: Docs (indexing 40%)": library names shorten in the middle, so
+        # whether one is still indexed stays readable.
+        self.knowledge = ElidedLabel(
+            "", header, shortest="Knowledge: …", mode=Qt.TextElideMode.ElideMiddle
+        )
+        self.knowledge.setObjectName("KnowledgeLabel")
+        header_row.addWidget(self.knowledge)
         self.assistant = AssistantPicker(chat.assistants, header)
         header_row.addWidget(self.assistant)
         self.workspace = WorkspaceButton(chat.workspace, header)
@@ -117,6 +124,8 @@ class ChatView(QWidget):
         chat.titleChanged.connect(self._on_title_changed)
         chat.usage.changed.connect(self._update_usage)
         self._update_usage()
+        chat.knowledge.changed.connect(self._update_knowledge)
+        self._update_knowledge()
         chat.models.needsSetupChanged.connect(self._update_page)
         chat.transcript.messagesReset.connect(self._update_empty)
         chat.transcript.messageAdded.connect(self._update_empty)
@@ -174,6 +183,12 @@ class ChatView(QWidget):
     def _update_usage(self) -> None:
         self.usage.setText(self._chat.usage.label())
         self.usage.setToolTip(tooltip(self._chat.usage.tooltip()))  # model names
+
+    def _update_knowledge(self) -> None:
+        text = self._chat.knowledge.text()
+        self.knowledge.setText(text)
+        self.knowledge.setToolTip(tooltip(self._chat.knowledge.tooltip()))
+        self.knowledge.setVisible(bool(text))
 
     def _update_page(self, *_: object) -> None:
         self.pages.setCurrentIndex(0 if self._chat.models.needsSetup else 1)

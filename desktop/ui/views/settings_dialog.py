@@ -1,5 +1,5 @@
-"""Settings: providers, assistants, appearance, network, tools, MCP servers, OCR and desktop
-integration, one page each (see settings_pages/)."""
+"""Settings: providers, assistants, knowledge libraries, appearance, network, tools, MCP
+servers, OCR and desktop integration, one page each (see settings_pages/)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.views.settings_pages.appearance_page import AppearancePage
 from desktop.ui.views.settings_pages.assistants_page import AssistantsPage
 from desktop.ui.views.settings_pages.desktop_page import DesktopPage
+from desktop.ui.views.settings_pages.knowledge_page import KnowledgePage
 from desktop.ui.views.settings_pages.mcp_page import McpServersPage
 from desktop.ui.views.settings_pages.network_page import NetworkPage
 from desktop.ui.views.settings_pages.ocr_page import OcrPage
@@ -31,6 +32,8 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.network, self.tr("Network"))
         self.assistants = AssistantsPage(vm.assistants, self)
         self.tabs.addTab(self.assistants, self.tr("Assistants"))
+        self.knowledge = KnowledgePage(vm.knowledge, self)
+        self.tabs.addTab(self.knowledge, self.tr("Knowledge"))
         self.tools = ToolsPage(vm.tools, self) if vm.tools is not None else None
         if self.tools is not None:
             self.tabs.addTab(self.tools, self.tr("Tools"))

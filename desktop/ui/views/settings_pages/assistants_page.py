@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from desktop.core.assistants import MIN_THRESHOLD, Assistant
 from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.ui.viewmodels.assistants import AssistantsModel
+from desktop.ui.views.flow_layout import FlowLayout
 from desktop.ui.views.labels import PlainLabel, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
@@ -102,6 +103,13 @@ class AssistantsPage(QWidget):
         self.all_tools.toggled.connect(lambda on: self.tools.setEnabled(not on))
         self.tools.setObjectName("AssistantTools")
         self.tools.setMaximumHeight(140)
+        # The libraries it may search and cite: a box each, wrapping onto more lines.
+        self.libraries = QWidget(self)
+        self.libraries.setObjectName("AssistantLibraries")
+        self._library_flow = FlowLayout(self.libraries, spacing=12)
+        self.library_boxes: dict[str, QCheckBox] = {}
+        self.libraries_hint = PlainLabel(self.tr("Add libraries in Settings → Knowledge"), self)
+        self.libraries_hint.setObjectName("FormHint")
         self.save_button = QPushButton(self.tr("Save"), self)
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save)
@@ -137,6 +145,10 @@ class AssistantsPage(QWidget):
         tools_column.addWidget(self.all_tools)
         tools_column.addWidget(self.tools)
         form.addRow(self.tr("Tools"), tools_column)
+        knowledge_column = QVBoxLayout()
+        knowledge_column.addWidget(self.libraries)
+        knowledge_column.addWidget(self.libraries_hint)
+        form.addRow(self.tr("Knowledge"), knowledge_column)
         plain_form_labels(form)
         right = QVBoxLayout()
         right.addLayout(form, 1)
@@ -220,6 +232,16 @@ class AssistantsPage(QWidget):
             item = QListWidgetItem(name, self.tools)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if name in chosen else Qt.CheckState.Unchecked)
+        for box in self.library_boxes.values():
+            box.deleteLater()
+        self.library_boxes = {}
+        for library_id, name in self._model.library_choices():
+            box = QCheckBox(name, self.libraries)
+            box.setChecked(library_id in assistant.libraries)
+            self.library_boxes[library_id] = box
+        self._library_flow.place(list(self.library_boxes.values()))
+        self.libraries.setVisible(bool(self.library_boxes))
+        self.libraries_hint.setVisible(not self.library_boxes)
         self.all_tools.setChecked(assistant.allowed_tools is None)
         self.tools.setEnabled(assistant.allowed_tools is not None)
         self.delete_button.setEnabled(self._model.can_delete(assistant_id))
@@ -248,6 +270,7 @@ class AssistantsPage(QWidget):
             allowed_tools=tools,
             allow_prompt_override=self.allow_override.isChecked(),
             context_threshold=self.threshold.value(),
+            libraries=tuple(i for i, box in self.library_boxes.items() if box.isChecked()),
         )
 
     def save(self) -> None:

@@ -1,0 +1,208 @@
+"""Settings → Knowledge: a library made from a folder and files, saved and indexed; its
+progress (bar, current file, counts, failed files) from the engine's reports; Cancel,
+Re-scan and Delete asking the engine; the embedding model choice."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QMessageBox
+
+from desktop.core.knowledge import FailedSource, IndexProgress, LibraryState, SourceStatus
+from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel
+from desktop.ui.views.settings_pages.knowledge_page import KnowledgePage
+from tests.support.knowledge_control import knowledge_settings
+from tests.support.ui_actions import click
+
+DOCS = {
+    "id": "docs",
+    "name": "Docs",
+    "paths": ["/data/docs"],
+    "embedding": {"provider": "local", "model": "text-embedding-3-small"},
+}
+
+
+def make_page(qtbot, knowledge) -> KnowledgePage:
+    page = KnowledgePage(KnowledgeSettingsModel(knowledge.service, knowledge.progress))
+    qtbot.addWidget(page)
+    page.show()
+    return page
+
+
+def rows(page: KnowledgePage) -> list[str]:
+    return [page.list.item(row).text() for row in range(page.list.count())]
+
+
+def texts(widget) -> list[str]:
+    return [widget.itemText(i) for i in range(widget.count())]
+
+
+def test_a_library_is_made_from_a_folder_and_files_and_indexed(
+    qtbot, tmp_path, memory_keyring, qapp
+):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "guide.md").write_text("# Guide\n", encoding="utf-8")
+    (tmp_path / "faq.txt").write_text("Q and A\n", encoding="utf-8")
+    with knowledge_settings(tmp_path / "data") as knowledge:
+        page = make_page(qtbot, knowledge)
+        assert page.stack.currentWidget() is page.empty  # the placeholder
+        assert page.list.count() == 0
+
+        click(page.add_button)
+        assert page.stack.currentWidget() is page.editor
+        page.name.setText("Guides")
+        click(page.add_folder_button)
+        page.file_dialog.selectFile(str(folder))
+        page.file_dialog.accept()
+        click(page.add_files_button)
+        page.file_dialog.selectFile(str(tmp_path / "faq.txt"))
+        page.file_dialog.accept()
+        assert [page.paths.item(r).text() for r in range(page.paths.count())] == [
+            str(folder),
+            str(tmp_path / "faq.txt"),
+        ]
+        page.include.setPlainText("*.md\n*.txt")
+        page.exclude.setPlainText("drafts/**")
+        assert texts(page.embedding) == [
+            "None — search by words only",
+            "Local · text-embedding-3-small",
+            "Ollama · nomic-embed-text",
+        ]
+        page.embedding.setCurrentIndex(1)
+        assert page.dimensions.isVisible()  # OpenAI-compatible: the size can be asked
+        page.dimensions.setValue(256)
+        click(page.save_button)
+
+        assert page.status.text() == "Saved."
+        assert knowledge.saved()["libraries"] == [
+            {
+                "id": "guides",
+                "name": "Guides",
+                "paths": [str(folder), str(tmp_path / "faq.txt")],
+                "include": ["*.md", "*.txt"],
+                "exclude": ["drafts/**"],
+                "embedding": {
+                    "provider": "local",
+                    "model": "text-embedding-3-small",
+                    "dimensions": 256,
+                },
+            }
+        ]
+        assert knowledge.control.calls == [("rescan", "guides")]
+        assert rows(page) == ["Guides\nNot indexed yet"]
+        assert page.list.currentItem().text().startswith("Guides")
+
+        # Ollama's embeddings take no size: the box goes.
+        page.embedding.setCurrentIndex(2)
+        assert not page.dimensions.isVisible()
+        click(page.save_button)
+        assert knowledge.saved()["libraries"][0]["embedding"] == {
+            "provider": "ollama",
+            "model": "nomic-embed-text",
+        }
+        assert knowledge.control.calls[-1] == ("rescan", "guides")
+
+
+def test_progress_reports_fill_the_row_bar_counts_and_failures_and_cancel_stops(
+    qtbot, tmp_path, memory_keyring, qapp
+):
+    with knowledge_settings(tmp_path, libraries=[DOCS]) as knowledge:
+        page = make_page(qtbot, knowledge)
+        assert rows(page) == ["Docs\nNot indexed yet"]
+        assert not page.bar.isVisible() and not page.cancel_button.isVisible()
+        assert page.rescan_button.isVisible() and page.rescan_button.isEnabled()
+
+        knowledge.events.emit(IndexProgress("docs", LibraryState.SCANNING))
+        assert page.bar.isVisible() and page.bar.maximum() == 0  # busy while counting
+        knowledge.events.emit(
+            IndexProgress(
+                "docs",
+                LibraryState.INDEXING,
+                done=40,
+                total=200,
+                current_file="reports/report.pdf",
+                counts={SourceStatus.INDEXED: 39, SourceStatus.FAILED: 1},
+                failed=(FailedSource("<b>old</b>.docx", "the file is damaged"),),
+            )
+        )
+        assert rows(page) == ["Docs\nIndexing 40 of 200 — reports/report.pdf"]
+        assert page.state.text() == "Indexing 40 of 200"  # the file has its own line
+        assert (page.bar.value(), page.bar.maximum()) == (40, 200)
+        assert page.current_file.text() == "reports/report.pdf"
+        assert page.counts.text() == "39 indexed · 1 failed"
+        assert page.failures.isVisible()
+        # A file's name is shown as it is, never read as markup.
+        assert page.failures.item(0).text() == "<b>old</b>.docx — the file is damaged"
+        assert page.cancel_button.isVisible() and not page.rescan_button.isEnabled()
+
+        click(page.cancel_button)
+        assert knowledge.control.calls == [("cancel", "docs")]
+        knowledge.events.emit(
+            IndexProgress(
+                "docs",
+                LibraryState.CANCELLED,
+                41,
+                200,
+                counts={SourceStatus.INDEXED: 40, SourceStatus.FAILED: 1},
+                failed=(FailedSource("<b>old</b>.docx", "the file is damaged"),),
+            )
+        )
+        assert rows(page) == ["Docs\nCancelled · 40 files indexed · 1 failed"]
+        assert not page.bar.isVisible() and not page.cancel_button.isVisible()
+        assert page.rescan_button.isEnabled()
+
+        click(page.rescan_button)
+        assert knowledge.control.calls[-1] == ("rescan", "docs")
+
+
+def test_a_new_model_says_words_keep_working_while_it_re_embeds(
+    qtbot, tmp_path, memory_keyring, qapp
+):
+    with knowledge_settings(tmp_path, libraries=[DOCS]) as knowledge:
+        page = make_page(qtbot, knowledge)
+        page.embedding.setCurrentIndex(2)  # Ollama · nomic-embed-text
+        click(page.save_button)
+        assert knowledge.control.calls == [("rescan", "docs")]
+        knowledge.events.emit(IndexProgress("docs", LibraryState.RE_EMBEDDING, 3, 30))
+        assert rows(page) == ["Docs\nRe-embedding…"]
+        assert page.notice.isVisible()
+        assert page.notice.text() == "Re-embedding — search by words keeps working meanwhile"
+        assert page.cancel_button.isVisible()
+
+
+def test_delete_asks_first_then_forgets_the_index(qtbot, tmp_path, memory_keyring, qapp):
+    notes = {"id": "notes", "name": "Notes", "paths": ["/data/notes"]}
+    with knowledge_settings(tmp_path, libraries=[DOCS, notes]) as knowledge:
+        page = make_page(qtbot, knowledge)
+        page.select("notes")
+
+        def answer(text: str, name: str = "Notes") -> None:
+            box = page.confirm_box
+            assert isinstance(box, QMessageBox) and f"“{name}”" in box.text()
+            next(b for b in box.buttons() if b.text() == text).click()
+
+        click(page.delete_button)
+        answer("Cancel")
+        assert len(knowledge.saved()["libraries"]) == 2 and knowledge.control.calls == []
+
+        click(page.delete_button)
+        answer("Delete")
+        assert [lib["id"] for lib in knowledge.saved()["libraries"]] == ["docs"]
+        assert knowledge.control.calls == [("forget", "notes")]
+        assert rows(page) == ["Docs\nNot indexed yet"]
+        assert page.name.text() == "Docs"  # the remaining library is shown
+
+        click(page.delete_button)
+        answer("Delete", "Docs")
+        assert page.stack.currentWidget() is page.empty
+        assert page.list.count() == 0
+
+
+def test_a_path_removed_from_the_form_is_no_longer_indexed(qtbot, tmp_path, memory_keyring, qapp):
+    library = {**DOCS, "paths": ["/data/docs", "/data/more"]}
+    with knowledge_settings(tmp_path, libraries=[library]) as knowledge:
+        page = make_page(qtbot, knowledge)
+        page.paths.item(1).setSelected(True)
+        click(page.remove_path_button)
+        click(page.save_button)
+        assert knowledge.saved()["libraries"][0]["paths"] == ["/data/docs"]
+        assert knowledge.control.calls == [("rescan", "docs")]

@@ -1,0 +1,91 @@
+"""Knowledge through the real window: the Knowledge page among the settings, an
+assistant given libraries on the Assistants page, and the chat header saying which
+libraries the conversation's assistant may cite."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from tests.support.settings_files import saved_settings, write_settings
+from tests.support.ui_actions import click
+
+LIBRARIES = [
+    {"id": "docs", "name": "Docs", "paths": ["/data/docs"]},
+    {"id": "notes", "name": "Notes", "paths": ["/data/notes"]},
+]
+
+
+def test_an_assistant_is_given_libraries_from_a_checklist(driver, tmp_path):
+    write_settings(
+        tmp_path,
+        "http://127.0.0.1:9/v1",
+        libraries=LIBRARIES,
+        assistants=[{"id": "writer", "name": "Writer"}],
+    )
+    parley = driver.start(tmp_path)
+    parley.window.show_settings()
+    dialog = parley.window._settings_dialog
+    assert dialog.tabs.tabText(dialog.tabs.indexOf(dialog.knowledge)) == "Knowledge"
+    page = dialog.assistants
+    page.select("writer")
+    assert not page.libraries_hint.isVisibleTo(page)
+    boxes = page.library_boxes
+    assert [b.text() for b in boxes.values()] == ["Docs", "Notes"]
+    assert not any(b.isChecked() for b in boxes.values())
+    click(boxes["notes"])
+    click(page.save_button)
+    assert page.status.text() == "Saved."
+    assert saved_settings(tmp_path)["assistants"][0]["libraries"] == ["notes"]
+
+    page.select("writer")  # shown again as saved
+    assert page.library_boxes["notes"].isChecked()
+    click(page.library_boxes["notes"])
+    click(page.save_button)
+    assert "libraries" not in saved_settings(tmp_path)["assistants"][0]
+
+
+def test_without_libraries_the_checklist_says_where_to_add_them(driver, tmp_path):
+    write_settings(tmp_path, "http://127.0.0.1:9/v1")
+    parley = driver.start(tmp_path)
+    parley.window.show_settings()
+    page = parley.window._settings_dialog.assistants
+    assert not page.library_boxes and not page.libraries.isVisibleTo(page)
+    assert page.libraries_hint.isVisibleTo(page)
+    assert page.libraries_hint.text() == "Add libraries in Settings → Knowledge"
+
+    # A library added on the Knowledge page is offered at once.
+    knowledge = parley.window._settings_dialog.knowledge
+    click(knowledge.add_button)
+    knowledge.name.setText("Handbook")
+    knowledge.add_paths([str(tmp_path)])
+    click(knowledge.save_button)
+    assert [b.text() for b in page.library_boxes.values()] == ["Handbook"]
+    assert not page.libraries_hint.isVisibleTo(page)
+
+
+def test_the_header_names_the_assistant_s_libraries(driver, tmp_path):
+    write_settings(
+        tmp_path,
+        "http://127.0.0.1:9/v1",
+        libraries=LIBRARIES,
+        assistants=[{"id": "writer", "name": "Writer", "libraries": ["docs", "notes"]}],
+        default_assistant="writer",
+    )
+    parley = driver.start(tmp_path)
+    view = parley.window.chat_view
+    assert view.knowledge.isVisible()
+    assert view.knowledge.text() == "Knowledge: Docs, Notes"
+    assert "• Docs\n• Notes" in view.knowledge.toolTip()
+
+    picker = view.assistant.combo
+    picker.setFocus()
+    QTest.keyClick(picker, Qt.Key.Key_Up)  # the built-in Parley, which uses none
+    assert picker.currentText() == "Parley"
+    assert not view.knowledge.isVisible()
+
+    QTest.keyClick(picker, Qt.Key.Key_Down)
+    assert view.knowledge.text() == "Knowledge: Docs, Notes"
+    # Deleting a library in Settings takes it off the assistant and the header.
+    parley.settings_vm.knowledge.delete("docs")
+    assert view.knowledge.text() == "Knowledge: Notes"
