@@ -8,7 +8,8 @@ Tables:
 - ``sources``: one row per file of a library (its library-relative path), with the size
   and mtime it had when read, the SHA-256 of its bytes, its status
   (`SourceStatus`: pending, indexed, failed, skipped) and the reason it failed.
-- ``chunks``: a source's passages in order, with the heading path and page they sit
+- ``chunks``: a source's passages in order (ids never reused: an answer's citation
+  names the chunk it quoted), with the heading path and page they sit
   under and their character offsets into the document's text (`documents.read_document`).
 - ``chunks_fts``: FTS5 over each chunk's text as `words_for_index` prepares it (rowid =
   chunk id); ``chunks_vocab`` gives each term's document frequency, so a query can drop
@@ -51,7 +52,7 @@ _DDL = (
         UNIQUE (library_id, path)
     )""",
     """CREATE TABLE IF NOT EXISTS chunks (
-        id INTEGER PRIMARY KEY,
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
         source_id INTEGER NOT NULL REFERENCES sources (id) ON DELETE CASCADE,
         ordinal INTEGER NOT NULL,
         text TEXT NOT NULL,

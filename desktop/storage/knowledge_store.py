@@ -31,6 +31,7 @@ from sqlalchemy import Connection, Engine, Row, bindparam, text
 
 from desktop.core.knowledge import SourceStatus
 from desktop.storage.knowledge_index import words_for_index
+from desktop.storage.knowledge_queries import mark_library_changed
 from desktop.storage.sqlite_engine import read_transaction, write_transaction
 
 _IN_CLAUSE_MAX = 500  # SQLite's host-parameter limit is far above; keeps statements small
@@ -369,6 +370,7 @@ class KnowledgeStore:
         reuses the highest row ids): the text's SHA-256 must match. Returns how many
         were stored."""
         stored = 0
+        changed: set[int] = set()
         with self._writing() as conn:
             for item in vectors:
                 result = conn.execute(
@@ -385,6 +387,8 @@ class KnowledgeStore:
                     },
                 )
                 stored += int(result.rowcount)
+                if result.rowcount:
+                    changed.add(item.chunk_id)
                 if cache:
                     conn.execute(
                         text(
@@ -393,6 +397,7 @@ class KnowledgeStore:
                         ),
                         {"sha": item.text_sha256, "key": model_key, "vector": item.vector},
                     )
+            _mark_changed(conn, changed)
         return stored
 
     def vector_keys(self, library_id: str) -> dict[str, int]:
@@ -420,6 +425,8 @@ class KnowledgeStore:
                 ),
                 {"lib": library_id, "keep": keep_key},
             )
+            if result.rowcount:
+                mark_library_changed(conn, library_id)
         return int(result.rowcount)
 
     def chunk_count(self, library_id: str) -> int:
@@ -456,3 +463,21 @@ def _drop_chunks(conn: Connection, library_id: str, path: str) -> None:
         ),
         {"lib": library_id, "path": path},
     )
+
+
+def _mark_changed(conn: Connection, chunk_ids: set[int]) -> None:
+    """The libraries of chunks whose vectors changed: their cached matrices are stale."""
+    ids = sorted(chunk_ids)
+    libraries: set[str] = set()
+    for start in range(0, len(ids), 500):
+        batch = ids[start : start + 500]
+        marks = ", ".join(str(int(chunk_id)) for chunk_id in batch)
+        rows = conn.execute(
+            text(
+                "SELECT DISTINCT s.library_id FROM chunks c JOIN sources s ON s.id = c.source_id"
+                f" WHERE c.id IN ({marks})"
+            )
+        ).all()
+        libraries.update(str(row[0]) for row in rows)
+    for library_id in libraries:
+        mark_library_changed(conn, library_id)

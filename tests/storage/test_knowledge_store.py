@@ -13,6 +13,7 @@ from sqlalchemy import Engine, text
 
 from desktop.core.knowledge import SourceStatus
 from desktop.storage.knowledge_index import open_index, words_for_index
+from desktop.storage.knowledge_queries import library_fingerprint
 from desktop.storage.knowledge_store import KnowledgeStore, ScannedSource, StoredVector
 
 LIB = "notes"
@@ -240,3 +241,33 @@ def test_touched_failed_deleted_and_forgotten_sources(store, engine):
     assert store.sources(LIB) == {}
     assert _count(engine, "SELECT COUNT(*) FROM chunks_fts") == 0
     assert not store.replace_chunks(ids["a.md"], sha256="x", size=1, mtime_ns=1, chunks=[])
+
+
+def _fingerprint(engine: Engine, library_id: str) -> object:
+    with engine.connect() as conn:
+        return library_fingerprint(conn, library_id)
+
+
+def test_new_or_dropped_vectors_change_their_library_s_fingerprint_only(store, engine):
+    ids = _pending(store, "a.md")
+    store.replace_chunks(ids["a.md"], sha256="a", size=1, mtime_ns=1, chunks=[Piece(0, "a")])
+    other = "other"
+    store.apply_scan(other, [ScannedSource("b.md", 10, 1000, SourceStatus.PENDING)], gone=())
+    b = store.sources(other)["b.md"].id
+    store.replace_chunks(b, sha256="b", size=1, mtime_ns=1, chunks=[Piece(0, "b")])
+    before, other_before = _fingerprint(engine, LIB), _fingerprint(engine, other)
+    chunk = store.chunks_missing_vectors(LIB, "m", source_id=ids["a.md"])[0]
+    store.store_vectors("m", [StoredVector(chunk.chunk_id, chunk.text_sha256, b"v")])
+    after = _fingerprint(engine, LIB)
+    assert after != before
+    assert _fingerprint(engine, other) == other_before
+    store.delete_other_vectors(LIB, "n")
+    assert _fingerprint(engine, LIB) != after
+
+
+def test_a_deleted_chunk_s_id_is_never_given_to_a_new_one(store):
+    ids = _pending(store, "a.md")
+    store.replace_chunks(ids["a.md"], sha256="1", size=1, mtime_ns=1, chunks=[Piece(0, "x")])
+    first = store.chunks_missing_vectors(LIB, "m")[0].chunk_id
+    store.replace_chunks(ids["a.md"], sha256="2", size=1, mtime_ns=2, chunks=[Piece(0, "y")])
+    assert store.chunks_missing_vectors(LIB, "m")[0].chunk_id > first
