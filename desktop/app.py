@@ -29,6 +29,8 @@ from desktop.core.paths import DataPaths, resolve_data_dir
 from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
+from desktop.engine.knowledge.embedding import ProviderEmbedder
+from desktop.engine.knowledge.service import KnowledgeService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.ocr.local_engine import LocalOcrEngine
@@ -38,6 +40,7 @@ from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.engine.turn.chat_service import ChatService
 from desktop.engine.utility import UtilityModel
+from desktop.providers.embedding_models import embedding_models
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.attachments import AttachmentStore
@@ -159,6 +162,15 @@ class Parley:
             files=AttachmentReader(self.attachments, self.ocr),
         )
         self.chat.recover()
+        # The person's knowledge libraries: indexed in the background into their own
+        # rebuildable database, searched for answers of assistants that use them.
+        self.knowledge = KnowledgeService(
+            paths.root,
+            lambda: self.settings.settings,
+            lambda choice: ProviderEmbedder(self.settings, choice),
+            self.chat.events,
+        )
+        self.chat.knowledge = self.knowledge
         # Titles and follow-up suggestions, asked after an answer is complete.
         self.after_answer = AfterAnswer(self.repository, UtilityModel(self.settings))
         self.after_answer.start(self.chat)
@@ -171,7 +183,7 @@ class Parley:
         self.images.use_network(self.settings.settings.network)
         # How each knowledge library's indexing stands, for Settings → Knowledge and the
         # chat header alike; given the engine's controls and event bus once it indexes.
-        self.knowledge_progress = KnowledgeProgress(self.tasks)
+        self.knowledge_progress = KnowledgeProgress(self.tasks, self.knowledge, self.chat.events)
         self.chat_vm = ChatViewModel(
             self.chat,
             self.settings,
@@ -194,6 +206,7 @@ class Parley:
             local_servers=local_servers,
             tools=self.tools,
             mcp=self.mcp,
+            embedding_models=lambda provider: embedding_models(provider.models),
             knowledge=self.knowledge_progress,
         )
         self.window = MainWindow(
@@ -285,6 +298,7 @@ class Parley:
         self.floating.deleteLater()
         await self.after_answer.close()
         await self.chat.shutdown()
+        await self.knowledge.close()
         await self.mcp.stop()
         await self.tasks.cancel_all()
         await self.images.aclose()
@@ -472,6 +486,7 @@ async def _serve(
     parley.window.closed.connect(closed.set)
     parley.show()
     parley.attach(files)
+    parley.knowledge.rescan_all()  # files changed while closed; an interrupted pass resumes
     if instance is not None:  # later launches hand their files over from now on
         instance.serve(parley.window, parley.attach)
     # SIGINT and SIGTERM quit as File → Quit does (a signal during start-up, now).

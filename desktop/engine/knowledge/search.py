@@ -72,10 +72,6 @@ _FETCH_BATCH: Final = 4 * MAX_PASSAGES  # candidates read per round (duplicates,
 # --- reasons to search by words only ------------------------------------------------
 
 
-def _no_model() -> str:
-    return tr("no embedding model is set for this library")
-
-
 def _no_provider() -> str:
     return tr("the embedding model's provider is not available")
 
@@ -306,8 +302,8 @@ class KnowledgeSearch:
         groups: dict[str, list[LibrarySettings]] = {}
         for library in searched:
             if library.embedding is None:
-                words_only[library.id] = _no_model()
-            elif library.embedding.key not in embedders:
+                continue  # chosen: words only, nothing to tell on every answer
+            if library.embedding.key not in embedders:
                 words_only[library.id] = _no_provider()
             else:
                 groups.setdefault(library.embedding.key, []).append(library)
@@ -337,11 +333,15 @@ class KnowledgeSearch:
         # the fusion and the passages: each hop to a thread costs on a busy machine.
         ranked = await asyncio.to_thread(self._rank, word_hits, searches, limit)
         by_id = {library.id: library for library in searched}
-        passages = [
-            _passage(stored, locate(by_id[stored.library_id], stored.path), score)
-            for stored, score in ranked
-            if stored.library_id in by_id
-        ]
+        # Finding the files asks the file system (a library on a network drive may be
+        # slow to answer): in a worker thread too.
+        passages = await asyncio.to_thread(
+            lambda: [
+                _passage(stored, locate(by_id[stored.library_id], stored.path), score)
+                for stored, score in ranked
+                if stored.library_id in by_id
+            ]
+        )
         reason = _reason(searched, words_only)
         log.info(
             "knowledge search: %d libraries, %d word hits, %d models, %d passages, %.0f ms%s",

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import DatabaseError
+from sqlalchemy.exc import DatabaseError, SQLAlchemyError
 
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError
@@ -24,14 +24,19 @@ from desktop.core.events import EngineEvent
 from desktop.core.i18n import tr
 from desktop.core.knowledge import (
     EmbeddingChoice,
+    EmbeddingKind,
     FailedSource,
     IndexProgress,
+    LibrarySettings,
     LibraryState,
+    SearchOutcome,
     SourceStatus,
 )
 from desktop.core.settings import Settings
 from desktop.engine.knowledge.embedding import Embedder
 from desktop.engine.knowledge.indexer import IndexPass, PassSummary
+from desktop.engine.knowledge.scanner import resolve_source
+from desktop.engine.knowledge.search import KnowledgeSearch, QueryEmbedder
 from desktop.engine.tasks import KeyedTasks
 from desktop.storage.knowledge_index import INDEX_FILE, open_index
 from desktop.storage.knowledge_store import KnowledgeStore
@@ -74,6 +79,7 @@ class KnowledgeService:
         self._again: set[str] = set()  # libraries to pass over once more when done
         self._latest: dict[str, IndexProgress] = {}
         self.last_summary: dict[str, PassSummary] = {}  # the last finished pass's counts
+        self.search = KnowledgeSearch(self._engine)
 
     @property
     def engine(self) -> Engine:
@@ -114,7 +120,50 @@ class KnowledgeService:
         """Stop every pass, wait for them, and close the index."""
         self._again.clear()
         await self._tasks.close()
+        self.search.matrices.clear()
         self._engine.dispose()
+
+    # --- searching --------------------------------------------------------------------
+
+    def rescan_all(self) -> None:
+        """Every enabled library brought up to date (at start: files changed while
+        Parley was closed). Must be called on the engine's event loop."""
+        for library in self._settings().libraries:
+            if library.enabled:
+                self.rescan(library.id)
+
+    async def retrieve(self, library_ids: Sequence[str], query: str) -> SearchOutcome:
+        """The passages of those libraries (enabled, still configured) that best answer
+        `query`; what an answer is given (`turn/retrieval.py`). Raises `ParleyError`
+        when the index cannot be read."""
+        settings = self._settings()
+        libraries = [
+            library
+            for library_id in dict.fromkeys(library_ids)
+            if (library := settings.library(library_id)) is not None and library.enabled
+        ]
+        if not libraries:
+            return SearchOutcome(())
+        embedders: dict[str, QueryEmbedder] = {}
+        for library in libraries:
+            choice = library.embedding
+            if choice is not None and choice.key not in embedders:
+                embedders[choice.key] = self._query_embedder(choice)
+        try:
+            return await self.search.search(
+                libraries, query, embedders=embedders, locate=_absolute_path
+            )
+        except (SQLAlchemyError, OSError) as error:
+            log.warning("Knowledge search failed: %s", type(error).__name__)
+            raise ParleyError(tr("the index of your documents could not be read")) from error
+
+    def _query_embedder(self, choice: EmbeddingChoice) -> QueryEmbedder:
+        async def embed(query: str) -> Sequence[float]:
+            embedder = self._embedder_for(choice)
+            vectors = await embedder.embed([query], EmbeddingKind.QUERY)
+            return vectors[0] if vectors else []
+
+        return embed
 
     def progress(self, library_id: str) -> IndexProgress:
         """The library's latest progress: the last event of this session, or what the
@@ -178,3 +227,14 @@ class KnowledgeService:
     def _publish(self, progress: IndexProgress) -> None:
         self._latest[progress.library_id] = progress
         self._events.emit(progress)
+
+
+def _absolute_path(library: LibrarySettings, relative: str) -> str:
+    """Where a passage's file is now; where it was expected when it is gone (the source
+    panel then says so)."""
+    found = resolve_source(library, relative)
+    if found is not None:
+        return str(found)
+    roots = [Path(raw).expanduser() for raw in library.paths]
+    folder = next((root for root in roots if root.name != relative), None)
+    return str(folder.joinpath(*relative.split("/"))) if folder is not None else relative

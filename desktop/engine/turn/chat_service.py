@@ -47,7 +47,7 @@ from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn import versions
 from desktop.engine.turn.approval_book import ApprovalBook
 from desktop.engine.turn.generation import Generation, GenerationRunner, Turn, TurnServices
-from desktop.engine.turn.ports import KnowledgeSearch, ProviderSource
+from desktop.engine.turn.ports import KnowledgeRetriever, ProviderSource
 from desktop.engine.turn.unsaved import UnsavedAnswers
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository
@@ -91,7 +91,7 @@ class ChatService:
         self.events: EventBus[EngineEvent] = EventBus()
         # The person's libraries, searched for answers of assistants that use them; set
         # by the app once the knowledge service (which reports on `events`) exists.
-        self.knowledge: KnowledgeSearch | None = None
+        self.knowledge: KnowledgeRetriever | None = None
         self._runner = GenerationRunner()
         self._approvals = ApprovalBook(repository, self.events, tools, self._resume_after_restart)
         # Finished answers the disk had no room for, laid over every read of messages.

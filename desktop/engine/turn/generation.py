@@ -45,7 +45,7 @@ from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn.answer_inputs import AnswerInputs, answer_inputs
-from desktop.engine.turn.ports import KnowledgeSearch, ProviderSource
+from desktop.engine.turn.ports import KnowledgeRetriever, ProviderSource
 from desktop.engine.turn.retrieval import retrieve, wants_knowledge
 from desktop.engine.turn.stream_fold import Draft, Folding, close_open
 from desktop.engine.turn.throttle import Throttle
@@ -74,7 +74,7 @@ class TurnServices:
     context: ContextService | None = None
     clock: Callable[[], float] | None = None
     max_steps: int = MAX_TOOL_STEPS
-    knowledge: KnowledgeSearch | None = None
+    knowledge: KnowledgeRetriever | None = None
 
 
 @dataclass(frozen=True, slots=True)

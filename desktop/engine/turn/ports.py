@@ -34,7 +34,7 @@ class ProviderSource(Protocol):
         ...
 
 
-class KnowledgeSearch(Protocol):
+class KnowledgeRetriever(Protocol):
     """Where an answer finds passages of the person's libraries (the knowledge service)."""
 
     async def retrieve(self, library_ids: Sequence[str], query: str) -> SearchOutcome:

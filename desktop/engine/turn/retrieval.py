@@ -20,7 +20,7 @@ from desktop.core.errors import ParleyError
 from desktop.core.i18n import tr
 from desktop.core.models import CitationPart, Message, NoticePart, Role
 from desktop.engine.knowledge.context import citations_for, citations_of
-from desktop.engine.turn.ports import KnowledgeSearch
+from desktop.engine.turn.ports import KnowledgeRetriever
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +39,14 @@ def latest_question(window: Sequence[Message]) -> str:
     return ""
 
 
-def wants_knowledge(assistant: Assistant, knowledge: KnowledgeSearch | None) -> bool:
+def wants_knowledge(assistant: Assistant, knowledge: KnowledgeRetriever | None) -> bool:
     return knowledge is not None and bool(assistant.libraries)
 
 
 async def retrieve(
     assistant: Assistant,
     window: Sequence[Message],
-    knowledge: KnowledgeSearch | None,
+    knowledge: KnowledgeRetriever | None,
     answer: Message,
     *,
     resume: bool,

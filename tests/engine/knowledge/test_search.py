@@ -147,12 +147,12 @@ def test_an_embedder_that_does_not_answer_is_given_up_on(index):
     assert outcome.words_only_reason == "the embedding server did not answer"
 
 
-def test_a_library_without_an_embedding_model_is_searched_by_words(index):
+def test_a_library_without_an_embedding_model_is_searched_by_words_as_chosen(index):
     ids = _notes(index)
     plain = LibrarySettings("notes", "Notes", ("/home/me/notes",))
     outcome = _search(KnowledgeSearch(index), "ERR_7734 automobile", libraries=[plain])
     assert _ids(outcome) == [ids["job"]]
-    assert outcome.words_only_reason == "no embedding model is set for this library"
+    assert outcome.words_only_reason == ""  # the person chose it: no notice on every answer
 
 
 def test_no_vectors_yet_for_the_model_means_words_only(index):
