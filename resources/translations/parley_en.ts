@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="295"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="324"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>Reading %n image with OCR…</numerusform>
@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="124"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="143"/>
         <source>%Ln token(s)</source>
         <translation>
             <numerusform>%Ln token</numerusform>
@@ -85,7 +85,7 @@
 <context>
     <name>KnowledgeSettingsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="184"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="187"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>Cancelled · %n file indexed</numerusform>
@@ -93,7 +93,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="186"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="189"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>Stopped · %n file indexed</numerusform>
@@ -101,44 +101,11 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="188"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="191"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>Indexed %n file</numerusform>
             <numerusform>Indexed %n files</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="191"/>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
-        <source>%n failed</source>
-        <translation>
-            <numerusform>%n failed</numerusform>
-            <numerusform>%n failed</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="219"/>
-        <source>%n indexed</source>
-        <translation>
-            <numerusform>%n indexed</numerusform>
-            <numerusform>%n indexed</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="222"/>
-        <source>%n waiting</source>
-        <translation>
-            <numerusform>%n waiting</numerusform>
-            <numerusform>%n waiting</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="228"/>
-        <source>%n skipped</source>
-        <translation>
-            <numerusform>%n skipped</numerusform>
-            <numerusform>%n skipped</numerusform>
         </translation>
     </message>
 </context>

@@ -4,10 +4,10 @@
 <context>
     <name></name>
     <message>
-        <location filename="../../desktop/engine/after_answer.py" line="93"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="71"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="292"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="300"/>
+        <location filename="../../desktop/engine/after_answer.py" line="94"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="69"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="204"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="212"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -34,13 +34,13 @@
         <translation>（未识别到文字）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="437"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="502"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="350"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="415"/>
         <source>Type a message first.</source>
         <translation>请先输入消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="440"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="353"/>
         <source>A message can carry at most {count} files.</source>
         <translation>一条消息最多可带 {count} 个文件。</translation>
     </message>
@@ -65,49 +65,60 @@
         <translation>没有可用于撰写摘要的模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="75"/>
+        <location filename="../../desktop/core/assistants.py" line="78"/>
         <location filename="../../desktop/core/usage_settings.py" line="70"/>
         <source>must be a number, not {type}</source>
         <translation>必须是数字，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="79"/>
+        <location filename="../../desktop/core/assistants.py" line="82"/>
         <source>must be between {low:g} and {high:g}</source>
         <translation>必须介于 {low:g} 和 {high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="91"/>
+        <location filename="../../desktop/core/assistants.py" line="94"/>
         <source>must be a whole number, not {type}</source>
         <translation>必须是整数，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="100"/>
+        <location filename="../../desktop/core/assistants.py" line="103"/>
         <location filename="../../desktop/core/desktop_settings.py" line="38"/>
         <location filename="../../desktop/core/mcp_settings.py" line="81"/>
         <source>must be a string, not {type}</source>
         <translation>必须是字符串，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="112"/>
+        <location filename="../../desktop/core/assistants.py" line="115"/>
         <location filename="../../desktop/core/ocr_settings.py" line="35"/>
         <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o&quot;)</source>
         <translation>{value!r} 不是 &quot;provider/model&quot; 格式的模型引用（例如 &quot;openai/gpt-4o&quot;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="123"/>
+        <location filename="../../desktop/core/assistants.py" line="126"/>
         <source>must be a list of tool names, or null for every tool</source>
         <translation>必须是工具名称列表，或用 null 表示全部工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="127"/>
-        <location filename="../../desktop/core/settings.py" line="460"/>
-        <location filename="../../desktop/core/settings.py" line="471"/>
+        <location filename="../../desktop/core/assistants.py" line="130"/>
+        <location filename="../../desktop/core/settings.py" line="472"/>
+        <location filename="../../desktop/core/settings.py" line="483"/>
         <source>is not a tool name</source>
         <translation>不是工具名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="135"/>
+        <location filename="../../desktop/core/assistants.py" line="138"/>
+        <source>must be a list of library ids</source>
+        <translation>必须是知识库 ID 列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="141"/>
+        <source>is not a library id</source>
+        <translation>不是知识库 ID</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="147"/>
         <location filename="../../desktop/core/desktop_settings.py" line="53"/>
+        <location filename="../../desktop/core/knowledge.py" line="166"/>
         <location filename="../../desktop/core/mcp_settings.py" line="88"/>
         <location filename="../../desktop/core/mcp_settings.py" line="105"/>
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
@@ -116,47 +127,51 @@
         <translation>必须是对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="138"/>
+        <location filename="../../desktop/core/assistants.py" line="150"/>
         <location filename="../../desktop/core/desktop_settings.py" line="56"/>
+        <location filename="../../desktop/core/knowledge.py" line="144"/>
+        <location filename="../../desktop/core/knowledge.py" line="169"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
-        <location filename="../../desktop/core/settings.py" line="287"/>
+        <location filename="../../desktop/core/settings.py" line="299"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
         <source>unknown setting (check the spelling)</source>
         <translation>未知的设置项（请检查拼写）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="142"/>
+        <location filename="../../desktop/core/assistants.py" line="154"/>
+        <location filename="../../desktop/core/knowledge.py" line="173"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;writer&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="149"/>
+        <location filename="../../desktop/core/assistants.py" line="161"/>
         <source>must be more than 0</source>
         <translation>必须大于 0</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="154"/>
+        <location filename="../../desktop/core/assistants.py" line="166"/>
         <source>must be at least {min_threshold}</source>
         <translation>不能小于 {min_threshold}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="160"/>
+        <location filename="../../desktop/core/assistants.py" line="172"/>
         <source>must be one of: {names}, or null</source>
         <translation>必须是以下之一：{names}，或 null</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="191"/>
+        <location filename="../../desktop/core/assistants.py" line="204"/>
+        <location filename="../../desktop/core/knowledge.py" line="200"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
         <translation>{id!r} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="195"/>
+        <location filename="../../desktop/core/assistants.py" line="208"/>
         <source>must be an assistant id</source>
         <translation>必须是助手 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="199"/>
+        <location filename="../../desktop/core/assistants.py" line="212"/>
         <source>{default_id!r} is not one of the assistants</source>
         <translation>{default_id!r} 不在助手列表中</translation>
     </message>
@@ -172,8 +187,9 @@
         <translation>必须是 ID（1 到 200 个字符，首尾不能有空格）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="164"/>
+        <location filename="../../desktop/core/assistants.py" line="176"/>
         <location filename="../../desktop/core/desktop_settings.py" line="61"/>
+        <location filename="../../desktop/core/knowledge.py" line="180"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="179"/>
         <source>must be true or false</source>
@@ -200,15 +216,18 @@
         <translation>必须是以下之一：{allowed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="185"/>
+        <location filename="../../desktop/core/assistants.py" line="198"/>
+        <location filename="../../desktop/core/knowledge.py" line="194"/>
         <location filename="../../desktop/core/mcp_settings.py" line="151"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
         <source>must be a list</source>
         <translation>必须是列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="146"/>
-        <location filename="../../desktop/core/settings.py" line="341"/>
+        <location filename="../../desktop/core/assistants.py" line="158"/>
+        <location filename="../../desktop/core/knowledge.py" line="150"/>
+        <location filename="../../desktop/core/knowledge.py" line="177"/>
+        <location filename="../../desktop/core/settings.py" line="353"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
@@ -250,251 +269,266 @@
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="87"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="91"/>
         <source>state: {state}</source>
         <translation>状态：{state}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="91"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="95"/>
         <source>decision: {decision}</source>
         <translation>决定：{decision}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="93"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="97"/>
         <source>{ms} ms</source>
         <translation>{ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="95"/>
-        <location filename="../../desktop/storage/disk_space.py" line="69"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="99"/>
+        <location filename="../../desktop/storage/disk_space.py" line="71"/>
         <source>{size} bytes</source>
         <translation>{size} 字节</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="97"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="101"/>
         <source>full output: {path}</source>
         <translation>完整输出：{path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="99"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="103"/>
         <source>error: {error}</source>
         <translation>错误：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="105"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="109"/>
         <source>**Tool call:** `{name}`</source>
         <translation>**工具调用：** `{name}`</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="113"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="117"/>
         <source>No result: the tool did not run.</source>
         <translation>无结果：工具未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="115"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="119"/>
         <source>**Error:**</source>
         <translation>**错误：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="115"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="119"/>
         <source>**Result:**</source>
         <translation>**结果：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="121"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="125"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="121"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="125"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="121"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="125"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="127"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="131"/>
         <source>still being written when exported</source>
         <translation>导出时仍在生成</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="128"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="132"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="68"/>
-        <location filename="../../desktop/engine/export/markdown.py" line="129"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="72"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="133"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="62"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="66"/>
         <source>pending</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="63"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="67"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="64"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="68"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="65"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="69"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="66"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="70"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="67"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="71"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="69"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="73"/>
         <source>auto</source>
         <translation>自动允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="70"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="74"/>
         <source>approved_once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="71"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="75"/>
         <source>always_allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="72"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="76"/>
         <source>disabled</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="73"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="77"/>
         <source>policy</source>
         <translation>按策略</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="74"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="78"/>
         <source>person</source>
         <translation>由你决定</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="75"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="79"/>
         <source>recovery</source>
         <translation>由 Parley 决定</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="130"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="134"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="131"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="135"/>
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="140"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="144"/>
         <source>Reasoning</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="148"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="152"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="150"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="154"/>
         <source>Note:</source>
         <translation>注意：</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="188"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="176"/>
+        <source>p. {page}</source>
+        <translation>第 {page} 页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export/markdown.py" line="197"/>
+        <source>Sources:</source>
+        <translation>来源：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export/markdown.py" line="236"/>
         <source>Exported from Parley · started {when} · {count} messages</source>
         <translation>导出自 Parley · 开始于 {when} · {count} 条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="200"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="248"/>
         <source>Every version of every message is included.</source>
         <translation>包含每条消息的所有版本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="205"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="253"/>
         <source>Version {k} of {n}</source>
         <translation>版本 {k}/{n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="206"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="254"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="215"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="263"/>
         <source>Another version, replying to: “{text}”</source>
         <translation>另一个版本，回复：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="217"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="265"/>
         <source>Another version of the first message</source>
         <translation>第一条消息的另一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="221"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="225"/>
         <source>Something went wrong while generating the answer ({kind}).</source>
         <translation>生成回答时出错（{kind}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="281"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="275"/>
+        <source>Searching your documents…</source>
+        <translation>正在搜索你的文档…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/turn/generation.py" line="310"/>
         <source>Summarising earlier messages…</source>
         <translation>正在为较早的消息生成摘要…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="295"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="324"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>正在用 OCR 识别 %n 张图片…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="378"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="407"/>
         <source>Parley stopped this answer after {steps} model steps; its last tool calls were not run.</source>
         <translation>此回答已进行 {steps} 步模型调用，Parley 已将其停止；最后的工具调用未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="417"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="446"/>
         <source>{error} (Parley tried {tries} times.)</source>
         <translation>{error}（Parley 已尝试 {tries} 次。）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="518"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="547"/>
         <source>The model asked to use a tool ({names}), but no tools are available in this conversation, so nothing was run.</source>
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="562"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="592"/>
         <source>Not saved yet: the disk holding {folder} is full. The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="567"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="596"/>
         <source>Not saved yet: the disk holding {folder} is full ({free} free). The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满（剩余 {free}）。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="570"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="599"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -554,18 +588,18 @@
         <translation>此回答没有注明由哪个模型生成。</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/rules.py" line="155"/>
+        <location filename="../../desktop/render/rules.py" line="157"/>
         <source>Mermaid</source>
         <translation>Mermaid</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/rules.py" line="157"/>
-        <location filename="../../desktop/render/rules.py" line="171"/>
+        <location filename="../../desktop/render/rules.py" line="159"/>
+        <location filename="../../desktop/render/rules.py" line="173"/>
         <source>Code</source>
         <translation>代码</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/rules.py" line="181"/>
+        <location filename="../../desktop/render/rules.py" line="183"/>
         <source>Math</source>
         <translation>公式</translation>
     </message>
@@ -641,7 +675,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="95"/>
-        <location filename="../../desktop/core/settings.py" line="409"/>
+        <location filename="../../desktop/core/settings.py" line="421"/>
         <source>must be on one line</source>
         <translation>必须写在一行内</translation>
     </message>
@@ -661,9 +695,25 @@
         <translation>必须指定要运行的程序</translation>
     </message>
     <message>
+        <location filename="../../desktop/core/knowledge.py" line="133"/>
         <location filename="../../desktop/core/mcp_settings.py" line="126"/>
         <source>must be a list of strings</source>
         <translation>必须是字符串列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/knowledge.py" line="141"/>
+        <source>must be an object or null</source>
+        <translation>必须是对象或 null</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/knowledge.py" line="147"/>
+        <source>must be a provider id</source>
+        <translation>必须是服务商 ID</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/knowledge.py" line="159"/>
+        <source>must be a whole number from 1 to {most}, or null</source>
+        <translation>必须是 1 到 {most} 之间的整数，或 null</translation>
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="130"/>
@@ -672,7 +722,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="139"/>
-        <location filename="../../desktop/core/settings.py" line="293"/>
+        <location filename="../../desktop/core/settings.py" line="305"/>
         <source>must be an http:// or https:// URL with a host</source>
         <translation>必须是带主机名的 http:// 或 https:// URL</translation>
     </message>
@@ -692,139 +742,139 @@
         <translation>必须是 &quot;provider/model&quot; 格式的字符串或 null，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="262"/>
+        <location filename="../../desktop/core/settings.py" line="274"/>
         <source>a list of model ids</source>
         <translation>模型 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="263"/>
+        <location filename="../../desktop/core/settings.py" line="275"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="264"/>
+        <location filename="../../desktop/core/settings.py" line="276"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="265"/>
+        <location filename="../../desktop/core/settings.py" line="277"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="266"/>
+        <location filename="../../desktop/core/settings.py" line="278"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="267"/>
+        <location filename="../../desktop/core/settings.py" line="279"/>
         <source>an object of header names to values</source>
         <translation>请求头名称到值的对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="268"/>
+        <location filename="../../desktop/core/settings.py" line="280"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="269"/>
+        <location filename="../../desktop/core/settings.py" line="281"/>
         <source>true or false</source>
         <translation>布尔值（true 或 false）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="270"/>
+        <location filename="../../desktop/core/settings.py" line="282"/>
         <source>true, false or null</source>
         <translation>布尔值或 null（true、false 或 null）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="278"/>
-        <location filename="../../desktop/core/settings.py" line="386"/>
+        <location filename="../../desktop/core/settings.py" line="290"/>
+        <location filename="../../desktop/core/settings.py" line="398"/>
         <source>must be {what}, not {type}</source>
         <translation>必须是{what}，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="319"/>
+        <location filename="../../desktop/core/settings.py" line="331"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;local&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="329"/>
+        <location filename="../../desktop/core/settings.py" line="341"/>
         <source>unknown kind {kind} (one of: {choices})</source>
         <translation>未知的类型 {kind}（可选：{choices}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="350"/>
+        <location filename="../../desktop/core/settings.py" line="362"/>
         <source>{model} is not in models</source>
         <translation>{model} 不在模型列表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="383"/>
+        <location filename="../../desktop/core/settings.py" line="395"/>
         <source>a whole number of seconds ({low}-{high})</source>
         <translation>整数秒数（{low}-{high}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="391"/>
+        <location filename="../../desktop/core/settings.py" line="403"/>
         <source>must be between {low} and {high} seconds, not {value}</source>
         <translation>必须介于 {low} 到 {high} 秒之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="406"/>
+        <location filename="../../desktop/core/settings.py" line="418"/>
         <source>is not a valid HTTP header name</source>
         <translation>不是有效的 HTTP 请求头名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="426"/>
+        <location filename="../../desktop/core/settings.py" line="438"/>
         <source>must be between 256 and 100000000</source>
         <translation>必须介于 256 和 100000000 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="439"/>
+        <location filename="../../desktop/core/settings.py" line="451"/>
         <source>must be one of: system, none, custom</source>
         <translation>必须是以下之一：system、none、custom</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="446"/>
+        <location filename="../../desktop/core/settings.py" line="458"/>
         <source>must be a proxy URL such as http://host:3128</source>
         <translation>必须是代理 URL，例如 http://host:3128</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="465"/>
+        <location filename="../../desktop/core/settings.py" line="477"/>
         <source>must be one of: auto, ask, off</source>
         <translation>必须是以下之一：auto、ask、off</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="473"/>
+        <location filename="../../desktop/core/settings.py" line="485"/>
         <source>must be the tool definition&apos;s sha256 hash</source>
         <translation>必须是工具定义的 sha256 哈希值</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="480"/>
+        <location filename="../../desktop/core/settings.py" line="492"/>
         <source>(top level)</source>
         <translation>（顶层）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="508"/>
+        <location filename="../../desktop/core/settings.py" line="521"/>
         <source>{version} is newer than this Parley understands</source>
         <translation>{version} 高于当前 Parley 支持的版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="516"/>
+        <location filename="../../desktop/core/settings.py" line="529"/>
         <source>{id} is used twice</source>
         <translation>{id} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="526"/>
+        <location filename="../../desktop/core/settings.py" line="539"/>
         <source>must be one of: system, light, dark</source>
         <translation>必须是以下之一：system、light、dark</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="531"/>
+        <location filename="../../desktop/core/settings.py" line="544"/>
         <source>must be between 6 and 48</source>
         <translation>必须介于 6 和 48 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="553"/>
-        <location filename="../../desktop/core/settings.py" line="563"/>
+        <location filename="../../desktop/core/settings.py" line="566"/>
+        <location filename="../../desktop/core/settings.py" line="576"/>
         <source>must be one of: {names}</source>
         <translation>必须是以下之一：{names}</translation>
     </message>
@@ -881,20 +931,20 @@
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="29"/>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="58"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="59"/>
         <source>a Word document</source>
         <translation>Word 文档</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="30"/>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="59"/>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="212"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="60"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="213"/>
         <source>a PowerPoint presentation</source>
         <translation>PowerPoint 演示文稿</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/damage.py" line="31"/>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="198"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="199"/>
         <source>a PDF document</source>
         <translation>PDF 文档</translation>
     </message>
@@ -960,123 +1010,123 @@
         <translation>PDF 文档</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="34"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="40"/>
         <source>the file ends too early</source>
         <translation>文件提前结束</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="43"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="49"/>
         <source>no PNG signature</source>
         <translation>没有 PNG 签名</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="46"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="52"/>
         <source>the first chunk is not IHDR</source>
         <translation>第一个数据块不是 IHDR</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="50"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="56"/>
         <source>the IHDR checksum is wrong</source>
         <translation>IHDR 校验和错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="55"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="61"/>
         <source>zero or out-of-range size</source>
         <translation>尺寸为零或超出范围</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="57"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="63"/>
         <source>unknown colour type or bit depth</source>
         <translation>未知的颜色类型或位深度</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="59"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="65"/>
         <source>unknown compression, filter or interlace method</source>
         <translation>未知的压缩、过滤或隔行扫描方式</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="62"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="68"/>
         <source>the file is truncated (no IEND chunk at the end)</source>
         <translation>文件不完整（末尾没有 IEND 数据块）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="70"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="76"/>
         <source>no JPEG start-of-image marker</source>
         <translation>没有 JPEG 图像起始标记</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="73"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="79"/>
         <source>garbage where a marker was expected</source>
         <translation>应为标记的位置出现了无效数据</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="80"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="86"/>
         <source>no frame header before the image data</source>
         <translation>图像数据之前没有帧头</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="83"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="89"/>
         <source>a segment has an impossible length</source>
         <translation>某个段的长度不合理</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="87"/>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="92"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="93"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="98"/>
         <source>the frame header is too short</source>
         <translation>帧头太短</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="90"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="96"/>
         <source>zero size or no colour components</source>
         <translation>尺寸为零或没有颜色分量</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="95"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="101"/>
         <source>too many segments before the frame header</source>
         <translation>帧头之前的段太多</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="106"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="112"/>
         <source>no RIFF/WEBP header</source>
         <translation>没有 RIFF/WEBP 文件头</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="108"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="114"/>
         <source>the file is truncated</source>
         <translation>文件不完整</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="112"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="118"/>
         <source>the first chunk runs past the end of the file</source>
         <translation>第一个数据块超出了文件末尾</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="116"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="122"/>
         <source>the VP8 frame is not a key frame</source>
         <translation>VP8 帧不是关键帧</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="121"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="127"/>
         <source>no VP8L signature</source>
         <translation>没有 VP8L 签名</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="124"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="130"/>
         <source>unknown VP8L version</source>
         <translation>未知的 VP8L 版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="128"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="134"/>
         <source>the VP8X chunk is too short</source>
         <translation>VP8X 数据块太短</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="132"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="138"/>
         <source>no VP8, VP8L or VP8X chunk</source>
         <translation>没有 VP8、VP8L 或 VP8X 数据块</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/image_headers.py" line="134"/>
+        <location filename="../../desktop/engine/attachments/image_headers.py" line="140"/>
         <source>zero size</source>
         <translation>尺寸为零</translation>
     </message>
@@ -1118,6 +1168,7 @@
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="163"/>
         <location filename="../../desktop/engine/attachments/service.py" line="174"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="36"/>
         <source>is not a regular file</source>
         <translation>不是普通文件</translation>
     </message>
@@ -1128,16 +1179,19 @@
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="193"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="47"/>
         <source>the file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="195"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="49"/>
         <source>cannot be read (permission denied)</source>
         <translation>无法读取（权限不足）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="196"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="51"/>
         <source>cannot be read ({reason})</source>
         <translation>无法读取（{reason}）</translation>
     </message>
@@ -1157,90 +1211,90 @@
         <translation>仅支持 PNG、JPEG 和 WebP 图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="48"/>
         <location filename="../../desktop/engine/attachments/sniff.py" line="49"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="50"/>
         <source>a HEIC image</source>
         <translation>HEIC 图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="50"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="51"/>
         <source>a HEIF image</source>
         <translation>HEIF 图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="52"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="53"/>
         <source>an AVIF image</source>
         <translation>AVIF 图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="60"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="61"/>
         <source>an Excel workbook</source>
         <translation>Excel 工作簿</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="90"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="91"/>
         <source>only PNG, JPEG and WebP images are supported (this is {format})</source>
         <translation>仅支持 PNG、JPEG 和 WebP 图片（此文件是 {format}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="100"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="101"/>
         <source>not a valid {format}</source>
         <translation>不是有效的 {format}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="107"/>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="128"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="108"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="129"/>
         <source>this type of file is not supported</source>
         <translation>不支持此类型的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="116"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="117"/>
         <source>not a valid {format} ({reason})</source>
         <translation>不是有效的 {format}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="132"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="133"/>
         <source>not a text file (it contains binary data)</source>
         <translation>不是文本文件（包含二进制数据）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="205"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="206"/>
         <source>a ZIP archive</source>
         <translation>ZIP 压缩包</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="210"/>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="217"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="211"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="218"/>
         <source>an Office 97-2003 file</source>
         <translation>Office 97-2003 文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="214"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="215"/>
         <source>a Word 97-2003 document (.doc)</source>
         <translation>Word 97-2003 文档（.doc）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="216"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="217"/>
         <source>an Excel 97-2003 workbook (.xls)</source>
         <translation>Excel 97-2003 工作簿（.xls）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="233"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="234"/>
         <source>a GIF image</source>
         <translation>GIF 图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="235"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="236"/>
         <source>a BMP image</source>
         <translation>BMP 图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="237"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="238"/>
         <source>a TIFF image</source>
         <translation>TIFF 图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/sniff.py" line="247"/>
+        <location filename="../../desktop/engine/attachments/sniff.py" line="248"/>
         <source>the name says {claimed} but the content is {actual}</source>
         <translation>文件名表明是 {claimed}，但内容是 {actual}</translation>
     </message>
@@ -1256,6 +1310,7 @@
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/validate.py" line="34"/>
+        <location filename="../../desktop/engine/knowledge/scanner.py" line="137"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -1330,7 +1385,12 @@
         <translation>请检查 API 地址（Anthropic 的地址是 https://api.anthropic.com）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/anthropic/adapter.py" line="90"/>
+        <location filename="../../desktop/providers/anthropic/adapter.py" line="55"/>
+        <source>Anthropic&apos;s API has no embedding models; choose another provider for this library</source>
+        <translation>Anthropic 的 API 不提供嵌入模型；请为此知识库选择其他服务商</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/anthropic/adapter.py" line="93"/>
         <location filename="../../desktop/providers/gemini/models.py" line="116"/>
         <location filename="../../desktop/providers/gemini/models.py" line="119"/>
         <location filename="../../desktop/providers/ollama/models.py" line="18"/>
@@ -1340,51 +1400,51 @@
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="83"/>
-        <location filename="../../desktop/providers/http_errors.py" line="48"/>
+        <location filename="../../desktop/providers/http_errors.py" line="49"/>
         <source>The server is overloaded</source>
         <translation>服务器过载</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="84"/>
-        <location filename="../../desktop/providers/http_errors.py" line="47"/>
+        <location filename="../../desktop/providers/http_errors.py" line="48"/>
         <source>The server is rate limiting requests</source>
         <translation>服务器正在限制请求频率</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="85"/>
-        <location filename="../../desktop/providers/http_errors.py" line="208"/>
+        <location filename="../../desktop/providers/http_errors.py" line="223"/>
         <source>The server had an internal error</source>
         <translation>服务器内部错误</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="86"/>
-        <location filename="../../desktop/providers/retry.py" line="63"/>
+        <location filename="../../desktop/providers/retry.py" line="66"/>
         <source>The server timed out</source>
         <translation>服务器超时</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="87"/>
-        <location filename="../../desktop/providers/gemini/adapter.py" line="67"/>
-        <location filename="../../desktop/providers/http_errors.py" line="40"/>
-        <location filename="../../desktop/providers/http_errors.py" line="154"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="74"/>
+        <location filename="../../desktop/providers/http_errors.py" line="41"/>
+        <location filename="../../desktop/providers/http_errors.py" line="155"/>
         <source>The server refused the API key</source>
         <translation>服务器拒绝了 API 密钥</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="88"/>
-        <location filename="../../desktop/providers/http_errors.py" line="42"/>
+        <location filename="../../desktop/providers/http_errors.py" line="43"/>
         <source>The server denied access</source>
         <translation>服务器拒绝访问</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="90"/>
-        <location filename="../../desktop/providers/http_errors.py" line="43"/>
+        <location filename="../../desktop/providers/http_errors.py" line="44"/>
         <source>The server does not know this address or model</source>
         <translation>服务器无法识别此地址或模型</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="94"/>
-        <location filename="../../desktop/providers/http_errors.py" line="45"/>
+        <location filename="../../desktop/providers/http_errors.py" line="46"/>
         <source>The request is too large for the server</source>
         <translation>请求过大，服务器无法处理</translation>
     </message>
@@ -1396,7 +1456,7 @@
     <message>
         <location filename="../../desktop/providers/anthropic/stream.py" line="103"/>
         <location filename="../../desktop/providers/gemini/stream.py" line="64"/>
-        <location filename="../../desktop/providers/http_errors.py" line="35"/>
+        <location filename="../../desktop/providers/http_errors.py" line="36"/>
         <source>unknown error</source>
         <translation>未知错误</translation>
     </message>
@@ -1434,25 +1494,25 @@
         <translation>服务器的响应中没有内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini/adapter.py" line="41"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="46"/>
         <source>check the base URL (https://generativelanguage.googleapis.com)</source>
         <translation>请检查 API 地址（https://generativelanguage.googleapis.com）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini/adapter.py" line="69"/>
-        <location filename="../../desktop/providers/http_errors.py" line="202"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="76"/>
+        <location filename="../../desktop/providers/http_errors.py" line="217"/>
         <source>The server requires an API key</source>
         <translation>服务器需要 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini/adapter.py" line="73"/>
-        <location filename="../../desktop/providers/http_errors.py" line="212"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="80"/>
+        <location filename="../../desktop/providers/http_errors.py" line="227"/>
         <source>{words} ({status}): {detail}</source>
         <translation>{words}（{status}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/gemini/adapter.py" line="77"/>
-        <location filename="../../desktop/providers/http_errors.py" line="216"/>
+        <location filename="../../desktop/providers/gemini/adapter.py" line="84"/>
+        <location filename="../../desktop/providers/http_errors.py" line="231"/>
         <source>{words} ({status})</source>
         <translation>{words}（{status}）</translation>
     </message>
@@ -1574,52 +1634,52 @@
         <translation>{path} 不是可读取的 PEM 证书文件（{error}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="20"/>
+        <location filename="../../desktop/providers/http_errors.py" line="21"/>
         <source>The connection closed before the answer was complete</source>
         <translation>回答尚未完成，连接就已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="39"/>
+        <location filename="../../desktop/providers/http_errors.py" line="40"/>
         <source>The server rejected the request</source>
         <translation>服务器拒绝了请求</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="41"/>
+        <location filename="../../desktop/providers/http_errors.py" line="42"/>
         <source>The account has run out of credit</source>
         <translation>账户余额已用完</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="44"/>
+        <location filename="../../desktop/providers/http_errors.py" line="45"/>
         <source>The server timed out waiting for the request</source>
         <translation>服务器等待请求超时</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="46"/>
+        <location filename="../../desktop/providers/http_errors.py" line="47"/>
         <source>The server could not process the request</source>
         <translation>服务器无法处理该请求</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="156"/>
+        <location filename="../../desktop/providers/http_errors.py" line="157"/>
         <source>The account has run out of quota or credit; check the plan and billing with the provider</source>
         <translation>账户的配额或余额已用完；请向服务商确认套餐和账单</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="159"/>
+        <location filename="../../desktop/providers/http_errors.py" line="160"/>
         <source>The conversation is too long for this model&apos;s context window; start a new chat or use a model with a larger context</source>
         <translation>对话过长，超出了此模型的上下文窗口；请新建对话，或换用上下文更长的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="163"/>
+        <location filename="../../desktop/providers/http_errors.py" line="164"/>
         <source>The server does not know this model; check its name, or fetch the model list in Settings</source>
         <translation>服务器无法识别此模型；请检查模型名称，或在设置中获取模型列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="210"/>
+        <location filename="../../desktop/providers/http_errors.py" line="225"/>
         <source>The request failed</source>
         <translation>请求失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/http_errors.py" line="230"/>
+        <location filename="../../desktop/providers/http_errors.py" line="245"/>
         <source>(invalid URL)</source>
         <translation>（无效的 URL）</translation>
     </message>
@@ -1629,7 +1689,7 @@
         <translation>服务器发送的流数据行超过了 16 MiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/ollama/adapter.py" line="42"/>
+        <location filename="../../desktop/providers/ollama/adapter.py" line="46"/>
         <source>check the base URL (Ollama&apos;s is usually http://127.0.0.1:11434)</source>
         <translation>请检查 API 地址（Ollama 的地址通常是 http://127.0.0.1:11434）</translation>
     </message>
@@ -1654,12 +1714,12 @@
         <translation>Ollama 报告了错误：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_chat/adapter.py" line="35"/>
+        <location filename="../../desktop/providers/openai_chat/adapter.py" line="38"/>
         <source>check the base URL (it usually ends in /v1)</source>
         <translation>请检查 API 地址（通常以 /v1 结尾）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/openai_responses/adapter.py" line="30"/>
+        <location filename="../../desktop/providers/openai_responses/adapter.py" line="33"/>
         <source>check the base URL (for OpenAI it is https://api.openai.com/v1)</source>
         <translation>请检查 API 地址（OpenAI 的地址是 https://api.openai.com/v1）</translation>
     </message>
@@ -1707,143 +1767,143 @@
         <translation>{provider}：不支持的服务商类型 &apos;{kind}&apos;</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="61"/>
+        <location filename="../../desktop/providers/retry.py" line="64"/>
         <source>Rate limited</source>
         <translation>请求频率受限</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="65"/>
+        <location filename="../../desktop/providers/retry.py" line="68"/>
         <source>The server reported a conflict</source>
         <translation>服务器报告了冲突</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="67"/>
+        <location filename="../../desktop/providers/retry.py" line="70"/>
         <source>The server had an error</source>
         <translation>服务器出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/retry.py" line="68"/>
+        <location filename="../../desktop/providers/retry.py" line="71"/>
         <source>Could not reach the server</source>
         <translation>无法连接到服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="45"/>
+        <location filename="../../desktop/providers/transport.py" line="46"/>
         <source>(a slow server can be given longer: Stall timeout in Settings → Providers)</source>
         <translation>（服务器较慢时，可在“设置 → 模型服务商”中调大“无响应超时”）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="131"/>
+        <location filename="../../desktop/providers/transport.py" line="132"/>
         <source>Could not connect to {server}: no answer within {seconds} s</source>
         <translation>无法连接到 {server}：{seconds} 秒内没有响应</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="138"/>
+        <location filename="../../desktop/providers/transport.py" line="139"/>
         <source>Could not connect to {server}: {reason}</source>
         <translation>无法连接到 {server}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="145"/>
+        <location filename="../../desktop/providers/transport.py" line="146"/>
         <source>{server} accepted the request but sent nothing for {seconds} s {hint}</source>
         <translation>{server} 已接受请求，但 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="152"/>
+        <location filename="../../desktop/providers/transport.py" line="153"/>
         <source>Not a usable server address: {server} ({reason})</source>
         <translation>不是可用的服务器地址：{server}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="158"/>
+        <location filename="../../desktop/providers/transport.py" line="159"/>
         <source>The request to {server} failed: {reason}</source>
         <translation>发往 {server} 的请求失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="187"/>
+        <location filename="../../desktop/providers/transport.py" line="188"/>
         <source>{server} answered with a web page, not an API answer; {hint}</source>
         <translation>{server} 返回的是网页，而不是 API 响应；{hint}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="220"/>
+        <location filename="../../desktop/providers/transport.py" line="221"/>
         <source>The server&apos;s answer was not valid JSON: {preview}</source>
         <translation>服务器的响应不是有效的 JSON：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="230"/>
+        <location filename="../../desktop/providers/transport.py" line="231"/>
         <source>The server sent nothing for {seconds} s {hint}</source>
         <translation>服务器 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
     <message>
         <location filename="../../desktop/render/blocks.py" line="28"/>
-        <location filename="../../desktop/render/maths.py" line="163"/>
+        <location filename="../../desktop/render/maths.py" line="162"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="170"/>
+        <location filename="../../desktop/storage/attachments.py" line="171"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="350"/>
+        <location filename="../../desktop/storage/attachments.py" line="351"/>
         <source>its saved text is damaged</source>
         <translation>已保存的文本已损坏</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="431"/>
+        <location filename="../../desktop/storage/attachments.py" line="432"/>
         <source>Could not clean up unused attachments ({detail})</source>
         <translation>无法清理未使用的附件（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="498"/>
+        <location filename="../../desktop/storage/attachments.py" line="499"/>
         <source>could not be recorded in the database ({detail})</source>
         <translation>无法记录到数据库中（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="504"/>
+        <location filename="../../desktop/storage/attachments.py" line="505"/>
         <source>there is not enough free disk space to keep a copy of it</source>
         <translation>磁盘空间不足，无法保存它的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="506"/>
+        <location filename="../../desktop/storage/attachments.py" line="507"/>
         <source>Parley is not allowed to write to its attachment folder {root}</source>
         <translation>Parley 没有写入附件文件夹 {root} 的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="510"/>
+        <location filename="../../desktop/storage/attachments.py" line="511"/>
         <source>the attachment folder {root} is on a read-only disk</source>
         <translation>附件文件夹 {root} 位于只读磁盘上</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="511"/>
+        <location filename="../../desktop/storage/attachments.py" line="512"/>
         <source>could not be copied into the attachment folder ({reason})</source>
         <translation>无法复制到附件文件夹（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="713"/>
+        <location filename="../../desktop/storage/attachments.py" line="714"/>
         <source>the file could not be found (it may have been moved or deleted)</source>
         <translation>找不到文件（可能已被移动或删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="715"/>
+        <location filename="../../desktop/storage/attachments.py" line="716"/>
         <source>Parley is not allowed to read this file</source>
         <translation>Parley 没有读取此文件的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="717"/>
+        <location filename="../../desktop/storage/attachments.py" line="718"/>
         <source>this is a folder, not a file</source>
         <translation>这是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="718"/>
+        <location filename="../../desktop/storage/attachments.py" line="719"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="723"/>
+        <location filename="../../desktop/storage/attachments.py" line="724"/>
         <source>Parley&apos;s stored copy of this file is missing</source>
         <translation>Parley 保存的此文件副本已丢失</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="724"/>
+        <location filename="../../desktop/storage/attachments.py" line="725"/>
         <source>Parley&apos;s stored copy of this file could not be read ({reason})</source>
         <translation>无法读取 Parley 保存的此文件副本（{reason}）</translation>
     </message>
@@ -1888,12 +1948,12 @@
         <translation>请在该磁盘上释放一些空间后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/disk_space.py" line="88"/>
+        <location filename="../../desktop/storage/disk_space.py" line="90"/>
         <source>{what}: the disk holding {folder} is full ({free} free). {then}</source>
         <translation>{what}：{folder} 所在的磁盘已满（剩余 {free}）。{then}</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/disk_space.py" line="92"/>
+        <location filename="../../desktop/storage/disk_space.py" line="94"/>
         <source>{what}: the disk holding {folder} is full. {then}</source>
         <translation>{what}：{folder} 所在的磁盘已满。{then}</translation>
     </message>
@@ -1908,17 +1968,17 @@
         <translation>消息 {message_id} 已不存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="214"/>
+        <location filename="../../desktop/storage/mapping.py" line="261"/>
         <source>This part ({kind}) was made by a newer version of Parley and cannot be shown.</source>
         <translation>此部分（{kind}）由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="217"/>
+        <location filename="../../desktop/storage/mapping.py" line="264"/>
         <source>This part was made by a newer version of Parley and cannot be shown.</source>
         <translation>此部分由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="283"/>
+        <location filename="../../desktop/storage/mapping.py" line="332"/>
         <source>The content of this message could not be read.</source>
         <translation>无法读取此消息的内容。</translation>
     </message>
@@ -2044,36 +2104,36 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="123"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="143"/>
         <source>%Ln token(s)</source>
         <translation>
             <numerusform>%Ln Token</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="68"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="72"/>
         <source>%Ln of the models used have no price (Settings → Usage &amp; models)</source>
         <translation>
             <numerusform>有 %Ln 个使用过的模型未设置价格（设置 → 用量与模型）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="87"/>
+        <location filename="../../desktop/render/maths.py" line="88"/>
         <source>longer than %1 characters</source>
         <translation>超过 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="96"/>
+        <location filename="../../desktop/render/maths.py" line="97"/>
         <source>nested more than %1 levels deep</source>
         <translation>嵌套超过 %1 层</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="174"/>
+        <location filename="../../desktop/render/maths.py" line="173"/>
         <source>Math — not typeset</source>
         <translation>公式（未排版）</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="178"/>
+        <location filename="../../desktop/render/maths.py" line="177"/>
         <source>Formula not typeset: %1</source>
         <translation>公式未排版：%1</translation>
     </message>
@@ -2128,67 +2188,221 @@
         <source>too large to show</source>
         <translation>太大，无法显示</translation>
     </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="40"/>
+        <source>is not a document Parley can read</source>
+        <translation>不是 Parley 可读取的文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/embedding.py" line="43"/>
+        <source>the embedding model returned {got} vectors for {sent} passages</source>
+        <translation>嵌入模型为 {sent} 个段落返回了 {got} 个向量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/embedding.py" line="52"/>
+        <source>the embedding model returned vectors of different sizes</source>
+        <translation>嵌入模型返回的向量维度不一致</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/embedding.py" line="54"/>
+        <source>the embedding model returned vectors Parley cannot use</source>
+        <translation>嵌入模型返回了 Parley 无法使用的向量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="101"/>
+        <source>unexpected error ({kind})</source>
+        <translation>意外错误（{kind}）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="106"/>
+        <source>Searched by words only for now: vectors could not be computed ({reason}).</source>
+        <translation>暂时仅按关键词搜索：无法计算向量（{reason}）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="300"/>
+        <source>could not be read</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/scanner.py" line="135"/>
+        <source>not a kind of file Parley reads</source>
+        <translation>不是 Parley 可读取的文件类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="76"/>
+        <source>the embedding model&apos;s provider is not available</source>
+        <translation>嵌入模型的服务商不可用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="80"/>
+        <source>the embedding server did not answer</source>
+        <translation>嵌入服务器没有响应</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="84"/>
+        <source>the embedding server reported an error: {error}</source>
+        <translation>嵌入服务器报告了错误：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="88"/>
+        <source>the question could not be embedded</source>
+        <translation>无法为问题生成嵌入向量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="92"/>
+        <source>the embedding model returned an empty vector</source>
+        <translation>嵌入模型返回了空向量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="96"/>
+        <source>the library has no vectors for this embedding model yet</source>
+        <translation>知识库中还没有此嵌入模型的向量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="100"/>
+        <source>the embedding model returns vectors of another size than the library&apos;s index</source>
+        <translation>嵌入模型返回的向量维度与知识库索引的不一致</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/search.py" line="467"/>
+        <source>{library}: {reason}</source>
+        <translation>{library}：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/service.py" line="158"/>
+        <source>the index of your documents could not be read</source>
+        <translation>无法读取你的文档索引</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/service.py" line="223"/>
+        <source>Indexing stopped: {reason}</source>
+        <translation>索引已停止：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="68"/>
+        <source>Your documents could not be searched: {reason}</source>
+        <translation>无法搜索你的文档：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="79"/>
+        <source>Your documents were searched by words only: {reason}</source>
+        <translation>已仅按关键词搜索你的文档：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/embeddings.py" line="36"/>
+        <source>The server&apos;s answer was not embeddings: {reason}</source>
+        <translation>服务器的响应不是嵌入向量：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/embeddings.py" line="84"/>
+        <source>the vectors have different lengths</source>
+        <translation>向量长度不一致</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/embeddings.py" line="92"/>
+        <source>no list of vectors</source>
+        <translation>没有向量列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/embeddings.py" line="95"/>
+        <source>{count} vectors for {expected} texts</source>
+        <translation>{expected} 段文本返回了 {count} 个向量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/embeddings.py" line="103"/>
+        <location filename="../../desktop/providers/embeddings.py" line="106"/>
+        <source>a vector is not a list of numbers</source>
+        <translation>有向量不是数字列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/embeddings.py" line="112"/>
+        <source>a vector holds a value that is not a finite number</source>
+        <translation>有向量包含非有限数值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini/embeddings.py" line="47"/>
+        <location filename="../../desktop/providers/ollama/embeddings.py" line="28"/>
+        <location filename="../../desktop/providers/openai_embeddings.py" line="31"/>
+        <source>not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/gemini/embeddings.py" line="54"/>
+        <location filename="../../desktop/providers/ollama/embeddings.py" line="32"/>
+        <source>no `embeddings` list</source>
+        <translation>没有 `embeddings` 列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_embeddings.py" line="37"/>
+        <source>no `data` list</source>
+        <translation>没有 `data` 列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/providers/openai_embeddings.py" line="40"/>
+        <source>the items&apos; `index` values do not number the texts</source>
+        <translation>各项的 `index` 值与文本编号不对应</translation>
+    </message>
 </context>
 <context>
     <name>AppearancePage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="18"/>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="30"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="19"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="31"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="24"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="25"/>
         <source>Parley changes language when it next starts.</source>
         <translation>Parley 将在下次启动时切换语言。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="31"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="32"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="32"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="33"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="37"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="38"/>
         <source>System</source>
         <translation>系统默认</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="38"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="39"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="41"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="42"/>
         <source>Load remote images</source>
         <translation>加载远程图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="45"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="46"/>
         <source>Show images that answers link to (https only) inside the message. Fetching an image tells its server your address; while off, images are links.</source>
         <translation>在消息中显示回答所链接的图片（仅限 https）。获取图片会让其服务器得知你的 IP 地址；关闭时图片显示为链接。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="55"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="56"/>
         <source>Language</source>
         <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="57"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="58"/>
         <source>Theme</source>
         <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="58"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="59"/>
         <source>Text size</source>
         <translation>字号</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="59"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="60"/>
         <source>Images</source>
         <translation>图片</translation>
     </message>
@@ -2289,12 +2503,12 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="343"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="358"/>
         <source>Review tool calls…</source>
         <translation>查看工具调用…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="360"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="375"/>
         <source>…</source>
         <translation>…</translation>
     </message>
@@ -2335,22 +2549,22 @@
         <translation>%1（未配置）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="92"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="97"/>
         <source>New assistant</source>
         <translation>新助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="100"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="105"/>
         <source>%1 (copy)</source>
         <translation>%1（副本）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="143"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="148"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="164"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="169"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -2358,142 +2572,152 @@
 <context>
     <name>AssistantsPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="56"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="57"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="58"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="59"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="60"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="61"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="62"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="63"/>
         <source>Make default</source>
         <translation>设为默认</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="63"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="64"/>
         <source>New conversations talk to this assistant</source>
         <translation>新对话将使用此助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="72"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="73"/>
         <source>How the assistant should behave</source>
         <translation>助手应如何表现</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="75"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="76"/>
         <source>Model&apos;s default</source>
         <translation>模型默认值</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="83"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="84"/>
         <source>The chat&apos;s choice</source>
         <translation>跟随对话设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="85"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="86"/>
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="86"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="89"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="89"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="90"/>
         <source>Maximum</source>
         <translation>最高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="96"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="97"/>
         <source> tokens</source>
         <translation> Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="98"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="99"/>
         <source>A conversation may replace the system prompt with its own</source>
         <translation>允许对话用自己的提示词替换系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="100"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="101"/>
         <source>All tools</source>
         <translation>所有工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="105"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="111"/>
+        <source>Add libraries in Settings → Knowledge</source>
+        <translation>请在“设置 → 知识库”中添加知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="113"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="127"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="135"/>
         <source>Icon and name</source>
         <translation>图标和名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="128"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="136"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="129"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="137"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="130"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="138"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="131"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="139"/>
         <source>Top-p</source>
         <translation>Top-p</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="132"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="140"/>
         <source>Max output tokens</source>
         <translation>最大输出 Token 数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="133"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="141"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="134"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="142"/>
         <source>Summarise history above</source>
         <translation>历史超过此长度时摘要</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="139"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="147"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="153"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="151"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="165"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="169"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="181"/>
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
@@ -2529,7 +2753,7 @@
 <context>
     <name>AttachmentFiles</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="139"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="140"/>
         <source>%1: no application to open it was found.</source>
         <translation>%1：未找到可打开它的应用程序。</translation>
     </message>
@@ -2550,17 +2774,17 @@
 <context>
     <name>AttachmentTray</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="246"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="247"/>
         <source>Files cannot be attached in this window.</source>
         <translation>此窗口无法添加附件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="260"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="261"/>
         <source>Not attached: %1 — a message can carry at most %2 files.</source>
         <translation>未添加：%1 — 一条消息最多可带 %2 个文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="279"/>
+        <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="280"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
@@ -2636,12 +2860,12 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop/ui/views/chat_view.py" line="70"/>
+        <location filename="../../desktop/ui/views/chat_view.py" line="78"/>
         <source>What would you like to talk about?</source>
         <translation>想聊点什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/chat_view.py" line="170"/>
+        <location filename="../../desktop/ui/views/chat_view.py" line="181"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -2649,24 +2873,40 @@
 <context>
     <name>ChatViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="256"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="266"/>
         <source>Add a provider and choose a model first.</source>
         <translation>请先添加服务商并选择模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="298"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="308"/>
         <source>Could not save to %1: %2</source>
         <translation>无法保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="321"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="337"/>
         <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
         <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="353"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="369"/>
         <source>Your message was not sent and is still here. %1</source>
         <translation>你的消息未发送，仍保留在这里。%1</translation>
+    </message>
+</context>
+<context>
+    <name>CitationCard</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/citation_card.py" line="37"/>
+        <source>p. %1</source>
+        <translation>第 %1 页</translation>
+    </message>
+</context>
+<context>
+    <name>CitationCardWidget</name>
+    <message>
+        <location filename="../../desktop/ui/views/citation_cards.py" line="110"/>
+        <source>Source %1: %2</source>
+        <translation>来源 %1：%2</translation>
     </message>
 </context>
 <context>
@@ -3121,6 +3361,307 @@
     </message>
 </context>
 <context>
+    <name>KnowledgePage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="76"/>
+        <source>No libraries yet.
+
+Add one with folders and files, then choose which assistants may search and cite it in Settings → Assistants.</source>
+        <translation>暂无知识库。
+
+添加一个包含文件夹和文件的知识库，然后在“设置 → 助手”中选择哪些助手可以搜索并引用它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="83"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="85"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="97"/>
+        <source>e.g. Product docs</source>
+        <translation>例如：产品文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="98"/>
+        <source>Assistants may search this library</source>
+        <translation>允许助手搜索此知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="103"/>
+        <source>Add folder…</source>
+        <translation>添加文件夹…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="105"/>
+        <source>Add files…</source>
+        <translation>添加文件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="107"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="125"/>
+        <source>Model&apos;s default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="127"/>
+        <source>Dimensions</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="130"/>
+        <source>Without an embedding model a library is searched by its words only. Changing the model embeds every passage again; searching by words keeps working meanwhile.</source>
+        <translation>未设置嵌入模型时，知识库仅按关键词搜索。更换模型会重新嵌入所有段落，期间关键词搜索仍可正常使用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="148"/>
+        <source>Files that could not be read</source>
+        <translation>无法读取的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="152"/>
+        <source>Re-scan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="153"/>
+        <source>Look for new, changed and removed files now</source>
+        <translation>立即查找新增、修改和删除的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="155"/>
+        <source>Cancel indexing</source>
+        <translation>取消索引</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="160"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="197"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="199"/>
+        <source>Folders and files</source>
+        <translation>文件夹和文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="203"/>
+        <source>Include</source>
+        <translation>包含</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="204"/>
+        <source>Exclude</source>
+        <translation>排除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="209"/>
+        <source>One pattern a line, matched against the path inside the library, e.g. *.md or docs/**. No include patterns: every file Parley can read.</source>
+        <translation>每行一个模式，与文件在知识库内的路径匹配，例如 *.md 或 docs/**。未设置包含模式时，使用 Parley 能读取的所有文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="215"/>
+        <source>Files to use</source>
+        <translation>要使用的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="216"/>
+        <source>Embedding model</source>
+        <translation>嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="217"/>
+        <source>Indexing</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="253"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="394"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="413"/>
+        <source>Add a folder</source>
+        <translation>添加文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="420"/>
+        <source>Add files</source>
+        <translation>添加文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="443"/>
+        <source>Indexing starts when the library is saved.</source>
+        <translation>保存知识库后即开始索引。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="481"/>
+        <source>Delete library</source>
+        <translation>删除知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="483"/>
+        <source>Delete the library “%1”? Its index is removed; the folders and files themselves are not touched.</source>
+        <translation>要删除知识库“%1”吗？其索引将被移除，文件夹和文件本身不受影响。</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeSettingsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="125"/>
+        <source>New library</source>
+        <translation>新知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="144"/>
+        <source>None — search by words only</source>
+        <translation>无 — 仅按关键词搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="153"/>
+        <source>%1 · %2 (not available)</source>
+        <translation>%1 · %2（不可用）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="169"/>
+        <source>Turned off</source>
+        <translation>已关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="172"/>
+        <source>Not indexed yet</source>
+        <translation>尚未索引</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="176"/>
+        <source>Looking for new and changed files…</source>
+        <translation>正在查找新增和修改的文件…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="178"/>
+        <source>Indexing %1 of %2</source>
+        <translation>正在索引 %1/%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="184"/>
+        <source>Re-embedding…</source>
+        <translation>正在重新嵌入…</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="187"/>
+        <source>Cancelled · %n file(s) indexed</source>
+        <translation>
+            <numerusform>已取消 · 已索引 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="189"/>
+        <source>Stopped · %n file(s) indexed</source>
+        <translation>
+            <numerusform>已停止 · 已索引 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="191"/>
+        <source>Indexed %n file(s)</source>
+        <translation>
+            <numerusform>已索引 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="194"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="228"/>
+        <source>%1 failed</source>
+        <translation>失败 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="222"/>
+        <source>%1 indexed</source>
+        <translation>已索引 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
+        <source>%1 waiting</source>
+        <translation>等待中 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="231"/>
+        <source>%1 skipped</source>
+        <translation>已跳过 %1 个</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="198"/>
+        <source>words only</source>
+        <translation>仅关键词搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="208"/>
+        <source>Re-embedding — search by words keeps working meanwhile</source>
+        <translation>正在重新嵌入 — 期间关键词搜索仍可使用</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="244"/>
+        <source>Add a folder or files for the library to hold.</source>
+        <translation>请为知识库添加文件夹或文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="263"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="317"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgeStatusModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_status.py" line="50"/>
+        <source>Knowledge: %1</source>
+        <translation>知识库：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_status.py" line="62"/>
+        <source>re-embedding…</source>
+        <translation>正在重新嵌入…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_status.py" line="62"/>
+        <source>indexing…</source>
+        <translation>正在索引…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_status.py" line="65"/>
+        <source>re-embedding %1%</source>
+        <translation>正在重新嵌入 %1%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_status.py" line="65"/>
+        <source>indexing %1%</source>
+        <translation>正在索引 %1%</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_status.py" line="73"/>
+        <source>Answers may cite these libraries:</source>
+        <translation>回答可引用以下知识库：</translation>
+    </message>
+</context>
+<context>
     <name>LongText</name>
     <message>
         <location filename="../../desktop/ui/viewmodels/long_text.py" line="31"/>
@@ -3386,17 +3927,17 @@
         <translation>此服务器没有可发送请求头的 URL。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="135"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="140"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="254"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="259"/>
         <source>The header with the value %1 needs a name.</source>
         <translation>值为 %1 的请求头需要名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="258"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="263"/>
         <source>The header %1 is given twice.</source>
         <translation>请求头 %1 重复填写了两次。</translation>
     </message>
@@ -3459,32 +4000,32 @@
         <translation>请求头</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="231"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="232"/>
         <source>No MCP server is set up.</source>
         <translation>尚未配置 MCP 服务器。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="246"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="247"/>
         <source>Allow…</source>
         <translation>允许…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="250"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="251"/>
         <source>Enabled</source>
         <translation>启用</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="255"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="256"/>
         <source>Headers…</source>
         <translation>请求头…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="259"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="260"/>
         <source>Open log</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="262"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="263"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -3583,42 +4124,42 @@
 <context>
     <name>MessageItem</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="72"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="91"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="74"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="93"/>
         <source>Thought for %n s</source>
         <translation>已思考 %n 秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="83"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="102"/>
         <source>%1 — retrying in %2 s (try %3 of %4)</source>
         <translation>%1 — %2 秒后重试（第 %3/%4 次）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="87"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="106"/>
         <source>%1 — trying again (try %3 of %4)</source>
         <translation>%1 — 正在重试（第 %3/%4 次）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="105"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="124"/>
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="106"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="125"/>
         <source>Interrupted — Parley closed before the answer finished</source>
         <translation>已中断 — 回答完成前 Parley 已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="109"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="128"/>
         <source>Waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="128"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="148"/>
         <source>first token %n ms</source>
         <translation>首 Token %n 毫秒</translation>
     </message>
@@ -3654,7 +4195,7 @@
 <context>
     <name>ModelPickerModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/model_picker.py" line="91"/>
+        <location filename="../../desktop/ui/viewmodels/model_picker.py" line="92"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -3905,12 +4446,12 @@
 <context>
     <name>Parley</name>
     <message>
-        <location filename="../../desktop/app.py" line="89"/>
+        <location filename="../../desktop/app.py" line="93"/>
         <source>Something unexpected went wrong: %1. Details were written to the log.</source>
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="506"/>
+        <location filename="../../desktop/app.py" line="532"/>
         <source>Parley could not start.
 
 %1</source>
@@ -4192,52 +4733,57 @@
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="23"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="24"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="29"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="30"/>
         <source>Providers</source>
         <translation>模型服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="30"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="31"/>
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="31"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="32"/>
         <source>Network</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="33"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="34"/>
         <source>Assistants</source>
         <translation>助手</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/views/settings_dialog.py" line="36"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="39"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="39"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="42"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="41"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="44"/>
         <source>OCR</source>
         <translation>文字识别 (OCR)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="43"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="46"/>
         <source>Usage &amp;&amp; models</source>
         <translation>用量与模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="45"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="48"/>
         <source>Desktop</source>
         <translation>桌面</translation>
     </message>
@@ -4245,44 +4791,44 @@
 <context>
     <name>SettingsViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="150"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="158"/>
         <source>The settings file %1 is invalid: %2.</source>
         <translation>设置文件 %1 无效：%2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="155"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="163"/>
         <source>A copy was kept at %1.</source>
         <translation>已在 %1 保留一份副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="158"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="166"/>
         <source>Parley started with default settings.</source>
         <translation>Parley 已使用默认设置启动。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="167"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="175"/>
         <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings → Network.</source>
         <translation>无法应用网络设置：%1。在“设置 → 网络”中修复之前，Parley 仅使用系统证书。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="280"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="288"/>
         <source>Connected: %1 answered.</source>
         <translation>已连接：%1 已回复。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="282"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="290"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>已连接：%n 个模型可用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="284"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="292"/>
         <source>Connected, but the server offers no models.</source>
         <translation>已连接，但服务器没有提供任何模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="347"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="355"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -4459,6 +5005,19 @@
     </message>
 </context>
 <context>
+    <name>SourceDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/source_dialog.py" line="53"/>
+        <source>Open file</source>
+        <translation>打开文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/source_dialog.py" line="71"/>
+        <source>Source %1 — %2</source>
+        <translation>来源 %1 — %2</translation>
+    </message>
+</context>
+<context>
     <name>SuggestionChips</name>
     <message>
         <location filename="../../desktop/ui/views/suggestion_chips.py" line="40"/>
@@ -4510,114 +5069,114 @@
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="38"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="40"/>
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="39"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="41"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="40"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="41"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="56"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="46"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="61"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="47"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="53"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="55"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="54"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="56"/>
         <source>approved once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="55"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
         <source>answered instead</source>
         <translation>已改为回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="60"/>
         <source>turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="63"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="65"/>
         <source>by policy</source>
         <translation>（按策略）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="64"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="66"/>
         <source>by you</source>
         <translation>（由你决定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="65"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="67"/>
         <source>by Parley</source>
         <translation>（由 Parley 决定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="73"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="75"/>
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="78"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="80"/>
         <source>%n B</source>
         <translation>%n B</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="80"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="82"/>
         <source>%n KiB</source>
         <translation>%n KiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="83"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="85"/>
         <source>%n MiB</source>
         <translation>%n MiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="110"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="112"/>
         <source>%n ms</source>
         <translation>%n 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="112"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="114"/>
         <source>%n s</source>
         <translation>%n 秒</translation>
     </message>
@@ -4625,12 +5184,12 @@
 <context>
     <name>ToolCardWidget</name>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="52"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="53"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="55"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="56"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
@@ -4683,12 +5242,12 @@
         <translation>运行命令</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="109"/>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="110"/>
         <source>No tool is always allowed.</source>
         <translation>没有始终允许的工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="116"/>
+        <location filename="../../desktop/ui/views/settings_pages/tools_page.py" line="117"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -4778,27 +5337,27 @@
 <context>
     <name>UsageModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="38"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="42"/>
         <source>%1 tokens</source>
         <translation>%1 Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="46"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="50"/>
         <source>Input: %1 tokens</source>
         <translation>输入：%1 Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="49"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="53"/>
         <source>Output: %1 tokens</source>
         <translation>输出：%1 Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="55"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="59"/>
         <source>of which reasoning: %1</source>
         <translation>其中思考：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage.py" line="61"/>
+        <location filename="../../desktop/ui/viewmodels/usage.py" line="65"/>
         <source>Cost: %1</source>
         <translation>费用：%1</translation>
     </message>

@@ -92,6 +92,11 @@ class KnowledgeService:
         """Bring the library's index up to date with its files, in the background. While
         a pass runs, this asks for one more after it (however often it is called).
         Must be called on the engine's event loop."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:  # asked before the loop runs (a window built first): soon
+            asyncio.get_event_loop_policy().get_event_loop().call_soon(self.rescan, library_id)
+            return
         if self._tasks.busy(library_id):
             self._again.add(library_id)
             return

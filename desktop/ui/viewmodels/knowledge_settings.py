@@ -191,7 +191,7 @@ class KnowledgeSettingsModel(QObject):
             line = self.tr("Indexed %n file(s)", "", indexed)
         failed = progress.counts.get(SourceStatus.FAILED, 0)
         if failed:
-            line += " · " + self.tr("%n failed", "", failed)
+            line += " · " + self.tr("%1 failed").replace("%1", str(failed))
         return self._words_only(line) if library.embedding is None else line
 
     def _words_only(self, line: str) -> str:
@@ -219,17 +219,17 @@ class KnowledgeSettingsModel(QObject):
 
     def _counts(self, progress: IndexProgress) -> str:
         names = {
-            SourceStatus.INDEXED: self.tr(
-                "%n indexed", "", progress.counts.get(SourceStatus.INDEXED, 0)
+            SourceStatus.INDEXED: self.tr("%1 indexed").replace(
+                "%1", str(progress.counts.get(SourceStatus.INDEXED, 0))
             ),
-            SourceStatus.PENDING: self.tr(
-                "%n waiting", "", progress.counts.get(SourceStatus.PENDING, 0)
+            SourceStatus.PENDING: self.tr("%1 waiting").replace(
+                "%1", str(progress.counts.get(SourceStatus.PENDING, 0))
             ),
-            SourceStatus.FAILED: self.tr(
-                "%n failed", "", progress.counts.get(SourceStatus.FAILED, 0)
+            SourceStatus.FAILED: self.tr("%1 failed").replace(
+                "%1", str(progress.counts.get(SourceStatus.FAILED, 0))
             ),
-            SourceStatus.SKIPPED: self.tr(
-                "%n skipped", "", progress.counts.get(SourceStatus.SKIPPED, 0)
+            SourceStatus.SKIPPED: self.tr("%1 skipped").replace(
+                "%1", str(progress.counts.get(SourceStatus.SKIPPED, 0))
             ),
         }
         return " · ".join(text for status, text in names.items() if progress.counts.get(status, 0))
