@@ -55,21 +55,23 @@ def test_vectors_come_back_in_the_order_of_the_texts_whatever_order_batches_end_
 
 
 def test_the_batches_in_flight_fill_up_to_the_limit_and_never_beyond():
-    """Each batch waits until as many are in flight as the limit allows (fewer at the
-    end): with a higher limit the count would pass it, with a lower one it would hang."""
+    """The first batches wait until as many are in flight as the limit allows, then all
+    go on: with a higher limit more would start while they wait, with a lower one the
+    gate would never open."""
     total = 10
 
     async def main() -> int:
-        in_flight = finished = peak = 0
+        in_flight = peak = 0
+        full = asyncio.Event()
 
         async def send(batch: list[str]) -> list[list[float]]:
-            nonlocal in_flight, finished, peak
+            nonlocal in_flight, peak
             in_flight += 1
             peak = max(peak, in_flight)
-            await wait_for(lambda: in_flight >= min(EMBED_CONCURRENCY, total - finished))
-            await asyncio.sleep(0)
+            if in_flight >= EMBED_CONCURRENCY:
+                full.set()
+            await wait_for(full.is_set)
             in_flight -= 1
-            finished += 1
             return [one_hot(t) for t in batch]
 
         await embed_in_batches(texts(total * EMBED_BATCH_SIZE), send)
