@@ -85,7 +85,10 @@ class KnowledgeProgress(QObject):
         latest = self._latest.get(library_id)
         if latest is not None or self._control is None:
             return latest
-        return self._control.progress(library_id)
+        # The engine reads the index to answer: once, then its reports keep it current
+        # (every row and the header ask again on each repaint).
+        latest = self._latest[library_id] = self._control.progress(library_id)
+        return latest
 
     def active(self, library_id: str) -> bool:
         progress = self.progress(library_id)
