@@ -16,28 +16,32 @@ ranking (its IDF is near zero). So, by document frequency:
 - the rarest terms are kept, at most 8, while together they match at most 10 % of the
   chunks (`POSTINGS_SHARE`; the rarest one is always kept): a question of several
   middling words then costs what one middling word costs, not eight of them;
-- when every term is common, the 2 rarest are kept and both required (AND: 25 ms for
-  two terms in 80 % and 99 % of the chunks, where OR costs 100-140 ms), so a query is
-  never emptied for nothing;
+- when every term is common, all of them (at most 8) are kept and all required (AND),
+  so a query is never emptied for nothing; as their chunks may still be tens of
+  thousands, BM25 then ranks an even sample of at most `RANK_SAMPLE` of them (every
+  n-th row id), 5-9 ms instead of 25-180 ms: the words of such a question tell little
+  anyway, and its meaning is the vectors' part;
 - a term in no chunk is dropped (it can match nothing).
 The limits never go below `PRUNE_FLOOR` chunks: in a small library the cost is nil and
-"20 %" is a handful of passages worth finding. Document frequencies of common terms are
-themselves costly to read (their whole posting list: 11 ms for a term in every chunk),
-so `TermFrequencies` keeps them while the index's size stays about the same.
+"20 %" is a handful of passages worth finding. A document frequency is counted from the
+term's posting list up to just past the 20 % line (`TermFrequencies`): past it the exact
+figure changes nothing, and counting a term in every chunk to its end costs 9-11 ms
+where stopping there costs 1.5 ms. The counts are kept while the index's size stays
+about the same.
 
-The BM25 query ranks the FTS table alone for the best 2 × `limit` and then keeps those of
-the libraries asked for whose source is indexed; only when too few of those remain does
-it join every match to its source (a small library in a large index).
+The BM25 query ranks the FTS table alone for the best 2 × `limit`, each with whether it
+belongs to the libraries asked for and its source is indexed; only when too few of those
+remain does it join every match to its source (a small library in a large index).
 
 Vectors. `load_vectors` fills one preallocated float32 array row by row from the BLOBs
 (little-endian, L2-normalised by the indexer), so reading 100,000 × 768 vectors takes
 exactly their 293 MiB plus one row, never a list of blobs and a copy.
 
-Changes. A cached matrix is valid while `library_fingerprint` is unchanged: a counter the
-indexer bumps with `mark_library_changed` in each transaction that changes a library's
-chunks or vectors, plus a summary of the library's indexed sources (count, chunks,
-newest `indexed_at`, highest id) that moves whenever a file is indexed, fails or goes
-away, so a missed bump still shows. Both are read from small indexes: cheap per query.
+Changes. A cached matrix is valid while `library_fingerprint` is unchanged: a counter
+that every write transaction changing a library's sources, chunks or vectors bumps with
+`mark_library_changed` (the store does it in each of its writes). One row of a small
+table: it costs microseconds per query, where a summary of the library's sources cost
+2 ms at 4,000 files.
 
 Everything here filters on sources with status ``indexed``: a file that failed, is
 pending or was skipped is never returned, whatever rows of it remain.
@@ -63,7 +67,7 @@ COMMON_SHARE: Final = 0.20  # a term in more of the chunks than this is dropped
 POSTINGS_SHARE: Final = 0.10  # the kept terms together match at most this share
 PRUNE_FLOOR: Final = 2_000  # ...but the limits are never below this many chunks
 MAX_TERMS: Final = 8  # rarest terms kept
-FALLBACK_TERMS: Final = 2  # kept (all required) when every term is common
+RANK_SAMPLE: Final = 2_000  # chunks BM25 ranks at most when every term is common
 _OVERFETCH: Final = 2  # ranked FTS rows read per hit wanted, before filtering
 _FREQUENCIES_KEPT: Final = 4096  # terms whose document frequency is remembered
 _FREQUENCIES_DRIFT: Final = 0.10  # ...while the number of chunks moves less than this
@@ -119,15 +123,22 @@ def match_expression(terms: Iterable[str], *, all_required: bool = False) -> str
 
 
 _CHUNK_COUNT = text("SELECT count(*) FROM chunks")
-_DOCUMENT_FREQUENCY = text("SELECT doc FROM chunks_vocab WHERE term = :term")
+_DOCUMENT_FREQUENCY = text(
+    "SELECT count(*) FROM (SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH :term LIMIT :cap)"
+)
+
+
+def common_line(total: int) -> float:
+    """A term in more chunks than this (of `total`) is too common to search for."""
+    return max(COMMON_SHARE * total, PRUNE_FLOOR)
 
 
 class TermFrequencies:
-    """Document frequencies (chunks holding a term) read from ``chunks_vocab``, kept
-    while the number of chunks stays within 10 % of what it was when they were read.
-    They only decide which terms are worth searching, so a slightly old count does no
-    harm, and a library being indexed does not make every query read them again (a
-    term in every chunk costs 7-11 ms to count). Thread-safe."""
+    """Document frequencies (chunks holding a term), counted up to just past
+    `common_line` and kept while the number of chunks stays within 10 % of what it was
+    when they were counted. They only decide which terms are worth searching, so a
+    slightly old count does no harm, and a library being indexed does not make every
+    query count them again. Thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -135,16 +146,21 @@ class TermFrequencies:
         self._known: dict[str, int] = {}
 
     def read(self, connection: Connection, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """The number of chunks, and each term's document frequency."""
+        """The number of chunks, and each term's document frequency; a term past
+        `common_line` is given as in every chunk (its exact count was not read)."""
         total = int(connection.execute(_CHUNK_COUNT).scalar_one())
         with self._lock:
             if abs(total - self._total) > _FREQUENCIES_DRIFT * self._total:
                 self._total, self._known = total, {}
             known = {t: self._known[t] for t in terms if t in self._known}
             stamp = self._total
-        # One equality lookup per term: fts5vocab seeks on `term =`.
+        cap = int(common_line(stamp)) + 1
         found = {
-            term: int(connection.execute(_DOCUMENT_FREQUENCY, {"term": term}).scalar() or 0)
+            term: int(
+                connection.execute(
+                    _DOCUMENT_FREQUENCY, {"term": match_expression([term]), "cap": cap}
+                ).scalar_one()
+            )
             for term in terms
             if term not in known
         }
@@ -153,7 +169,7 @@ class TermFrequencies:
                 if len(self._known) + len(found) > _FREQUENCIES_KEPT:
                     self._known = {}
                 self._known.update(found)
-        return total, known | found
+        return total, {t: total if df >= cap else df for t, df in (known | found).items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +187,7 @@ def pick_terms(terms: Sequence[str], frequency: Mapping[str, int], total: int) -
     """Which of `terms` to search for, given their document frequencies among `total`
     chunks (see the module's docstring)."""
     present = sorted((t for t in terms if frequency.get(t, 0) > 0), key=lambda t: frequency[t])
-    common = max(COMMON_SHARE * total, PRUNE_FLOOR)
+    common = common_line(total)
     budget = max(POSTINGS_SHARE * total, PRUNE_FLOOR)
     kept: list[str] = []
     postings = 0
@@ -183,7 +199,7 @@ def pick_terms(terms: Sequence[str], frequency: Mapping[str, int], total: int) -
         postings += df
     all_required = not kept and len(present) > 1
     if not kept:
-        kept = present[:FALLBACK_TERMS]
+        kept = present[:MAX_TERMS]
     return TermChoice(tuple(kept), tuple(t for t in terms if t not in kept), all_required)
 
 
@@ -198,22 +214,27 @@ def choose_terms(
     return pick_terms(terms, frequency, total)
 
 
+# `rowid % :step = 0`: the sample BM25 ranks (step 1: every match).
+_MATCHES = text("SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH :match")
+# The best of the whole FTS table, each with whether it may be returned: one statement,
+# as joining 100 ranked rows to their sources costs less than a second query. CROSS
+# JOIN fixes the order (ranked rows, then their chunk and source): left to choose,
+# SQLite walks every source of the library first (15 ms at 4,000 files, not 0.2 ms).
 _RANKED = text(
-    "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH :match "
-    "ORDER BY bm25(chunks_fts) LIMIT :limit"
-)
-# CROSS JOIN fixes the order (chunks by id, then their source): left to choose, SQLite
-# walks every source of the library first (15 ms at 4,000 files instead of 0.2 ms).
-_SEARCHABLE = text(
-    """SELECT chunks.id FROM chunks CROSS JOIN sources ON sources.id = chunks.source_id
-    WHERE chunks.id IN :ids AND sources.status = :indexed AND sources.library_id IN :libraries"""
-).bindparams(bindparam("ids", expanding=True), bindparam("libraries", expanding=True))
+    """WITH ranked AS (
+        SELECT rowid AS id, bm25(chunks_fts) AS score FROM chunks_fts
+        WHERE chunks_fts MATCH :match AND rowid % :step = 0 ORDER BY score LIMIT :limit)
+    SELECT ranked.id, sources.status = :indexed AND sources.library_id IN :libraries
+    FROM ranked CROSS JOIN chunks ON chunks.id = ranked.id
+    CROSS JOIN sources ON sources.id = chunks.source_id
+    ORDER BY ranked.score, ranked.id"""
+).bindparams(bindparam("libraries", expanding=True))
 _RANKED_SEARCHABLE = text(
     """SELECT chunks_fts.rowid FROM chunks_fts
     CROSS JOIN chunks ON chunks.id = chunks_fts.rowid
     CROSS JOIN sources ON sources.id = chunks.source_id
-    WHERE chunks_fts MATCH :match AND sources.status = :indexed
-      AND sources.library_id IN :libraries
+    WHERE chunks_fts MATCH :match AND chunks_fts.rowid % :step = 0
+      AND sources.status = :indexed AND sources.library_id IN :libraries
     ORDER BY bm25(chunks_fts) LIMIT :limit"""
 ).bindparams(bindparam("libraries", expanding=True))
 
@@ -232,31 +253,19 @@ def word_search(
     choice = choose_terms(connection, query_terms(query), frequencies)
     if not choice.kept:
         return []
+    match = {"match": choice.expression, "step": 1}
+    if choice.all_required:
+        matches = int(connection.execute(_MATCHES, match).scalar_one())
+        match["step"] = max(1, -(-matches // RANK_SAMPLE))
     wanted = _OVERFETCH * limit
-    ranked = list(
-        connection.execute(_RANKED, {"match": choice.expression, "limit": wanted}).scalars()
-    )
-    if not ranked:
-        return []
-    searchable = set(
-        connection.execute(
-            _SEARCHABLE, {"ids": ranked, "indexed": _INDEXED, "libraries": list(library_ids)}
-        ).scalars()
-    )
-    hits = [int(chunk_id) for chunk_id in ranked if chunk_id in searchable][:limit]
+    libraries = {"indexed": _INDEXED, "libraries": list(library_ids)}
+    ranked = connection.execute(_RANKED, {**match, **libraries, "limit": wanted}).all()
+    hits = [int(chunk_id) for chunk_id, searchable in ranked if searchable][:limit]
     if len(hits) == limit or len(ranked) < wanted:
         return hits
     # Most of the best matches are elsewhere (other libraries, files not indexed):
     # rank only the searchable ones, joining each match to its source.
-    rows = connection.execute(
-        _RANKED_SEARCHABLE,
-        {
-            "match": choice.expression,
-            "indexed": _INDEXED,
-            "libraries": list(library_ids),
-            "limit": limit,
-        },
-    )
+    rows = connection.execute(_RANKED_SEARCHABLE, {**match, **libraries, "limit": limit})
     return [int(chunk_id) for chunk_id in rows.scalars()]
 
 
@@ -337,29 +346,22 @@ _BUMP = text(
     ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1"""
 )
 _COUNTER = text("SELECT value FROM meta WHERE key = :key")
-_SOURCES_SUMMARY = text(
-    """SELECT count(*), coalesce(sum(chunks), 0), coalesce(max(indexed_at), 0),
-        coalesce(max(id), 0)
-    FROM sources WHERE library_id = :library_id AND status = :indexed"""
-)
 
-Fingerprint = tuple[str, int, int, float, int]
+Fingerprint = str
 
 
 def mark_library_changed(connection: Connection, library_id: str) -> None:
-    """For the indexer: call it in every write transaction that adds, changes or
-    removes a library's chunks or vectors (or a source's status), so matrices cached
-    for searches are reloaded."""
+    """Call it in every write transaction that adds, changes or removes a library's
+    sources, chunks or vectors (or a source's status), so matrices cached for searches
+    are reloaded."""
     connection.execute(_BUMP, {"key": _CHANGED_KEY + library_id})
 
 
 def library_fingerprint(connection: Connection, library_id: str) -> Fingerprint:
-    """Changes whenever what a search of the library could find changes."""
+    """Changes whenever what a search of the library could find changes (with every
+    `mark_library_changed`)."""
     counter = connection.execute(_COUNTER, {"key": _CHANGED_KEY + library_id}).scalar()
-    count, chunks, newest, highest = connection.execute(
-        _SOURCES_SUMMARY, {"library_id": library_id, "indexed": _INDEXED}
-    ).one()
-    return (str(counter or ""), int(count), int(chunks), float(newest), int(highest))
+    return str(counter or "")
 
 
 # --- passages ----------------------------------------------------------------------

@@ -189,6 +189,8 @@ class KnowledgeStore:
                     ).bindparams(bindparam("paths", expanding=True)),
                     {"lib": library_id, "paths": list(batch)},
                 )
+            if found or gone:
+                mark_library_changed(conn, library_id)
 
     def pending(self, library_id: str) -> list[SourceRow]:
         """The library's pending sources, in path order (the order they are read in)."""
@@ -215,7 +217,7 @@ class KnowledgeStore:
         `chunks`, and it is indexed, all in one transaction. False if the source is no
         longer there (its library was forgotten meanwhile)."""
         with self._writing() as conn:
-            if not _source_exists(conn, source_id):
+            if not _changing(conn, source_id):
                 return False
             conn.execute(text("DELETE FROM chunks WHERE source_id = :id"), {"id": source_id})
             for chunk in chunks:
@@ -261,6 +263,7 @@ class KnowledgeStore:
         """A pending source whose bytes are those it was indexed from (only touched):
         indexed again with its new size and mtime, its chunks and vectors kept."""
         with self._writing() as conn:
+            _changing(conn, source_id)
             conn.execute(
                 text(
                     """UPDATE sources SET status = 'indexed', error = '', size = :size,
@@ -272,6 +275,7 @@ class KnowledgeStore:
     def mark_failed(self, source_id: int, *, size: int, mtime_ns: int, reason: str) -> None:
         """A source that could not be read: failed with `reason`, its chunks gone."""
         with self._writing() as conn:
+            _changing(conn, source_id)
             conn.execute(text("DELETE FROM chunks WHERE source_id = :id"), {"id": source_id})
             conn.execute(
                 text(
@@ -290,6 +294,7 @@ class KnowledgeStore:
 
     def delete_source(self, source_id: int) -> None:
         with self._writing() as conn:
+            _changing(conn, source_id)
             conn.execute(text("DELETE FROM sources WHERE id = :id"), {"id": source_id})
 
     def forget(self, library_id: str) -> int:
@@ -299,6 +304,7 @@ class KnowledgeStore:
             result = conn.execute(
                 text("DELETE FROM sources WHERE library_id = :lib"), {"lib": library_id}
             )
+            mark_library_changed(conn, library_id)
         return int(result.rowcount)
 
     def status_counts(self, library_id: str) -> dict[SourceStatus, int]:
@@ -441,11 +447,16 @@ class KnowledgeStore:
         return int(count)
 
 
-def _source_exists(conn: Connection, source_id: int) -> bool:
-    return (
-        conn.execute(text("SELECT 1 FROM sources WHERE id = :id"), {"id": source_id}).first()
-        is not None
-    )
+def _changing(conn: Connection, source_id: int) -> bool:
+    """Marks the library of a source about to be written as changed; False if the
+    source is no longer there."""
+    library_id = conn.execute(
+        text("SELECT library_id FROM sources WHERE id = :id"), {"id": source_id}
+    ).scalar()
+    if library_id is None:
+        return False
+    mark_library_changed(conn, str(library_id))
+    return True
 
 
 def _drop_chunks(conn: Connection, library_id: str, path: str) -> None:

@@ -271,3 +271,32 @@ def test_a_deleted_chunk_s_id_is_never_given_to_a_new_one(store):
     first = store.chunks_missing_vectors(LIB, "m")[0].chunk_id
     store.replace_chunks(ids["a.md"], sha256="2", size=1, mtime_ns=2, chunks=[Piece(0, "y")])
     assert store.chunks_missing_vectors(LIB, "m")[0].chunk_id > first
+
+
+def test_every_write_to_a_library_changes_its_fingerprint_and_no_other_s(store, engine):
+    """Cached matrices are trusted while the fingerprint holds: a write that forgot to
+    change it would leave searches on stale vectors."""
+    store.apply_scan("other", [ScannedSource("z.md", 1, 1, SourceStatus.PENDING)], gone=())
+    other = _fingerprint(engine, "other")
+    seen = [_fingerprint(engine, LIB)]
+
+    def changed() -> None:
+        now = _fingerprint(engine, LIB)
+        assert now not in seen
+        seen.append(now)
+
+    ids = _pending(store, "a.md", "b.md", "c.md")
+    changed()
+    store.replace_chunks(ids["a.md"], sha256="a", size=1, mtime_ns=1, chunks=[Piece(0, "a")])
+    changed()
+    store.mark_unchanged(ids["b.md"], size=2, mtime_ns=2)
+    changed()
+    store.mark_failed(ids["c.md"], size=3, mtime_ns=3, reason="damaged")
+    changed()
+    store.delete_source(ids["c.md"])
+    changed()
+    store.apply_scan(LIB, [], gone=["b.md"])
+    changed()
+    store.forget(LIB)
+    changed()
+    assert _fingerprint(engine, "other") == other

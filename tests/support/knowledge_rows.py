@@ -9,11 +9,11 @@ import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Engine, bindparam, text
 
 from desktop.core.knowledge import SourceStatus
 from desktop.storage.knowledge_index import words_for_index
-from desktop.storage.knowledge_queries import vector_blob
+from desktop.storage.knowledge_queries import mark_library_changed, vector_blob
 from desktop.storage.sqlite_engine import write_transaction
 
 Vectorise = Callable[[str], Sequence[float]]
@@ -63,6 +63,7 @@ def add_source(
                 "at": float(next(_clock)) if status is SourceStatus.INDEXED else None,
             },
         ).scalar_one()
+        mark_library_changed(connection, library_id)
         first = connection.execute(text("SELECT coalesce(max(id), 0) + 1 FROM chunks")).scalar_one()
         ids = list(range(int(first), int(first) + len(parts)))
         rows = []
@@ -113,6 +114,7 @@ def set_status(engine: Engine, library_id: str, path: str, status: SourceStatus)
             ),
             {"status": status.value, "library": library_id, "path": path},
         )
+        mark_library_changed(connection, library_id)
 
 
 def add_vectors(
@@ -124,6 +126,15 @@ def add_vectors(
 ) -> None:
     """Vectors under another model for chunks already there (a model switched)."""
     with write_transaction(engine) as connection:
+        libraries = connection.execute(
+            text(
+                "SELECT DISTINCT library_id FROM sources JOIN chunks ON chunks.source_id = "
+                "sources.id WHERE chunks.id IN :ids"
+            ).bindparams(bindparam("ids", expanding=True)),
+            {"ids": list(chunk_ids)},
+        ).scalars()
+        for library_id in libraries:
+            mark_library_changed(connection, library_id)
         for chunk_id, chunk_text in zip(chunk_ids, texts, strict=True):
             connection.execute(
                 text("INSERT INTO vectors (chunk_id, model_key, vector) VALUES (:id, :key, :v)"),

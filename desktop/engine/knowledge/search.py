@@ -330,15 +330,13 @@ class KnowledgeSearch:
                 searches.append((ready.matrices, ready.q))
         # The products after the word search, not beside it: they keep every core busy
         # (BLAS), and SQLite beside them slowed both. One worker call for the products,
-        # the fusion and the passages: each hop to a thread costs on a busy machine.
-        ranked = await asyncio.to_thread(self._rank, word_hits, searches, limit)
+        # the fusion, the passages and finding their files (a library on a network
+        # drive may be slow to answer): each hop to a thread costs on a busy machine.
         by_id = {library.id: library for library in searched}
-        # Finding the files asks the file system (a library on a network drive may be
-        # slow to answer): in a worker thread too.
         passages = await asyncio.to_thread(
             lambda: [
                 _passage(stored, locate(by_id[stored.library_id], stored.path), score)
-                for stored, score in ranked
+                for stored, score in self._rank(word_hits, searches, limit)
                 if stored.library_id in by_id
             ]
         )
