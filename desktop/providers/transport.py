@@ -9,6 +9,7 @@ the answer was already complete.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import AsyncGenerator, Awaitable, Callable, Mapping
@@ -40,6 +41,7 @@ logger = logging.getLogger(__name__)
 Frame_contra = TypeVar("Frame_contra", contravariant=True)
 
 ERROR_BODY_MAX_BYTES = 64 * 1024  # never read a huge error page into memory
+DECODE_IN_THREAD = 64 * 1024  # a JSON answer larger than this is parsed off the event loop
 # After a stall: where the person can give a slow server (a large local model loading,
 # a reasoning model thinking) more time.
 STALL_HINT = QT_TR_NOOP(
@@ -214,6 +216,8 @@ class HttpTransport:
         finally:
             await response.aclose()
         try:
+            if len(body) > DECODE_IN_THREAD:  # a megabyte of vectors takes 10 ms to parse
+                return await asyncio.to_thread(json.loads, body)
             return json.loads(body)
         except (json.JSONDecodeError, UnicodeDecodeError):
             preview = self.redact(trim(body.decode("utf-8", errors="replace"), 120))

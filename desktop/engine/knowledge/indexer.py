@@ -383,7 +383,9 @@ class IndexPass:
         if texts:
             try:
                 answer = await embedder.embed(list(texts.values()), EmbeddingKind.DOCUMENT)
-                vectors.update(zip(texts, pack(answer, len(texts)), strict=True))
+                # Off the event loop: 64 vectors of 768 numbers take milliseconds to pack.
+                packed = await asyncio.to_thread(pack, answer, len(texts))
+                vectors.update(zip(texts, packed, strict=True))
             except Exception as error:
                 log.warning(
                     "Embedding failed; the pass goes on by words only (%s)", type(error).__name__
