@@ -40,7 +40,6 @@ from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.engine.turn.chat_service import ChatService
 from desktop.engine.utility import UtilityModel
-from desktop.providers.embedding_models import embedding_models
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.attachments import AttachmentStore
@@ -206,7 +205,6 @@ class Parley:
             local_servers=local_servers,
             tools=self.tools,
             mcp=self.mcp,
-            embedding_models=lambda provider: embedding_models(provider.models),
             knowledge=self.knowledge_progress,
         )
         self.window = MainWindow(

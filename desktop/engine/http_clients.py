@@ -142,6 +142,9 @@ class _LeasedProvider:
     async def list_models(self) -> list[str]:
         return await self._leased(self._inner.list_models)
 
+    async def list_embedding_models(self) -> list[str]:
+        return await self._leased(self._inner.list_embedding_models)
+
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         return await self._leased(lambda: self._inner.describe_models(models))
 

@@ -245,6 +245,19 @@ class SettingsService:
             return check
         return replace(check, models=tuple(await self._described(provider, adapter, check.models)))
 
+    async def embedding_models(self, provider_id: str) -> list[str]:
+        """The models a configured provider's endpoint offers that make vectors: those
+        its list says or names as embedding models, and those it said cannot chat when
+        asked about them. Raises `ProviderError` when the endpoint cannot be asked."""
+        settings = self._settings.provider(provider_id)
+        if settings is None:
+            return []
+        adapter = self._probe(settings, await self.api_key(provider_id))
+        listed = await adapter.list_embedding_models()
+        report = self._model_info.get(settings.kind.value, settings.base_url)
+        stated = [m for m, r in (report.models if report else {}).items() if r.chat is False]
+        return sorted(set(listed) | set(stated))
+
     async def refresh_model_info(self, provider_id: str) -> None:
         """Ask a configured provider's endpoint about its models now (a local server just
         added); a failure is only logged."""

@@ -26,6 +26,7 @@ from desktop.core.i18n import tr
 from desktop.core.knowledge import EmbeddingKind
 from desktop.core.limits import CONNECT_TIMEOUT_S, STALL_TIMEOUT_S
 from desktop.providers.base import ChatRequest, Completion, ProviderHTTPError, merge_extra_body
+from desktop.providers.embedding_models import embedding_models
 from desktop.providers.embeddings import Vectors, embed_in_batches
 from desktop.providers.transport import HttpTransport, StreamReader
 from desktop.providers.wire_common import Redactor
@@ -172,6 +173,11 @@ class WireSpec:
     async def list_models(self, endpoint: Endpoint) -> list[str]:
         raise NotImplementedError
 
+    async def list_embedding_models(self, endpoint: Endpoint) -> list[str]:
+        """The endpoint's models that make vectors. Most lists say nothing of what a
+        model does, so the names decide (`embedding_models.is_embedding_model`)."""
+        return embedding_models(await self.list_models(endpoint))
+
     async def describe_models(
         self, endpoint: Endpoint, models: Sequence[str]
     ) -> dict[str, ReportedCapabilities]:
@@ -221,6 +227,11 @@ class HttpAdapter:
 
     async def list_models(self) -> list[str]:
         return await self.spec.list_models(self._endpoint)
+
+    async def list_embedding_models(self) -> list[str]:
+        if self.spec.no_embeddings is not None:
+            return []
+        return await self.spec.list_embedding_models(self._endpoint)
 
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         return await self.spec.describe_models(self._endpoint, models)

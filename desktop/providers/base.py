@@ -171,6 +171,11 @@ class ChatProvider(Protocol):
         """Model ids the endpoint offers, sorted."""
         ...
 
+    async def list_embedding_models(self) -> list[str]:
+        """The endpoint's models that turn text into vectors (none where the protocol
+        has no embeddings)."""
+        ...
+
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         """What the endpoint says about `models` (only those it says something about).
 

@@ -115,6 +115,9 @@ class RetryingProvider:
     async def list_models(self) -> list[str]:
         return await self._with_retries(self._inner.list_models)
 
+    async def list_embedding_models(self) -> list[str]:
+        return await self._with_retries(self._inner.list_embedding_models)
+
     async def describe_models(self, models: Sequence[str]) -> dict[str, ReportedCapabilities]:
         return await self._with_retries(lambda: self._inner.describe_models(models))
 

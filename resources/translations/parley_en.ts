@@ -85,7 +85,7 @@
 <context>
     <name>KnowledgeSettingsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="187"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="239"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>Cancelled · %n file indexed</numerusform>
@@ -93,7 +93,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="189"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="241"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>Stopped · %n file indexed</numerusform>
@@ -101,7 +101,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="191"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="243"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>Indexed %n file</numerusform>
@@ -123,7 +123,7 @@
 <context>
     <name>SettingsViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="290"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="289"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>Connected: %n model available.</numerusform>

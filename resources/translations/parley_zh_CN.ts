@@ -1391,8 +1391,8 @@
     </message>
     <message>
         <location filename="../../desktop/providers/anthropic/adapter.py" line="93"/>
-        <location filename="../../desktop/providers/gemini/models.py" line="116"/>
-        <location filename="../../desktop/providers/gemini/models.py" line="119"/>
+        <location filename="../../desktop/providers/gemini/models.py" line="120"/>
+        <location filename="../../desktop/providers/gemini/models.py" line="123"/>
         <location filename="../../desktop/providers/ollama/models.py" line="18"/>
         <location filename="../../desktop/providers/wire_common.py" line="134"/>
         <source>The server&apos;s model list was not in the expected format</source>
@@ -1787,47 +1787,47 @@
         <translation>无法连接到服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="46"/>
+        <location filename="../../desktop/providers/transport.py" line="48"/>
         <source>(a slow server can be given longer: Stall timeout in Settings → Providers)</source>
         <translation>（服务器较慢时，可在“设置 → 模型服务商”中调大“无响应超时”）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="132"/>
+        <location filename="../../desktop/providers/transport.py" line="134"/>
         <source>Could not connect to {server}: no answer within {seconds} s</source>
         <translation>无法连接到 {server}：{seconds} 秒内没有响应</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="139"/>
+        <location filename="../../desktop/providers/transport.py" line="141"/>
         <source>Could not connect to {server}: {reason}</source>
         <translation>无法连接到 {server}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="146"/>
+        <location filename="../../desktop/providers/transport.py" line="148"/>
         <source>{server} accepted the request but sent nothing for {seconds} s {hint}</source>
         <translation>{server} 已接受请求，但 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="153"/>
+        <location filename="../../desktop/providers/transport.py" line="155"/>
         <source>Not a usable server address: {server} ({reason})</source>
         <translation>不是可用的服务器地址：{server}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="159"/>
+        <location filename="../../desktop/providers/transport.py" line="161"/>
         <source>The request to {server} failed: {reason}</source>
         <translation>发往 {server} 的请求失败：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="188"/>
+        <location filename="../../desktop/providers/transport.py" line="190"/>
         <source>{server} answered with a web page, not an API answer; {hint}</source>
         <translation>{server} 返回的是网页，而不是 API 响应；{hint}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="221"/>
+        <location filename="../../desktop/providers/transport.py" line="225"/>
         <source>The server&apos;s answer was not valid JSON: {preview}</source>
         <translation>服务器的响应不是有效的 JSON：{preview}</translation>
     </message>
     <message>
-        <location filename="../../desktop/providers/transport.py" line="231"/>
+        <location filename="../../desktop/providers/transport.py" line="235"/>
         <source>The server sent nothing for {seconds} s {hint}</source>
         <translation>服务器 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
@@ -2264,17 +2264,17 @@
         <translation>嵌入模型返回的向量维度与知识库索引的不一致</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="467"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="465"/>
         <source>{library}: {reason}</source>
         <translation>{library}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/service.py" line="158"/>
+        <location filename="../../desktop/engine/knowledge/service.py" line="163"/>
         <source>the index of your documents could not be read</source>
         <translation>无法读取你的文档索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/service.py" line="223"/>
+        <location filename="../../desktop/engine/knowledge/service.py" line="228"/>
         <source>Indexing stopped: {reason}</source>
         <translation>索引已停止：{reason}</translation>
     </message>
@@ -3363,7 +3363,7 @@
 <context>
     <name>KnowledgePage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="76"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="75"/>
         <source>No libraries yet.
 
 Add one with folders and files, then choose which assistants may search and cite it in Settings → Assistants.</source>
@@ -3372,148 +3372,168 @@ Add one with folders and files, then choose which assistants may search and cite
 添加一个包含文件夹和文件的知识库，然后在“设置 → 助手”中选择哪些助手可以搜索并引用它。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="83"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="82"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="85"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="84"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="96"/>
         <source>e.g. Product docs</source>
         <translation>例如：产品文档</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="98"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="97"/>
         <source>Assistants may search this library</source>
         <translation>允许助手搜索此知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="103"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="102"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="105"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="104"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="107"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="106"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="125"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="126"/>
+        <source>Model name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="131"/>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="132"/>
+        <source>Ask the provider for its embedding models</source>
+        <translation>向服务商查询其嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="140"/>
         <source>Model&apos;s default</source>
         <translation>模型默认值</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="127"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="142"/>
         <source>Dimensions</source>
         <translation>维度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="130"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="145"/>
         <source>Without an embedding model a library is searched by its words only. Changing the model embeds every passage again; searching by words keeps working meanwhile.</source>
         <translation>未设置嵌入模型时，知识库仅按关键词搜索。更换模型会重新嵌入所有段落，期间关键词搜索仍可正常使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="148"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="163"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="152"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="167"/>
         <source>Re-scan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="153"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="168"/>
         <source>Look for new, changed and removed files now</source>
         <translation>立即查找新增、修改和删除的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="155"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="170"/>
         <source>Cancel indexing</source>
         <translation>取消索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="160"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="175"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="197"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="216"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="199"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="218"/>
         <source>Folders and files</source>
         <translation>文件夹和文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="203"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="222"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="204"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="223"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="209"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="228"/>
         <source>One pattern a line, matched against the path inside the library, e.g. *.md or docs/**. No include patterns: every file Parley can read.</source>
         <translation>每行一个模式，与文件在知识库内的路径匹配，例如 *.md 或 docs/**。未设置包含模式时，使用 Parley 能读取的所有文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="215"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="234"/>
         <source>Files to use</source>
         <translation>要使用的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="216"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="235"/>
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="217"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="236"/>
         <source>Indexing</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="253"/>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="394"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="273"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="459"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="413"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="451"/>
+        <source>Choose or type the embedding model&apos;s name.</source>
+        <translation>请选择或输入嵌入模型的名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="478"/>
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="420"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="485"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="443"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="508"/>
         <source>Indexing starts when the library is saved.</source>
         <translation>保存知识库后即开始索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="481"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="546"/>
         <source>Delete library</source>
         <translation>删除知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="483"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="548"/>
         <source>Delete the library “%1”? Its index is removed; the folders and files themselves are not touched.</source>
         <translation>要删除知识库“%1”吗？其索引将被移除，文件夹和文件本身不受影响。</translation>
     </message>
@@ -3521,109 +3541,124 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>KnowledgeSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="125"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="135"/>
         <source>New library</source>
         <translation>新知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="144"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="159"/>
         <source>None — search by words only</source>
         <translation>无 — 仅按关键词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="153"/>
-        <source>%1 · %2 (not available)</source>
-        <translation>%1 · %2（不可用）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="169"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="221"/>
         <source>Turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="172"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="224"/>
         <source>Not indexed yet</source>
         <translation>尚未索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="176"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="228"/>
         <source>Looking for new and changed files…</source>
         <translation>正在查找新增和修改的文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="178"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="230"/>
         <source>Indexing %1 of %2</source>
         <translation>正在索引 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="184"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="236"/>
         <source>Re-embedding…</source>
         <translation>正在重新嵌入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="187"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="239"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>已取消 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="189"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="241"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>已停止 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="191"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="243"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="194"/>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="228"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="246"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="280"/>
         <source>%1 failed</source>
         <translation>失败 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="222"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="274"/>
         <source>%1 indexed</source>
         <translation>已索引 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="277"/>
         <source>%1 waiting</source>
         <translation>等待中 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="231"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="283"/>
         <source>%1 skipped</source>
         <translation>已跳过 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="198"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="250"/>
         <source>words only</source>
         <translation>仅关键词搜索</translation>
     </message>
     <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="166"/>
+        <source>%1 (not available)</source>
+        <translation>%1（不可用）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="195"/>
+        <source>Asking %1 for its embedding models…</source>
+        <translation>正在向 %1 查询其嵌入模型…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="204"/>
+        <source>Could not ask %1 for its models: %2. Type the model&apos;s name.</source>
+        <translation>无法向 %1 查询模型：%2。请输入模型名称。</translation>
+    </message>
+    <message>
         <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="208"/>
+        <source>%1 lists no embedding models. Type the model&apos;s name.</source>
+        <translation>%1 未列出嵌入模型。请输入模型名称。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="260"/>
         <source>Re-embedding — search by words keeps working meanwhile</source>
         <translation>正在重新嵌入 — 期间关键词搜索仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="244"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="296"/>
         <source>Add a folder or files for the library to hold.</source>
         <translation>请为知识库添加文件夹或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="263"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="315"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="317"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="369"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -4446,12 +4481,12 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>Parley</name>
     <message>
-        <location filename="../../desktop/app.py" line="93"/>
+        <location filename="../../desktop/app.py" line="92"/>
         <source>Something unexpected went wrong: %1. Details were written to the log.</source>
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="532"/>
+        <location filename="../../desktop/app.py" line="530"/>
         <source>Parley could not start.
 
 %1</source>
@@ -4791,44 +4826,44 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>SettingsViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="158"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="157"/>
         <source>The settings file %1 is invalid: %2.</source>
         <translation>设置文件 %1 无效：%2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="163"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="162"/>
         <source>A copy was kept at %1.</source>
         <translation>已在 %1 保留一份副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="166"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="165"/>
         <source>Parley started with default settings.</source>
         <translation>Parley 已使用默认设置启动。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="175"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="174"/>
         <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings → Network.</source>
         <translation>无法应用网络设置：%1。在“设置 → 网络”中修复之前，Parley 仅使用系统证书。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="288"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="287"/>
         <source>Connected: %1 answered.</source>
         <translation>已连接：%1 已回复。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="290"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="289"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>已连接：%n 个模型可用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="292"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="291"/>
         <source>Connected, but the server offers no models.</source>
         <translation>已连接，但服务器没有提供任何模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="355"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="354"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>

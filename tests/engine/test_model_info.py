@@ -116,6 +116,25 @@ def test_fetching_models_from_ollama_teaches_the_capability_check(
     assert len(sse_server.requests) == asked
 
 
+def test_a_model_the_endpoint_said_cannot_chat_is_offered_for_embeddings_whatever_its_name(
+    tmp_path: Path, sse_server: SSEServer, memory_keyring
+) -> None:
+    shows = {**SHOWS, "house-vectors:v1": ollama_show("bert", 512, ["embedding"])}
+    ollama(sse_server, shows)
+    path = ollama_settings(tmp_path, sse_server.url)
+
+    async def body(service: SettingsService) -> None:
+        # Named as an embedding model: listed before the endpoint said anything.
+        assert await service.embedding_models("ollama") == ["nomic-embed-text"]
+        provider = service.settings.provider("ollama")
+        assert provider is not None
+        await service.fetch_models(provider, None)  # the endpoint describes each model
+        assert await service.embedding_models("ollama") == ["house-vectors:v1", "nomic-embed-text"]
+        assert await service.embedding_models("no-such-provider") == []
+
+    with_service(path, body)
+
+
 def test_the_person_overrides_what_the_endpoint_said_field_by_field(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:

@@ -372,6 +372,37 @@ def test_a_connection_cut_before_the_answer_is_a_retryable_error(
     assert error.retryable
 
 
+# --- which models embed ------------------------------------------------------------------------
+
+
+def test_each_wire_lists_only_its_embedding_models(wire: Wire, embedding_server: EmbeddingServer):
+    # Ollama's and OpenAI's lists are bare names; Gemini's says what each model does,
+    # so a model it says embeds is listed whatever its name.
+    embedding_server.models = {
+        "gpt-4o-mini": False,
+        "text-embedding-3-small": True,
+        "nomic-embed-text:latest": True,
+        "bge-reranker-v2-m3": False,
+        "vectors-2": wire.kind is ProviderKind.GEMINI,
+    }
+    listed = with_adapter(wire, embedding_server, lambda a: a.list_embedding_models(), KEY)
+
+    expected = ["nomic-embed-text:latest", "text-embedding-3-small"]
+    if wire.kind is ProviderKind.GEMINI:
+        expected.append("vectors-2")
+    assert sorted(listed) == expected
+    assert [r.method for r in embedding_server.requests] == ["GET"]
+
+
+def test_a_model_list_the_server_refuses_is_a_provider_error(
+    wire: Wire, embedding_server: EmbeddingServer
+):
+    embedding_server.enqueue(wire.error(401, "Incorrect API key provided"))
+    with pytest.raises(ProviderError) as caught:
+        with_adapter(wire, embedding_server, lambda a: a.list_embedding_models(), KEY)
+    assert "401" in str(caught.value)
+
+
 # --- Anthropic ---------------------------------------------------------------------------------
 
 
@@ -402,4 +433,15 @@ def test_anthropic_says_it_has_no_embedding_models_without_asking(
     assert len(errors) == 4
     assert all("has no embedding models; choose another provider" in str(e) for e in errors)
     assert all(not e.retryable for e in errors)
+    assert embedding_server.requests == []
+
+
+def test_anthropic_lists_no_embedding_models_without_asking(embedding_server: EmbeddingServer):
+    async def main() -> list[str]:
+        async with httpx.AsyncClient(trust_env=False) as client:
+            return await HttpAdapter(
+                client, AnthropicSpec(embedding_server.url), KEY
+            ).list_embedding_models()
+
+    assert run(main()) == []
     assert embedding_server.requests == []

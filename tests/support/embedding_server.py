@@ -20,6 +20,9 @@ word at all the vector is a unit vector on bucket 0, so every answer is a valid
 embedding. `dims` is 256, or the size a request asks for (`dimensions`,
 `outputDimensionality`), so a test can see the size was sent.
 
+**Model lists**: `GET /v1/models`, `/api/tags` and `/v1beta/models` list `models` (model
+id → whether it embeds; Gemini's entries say so in `supportedGenerationMethods`).
+
 **Counting and reading requests**: `requests` (every request, `RecordedRequest` with
 `.path`, `.headers` and `.json`), `inputs()` (the texts of each request, whatever its
 wire), `embedded()` (every text embedded, in the order received), `wait_for_requests(n)`,
@@ -50,6 +53,9 @@ from typing import Any
 
 from desktop.core.settings import ProviderKind
 from tests.support.gemini_wire import error_response as gemini_error
+from tests.support.gemini_wire import model_entry
+from tests.support.gemini_wire import models_page as gemini_models_page
+from tests.support.ollama_wire import tags_body
 from tests.support.sse_server import (
     Gate,
     Head,
@@ -59,6 +65,7 @@ from tests.support.sse_server import (
     Step,
     error_response,
     json_response,
+    models_body,
 )
 from tests.support.waiting import CEILING_S
 
@@ -165,6 +172,32 @@ def inputs_of(request: RecordedRequest) -> list[str]:
     return [given] if isinstance(given, str) else list(given)
 
 
+# The models the server lists, and which of them embed (Gemini's list says so).
+MODELS: Mapping[str, bool] = {
+    "gpt-4o-mini": False,
+    "text-embedding-3-small": True,
+    "nomic-embed-text": True,
+    "gemini-2.5-flash": False,
+    "gemini-embedding-001": True,
+}
+
+
+def model_list(request: RecordedRequest, models: Mapping[str, bool]) -> list[Step] | None:
+    """The model list in the wire the path asks for; None if it asks for something else."""
+    path = request.path.split("?", 1)[0]
+    if request.method != "GET":
+        return None
+    if path == "/v1/models":
+        return json_response(models_body(models))
+    if path == "/api/tags":
+        return json_response(tags_body(models))
+    if path == "/v1beta/models":
+        methods = {True: ("embedContent", "batchEmbedContents"), False: ("generateContent",)}
+        entries = [model_entry(name, methods[embeds]) for name, embeds in models.items()]
+        return json_response(gemini_models_page(entries))
+    return None
+
+
 def answer(request: RecordedRequest, dims: int = DIMS) -> list[Step]:
     """The well-formed answer to an embedding request of any of the three wires."""
     wire = wire_of(request)
@@ -199,6 +232,7 @@ class EmbeddingServer:
 
     def __init__(self, dims: int = DIMS) -> None:
         self.dims = dims
+        self.models: Mapping[str, bool] = MODELS  # what GET .../models lists
         self._http = SSEServer()
         self._http.route(self._respond)
         self._lock = threading.Lock()
@@ -280,7 +314,8 @@ class EmbeddingServer:
         with self._lock:
             scripted = self._scripted.popleft() if self._scripted else None
             release = self._release
-        steps = scripted if scripted is not None else answer(request, self.dims)
+        listed = model_list(request, self.models)
+        steps = scripted if scripted is not None else listed or answer(request, self.dims)
         held: list[Step] = [Gate(release, CEILING_S)] if release is not None else []
         if not steps or not isinstance(steps[0], Head):
             return [*held, *steps]  # a scripted fault (a cut connection): not counted

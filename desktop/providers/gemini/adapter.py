@@ -108,17 +108,31 @@ class GeminiSpec(WireSpec):
     async def list_models(self, endpoint: Endpoint) -> list[str]:
         ids: set[str] = set()
         reports: dict[str, ReportedCapabilities] = {}
+        for payload in await self._model_pages(endpoint):
+            ids.update(parse_models_page(payload)[0])
+            reports.update(parse_model_reports(payload))
+        self._reports = reports
+        return sorted(ids)
+
+    async def list_embedding_models(self, endpoint: Endpoint) -> list[str]:
+        """Gemini says what each model does: those that support `embedContent`."""
+        pages = await self._model_pages(endpoint)
+        return sorted(
+            {i for payload in pages for i in parse_models_page(payload, "embedContent")[0]}
+        )
+
+    async def _model_pages(self, endpoint: Endpoint) -> list[Any]:
+        """Every page of `GET /models` (at most `_MAX_MODEL_PAGES`)."""
+        pages: list[Any] = []
         token: str | None = None
         for _ in range(_MAX_MODEL_PAGES):
             params = {"pageSize": "1000"} | ({"pageToken": token} if token else {})
             payload = await endpoint.get_json(f"{self.base_url}/models", params)
-            page, token = parse_models_page(payload)
-            ids.update(page)
-            reports.update(parse_model_reports(payload))
+            pages.append(payload)
+            token = parse_models_page(payload)[1]
             if not token:
                 break
-        self._reports = reports
-        return sorted(ids)
+        return pages
 
     async def describe_models(
         self, endpoint: Endpoint, models: Sequence[str]

@@ -110,8 +110,12 @@ def thinking_config(model: str, effort: ReasoningEffort | None) -> dict[str, Any
     return {"includeThoughts": True, "thinkingBudget": max(low, min(high, wanted))}
 
 
-def parse_models_page(payload: Any) -> tuple[list[str], str | None]:
-    """Chat model ids on one page of `GET /models`, and the next page's token."""
+def parse_models_page(
+    payload: Any, method: str = "generateContent"
+) -> tuple[list[str], str | None]:
+    """Ids on one page of `GET /models` of the models that support `method` (chat
+    models by default; "embedContent" for embedding models), and the next page's token.
+    A model that does not say what it supports counts as a chat model."""
     if not isinstance(payload, dict):
         raise ProviderError(tr("The server's model list was not in the expected format"))
     items = payload.get("models", [])
@@ -122,7 +126,10 @@ def parse_models_page(payload: Any) -> tuple[list[str], str | None]:
         if not isinstance(item, dict):
             continue
         methods = item.get("supportedGenerationMethods")
-        if isinstance(methods, list) and "generateContent" not in methods:
+        if isinstance(methods, list):
+            if method not in methods:
+                continue
+        elif method != "generateContent":
             continue
         name = text_or_empty(item.get("name"))
         if name:

@@ -9,7 +9,6 @@ and drops its index. Indexing itself runs in the engine; this only reads its rep
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from PySide6.QtCore import QObject, Signal
@@ -26,18 +25,22 @@ from desktop.core.knowledge import (
 )
 from desktop.core.settings import ProviderKind, ProviderSettings, Settings
 from desktop.engine.settings_service import SettingsService
+from desktop.providers.embedding_models import embedding_models
 from desktop.ui.viewmodels.knowledge_progress import ACTIVE_STATES, KnowledgeProgress
+from desktop.ui.viewmodels.tasks import TaskGroup
 
+# The protocols with no embeddings at all.
+NO_EMBEDDINGS = frozenset({ProviderKind.ANTHROPIC})
 # The protocols whose embedding requests can ask for fewer dimensions.
 SIZED_KINDS = frozenset(
     {ProviderKind.OPENAI_CHAT, ProviderKind.OPENAI_RESPONSES, ProviderKind.GEMINI}
 )
 
 
-def models_named_embed(provider: ProviderSettings) -> list[str]:
-    """A provider's models whose id says they embed ("text-embedding-3-small",
-    "nomic-embed-text"): a stand-in until the providers say which of theirs embed."""
-    return [m for m in provider.models if "embed" in m.lower()]
+def saved_embedding_models(provider: ProviderSettings) -> list[str]:
+    """The embedding models among a provider's saved ones, by their names: what is
+    offered before (or without) the endpoint's own answer."""
+    return embedding_models(provider.models)
 
 
 def patterns(text: str) -> tuple[str, ...]:
@@ -46,12 +49,13 @@ def patterns(text: str) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True, slots=True)
-class EmbeddingOption:
-    """One entry of the embedding model picker (None: words only)."""
+class EmbeddingProvider:
+    """One entry of the "Search by" picker: a provider whose models can embed, or None
+    for words only."""
 
-    choice: EmbeddingChoice | None  # without dimensions: the form sets those
+    provider_id: str | None
     label: str
-    sized: bool = False  # the model can be asked for fewer dimensions
+    sized: bool = False  # its models can be asked for fewer dimensions
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +86,9 @@ class ProgressView:
 
 
 class KnowledgeSettingsModel(QObject):
-    changed = Signal()  # the list of libraries or the embedding models offered
+    changed = Signal()  # the list of libraries or the providers offered
     progressChanged = Signal(str)  # library id: its state line and indexing section
+    embeddingModelsChanged = Signal(str)  # provider id: its models or their note
     saved = Signal(str)  # library id
     failed = Signal(str)
 
@@ -91,13 +96,18 @@ class KnowledgeSettingsModel(QObject):
         self,
         service: SettingsService,
         progress: KnowledgeProgress,
-        embedding_models: Callable[[ProviderSettings], list[str]] = models_named_embed,
         parent: QObject | None = None,
+        *,
+        tasks: TaskGroup | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
         self._progress = progress
-        self._embedding_models = embedding_models
+        self._tasks = tasks  # None: the endpoints are never asked (saved models only)
+        # What each endpoint said, by provider id with the address it was asked at.
+        self._listed: dict[str, tuple[tuple[str, str], list[str]]] = {}
+        self._notes: dict[str, str] = {}
+        self._asking: set[str] = set()
         service.changed.subscribe(self._on_settings_changed)
         progress.changed.connect(self.progressChanged)
 
@@ -138,26 +148,68 @@ class KnowledgeSettingsModel(QObject):
             enabled=library.enabled,
         )
 
-    def embedding_options(self, current: EmbeddingChoice | None = None) -> list[EmbeddingOption]:
-        """Words only, then every configured provider's embedding models. A chosen model
-        no longer offered stays listed, marked, so the form shows what is saved."""
-        options = [EmbeddingOption(None, self.tr("None — search by words only"))]
+    # --- embedding models ---------------------------------------------------------
+
+    def embedding_providers(
+        self, current: EmbeddingChoice | None = None
+    ) -> list[EmbeddingProvider]:
+        """Words only, then every configured provider that has embeddings. The chosen
+        one's provider, if it is gone, stays listed, marked, so the form shows what is
+        saved."""
+        entries = [EmbeddingProvider(None, self.tr("None — search by words only"))]
         for provider in self._settings.providers:
-            sized = provider.kind in SIZED_KINDS
-            for model in self._embedding_models(provider):
-                choice = EmbeddingChoice(provider.id, model)
-                options.append(EmbeddingOption(choice, f"{provider.name} · {model}", sized))
-        if current is not None and option_index(options, current) is None:
-            owner = self._settings.provider(current.provider_id)
-            where = owner.name if owner is not None else current.provider_id
-            label = self.tr("%1 · %2 (not available)").replace("%1", where)
-            sized = owner is not None and owner.kind in SIZED_KINDS
-            options.append(
-                EmbeddingOption(
-                    replace(current, dimensions=None), label.replace("%2", current.model), sized
+            if provider.kind not in NO_EMBEDDINGS:
+                entries.append(
+                    EmbeddingProvider(provider.id, provider.name, provider.kind in SIZED_KINDS)
                 )
-            )
-        return options
+        if current is not None and all(e.provider_id != current.provider_id for e in entries):
+            label = self.tr("%1 (not available)").replace("%1", current.provider_id)
+            entries.append(EmbeddingProvider(current.provider_id, label))
+        return entries
+
+    def embedding_models(self, provider_id: str) -> list[str]:
+        """The models offered for a provider: what its endpoint listed, or, until it
+        answers (or if it cannot), its saved models named as embedding models."""
+        provider = self._settings.provider(provider_id)
+        if provider is None:
+            return []
+        listed = self._listed.get(provider_id)
+        if listed is not None and listed[0] == _address(provider):
+            return list(listed[1])
+        return saved_embedding_models(provider)
+
+    def embedding_note(self, provider_id: str) -> str:
+        """A line on the provider's list: being asked, or why it could not be."""
+        return self._notes.get(provider_id, "")
+
+    def list_embedding_models(self, provider_id: str, *, again: bool = False) -> None:
+        """Ask the provider's endpoint which of its models embed (once a session unless
+        `again`); `embeddingModelsChanged` tells when its answer or failure is in."""
+        provider = self._settings.provider(provider_id)
+        if self._tasks is None or provider is None or provider_id in self._asking:
+            return
+        listed = self._listed.get(provider_id)
+        if listed is not None and listed[0] == _address(provider) and not again:
+            return
+        self._asking.add(provider_id)
+        asking = self.tr("Asking %1 for its embedding models…").replace("%1", provider.name)
+        self._notes[provider_id] = asking
+        self.embeddingModelsChanged.emit(provider_id)
+        self._tasks.start(self._list(provider), "list-embedding-models")
+
+    async def _list(self, provider: ProviderSettings) -> None:
+        try:
+            models = await self._service.embedding_models(provider.id)
+        except ParleyError as error:
+            note = self.tr("Could not ask %1 for its models: %2. Type the model's name.")
+            self._notes[provider.id] = note.replace("%1", provider.name).replace("%2", str(error))
+        else:
+            self._listed[provider.id] = (_address(provider), models)
+            empty = self.tr("%1 lists no embedding models. Type the model's name.")
+            self._notes[provider.id] = "" if models else empty.replace("%1", provider.name)
+        finally:
+            self._asking.discard(provider.id)
+        self.embeddingModelsChanged.emit(provider.id)
 
     def state_line(self, library_id: str, *, with_file: bool = True) -> str:
         """One line on the library for its row: what it holds or what indexing does
@@ -322,15 +374,9 @@ class KnowledgeSettingsModel(QObject):
         self.changed.emit()
 
 
-def option_index(options: list[EmbeddingOption], choice: EmbeddingChoice | None) -> int | None:
-    """Where `choice` is among `options` (whatever dimensions it asks for)."""
-    for index, option in enumerate(options):
-        if option.choice is None or choice is None:
-            if option.choice is choice:
-                return index
-        elif (option.choice.provider_id, option.choice.model) == (choice.provider_id, choice.model):
-            return index
-    return None
+def _address(provider: ProviderSettings) -> tuple[str, str]:
+    """What a model list belongs to: another address is another list."""
+    return (provider.kind.value, provider.base_url)
 
 
 def _covers_differently(before: LibrarySettings, after: LibrarySettings) -> bool:

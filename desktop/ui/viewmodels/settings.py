@@ -3,7 +3,7 @@ and capability overrides), keyring status, appearance, network, local servers.""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from PySide6.QtCore import QLocale, QObject, Signal, Slot
@@ -28,7 +28,7 @@ from desktop.ui.language import language_of, window_locale
 from desktop.ui.viewmodels.assistants import AssistantsModel
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
 from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
-from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel, models_named_embed
+from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.mcp_servers import McpServersModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
@@ -70,7 +70,6 @@ class SettingsViewModel(QObject):
         tools: ToolService | None = None,
         mcp: McpManager | None = None,
         knowledge: KnowledgeProgress | None = None,
-        embedding_models: Callable[[ProviderSettings], list[str]] = models_named_embed,
     ):
         super().__init__(parent)
         self._service = service
@@ -86,7 +85,7 @@ class SettingsViewModel(QObject):
         self.tools = ToolSettingsModel(service, tools, self, mcp=mcp) if tools is not None else None
         self.mcp = McpServersModel(service, mcp, tasks, self) if mcp is not None else None
         self.knowledge = KnowledgeSettingsModel(
-            service, knowledge or KnowledgeProgress(tasks), embedding_models, self
+            service, knowledge or KnowledgeProgress(tasks), self, tasks=tasks
         )
         service.changed.subscribe(self._on_settings_changed)
 

@@ -4,6 +4,7 @@ the engine's progress reports turned into the lines the page shows."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from dataclasses import replace
 
@@ -16,6 +17,7 @@ from desktop.core.knowledge import (
     LibraryState,
     SourceStatus,
 )
+from desktop.core.settings import ProviderKind
 from desktop.engine.settings_service import SettingsService
 from desktop.storage.secrets import SecretStore
 from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
@@ -124,28 +126,99 @@ def test_deleting_a_library_takes_it_off_the_assistants_and_forgets_its_index(
         assert knowledge.control.calls == [("forget", "docs")]
 
 
-def test_embedding_models_of_every_provider_are_offered_with_words_only_first(knowledge):
-    model = model_of(knowledge)
-    options = model.embedding_options()
-    assert [o.label for o in options] == [
-        "None — search by words only",
-        "Local · text-embedding-3-small",
-        "Ollama · nomic-embed-text",
+def test_providers_with_embeddings_are_offered_with_words_only_first(tmp_path, qapp):
+    providers = [
+        {"id": "local", "name": "Local", "kind": "openai_chat", "base_url": "http://a/v1"},
+        {"id": "claude", "name": "Claude", "kind": "anthropic", "base_url": "http://b"},
+        {"id": "ollama", "name": "Ollama", "kind": "ollama", "base_url": "http://c"},
+        {"id": "gemini", "name": "Gemini", "kind": "gemini", "base_url": "http://d"},
     ]
-    assert [o.sized for o in options] == [False, True, False]  # Ollama takes no size
-    # A saved model the provider no longer offers stays listed, marked.
-    gone = EmbeddingChoice("local", "text-embedding-ada-002")
-    assert (
-        model.embedding_options(gone)[-1].label == "Local · text-embedding-ada-002 (not available)"
+    with knowledge_settings(tmp_path, providers=providers) as knowledge:
+        model = model_of(knowledge)
+        entries = model.embedding_providers()
+        # Anthropic has no embeddings; Ollama's take no size.
+        assert [(e.label, e.sized) for e in entries] == [
+            ("None — search by words only", False),
+            ("Local", True),
+            ("Ollama", False),
+            ("Gemini", True),
+        ]
+        # The provider of a saved choice, since removed, stays listed, marked.
+        gone = EmbeddingChoice("old", "text-embedding-ada-002")
+        assert model.embedding_providers(gone)[-1].label == "old (not available)"
+
+
+def listed(loop, model: KnowledgeSettingsModel, provider_id: str, *, again: bool = False) -> None:
+    """Ask the provider's endpoint through the view-model and wait for its answer."""
+    answered = asyncio.Event()
+    model.embeddingModelsChanged.connect(
+        lambda pid: answered.set() if pid == provider_id and not asking(model, pid) else None
     )
-    # The integrator's helper decides which models embed.
-    named = KnowledgeSettingsModel(
-        knowledge.service, knowledge.progress, lambda p: list(p.models[:1])
-    )
-    assert [o.label for o in named.embedding_options()][1:] == [
-        "Local · test-model",
-        "Ollama · llama3.2",
+    model.list_embedding_models(provider_id, again=again)
+    loop.run_until_complete(asyncio.wait_for(answered.wait(), CEILING_S))
+
+
+def asking(model: KnowledgeSettingsModel, provider_id: str) -> bool:
+    return model.embedding_note(provider_id).startswith("Asking")
+
+
+def test_the_endpoint_is_asked_which_of_its_models_embed(
+    tmp_path, memory_keyring, loop, embedding_server
+):
+    url = embedding_server.base_url(ProviderKind.OPENAI_CHAT)
+    embedding_server.models = {"gpt-4o": False, "bge-m3": True, "text-embedding-3-large": True}
+    providers = [
+        {
+            "id": "local",
+            "name": "Local",
+            "kind": "openai_chat",
+            "base_url": url,
+            "models": ["gpt-4o", "text-embedding-3-small"],
+        },
     ]
+    with knowledge_settings(tmp_path, providers=providers) as knowledge:
+        model = KnowledgeSettingsModel(knowledge.service, knowledge.progress, tasks=knowledge.tasks)
+        # Before the endpoint answers: the saved models named as embedding models.
+        assert model.embedding_models("local") == ["text-embedding-3-small"]
+        listed(loop, model, "local")
+        assert model.embedding_models("local") == ["bge-m3", "text-embedding-3-large"]
+        assert model.embedding_note("local") == ""
+        assert [r.path for r in embedding_server.requests] == ["/v1/models"]
+        # Asked once a session, unless asked again.
+        model.list_embedding_models("local")
+        assert not asking(model, "local")
+        embedding_server.models = {"nomic-embed-text": True}
+        listed(loop, model, "local", again=True)
+        assert model.embedding_models("local") == ["nomic-embed-text"]
+        assert len(embedding_server.requests) == 2
+
+
+def test_an_endpoint_that_cannot_be_asked_leaves_the_saved_models_and_says_why(
+    tmp_path, memory_keyring, loop, embedding_server
+):
+    embedding_server.models = {"llama3.2": False}
+    providers = [
+        {
+            "id": "ollama",
+            "name": "Ollama",
+            "kind": "ollama",
+            "base_url": "http://127.0.0.1:9",
+            "models": ["llama3.2", "nomic-embed-text"],
+        },
+        {"id": "empty", "name": "Empty", "kind": "ollama", "base_url": embedding_server.url},
+    ]
+    with knowledge_settings(tmp_path, providers=providers) as knowledge:
+        model = KnowledgeSettingsModel(knowledge.service, knowledge.progress, tasks=knowledge.tasks)
+        listed(loop, model, "ollama")
+        assert model.embedding_models("ollama") == ["nomic-embed-text"]
+        note = model.embedding_note("ollama")
+        assert note.startswith("Could not ask Ollama for its models: ")
+        assert note.endswith("Type the model's name.")
+        listed(loop, model, "empty")
+        assert model.embedding_models("empty") == []
+        assert model.embedding_note("empty") == (
+            "Empty lists no embedding models. Type the model's name."
+        )
 
 
 def test_progress_events_update_the_state_line_counts_and_failures(knowledge):

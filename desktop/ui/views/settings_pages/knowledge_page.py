@@ -32,10 +32,9 @@ from PySide6.QtWidgets import (
 from desktop.core.knowledge import MAX_DIMENSIONS, EmbeddingChoice
 from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.knowledge_settings import (
-    EmbeddingOption,
+    EmbeddingProvider,
     KnowledgeSettingsModel,
     LibraryDraft,
-    option_index,
 )
 from desktop.ui.views.confirm import confirm_delete
 from desktop.ui.views.elided import ElidedLabel
@@ -63,7 +62,7 @@ class KnowledgePage(QWidget):
         super().__init__(parent)
         self._model = model
         self._selected = ""  # the library shown in the form ("" while adding one)
-        self._options: list[EmbeddingOption] = []
+        self._providers: list[EmbeddingProvider] = []
         self.file_dialog: QFileDialog | None = None  # the open "Add folder/files" dialog
 
         # --- the list ---------------------------------------------------------------
@@ -116,9 +115,25 @@ class KnowledgePage(QWidget):
         self.exclude.setPlaceholderText("drafts/**\n*.tmp")
         self.exclude.setFixedHeight(64)
         self.exclude.setTabChangesFocus(True)
-        self.embedding = QComboBox(body)
-        self.embedding.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.embedding.currentIndexChanged.connect(self._update_dimensions)
+        self.embedding_provider = QComboBox(body)
+        self.embedding_provider.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.embedding_provider.currentIndexChanged.connect(self._on_provider_picked)
+        self.embedding_model = QComboBox(body)
+        self.embedding_model.setEditable(True)  # any model the endpoint did not list
+        self.embedding_model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        model_edit = self.embedding_model.lineEdit()
+        if model_edit is not None:  # (editable: it has one)
+            model_edit.setPlaceholderText(self.tr("Model name"))
+        self.embedding_model.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.embedding_model.setMinimumContentsLength(14)
+        self.list_models_button = QPushButton(self.tr("Refresh list"), body)
+        self.list_models_button.setToolTip(self.tr("Ask the provider for its embedding models"))
+        self.list_models_button.clicked.connect(self._list_models_again)
+        self.models_note = PlainLabel("", body)
+        self.models_note.setObjectName("FormHint")
+        self.models_note.setWordWrap(True)
         self.dimensions = QSpinBox(body)
         self.dimensions.setRange(0, MAX_DIMENSIONS)
         self.dimensions.setSingleStep(128)
@@ -173,14 +188,18 @@ class KnowledgePage(QWidget):
         paths_column.addWidget(self.paths)
         paths_column.addLayout(path_buttons)
         embedding_row = QHBoxLayout()
-        embedding_row.addWidget(self.embedding)
-        embedding_row.addSpacing(8)
-        embedding_row.addWidget(self.dimensions_label)
-        embedding_row.addWidget(self.dimensions)
-        embedding_row.addStretch(1)
+        embedding_row.addWidget(self.embedding_provider, 2)
+        embedding_row.addWidget(self.embedding_model, 3)
+        embedding_row.addWidget(self.list_models_button)
+        dimensions_row = QHBoxLayout()
+        dimensions_row.addWidget(self.dimensions_label)
+        dimensions_row.addWidget(self.dimensions)
+        dimensions_row.addStretch(1)
         embedding_column = QVBoxLayout()
-        embedding_column.setSpacing(2)
+        embedding_column.setSpacing(4)
         embedding_column.addLayout(embedding_row)
+        embedding_column.addWidget(self.models_note)
+        embedding_column.addLayout(dimensions_row)
         embedding_column.addWidget(self.embedding_hint)
         index_buttons = QHBoxLayout()
         index_buttons.addWidget(self.rescan_button)
@@ -250,6 +269,7 @@ class KnowledgePage(QWidget):
 
         model.changed.connect(self.reload)
         model.progressChanged.connect(self._on_progress)
+        model.embeddingModelsChanged.connect(self._on_models_listed)
         model.saved.connect(lambda _id: set_tone(self.status, self.tr("Saved."), "ok"))
         model.failed.connect(lambda text: set_tone(self.status, text, "error"))
         self.reload()
@@ -343,35 +363,75 @@ class KnowledgePage(QWidget):
         self._show_progress()
 
     def _set_options(self, chosen: EmbeddingChoice | None) -> None:
-        self._options = self._model.embedding_options(chosen)
-        self.embedding.blockSignals(True)
-        self.embedding.clear()
-        for option in self._options:
-            self.embedding.addItem(option.label)
-        self.embedding.setCurrentIndex(option_index(self._options, chosen) or 0)
-        self.embedding.blockSignals(False)
-        self._update_dimensions()
+        """The providers offered, the chosen one selected with its model."""
+        self._providers = self._model.embedding_providers(chosen)
+        wanted = chosen.provider_id if chosen else None
+        index = next((i for i, e in enumerate(self._providers) if e.provider_id == wanted), 0)
+        self.embedding_provider.blockSignals(True)
+        self.embedding_provider.clear()
+        for entry in self._providers:
+            self.embedding_provider.addItem(entry.label)
+        self.embedding_provider.setCurrentIndex(index)
+        self.embedding_provider.blockSignals(False)
+        self._show_provider(chosen.model if chosen else "")
 
     def _refresh_options(self) -> None:
-        """Providers changed: offer their models now, keeping the form's choice."""
-        if self._options:
+        """Providers changed: offer them now, keeping the form's choice."""
+        if self._providers:
             self._set_options(self.form_embedding())
 
-    def _update_dimensions(self, *_: object) -> None:
-        index = self.embedding.currentIndex()
-        sized = 0 <= index < len(self._options) and self._options[index].sized
+    def _picked_provider(self) -> EmbeddingProvider | None:
+        index = self.embedding_provider.currentIndex()
+        return self._providers[index] if 0 <= index < len(self._providers) else None
+
+    def _on_provider_picked(self, *_: object) -> None:
+        self._show_provider("")
+
+    def _show_provider(self, model: str) -> None:
+        """The picked provider's models (`model` typed in, or the first offered), its
+        note, and the size box where its protocol takes one; its endpoint is asked."""
+        entry = self._picked_provider()
+        provider_id = entry.provider_id if entry else None
+        for widget in (self.embedding_model, self.list_models_button, self.models_note):
+            widget.setVisible(provider_id is not None)
+        sized = entry is not None and entry.sized
         self.dimensions.setVisible(sized)
         self.dimensions_label.setVisible(sized)
+        if provider_id is None:
+            return
+        self._fill_models(provider_id, model)
+        self._model.list_embedding_models(provider_id)
+
+    def _fill_models(self, provider_id: str, model: str | None = None) -> None:
+        """The provider's models in the list; `model` (None: what is typed) kept."""
+        text = self.embedding_model.currentText() if model is None else model
+        offered = self._model.embedding_models(provider_id)
+        self.embedding_model.clear()
+        self.embedding_model.addItems(offered)
+        self.embedding_model.setCurrentText(text or (offered[0] if offered else ""))
+        note = self._model.embedding_note(provider_id)
+        self.models_note.setText(note)
+        self.models_note.setVisible(bool(note))
+
+    def _on_models_listed(self, provider_id: str) -> None:
+        entry = self._picked_provider()
+        if entry is not None and entry.provider_id == provider_id:
+            self._fill_models(provider_id)
+
+    def _list_models_again(self) -> None:
+        entry = self._picked_provider()
+        if entry is not None and entry.provider_id is not None:
+            self._model.list_embedding_models(entry.provider_id, again=True)
 
     def form_embedding(self) -> EmbeddingChoice | None:
-        index = self.embedding.currentIndex()
-        if not 0 <= index < len(self._options):
+        """The chosen model, or None for words only (or a provider with no model named:
+        `save` refuses that)."""
+        entry = self._picked_provider()
+        model = self.embedding_model.currentText().strip()
+        if entry is None or entry.provider_id is None or not model:
             return None
-        option = self._options[index]
-        if option.choice is None:
-            return None
-        dimensions = self.dimensions.value() if option.sized and self.dimensions.value() else None
-        return EmbeddingChoice(option.choice.provider_id, option.choice.model, dimensions)
+        dimensions = self.dimensions.value() if entry.sized and self.dimensions.value() else None
+        return EmbeddingChoice(entry.provider_id, model, dimensions)
 
     def form_draft(self) -> LibraryDraft:
         """The library as the form shows it now."""
@@ -386,6 +446,11 @@ class KnowledgePage(QWidget):
         )
 
     def save(self) -> None:
+        entry = self._picked_provider()
+        if entry is not None and entry.provider_id is not None and self.form_embedding() is None:
+            set_tone(self.status, self.tr("Choose or type the embedding model's name."), "error")
+            self.embedding_model.setFocus()
+            return
         saved = self._model.save(self.form_draft())
         if saved and saved != self._selected:
             self._selected = saved

@@ -4,6 +4,8 @@ Re-scan and Delete asking the engine; the embedding model choice."""
 
 from __future__ import annotations
 
+import asyncio
+
 from PySide6.QtWidgets import QMessageBox
 
 from desktop.core.knowledge import FailedSource, IndexProgress, LibraryState, SourceStatus
@@ -11,6 +13,7 @@ from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel
 from desktop.ui.views.settings_pages.knowledge_page import KnowledgePage
 from tests.support.knowledge_control import knowledge_settings
 from tests.support.ui_actions import click
+from tests.support.waiting import CEILING_S
 
 DOCS = {
     "id": "docs",
@@ -62,12 +65,11 @@ def test_a_library_is_made_from_a_folder_and_files_and_indexed(
         ]
         page.include.setPlainText("*.md\n*.txt")
         page.exclude.setPlainText("drafts/**")
-        assert texts(page.embedding) == [
-            "None — search by words only",
-            "Local · text-embedding-3-small",
-            "Ollama · nomic-embed-text",
-        ]
-        page.embedding.setCurrentIndex(1)
+        assert texts(page.embedding_provider) == ["None — search by words only", "Local", "Ollama"]
+        assert not page.embedding_model.isVisible()  # words only: no model to name
+        page.embedding_provider.setCurrentIndex(1)
+        assert texts(page.embedding_model) == ["text-embedding-3-small"]
+        assert page.embedding_model.currentText() == "text-embedding-3-small"
         assert page.dimensions.isVisible()  # OpenAI-compatible: the size can be asked
         page.dimensions.setValue(256)
         click(page.save_button)
@@ -92,7 +94,8 @@ def test_a_library_is_made_from_a_folder_and_files_and_indexed(
         assert page.list.currentItem().text().startswith("Guides")
 
         # Ollama's embeddings take no size: the box goes.
-        page.embedding.setCurrentIndex(2)
+        page.embedding_provider.setCurrentIndex(2)
+        assert page.embedding_model.currentText() == "nomic-embed-text"
         assert not page.dimensions.isVisible()
         click(page.save_button)
         assert knowledge.saved()["libraries"][0]["embedding"] == {
@@ -159,7 +162,7 @@ def test_a_new_model_says_words_keep_working_while_it_re_embeds(
 ):
     with knowledge_settings(tmp_path, libraries=[DOCS]) as knowledge:
         page = make_page(qtbot, knowledge)
-        page.embedding.setCurrentIndex(2)  # Ollama · nomic-embed-text
+        page.embedding_provider.setCurrentIndex(2)  # Ollama · nomic-embed-text
         click(page.save_button)
         assert knowledge.control.calls == [("rescan", "docs")]
         knowledge.events.emit(IndexProgress("docs", LibraryState.RE_EMBEDDING, 3, 30))
@@ -167,6 +170,62 @@ def test_a_new_model_says_words_keep_working_while_it_re_embeds(
         assert page.notice.isVisible()
         assert page.notice.text() == "Re-embedding — search by words keeps working meanwhile"
         assert page.cancel_button.isVisible()
+
+
+def test_a_model_the_list_lacks_is_typed_and_a_missing_one_is_asked_for(
+    qtbot, tmp_path, memory_keyring, qapp
+):
+    with knowledge_settings(tmp_path, libraries=[DOCS]) as knowledge:
+        page = make_page(qtbot, knowledge)
+        assert page.embedding_provider.currentText() == "Local"
+        assert page.embedding_model.currentText() == "text-embedding-3-small"
+        page.embedding_model.setCurrentText("")
+        click(page.save_button)
+        assert page.status.text() == "Choose or type the embedding model's name."
+        assert knowledge.control.calls == []  # nothing saved
+
+        page.embedding_model.setCurrentText("  my-own-embedder:v2 ")
+        click(page.save_button)
+        assert knowledge.saved()["libraries"][0]["embedding"] == {
+            "provider": "local",
+            "model": "my-own-embedder:v2",
+        }
+        # Shown again as saved, though no list offers it.
+        page.select("docs")
+        assert page.embedding_model.currentText() == "my-own-embedder:v2"
+
+
+def test_picking_a_provider_asks_its_endpoint_for_its_embedding_models(
+    qtbot, tmp_path, memory_keyring, loop, embedding_server
+):
+    embedding_server.models = {"gpt-4o": False, "nomic-embed-text": True, "bge-m3": True}
+    providers = [
+        {"id": "ollama", "name": "Ollama", "kind": "ollama", "base_url": embedding_server.url},
+    ]
+    with knowledge_settings(tmp_path, providers=providers) as knowledge:
+        model = KnowledgeSettingsModel(knowledge.service, knowledge.progress, tasks=knowledge.tasks)
+        page = KnowledgePage(model)
+        qtbot.addWidget(page)
+        page.show()
+        click(page.add_button)
+        page.embedding_provider.setCurrentIndex(1)
+        assert page.models_note.text() == "Asking Ollama for its embedding models…"
+        answered = asyncio.Event()
+        model.embeddingModelsChanged.connect(lambda _id: answered.set())
+        loop.run_until_complete(asyncio.wait_for(answered.wait(), CEILING_S))
+        assert texts(page.embedding_model) == ["bge-m3", "nomic-embed-text"]
+        assert page.embedding_model.currentText() == "bge-m3"
+        assert not page.models_note.isVisible()
+
+        # Asked again with the button: what was typed stays.
+        embedding_server.models = {"mxbai-embed-large": True}
+        page.embedding_model.setCurrentText("typed-model")
+        click(page.list_models_button)  # says "Asking…" at once: that change is seen
+        assert page.models_note.text() == "Asking Ollama for its embedding models…"
+        answered.clear()
+        loop.run_until_complete(asyncio.wait_for(answered.wait(), CEILING_S))
+        assert texts(page.embedding_model) == ["mxbai-embed-large"]
+        assert page.embedding_model.currentText() == "typed-model"
 
 
 def test_delete_asks_first_then_forgets_the_index(qtbot, tmp_path, memory_keyring, qapp):
