@@ -32,6 +32,7 @@ from desktop.engine.http_clients import HttpClients
 from desktop.engine.prompt.request_builder import RequestOptions
 from desktop.engine.tasks import KeyedTasks
 from desktop.providers.base import ChatProvider
+from desktop.providers.embedding_models import chat_models
 from desktop.providers.model_families import UNKNOWN, capabilities_for
 from desktop.providers.registry import create_provider, create_retrying_provider
 from desktop.providers.retry import RetryPolicy
@@ -229,10 +230,11 @@ class SettingsService:
     async def fetch_models(self, provider: ProviderSettings, api_key: str | None) -> list[str]:
         """Ask an endpoint for its models, using the typed key or the stored one, and
         what it says about them; models that cannot chat (embedding models) are left out.
-        Raises `NoModelListError` when the endpoint keeps no list."""
+        Raises `NoModelListError` when the endpoint keeps no list. Where the endpoint says
+        nothing, a model named as an embedding model is left out too."""
         key = api_key if api_key else await self.api_key(provider.id)
         adapter = self._probe(provider, key)
-        return await self._described(provider, adapter, await model_list(adapter))
+        return chat_models(await self._described(provider, adapter, await model_list(adapter)))
 
     async def check_connection(
         self, provider: ProviderSettings, api_key: str | None, model: str = ""
@@ -243,7 +245,8 @@ class SettingsService:
         check = await check_connection(adapter, provider, model)
         if check.models is None:
             return check
-        return replace(check, models=tuple(await self._described(provider, adapter, check.models)))
+        described = await self._described(provider, adapter, check.models)
+        return replace(check, models=tuple(chat_models(described)))
 
     async def embedding_models(self, provider_id: str) -> list[str]:
         """The models a configured provider's endpoint offers that make vectors: those

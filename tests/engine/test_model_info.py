@@ -16,6 +16,7 @@ from desktop.core.settings import ProviderKind
 from desktop.engine.settings_service import SettingsService
 from desktop.storage.model_info_cache import FILE_NAME
 from desktop.storage.secrets import SecretStore
+from tests.support.embedding_server import EmbeddingServer
 from tests.support.model_reports import ollama_router, ollama_show
 from tests.support.ollama_wire import tags_body
 from tests.support.settings_files import write_settings
@@ -135,6 +136,24 @@ def test_a_model_the_endpoint_said_cannot_chat_is_offered_for_embeddings_whateve
     with_service(path, body)
 
 
+def test_a_bare_list_s_embedding_models_are_not_offered_for_chat(
+    tmp_path: Path, embedding_server: EmbeddingServer, memory_keyring
+) -> None:
+    url = embedding_server.base_url(ProviderKind.OPENAI_CHAT)
+    embedding_server.models = {"gpt-4o": False, "text-embedding-3-small": True, "o3": False}
+    path = write_settings(tmp_path, url, ("gpt-4o",), provider_id="local")
+
+    async def body(service: SettingsService) -> None:
+        provider = service.settings.provider("local")
+        assert provider is not None
+        assert await service.fetch_models(provider, None) == ["gpt-4o", "o3"]
+        check = await service.check_connection(provider, None)
+        assert check.models == ("gpt-4o", "o3")
+        assert await service.embedding_models("local") == ["text-embedding-3-small"]
+
+    with_service(path, body)
+
+
 def test_the_person_overrides_what_the_endpoint_said_field_by_field(
     tmp_path: Path, sse_server: SSEServer, memory_keyring
 ) -> None:
@@ -185,7 +204,8 @@ def test_an_endpoint_that_cannot_say_leaves_the_table_and_the_list(
     async def body(service: SettingsService) -> None:
         provider = service.settings.provider("ollama")
         assert provider is not None
-        assert await service.fetch_models(provider, None) == sorted(SHOWS)
+        # The list stays whole, but for the model named as an embedding model.
+        assert await service.fetch_models(provider, None) == [MODEL, "qwen3:8b"]
         assert not service.capabilities(REF).supports_vision
 
     with_service(path, body)
