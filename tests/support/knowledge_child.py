@@ -4,9 +4,10 @@
 
 Indexes FOLDER into the index under DATA_DIR with an in-process embedder, and creates
 MARKER once the embedder has been asked for its second batch: the pass is then
-part-way, with words and vectors already stored and more to come. Each call after
-that waits a few milliseconds (a model server's time to answer), so the pass is still
-running when the test's kill arrives.
+part-way, with words and vectors already stored and more to come. The next few calls
+take a few milliseconds each (a model server's time to answer), so the kill may land
+while vectors are written; after them the embedder never answers, so however late the
+kill arrives on a busy machine, the pass cannot have finished.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from tests.support.knowledge import HashingEmbedder
 
 MODEL = EmbeddingChoice("local", "embed-small")
 MARK_AFTER_CALLS = 2
+ANSWERED_AFTER_MARK = 4  # calls answered after the marker, before the embedder hangs
 ANSWER_S = 0.01
 
 
@@ -36,8 +38,10 @@ class _MarkingEmbedder(HashingEmbedder):
         vectors = await super().embed(texts, kind)
         if self.calls == MARK_AFTER_CALLS:
             self._marker.touch()
-        elif self.calls > MARK_AFTER_CALLS:
+        elif self.calls <= MARK_AFTER_CALLS + ANSWERED_AFTER_MARK:
             await asyncio.sleep(ANSWER_S)
+        else:
+            await asyncio.Event().wait()  # until the kill
         return vectors
 
 
