@@ -43,6 +43,7 @@ class HashingEmbedder:
         self.failure: Exception | None = None  # raised by each call while set
         self._gate: asyncio.Event | None = None
         self.waiting = 0  # calls held at the gate right now
+        self.most_waiting = 0  # the most calls held at once so far
 
     def fail(self, message: str = "the embedding server is not reachable") -> None:
         self.failure = ProviderError(message, retryable=True)
@@ -64,6 +65,7 @@ class HashingEmbedder:
         gate = self._gate
         if gate is not None:
             self.waiting += 1
+            self.most_waiting = max(self.most_waiting, self.waiting)
             try:
                 await gate.wait()
             finally:

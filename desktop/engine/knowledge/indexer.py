@@ -12,7 +12,10 @@ The steps, and what each leaves behind if the pass stops there (cancelled, kille
 3. Its chunks without a vector under the library's model key get one: from the
    embedding cache when the same text was embedded before (another file, an earlier
    version, a model switched back), else from the `Embedder`, up to `EMBED_BATCH`
-   texts a call across files. Each batch is stored in one transaction.
+   texts a call across files, `EMBED_IN_FLIGHT` calls at once while the next files
+   are read (a remote model's round trips overlap instead of adding up). A text in
+   two batches at once is embedded by the first and waited for by the second. Each
+   batch is stored in one transaction.
 Chunks of indexed files that still lack vectors (the embedder was down, the model
 changed, the app quit) are embedded by the next pass; no other record says so, so none
 can disagree. When the embedder fails, the pass stops asking it and goes on storing
@@ -59,6 +62,8 @@ from desktop.engine.knowledge.scanner import Listing, list_library, plan_scan
 from desktop.storage.knowledge_store import ChunkToEmbed, KnowledgeStore, SourceRow, StoredVector
 
 log = logging.getLogger(__name__)
+
+EMBED_IN_FLIGHT = 4  # embedding calls at once (the providers' own limit for one call)
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -154,6 +159,11 @@ class IndexPass:
         self._failures: dict[str, str] = {}
         self._queue: list[ChunkToEmbed] = []
         self._outstanding: dict[int, int] = {}  # source id -> chunks waiting for vectors
+        self._flights: set[asyncio.Task[None]] = set()  # batches being embedded
+        # Text SHA-256 -> its vector once the batch embedding it has it (None: that
+        # batch gave up); registered from when a batch takes the text until its vectors
+        # are stored, where a later batch's cache lookup finds them.
+        self._texts_in_flight: dict[str, asyncio.Future[bytes | None]] = {}
 
     def progress(self) -> IndexProgress:
         return IndexProgress(
@@ -172,8 +182,10 @@ class IndexPass:
         started = time.monotonic()
         try:
             await self._run()
-        except asyncio.CancelledError:
-            self._finish(LibraryState.CANCELLED, started)
+        except BaseException as error:
+            await self._abandon_flights()
+            if isinstance(error, asyncio.CancelledError):
+                self._finish(LibraryState.CANCELLED, started)
             raise
         self._finish(LibraryState.IDLE, started)
         return self.summary
@@ -244,7 +256,9 @@ class IndexPass:
         for source_id, chunks in backlog.items():
             await self._embed_source(source_id, chunks)
         while self._queue:
-            await self._flush()
+            await self._launch()
+        while self._flights:
+            await self._land(asyncio.ALL_COMPLETED)
         await self._tidy_vectors(old_keys)
 
     def _note(self, path: str, status: SourceStatus, reason: str) -> None:
@@ -362,22 +376,75 @@ class IndexPass:
         self._outstanding[source_id] = len(missing)
         self._queue.extend(missing)
         while len(self._queue) >= self._batch_size and self._embedding():
-            await self._flush()
+            await self._launch()
 
-    async def _flush(self) -> None:
-        key, embedder = self._key, self._embedder
+    async def _launch(self) -> None:
+        """Send the queue's next batch, once fewer than `EMBED_IN_FLIGHT` are out."""
+        while len(self._flights) >= EMBED_IN_FLIGHT:
+            await self._land(asyncio.FIRST_COMPLETED)
         batch, self._queue = self._queue[: self._batch_size], self._queue[self._batch_size :]
+        self._flights.add(asyncio.ensure_future(self._flush(batch)))
+
+    async def _land(self, when: str) -> None:
+        """Wait for batches in flight to end; a database error in one ends the pass."""
+        done, _ = await asyncio.wait(self._flights, return_when=when)
+        self._flights -= done
+        for task in done:
+            task.result()
+
+    async def _abandon_flights(self) -> None:
+        """The pass ends early: the batches still out are cancelled (a write under
+        way still ends whole)."""
+        flights, self._flights = self._flights, set()
+        for task in flights:
+            task.cancel()
+        await asyncio.gather(*flights, return_exceptions=True)
+
+    async def _flush(self, batch: Sequence[ChunkToEmbed]) -> None:
+        key, embedder = self._key, self._embedder
         if key is None or embedder is None or self._embed_error:
             self._settle(batch)
             return
-        # Texts embedded by an earlier batch of this pass (the same paragraph in two
-        # files) are in the cache by now.
-        cached = await asyncio.to_thread(
-            self._store.cached_vectors, key, {chunk.text_sha256 for chunk in batch}
-        )
+        shas = {chunk.text_sha256 for chunk in batch}
+        elsewhere = {
+            sha: self._texts_in_flight[sha] for sha in shas if sha in self._texts_in_flight
+        }
+        loop = asyncio.get_running_loop()
+        mine: dict[str, asyncio.Future[bytes | None]] = {
+            sha: loop.create_future() for sha in shas if sha not in elsewhere
+        }
+        self._texts_in_flight.update(mine)
+        try:
+            vectors = await self._vectors_for(key, embedder, batch, mine, elsewhere)
+            if vectors is None:
+                self._settle(batch)
+                return
+            stored = [
+                StoredVector(c.chunk_id, c.text_sha256, vectors[c.text_sha256]) for c in batch
+            ]
+            await _write(self._store.store_vectors, key, stored)
+            self._settle(batch)
+        finally:
+            for sha, future in mine.items():
+                if not future.done():
+                    future.set_result(None)
+                self._texts_in_flight.pop(sha, None)
+
+    async def _vectors_for(
+        self,
+        key: str,
+        embedder: Embedder,
+        batch: Sequence[ChunkToEmbed],
+        mine: dict[str, asyncio.Future[bytes | None]],
+        elsewhere: dict[str, asyncio.Future[bytes | None]],
+    ) -> dict[str, bytes] | None:
+        """The batch's vectors by text: its own texts from the cache (an earlier pass,
+        another file) or the embedder, the others from the batches embedding them. None
+        when there are none to be had (the embedder failed: the pass says so)."""
+        cached = await asyncio.to_thread(self._store.cached_vectors, key, set(mine))
         texts: dict[str, str] = {}
         for chunk in batch:
-            if chunk.text_sha256 not in cached:
+            if chunk.text_sha256 in mine and chunk.text_sha256 not in cached:
                 texts.setdefault(chunk.text_sha256, chunk.text)
         vectors = dict(cached)
         if texts:
@@ -385,22 +452,31 @@ class IndexPass:
                 answer = await embedder.embed(list(texts.values()), EmbeddingKind.DOCUMENT)
                 # Off the event loop: 64 vectors of 768 numbers take milliseconds to pack.
                 packed = await asyncio.to_thread(pack, answer, len(texts))
-                vectors.update(zip(texts, packed, strict=True))
             except Exception as error:
-                log.warning(
-                    "Embedding failed; the pass goes on by words only (%s)", type(error).__name__
-                )
-                self._embed_error = _reason(error)
-                self._settle(batch)
-                self._settle(self._queue)
-                self._queue = []
-                self._throttle.changed(now=True)
-                return
+                self._stop_embedding(error)
+                return None
+            vectors.update(zip(texts, packed, strict=True))
             self.summary.embed_calls += 1
             self.summary.texts_embedded += len(texts)
-        stored = [StoredVector(c.chunk_id, c.text_sha256, vectors[c.text_sha256]) for c in batch]
-        await _write(self._store.store_vectors, key, stored)
-        self._settle(batch)
+        for sha, future in mine.items():
+            future.set_result(vectors[sha])
+        for sha, future in elsewhere.items():
+            vector = await future
+            if vector is None:  # that batch gave up
+                return None
+            vectors[sha] = vector
+        return vectors
+
+    def _stop_embedding(self, error: Exception) -> None:
+        """The embedder failed: no more calls this pass; what waits for vectors is
+        done for now (the next pass embeds it), and the pass says why."""
+        if self._embed_error:
+            return  # another batch in flight failed first
+        log.warning("Embedding failed; the pass goes on by words only (%s)", type(error).__name__)
+        self._embed_error = _reason(error)
+        self._settle(self._queue)
+        self._queue = []
+        self._throttle.changed(now=True)
 
     def _settle(self, batch: Sequence[ChunkToEmbed]) -> None:
         """These chunks are dealt with (stored, or given up on this pass): a source
