@@ -406,6 +406,20 @@ class KnowledgeStore:
             _mark_changed(conn, changed)
         return stored
 
+    def prune_embed_cache(self) -> int:
+        """Drop cached embeddings of texts no chunk of any library holds any more (an
+        edited paragraph's old wording, a deleted file's), so the cache stays the size
+        of the index. A text still held keeps its vectors under every model: a model
+        switched back is not paid for twice. Returns how many went."""
+        with self._writing() as conn:
+            result = conn.execute(
+                text(
+                    """DELETE FROM embed_cache WHERE NOT EXISTS (
+                        SELECT 1 FROM chunks WHERE chunks.text_sha256 = embed_cache.text_sha256)"""
+                )
+            )
+        return int(result.rowcount)
+
     def vector_keys(self, library_id: str) -> dict[str, int]:
         """How many of the library's chunks have a vector, per model key."""
         with read_transaction(self.engine) as conn:

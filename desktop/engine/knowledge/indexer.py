@@ -125,6 +125,7 @@ class PassSummary:
     texts_embedded: int = 0
     vectors_from_cache: int = 0
     old_vectors_deleted: int = 0
+    cache_pruned: int = 0  # cached embeddings of texts no longer in any file
     seconds: float = 0.0
 
 
@@ -200,7 +201,7 @@ class IndexPass:
         log.info(
             "Knowledge pass %s for library %s: %d/%d files, %d read, %d touched, %d failed, "
             "%d chunks, %d texts embedded in %d calls, %d vectors from cache, "
-            "%d old vectors deleted, %.2f s%s",
+            "%d old vectors deleted, %d cached pruned, %.2f s%s",
             state.value,
             self._library.id,
             self._done,
@@ -213,6 +214,7 @@ class IndexPass:
             s.embed_calls,
             s.vectors_from_cache,
             s.old_vectors_deleted,
+            s.cache_pruned,
             s.seconds,
             ", vectors stopped" if self._embed_error else "",
         )
@@ -260,6 +262,9 @@ class IndexPass:
         while self._flights:
             await self._land(asyncio.ALL_COMPLETED)
         await self._tidy_vectors(old_keys)
+        if plan.gone or self.summary.files_read or self.summary.files_failed:
+            # Texts may have left the index: their cached embeddings with them.
+            self.summary.cache_pruned = await _write(self._store.prune_embed_cache)
 
     def _note(self, path: str, status: SourceStatus, reason: str) -> None:
         self._drop(path)

@@ -233,6 +233,32 @@ def test_a_deleted_file_takes_its_chunks_words_and_vectors(store, engine, folder
     assert_consistent(engine)
 
 
+def test_the_embedding_cache_keeps_only_texts_some_file_still_holds(store, engine, folder):
+    index(store, _library(folder), HashingEmbedder())
+    travel = {c[4] for c in _chunks(engine, "travel.pdf")}
+    cached = "SELECT COUNT(*) FROM embed_cache WHERE text_sha256 = :sha"
+    assert all(_scalar(engine, cached, sha=sha) == 1 for sha in travel)
+    # The same wording in another file keeps its cached vectors; the rest goes.
+    garden = {c[4] for c in _chunks(engine, "garden.md")}
+    (folder / "again.md").write_bytes((folder / "garden.md").read_bytes())
+    (folder / "travel.pdf").unlink()
+    (folder / "garden.md").unlink()
+    summary, _ = index(store, _library(folder), HashingEmbedder())
+    assert summary.cache_pruned == len(travel - garden) > 0
+    assert all(_scalar(engine, cached, sha=sha) == 0 for sha in travel - garden)
+    assert all(_scalar(engine, cached, sha=sha) == 1 for sha in garden)
+    total = "SELECT COUNT(*) FROM embed_cache"
+    distinct = "SELECT COUNT(DISTINCT text_sha256) FROM chunks"
+    assert _scalar(engine, total) == _scalar(engine, distinct)
+    # A pass that found nothing changed does not sweep (it costs a scan of the cache).
+    with engine.begin() as conn:
+        conn.execute(
+            text("INSERT INTO embed_cache VALUES ('orphan', :key, x'00')"), {"key": MODEL.key}
+        )
+    index(store, _library(folder), HashingEmbedder())
+    assert _scalar(engine, cached, sha="orphan") == 1
+
+
 def test_a_file_damaged_since_it_was_indexed_fails_and_loses_its_chunks(store, engine, folder):
     index(store, _library(folder), HashingEmbedder())
     (folder / "report.docx").write_bytes(b"PK\x03\x04 no longer a document at all" * 20)
