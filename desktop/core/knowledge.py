@@ -95,6 +95,7 @@ class IndexProgress:
     current_file: str = ""  # library-relative
     counts: Mapping[SourceStatus, int] = field(default_factory=dict)
     failed: tuple[FailedSource, ...] = ()
+    partial: tuple[FailedSource, ...] = ()  # indexed, but only in part: why
     error: str = ""  # why the pass stopped early (the embedder is unreachable, ...)
 
 

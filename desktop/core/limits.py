@@ -19,4 +19,7 @@ MAX_DOCUMENT_BYTES = 25 * 1024 * 1024
 MAX_IMAGE_BYTES = 20 * 1024 * 1024
 MAX_DECOMPRESSED_BYTES = 64 * 1024 * 1024  # all members of an archive-based document
 MAX_EXTRACTED_CHARS = 200_000
+# A knowledge library's file is read whole up to this (a long book): it is cut into
+# passages, never sent whole to a model as an attachment's text is.
+MAX_LIBRARY_DOCUMENT_CHARS = 5_000_000
 MAX_WORKSPACE_FILE_CHARS = 2_000_000  # the workspace file sent with each message

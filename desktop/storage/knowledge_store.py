@@ -169,7 +169,10 @@ class KnowledgeStore:
                         VALUES (:lib, :path, :size, :mtime, :status, :error)
                         ON CONFLICT (library_id, path) DO UPDATE SET
                             size = excluded.size, mtime_ns = excluded.mtime_ns,
-                            status = excluded.status, error = excluded.error"""
+                            status = excluded.status,
+                            error = CASE WHEN excluded.status = 'pending'
+                                AND sources.status = 'indexed' THEN sources.error
+                                ELSE excluded.error END"""
                     ),
                     {
                         "lib": library_id,
@@ -212,10 +215,12 @@ class KnowledgeStore:
         size: int,
         mtime_ns: int,
         chunks: Sequence[ChunkFields],
+        note: str = "",
     ) -> bool:
         """A source read anew: its old chunks (with their words and vectors) replaced by
-        `chunks`, and it is indexed, all in one transaction. False if the source is no
-        longer there (its library was forgotten meanwhile)."""
+        `chunks`, and it is indexed, all in one transaction; `note` says why only part of
+        it is (kept until it is read again). False if the source is no longer there (its
+        library was forgotten meanwhile)."""
         with self._writing() as conn:
             if not _changing(conn, source_id):
                 return False
@@ -244,7 +249,7 @@ class KnowledgeStore:
                 )
             conn.execute(
                 text(
-                    """UPDATE sources SET status = 'indexed', error = '', sha256 = :sha,
+                    """UPDATE sources SET status = 'indexed', error = :note, sha256 = :sha,
                         size = :size, mtime_ns = :mtime, chunks = :n, indexed_at = :now
                     WHERE id = :id"""
                 ),
@@ -254,6 +259,7 @@ class KnowledgeStore:
                     "size": size,
                     "mtime": mtime_ns,
                     "n": len(chunks),
+                    "note": note,
                     "now": time.time(),
                 },
             )
@@ -261,12 +267,12 @@ class KnowledgeStore:
 
     def mark_unchanged(self, source_id: int, *, size: int, mtime_ns: int) -> None:
         """A pending source whose bytes are those it was indexed from (only touched):
-        indexed again with its new size and mtime, its chunks and vectors kept."""
+        indexed again with its new size and mtime, its chunks, vectors and note kept."""
         with self._writing() as conn:
             _changing(conn, source_id)
             conn.execute(
                 text(
-                    """UPDATE sources SET status = 'indexed', error = '', size = :size,
+                    """UPDATE sources SET status = 'indexed', size = :size,
                         mtime_ns = :mtime WHERE id = :id"""
                 ),
                 {"id": source_id, "size": size, "mtime": mtime_ns},
@@ -325,6 +331,18 @@ class KnowledgeStore:
                 text(
                     """SELECT path, error FROM sources
                     WHERE library_id = :lib AND status = 'failed' ORDER BY path"""
+                ),
+                {"lib": library_id},
+            ).all()
+        return [(str(path), str(error)) for path, error in rows]
+
+    def partial(self, library_id: str) -> list[tuple[str, str]]:
+        """(path, why) of the library's sources indexed only in part, in path order."""
+        with read_transaction(self.engine) as conn:
+            rows = conn.execute(
+                text(
+                    """SELECT path, error FROM sources WHERE library_id = :lib
+                    AND status = 'indexed' AND error != '' ORDER BY path"""
                 ),
                 {"lib": library_id},
             ).all()

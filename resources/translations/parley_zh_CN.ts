@@ -118,7 +118,7 @@
     <message>
         <location filename="../../desktop/core/assistants.py" line="147"/>
         <location filename="../../desktop/core/desktop_settings.py" line="53"/>
-        <location filename="../../desktop/core/knowledge.py" line="166"/>
+        <location filename="../../desktop/core/knowledge.py" line="167"/>
         <location filename="../../desktop/core/mcp_settings.py" line="88"/>
         <location filename="../../desktop/core/mcp_settings.py" line="105"/>
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
@@ -129,8 +129,8 @@
     <message>
         <location filename="../../desktop/core/assistants.py" line="150"/>
         <location filename="../../desktop/core/desktop_settings.py" line="56"/>
-        <location filename="../../desktop/core/knowledge.py" line="144"/>
-        <location filename="../../desktop/core/knowledge.py" line="169"/>
+        <location filename="../../desktop/core/knowledge.py" line="145"/>
+        <location filename="../../desktop/core/knowledge.py" line="170"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
         <location filename="../../desktop/core/settings.py" line="299"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
@@ -139,7 +139,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="154"/>
-        <location filename="../../desktop/core/knowledge.py" line="173"/>
+        <location filename="../../desktop/core/knowledge.py" line="174"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;writer&apos;）</translation>
     </message>
@@ -160,7 +160,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="204"/>
-        <location filename="../../desktop/core/knowledge.py" line="200"/>
+        <location filename="../../desktop/core/knowledge.py" line="201"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
         <translation>{id!r} 被重复使用</translation>
@@ -189,7 +189,7 @@
     <message>
         <location filename="../../desktop/core/assistants.py" line="176"/>
         <location filename="../../desktop/core/desktop_settings.py" line="61"/>
-        <location filename="../../desktop/core/knowledge.py" line="180"/>
+        <location filename="../../desktop/core/knowledge.py" line="181"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="179"/>
         <source>must be true or false</source>
@@ -217,7 +217,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="198"/>
-        <location filename="../../desktop/core/knowledge.py" line="194"/>
+        <location filename="../../desktop/core/knowledge.py" line="195"/>
         <location filename="../../desktop/core/mcp_settings.py" line="151"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
         <source>must be a list</source>
@@ -225,8 +225,8 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="158"/>
-        <location filename="../../desktop/core/knowledge.py" line="150"/>
-        <location filename="../../desktop/core/knowledge.py" line="177"/>
+        <location filename="../../desktop/core/knowledge.py" line="151"/>
+        <location filename="../../desktop/core/knowledge.py" line="178"/>
         <location filename="../../desktop/core/settings.py" line="353"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
         <source>must not be empty</source>
@@ -695,23 +695,23 @@
         <translation>必须指定要运行的程序</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="133"/>
+        <location filename="../../desktop/core/knowledge.py" line="134"/>
         <location filename="../../desktop/core/mcp_settings.py" line="126"/>
         <source>must be a list of strings</source>
         <translation>必须是字符串列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="141"/>
+        <location filename="../../desktop/core/knowledge.py" line="142"/>
         <source>must be an object or null</source>
         <translation>必须是对象或 null</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="147"/>
+        <location filename="../../desktop/core/knowledge.py" line="148"/>
         <source>must be a provider id</source>
         <translation>必须是服务商 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="159"/>
+        <location filename="../../desktop/core/knowledge.py" line="160"/>
         <source>must be a whole number from 1 to {most}, or null</source>
         <translation>必须是 1 到 {most} 之间的整数，或 null</translation>
     </message>
@@ -964,12 +964,12 @@
         <translation>文件已损坏，或者它其实不是 {format}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/extract.py" line="57"/>
+        <location filename="../../desktop/engine/attachments/extract.py" line="61"/>
         <source>{format} has no text to extract</source>
         <translation>{format}中没有可提取的文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/extract.py" line="64"/>
+        <location filename="../../desktop/engine/attachments/extract.py" line="68"/>
         <source>too large to read into memory</source>
         <translation>太大，无法读入内存</translation>
     </message>
@@ -1136,12 +1136,12 @@
         <translation>已拒绝，因为其 XML 声明了 DOCTYPE，正常的 Office 文件不会这样</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/pdf_text.py" line="80"/>
+        <location filename="../../desktop/engine/attachments/pdf_text.py" line="81"/>
         <source>is protected by a password</source>
         <translation>受密码保护</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/pdf_text.py" line="102"/>
+        <location filename="../../desktop/engine/attachments/pdf_text.py" line="103"/>
         <source>has no text layer (a scanned PDF?); attach the pages as images instead</source>
         <translation>没有文字层（可能是扫描版 PDF）；请改为以图片形式添加页面</translation>
     </message>
@@ -1168,7 +1168,7 @@
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="163"/>
         <location filename="../../desktop/engine/attachments/service.py" line="174"/>
-        <location filename="../../desktop/engine/knowledge/documents.py" line="36"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="37"/>
         <source>is not a regular file</source>
         <translation>不是普通文件</translation>
     </message>
@@ -1179,19 +1179,19 @@
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="193"/>
-        <location filename="../../desktop/engine/knowledge/documents.py" line="47"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="48"/>
         <source>the file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="195"/>
-        <location filename="../../desktop/engine/knowledge/documents.py" line="49"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="50"/>
         <source>cannot be read (permission denied)</source>
         <translation>无法读取（权限不足）</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/service.py" line="196"/>
-        <location filename="../../desktop/engine/knowledge/documents.py" line="51"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="52"/>
         <source>cannot be read ({reason})</source>
         <translation>无法读取（{reason}）</translation>
     </message>
@@ -1375,7 +1375,7 @@
         <translation>OCR 模型 {model} 无法识别 {name}：{error}（请在“{place}”中选择其他 OCR 模型，或选择“无 — 使用本地引擎”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/settings_service.py" line="181"/>
+        <location filename="../../desktop/engine/settings_service.py" line="182"/>
         <source>no provider with id {id}</source>
         <translation>没有 ID 为 {id} 的服务商</translation>
     </message>
@@ -2189,7 +2189,7 @@
         <translation>太大，无法显示</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/documents.py" line="40"/>
+        <location filename="../../desktop/engine/knowledge/documents.py" line="41"/>
         <source>is not a document Parley can read</source>
         <translation>不是 Parley 可读取的文档</translation>
     </message>
@@ -2209,17 +2209,22 @@
         <translation>嵌入模型返回了 Parley 无法使用的向量</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="101"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="105"/>
+        <source>only its first {count} characters are indexed: the rest is past the limit</source>
+        <translation>只索引了前 {count} 个字符：其余部分超出了上限</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="113"/>
         <source>unexpected error ({kind})</source>
         <translation>意外错误（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="106"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="118"/>
         <source>Searched by words only for now: vectors could not be computed ({reason}).</source>
         <translation>暂时仅按关键词搜索：无法计算向量（{reason}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="300"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="331"/>
         <source>could not be read</source>
         <translation>无法读取</translation>
     </message>
@@ -2274,7 +2279,7 @@
         <translation>无法读取你的文档索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/service.py" line="228"/>
+        <location filename="../../desktop/engine/knowledge/service.py" line="233"/>
         <source>Indexing stopped: {reason}</source>
         <translation>索引已停止：{reason}</translation>
     </message>
@@ -3443,97 +3448,102 @@ Add one with folders and files, then choose which assistants may search and cite
     </message>
     <message>
         <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="167"/>
+        <source>Files indexed only in part</source>
+        <translation>仅部分索引的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="171"/>
         <source>Re-scan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="168"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="172"/>
         <source>Look for new, changed and removed files now</source>
         <translation>立即查找新增、修改和删除的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="170"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="174"/>
         <source>Cancel indexing</source>
         <translation>取消索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="175"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="179"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="216"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="220"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="218"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="222"/>
         <source>Folders and files</source>
         <translation>文件夹和文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="222"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="226"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="223"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="227"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="228"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="232"/>
         <source>One pattern a line, matched against the path inside the library, e.g. *.md or docs/**. No include patterns: every file Parley can read.</source>
         <translation>每行一个模式，与文件在知识库内的路径匹配，例如 *.md 或 docs/**。未设置包含模式时，使用 Parley 能读取的所有文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="234"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="238"/>
         <source>Files to use</source>
         <translation>要使用的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="235"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="239"/>
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="236"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="240"/>
         <source>Indexing</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="273"/>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="459"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="279"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="465"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="451"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="457"/>
         <source>Choose or type the embedding model&apos;s name.</source>
         <translation>请选择或输入嵌入模型的名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="478"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="484"/>
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="485"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="491"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="508"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="514"/>
         <source>Indexing starts when the library is saved.</source>
         <translation>保存知识库后即开始索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="546"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="557"/>
         <source>Delete library</source>
         <translation>删除知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="548"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="559"/>
         <source>Delete the library “%1”? Its index is removed; the folders and files themselves are not touched.</source>
         <translation>要删除知识库“%1”吗？其索引将被移除，文件夹和文件本身不受影响。</translation>
     </message>
@@ -3541,124 +3551,124 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>KnowledgeSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="135"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="136"/>
         <source>New library</source>
         <translation>新知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="159"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="160"/>
         <source>None — search by words only</source>
         <translation>无 — 仅按关键词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="221"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="222"/>
         <source>Turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="224"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
         <source>Not indexed yet</source>
         <translation>尚未索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="228"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="229"/>
         <source>Looking for new and changed files…</source>
         <translation>正在查找新增和修改的文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="230"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="231"/>
         <source>Indexing %1 of %2</source>
         <translation>正在索引 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="236"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="237"/>
         <source>Re-embedding…</source>
         <translation>正在重新嵌入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="239"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="240"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>已取消 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="241"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="242"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>已停止 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="243"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="244"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="246"/>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="280"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="247"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="282"/>
         <source>%1 failed</source>
         <translation>失败 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="274"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="276"/>
         <source>%1 indexed</source>
         <translation>已索引 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="277"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="279"/>
         <source>%1 waiting</source>
         <translation>等待中 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="283"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="285"/>
         <source>%1 skipped</source>
         <translation>已跳过 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="250"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="251"/>
         <source>words only</source>
         <translation>仅关键词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="166"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="167"/>
         <source>%1 (not available)</source>
         <translation>%1（不可用）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="195"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="196"/>
         <source>Asking %1 for its embedding models…</source>
         <translation>正在向 %1 查询其嵌入模型…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="204"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="205"/>
         <source>Could not ask %1 for its models: %2. Type the model&apos;s name.</source>
         <translation>无法向 %1 查询模型：%2。请输入模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="208"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="209"/>
         <source>%1 lists no embedding models. Type the model&apos;s name.</source>
         <translation>%1 未列出嵌入模型。请输入模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="260"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="261"/>
         <source>Re-embedding — search by words keeps working meanwhile</source>
         <translation>正在重新嵌入 — 期间关键词搜索仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="296"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="298"/>
         <source>Add a folder or files for the library to hold.</source>
         <translation>请为知识库添加文件夹或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="315"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="317"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="369"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="371"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>

@@ -14,6 +14,7 @@ from typing import BinaryIO
 
 from desktop.core.attachments import AttachmentError
 from desktop.core.i18n import tr
+from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.damage import damaged, with_article
 from desktop.engine.attachments.formats import FileFormat
 from desktop.engine.attachments.ooxml import UnsafeXml, unsafe_xml
@@ -22,7 +23,7 @@ from desktop.engine.attachments.text_cap import Extracted
 __all__ = ["Extracted", "extract_text"]
 
 
-def _extractor(file_format: FileFormat) -> Callable[[str, BinaryIO], Extracted] | None:
+def _extractor(file_format: FileFormat) -> Callable[[str, BinaryIO, int], Extracted] | None:
     """Each reader is imported when a file of its kind is first read (in the worker
     thread that reads it): pypdf alone takes half a second, which the first window need
     not wait for. Plain import statements, so that the bundler finds every reader."""
@@ -49,7 +50,10 @@ def _extractor(file_format: FileFormat) -> Callable[[str, BinaryIO], Extracted] 
     return None
 
 
-def extract_text(name: str, file_format: FileFormat, stream: BinaryIO) -> Extracted:
+def extract_text(
+    name: str, file_format: FileFormat, stream: BinaryIO, limit: int = MAX_EXTRACTED_CHARS
+) -> Extracted:
+    """The text of a document, cut at `limit` characters (`Extracted.truncated`)."""
     extractor = _extractor(file_format)
     if extractor is None:
         raise AttachmentError(
@@ -57,7 +61,7 @@ def extract_text(name: str, file_format: FileFormat, stream: BinaryIO) -> Extrac
             tr("{format} has no text to extract").format(format=with_article(file_format.label)),
         )
     try:
-        return extractor(name, stream)
+        return extractor(name, stream, limit)
     except AttachmentError:
         raise
     except MemoryError:

@@ -20,6 +20,7 @@ from typing import BinaryIO
 
 import olefile
 
+from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.damage import damaged
 from desktop.engine.attachments.text_cap import Extracted, TextCap
 
@@ -46,7 +47,7 @@ class _Found:
     section: str  # "slides", "notes", "other"
 
 
-def extract_ppt(name: str, stream: BinaryIO) -> Extracted:
+def extract_ppt(name: str, stream: BinaryIO, limit: int = MAX_EXTRACTED_CHARS) -> Extracted:
     stream.seek(0)
     with olefile.OleFileIO(stream) as ole:
         if not ole.exists(STREAM):
@@ -66,7 +67,7 @@ def extract_ppt(name: str, stream: BinaryIO) -> Extracted:
             lines["slides"].append(f"{gap}## Slide {slide_count}")
         elif found.text:
             lines[found.section].append(found.text)
-    cap = TextCap()
+    cap = TextCap(limit)
     headings = {"slides": "", "notes": "## Speaker notes\n", "other": "## Text boxes\n"}
     for section, heading in headings.items():
         if lines[section] and not cap.add(heading + "\n".join(lines[section]) + "\n\n"):

@@ -26,6 +26,7 @@ from pypdf.errors import DependencyError
 
 from desktop.core.attachments import AttachmentError
 from desktop.core.i18n import tr
+from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.damage import damaged
 from desktop.engine.attachments.text_cap import Extracted, TextCap
 
@@ -63,12 +64,12 @@ def _pypdf_warnings() -> Iterator[_Warnings]:
         logger.removeHandler(handler)
 
 
-def extract_pdf(name: str, stream: BinaryIO) -> Extracted:
+def extract_pdf(name: str, stream: BinaryIO, limit: int = MAX_EXTRACTED_CHARS) -> Extracted:
     with _pypdf_warnings() as warnings:
-        return _extract(name, stream, warnings)
+        return _extract(name, stream, warnings, limit)
 
 
-def _extract(name: str, stream: BinaryIO, warnings: _Warnings) -> Extracted:
+def _extract(name: str, stream: BinaryIO, warnings: _Warnings, limit: int) -> Extracted:
     stream.seek(0)
     reader = PdfReader(stream)
     if reader.is_encrypted:
@@ -78,7 +79,7 @@ def _extract(name: str, stream: BinaryIO, warnings: _Warnings) -> Extracted:
             opened = False
         if not opened:
             raise AttachmentError(name, tr("is protected by a password"))
-    cap = TextCap()
+    cap = TextCap(limit)
     pages = len(reader.pages)
     found_text = False
     first_failure: Exception | None = None

@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import BinaryIO
 
+from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.ooxml import parse_xml, related_parts
 from desktop.engine.attachments.text_cap import Extracted, TextCap
 from desktop.engine.attachments.zip_guard import GuardedZip
@@ -22,12 +23,12 @@ _SLIDE = re.compile(r"^ppt/slides/slide(\d+)\.xml$")
 _NOTES_REL = "/notesSlide"
 
 
-def extract_pptx(name: str, stream: BinaryIO) -> Extracted:
+def extract_pptx(name: str, stream: BinaryIO, limit: int = MAX_EXTRACTED_CHARS) -> Extracted:
     with GuardedZip(stream, name) as archive:
         slides = sorted(
             (int(match.group(1)), part) for part in archive.names if (match := _SLIDE.match(part))
         )
-        cap = TextCap()
+        cap = TextCap(limit)
         for index, (_number, part) in enumerate(slides, start=1):
             text = "\n".join(_paragraphs(parse_xml(archive.read(part))))
             section = f"## Slide {index}\n{text}\n".rstrip("\n") + "\n\n"

@@ -12,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import BinaryIO
 
+from desktop.core.limits import MAX_EXTRACTED_CHARS
 from desktop.engine.attachments.ooxml import check_no_doctype, identify_package
 from desktop.engine.attachments.text_cap import Extracted, TextCap
 from desktop.engine.attachments.zip_guard import GuardedZip
@@ -33,20 +34,20 @@ _BLOCK_PARENTS = {
 }
 
 
-def extract_docx(name: str, stream: BinaryIO) -> Extracted:
+def extract_docx(name: str, stream: BinaryIO, limit: int = MAX_EXTRACTED_CHARS) -> Extracted:
     with GuardedZip(stream, name) as archive:
         main = identify_package(archive).main_part or _DEFAULT_MAIN
         with archive.open(main) as source:
             check_no_doctype(source.peek(4096))
-            return _read_blocks(source)
+            return _read_blocks(source, limit)
 
 
-def _read_blocks(source: BinaryIO) -> Extracted:
+def _read_blocks(source: BinaryIO, limit: int) -> Extracted:
     """Streams the XML, handling each body-level paragraph or table as it closes.
 
     Streaming keeps memory flat on a huge document and stops parsing at the cap.
     """
-    cap = TextCap()
+    cap = TextCap(limit)
     open_tags: list[str] = []
     for event, element in ET.iterparse(source, events=("start", "end")):
         if event == "start":

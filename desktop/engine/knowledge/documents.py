@@ -15,6 +15,7 @@ from pathlib import Path
 
 from desktop.core.attachments import AttachmentError, AttachmentKind
 from desktop.core.i18n import tr
+from desktop.core.limits import MAX_LIBRARY_DOCUMENT_CHARS
 from desktop.engine.attachments.extract import extract_text
 from desktop.engine.attachments.validate import validate
 
@@ -38,7 +39,7 @@ def read_document(path: Path) -> DocumentText:
             sniffed = validate(name, stream, os.fstat(stream.fileno()).st_size)
             if sniffed.kind is not AttachmentKind.DOCUMENT:
                 raise AttachmentError(name, tr("is not a document Parley can read"))
-            extracted = extract_text(name, sniffed.format, stream)
+            extracted = extract_text(name, sniffed.format, stream, MAX_LIBRARY_DOCUMENT_CHARS)
             stream.seek(0)
             digest = hashlib.sha256()
             for block in iter(lambda: stream.read(1 << 20), b""):

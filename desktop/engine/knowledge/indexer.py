@@ -54,6 +54,7 @@ from desktop.core.knowledge import (
     LibraryState,
     SourceStatus,
 )
+from desktop.core.limits import MAX_LIBRARY_DOCUMENT_CHARS
 from desktop.engine.knowledge.chunking import Chunk, layout_for, split_into_chunks
 from desktop.engine.knowledge.documents import read_document
 from desktop.engine.knowledge.embedding import EMBED_BATCH, Embedder, pack
@@ -93,11 +94,17 @@ def _file_sha256(path: Path) -> str:
 class _Read:
     sha256: str
     chunks: list[Chunk]
+    note: str  # why only part of the file is indexed, or ""
 
 
 def _read_and_chunk(path: Path) -> _Read:
     document = read_document(path)
-    return _Read(document.sha256, split_into_chunks(document.text, layout_for(path.name)))
+    chunks = split_into_chunks(document.text, layout_for(path.name))
+    note = ""
+    if document.truncated:
+        note = tr("only its first {count} characters are indexed: the rest is past the limit")
+        note = note.format(count=f"{MAX_LIBRARY_DOCUMENT_CHARS:,}")
+    return _Read(document.sha256, chunks, note)
 
 
 def _reason(error: BaseException) -> str:
@@ -158,6 +165,7 @@ class IndexPass:
         self._statuses: dict[str, SourceStatus] = {}
         self._counts: Counter[SourceStatus] = Counter()  # of `_statuses`, kept as it changes
         self._failures: dict[str, str] = {}
+        self._partial: dict[str, str] = {}  # indexed in part: why
         self._queue: list[ChunkToEmbed] = []
         self._outstanding: dict[int, int] = {}  # source id -> chunks waiting for vectors
         self._flights: set[asyncio.Task[None]] = set()  # batches being embedded
@@ -175,6 +183,7 @@ class IndexPass:
             current_file=self._current,
             counts={status: n for status, n in self._counts.items() if n},
             failed=tuple(FailedSource(p, r) for p, r in sorted(self._failures.items())),
+            partial=tuple(FailedSource(p, r) for p, r in sorted(self._partial.items())),
             error=words_only_notice(self._embed_error) if self._embed_error else "",
         )
 
@@ -272,12 +281,15 @@ class IndexPass:
         self._counts[status] += 1
         if status is SourceStatus.FAILED:
             self._failures[path] = reason
+        elif status is SourceStatus.INDEXED and reason:
+            self._partial[path] = reason
 
     def _drop(self, path: str) -> None:
         old = self._statuses.pop(path, None)
         if old is not None:
             self._counts[old] -= 1
         self._failures.pop(path, None)
+        self._partial.pop(path, None)
 
     def _step(self) -> None:
         self._done += 1
@@ -306,7 +318,7 @@ class IndexPass:
         if row.sha256 and await self._same_bytes(found.path, row.sha256):
             await _write(self._store.mark_unchanged, row.id, size=size, mtime_ns=mtime_ns)
             self.summary.files_touched += 1
-            self._note(row.path, SourceStatus.INDEXED, "")
+            self._note(row.path, SourceStatus.INDEXED, row.error)  # a note stays
             await self._embed_source(row.id, None)
             return
         try:
@@ -326,12 +338,13 @@ class IndexPass:
             size=size,
             mtime_ns=mtime_ns,
             chunks=read.chunks,
+            note=read.note,
         )
         if not stored:
             self._step()
             return
         self.summary.chunks_written += len(read.chunks)
-        self._note(row.path, SourceStatus.INDEXED, "")
+        self._note(row.path, SourceStatus.INDEXED, read.note)
         await self._embed_source(row.id, None)
 
     async def _same_bytes(self, path: Path, sha256: str) -> bool:

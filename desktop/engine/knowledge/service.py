@@ -180,6 +180,9 @@ class KnowledgeService:
         failed = tuple(
             FailedSource(path, reason) for path, reason in self.store.failures(library_id)
         )
+        partial = tuple(
+            FailedSource(path, reason) for path, reason in self.store.partial(library_id)
+        )
         total = sum(counts.values())
         state = LibraryState.IDLE
         library = self._settings().library(library_id)
@@ -188,7 +191,9 @@ class KnowledgeService:
             if set(keys) - {library.embedding.key}:
                 state = LibraryState.RE_EMBEDDING  # a model switch that did not finish
         done = total - counts.get(SourceStatus.PENDING, 0)
-        return IndexProgress(library_id, state, done, total, counts=counts, failed=failed)
+        return IndexProgress(
+            library_id, state, done, total, counts=counts, failed=failed, partial=partial
+        )
 
     async def _passes(self, library_id: str) -> None:
         while True:

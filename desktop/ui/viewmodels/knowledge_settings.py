@@ -82,6 +82,7 @@ class ProgressView:
     current_file: str = ""
     counts: str = ""
     failures: tuple[str, ...] = ()  # "path — reason", one a failed file
+    partial: tuple[str, ...] = ()  # "path — why", one a file indexed only in part
     notice: str = ""  # re-embedding, or why the pass stopped
 
 
@@ -266,6 +267,7 @@ class KnowledgeSettingsModel(QObject):
             current_file=progress.current_file,
             counts=self._counts(progress),
             failures=tuple(f"{f.path} — {f.reason}" for f in progress.failed),
+            partial=tuple(f"{f.path} — {f.reason}" for f in progress.partial),
             notice=notice,
         )
 

@@ -24,10 +24,12 @@ from desktop.core.knowledge import (
     LibraryState,
     SourceStatus,
 )
+from desktop.core.limits import MAX_LIBRARY_DOCUMENT_CHARS
 from desktop.engine.knowledge.chunking import Layout, split_into_chunks
 from desktop.engine.knowledge.embedding import EMBED_BATCH, unpack
 from desktop.engine.knowledge.indexer import EMBED_IN_FLIGHT, IndexPass, PassSummary
 from desktop.storage.knowledge_index import open_index
+from desktop.storage.knowledge_queries import word_search
 from desktop.storage.knowledge_store import KnowledgeStore
 from tests.support.knowledge import (
     MARKDOWN,
@@ -439,3 +441,40 @@ def test_a_pass_killed_part_way_resumes_without_duplicates(store, engine, tmp_pa
     assert len(embedder.texts) <= chunks - vectors_left  # nothing embedded twice
     assert summary.files_read == 300 - counts.get(SourceStatus.INDEXED, 0)
     assert events[-1].error == ""
+
+
+def test_a_long_book_is_indexed_whole_and_one_past_the_limit_says_what_was_left_out(
+    store, engine, tmp_path
+):
+    folder = tmp_path / "books"
+    folder.mkdir()
+    paragraph = "The ship sailed north along the coast for many days. " * 8 + "\n\n"
+    # 600,000 characters: three times what an attachment may carry, still read whole.
+    (folder / "book.txt").write_text(paragraph * (600_000 // len(paragraph)) + "Zanzibar.\n")
+    over = paragraph * (MAX_LIBRARY_DOCUMENT_CHARS // len(paragraph) + 10)
+    (folder / "tome.txt").write_text(over + "Kilimanjaro.\n")
+    library = _library(folder, embedding=None)
+    _, events = index(store, library, None)
+
+    def found(word: str) -> bool:
+        with engine.connect() as conn:
+            return bool(word_search(conn, ["lib"], word))
+
+    assert found("Zanzibar") and not found("Kilimanjaro")
+    assert store.status_counts("lib") == {SourceStatus.INDEXED: 2}
+    [partial] = events[-1].partial
+    assert partial.path == "tome.txt"
+    assert partial.reason == (
+        f"only its first {MAX_LIBRARY_DOCUMENT_CHARS:,} characters are indexed: "
+        "the rest is past the limit"
+    )
+    assert store.partial("lib") == [("tome.txt", partial.reason)]
+    # Touched only: the note stays. Cut below the limit: it goes.
+    info = (folder / "tome.txt").stat()
+    os.utime(folder / "tome.txt", ns=(info.st_atime_ns, info.st_mtime_ns + 5_000_000_000))
+    _, events = index(store, library, None)
+    assert [p.path for p in events[-1].partial] == ["tome.txt"]
+    (folder / "tome.txt").write_text(paragraph + "Kilimanjaro.\n")
+    _, events = index(store, library, None)
+    assert events[-1].partial == () and store.partial("lib") == []
+    assert found("Kilimanjaro")

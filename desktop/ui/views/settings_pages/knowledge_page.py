@@ -164,6 +164,10 @@ class KnowledgePage(QWidget):
         self.failures = QListWidget(body)
         self.failures.setObjectName("LibraryFailures")
         self.failures.setFixedHeight(96)
+        self.partial_title = PlainLabel(self.tr("Files indexed only in part"), body)
+        self.partial = QListWidget(body)
+        self.partial.setObjectName("LibraryFailures")
+        self.partial.setFixedHeight(64)
         self.rescan_button = QPushButton(self.tr("Re-scan"), body)
         self.rescan_button.setToolTip(self.tr("Look for new, changed and removed files now"))
         self.rescan_button.clicked.connect(lambda: self._model.rescan(self._selected))
@@ -237,6 +241,8 @@ class KnowledgePage(QWidget):
         form.addRow(progress_column)
         form.addRow(self.failures_title)
         form.addRow(self.failures)
+        form.addRow(self.partial_title)
+        form.addRow(self.partial)
         plain_form_labels(form)
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(0, 0, 12, 0)
@@ -506,12 +512,13 @@ class KnowledgePage(QWidget):
     def _show_progress(self) -> None:
         if not self._selected:
             self.state.setText(self.tr("Indexing starts when the library is saved."))
-            for widget in (self.bar, self.current_file, self.counts, self.notice):
+            hidden: tuple[QWidget, ...] = (
+                *(self.bar, self.current_file, self.counts, self.notice),
+                *(self.failures_title, self.failures, self.partial_title, self.partial),
+                *(self.rescan_button, self.cancel_button),
+            )
+            for widget in hidden:
                 widget.hide()
-            self.failures_title.hide()
-            self.failures.hide()
-            self.rescan_button.hide()
-            self.cancel_button.hide()
             return
         view = self._model.progress_view(self._selected)
         self.state.setText(view.state)
@@ -524,12 +531,16 @@ class KnowledgePage(QWidget):
         self.counts.setVisible(bool(view.counts))
         self.notice.setText(view.notice)
         self.notice.setVisible(bool(view.notice))
-        self.failures.clear()
-        for line in view.failures:
-            item = QListWidgetItem(line, self.failures)
-            item.setToolTip(tooltip(line))
-        self.failures_title.setVisible(bool(view.failures))
-        self.failures.setVisible(bool(view.failures))
+        for title, listing, lines in (
+            (self.failures_title, self.failures, view.failures),
+            (self.partial_title, self.partial, view.partial),
+        ):
+            listing.clear()
+            for line in lines:
+                item = QListWidgetItem(line, listing)
+                item.setToolTip(tooltip(line))
+            title.setVisible(bool(lines))
+            listing.setVisible(bool(lines))
         self.rescan_button.setVisible(self._model.can_index)
         self.rescan_button.setEnabled(not view.active)
         self.cancel_button.setVisible(view.active and self._model.can_index)

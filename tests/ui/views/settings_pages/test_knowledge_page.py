@@ -125,9 +125,12 @@ def test_progress_reports_fill_the_row_bar_counts_and_failures_and_cancel_stops(
                 current_file="reports/report.pdf",
                 counts={SourceStatus.INDEXED: 39, SourceStatus.FAILED: 1},
                 failed=(FailedSource("<b>old</b>.docx", "the file is damaged"),),
+                partial=(FailedSource("tome.txt", "only its first part is indexed"),),
             )
         )
         assert rows(page) == ["Docs\nIndexing 40 of 200 — reports/report.pdf"]
+        assert page.partial_title.isVisible()
+        assert page.partial.item(0).text() == "tome.txt — only its first part is indexed"
         assert page.state.text() == "Indexing 40 of 200"  # the file has its own line
         assert (page.bar.value(), page.bar.maximum()) == (40, 200)
         assert page.current_file.text() == "reports/report.pdf"
@@ -150,6 +153,7 @@ def test_progress_reports_fill_the_row_bar_counts_and_failures_and_cancel_stops(
             )
         )
         assert rows(page) == ["Docs\nCancelled · 40 files indexed · 1 failed"]
+        assert not page.partial.isVisible()  # that event names no such file
         assert not page.bar.isVisible() and not page.cancel_button.isVisible()
         assert page.rescan_button.isEnabled()
 
