@@ -7,8 +7,10 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
+from desktop.core.knowledge import IndexProgress, LibraryState
 from tests.support.settings_files import saved_settings, write_settings
 from tests.support.ui_actions import click
+from tests.support.waiting import wait_until
 
 LIBRARIES = [
     {"id": "docs", "name": "Docs", "paths": ["/data/docs"]},
@@ -86,6 +88,19 @@ def test_the_header_names_the_assistant_s_libraries(driver, tmp_path):
 
     QTest.keyClick(picker, Qt.Key.Key_Down)
     assert view.knowledge.text() == "Knowledge: Docs, Notes"
+    # A library being indexed says how far it is, from the engine's own reports.
+    libraries = ("docs", "notes")
+    wait_until(
+        lambda: all(parley.knowledge.progress(i).state is LibraryState.IDLE for i in libraries),
+        "the passes started with the app to end",
+    )
+    parley.chat.events.emit(IndexProgress("notes", LibraryState.INDEXING, 40, 100))
+    wait_until(
+        lambda: view.knowledge.text() == "Knowledge: Docs, Notes (indexing 40%)",
+        "the header to say so",
+    )
+    parley.chat.events.emit(IndexProgress("notes", LibraryState.IDLE, 100, 100))
+    wait_until(lambda: view.knowledge.text() == "Knowledge: Docs, Notes", "the header again")
     # Deleting a library in Settings takes it off the assistant and the header.
     parley.settings_vm.knowledge.delete("docs")
     assert view.knowledge.text() == "Knowledge: Notes"
