@@ -1310,7 +1310,7 @@
     </message>
     <message>
         <location filename="../../desktop/engine/attachments/validate.py" line="34"/>
-        <location filename="../../desktop/engine/knowledge/scanner.py" line="137"/>
+        <location filename="../../desktop/engine/knowledge/scanner.py" line="142"/>
         <source>the file is empty</source>
         <translation>文件为空</translation>
     </message>
@@ -2219,17 +2219,22 @@
         <translation>意外错误（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="118"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="119"/>
+        <source>Not available now: {paths}. Their files are kept until they are back.</source>
+        <translation>暂时无法访问：{paths}。其中的文件会保留，直到它们恢复可用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="126"/>
         <source>Searched by words only for now: vectors could not be computed ({reason}).</source>
         <translation>暂时仅按关键词搜索：无法计算向量（{reason}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="331"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="349"/>
         <source>could not be read</source>
         <translation>无法读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/scanner.py" line="135"/>
+        <location filename="../../desktop/engine/knowledge/scanner.py" line="140"/>
         <source>not a kind of file Parley reads</source>
         <translation>不是 Parley 可读取的文件类型</translation>
     </message>

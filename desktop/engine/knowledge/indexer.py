@@ -113,6 +113,14 @@ def _reason(error: BaseException) -> str:
     return tr("unexpected error ({kind})").format(kind=type(error).__name__)
 
 
+def unavailable_notice(paths: Sequence[str]) -> str:
+    """What a pass says when listed folders or files are not there at all."""
+    listed = ", ".join(f"“{path}”" for path in paths)
+    return tr("Not available now: {paths}. Their files are kept until they are back.").format(
+        paths=listed
+    )
+
+
 def words_only_notice(reason: str) -> str:
     """What a pass that could not compute vectors says (`IndexProgress.error`)."""
     return tr("Searched by words only for now: vectors could not be computed ({reason}).").format(
@@ -166,6 +174,7 @@ class IndexPass:
         self._counts: Counter[SourceStatus] = Counter()  # of `_statuses`, kept as it changes
         self._failures: dict[str, str] = {}
         self._partial: dict[str, str] = {}  # indexed in part: why
+        self._unavailable = ""  # listed paths not there: their files are kept
         self._queue: list[ChunkToEmbed] = []
         self._outstanding: dict[int, int] = {}  # source id -> chunks waiting for vectors
         self._flights: set[asyncio.Task[None]] = set()  # batches being embedded
@@ -184,7 +193,14 @@ class IndexPass:
             counts={status: n for status, n in self._counts.items() if n},
             failed=tuple(FailedSource(p, r) for p, r in sorted(self._failures.items())),
             partial=tuple(FailedSource(p, r) for p, r in sorted(self._partial.items())),
-            error=words_only_notice(self._embed_error) if self._embed_error else "",
+            error=" ".join(
+                notice
+                for notice in (
+                    self._unavailable,
+                    words_only_notice(self._embed_error) if self._embed_error else "",
+                )
+                if notice
+            ),
         )
 
     async def run(self) -> PassSummary:
@@ -236,6 +252,8 @@ class IndexPass:
         listing = await asyncio.to_thread(list_library, self._library)
         recorded = await asyncio.to_thread(self._store.sources, library_id)
         plan = plan_scan(listing, recorded)
+        if listing.unavailable:
+            self._unavailable = unavailable_notice(listing.unavailable)
         await _write(self._store.apply_scan, library_id, plan.changed, plan.gone)
         for row in recorded.values():
             self._note(row.path, row.status, row.error)

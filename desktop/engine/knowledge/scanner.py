@@ -5,7 +5,10 @@ size and mtime are those recorded is not opened at all, so re-scanning a thousan
 unchanged files costs a thousand `stat` calls. New and changed files become pending
 (read later by the indexer); files of a kind Parley does not read are recorded as
 skipped and files over the document size limit as failed, both without being read; the
-rows of files that are gone are deleted.
+rows of files that are gone are deleted. But while a listed folder or file is not
+there at all (a drive not mounted, a network share offline), nothing is deleted: its
+files are kept, searchable as they were, until it is back, rather than thrown away and
+read and embedded again from scratch.
 
 Paths: a file in a listed folder is known by its path inside that folder ("notes/a.md",
 always with "/"), a file listed on its own by its name. When two listed paths give the
@@ -51,6 +54,7 @@ class FoundFile:
 class Listing:
     files: dict[str, FoundFile] = field(default_factory=dict)  # by relative path
     unlisted_folders: int = 0  # could not be listed (permissions, vanished)
+    unavailable: list[str] = field(default_factory=list)  # listed paths not there at all
     duplicates: int = 0  # the same relative path under two listed paths
 
 
@@ -119,6 +123,7 @@ def list_library(library: LibrarySettings) -> Listing:
             info = root.stat()
         except OSError:
             log.info("A library path is not available (%s)", "missing or unreadable")
+            listing.unavailable.append(raw)
             continue
         if stat.S_ISDIR(info.st_mode):
             _walk(root, wanted, listing, visited)
@@ -155,7 +160,8 @@ def plan_scan(listing: Listing, recorded: Mapping[str, SourceRow]) -> ScanPlan:
             continue
         status, reason = classify(found.path.name, found.size)
         changed.append(ScannedSource(relative, found.size, found.mtime_ns, status, reason))
-    gone = sorted(set(recorded) - set(listing.files))
+    # A listed path not there at all: its files cannot be told from those really gone.
+    gone = [] if listing.unavailable else sorted(set(recorded) - set(listing.files))
     return ScanPlan(changed, gone, unchanged)
 
 

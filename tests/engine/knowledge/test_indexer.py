@@ -235,6 +235,31 @@ def test_a_deleted_file_takes_its_chunks_words_and_vectors(store, engine, folder
     assert_consistent(engine)
 
 
+def test_a_folder_that_is_not_there_keeps_its_files_until_it_is_back(store, engine, tmp_path):
+    # A drive not mounted must not cost the person a whole re-index when it returns.
+    first, second = write_many(tmp_path / "first", 3), write_many(tmp_path / "second", 4)
+    for path in second.iterdir():
+        path.rename(second / f"second-{path.name}")
+    library = LibrarySettings("lib", "Library", (str(first), str(second)), embedding=MODEL)
+    index(store, library, HashingEmbedder())
+    assert store.status_counts("lib") == {SourceStatus.INDEXED: 7}
+    second.rename(tmp_path / "elsewhere")
+    (first / "file0002.md").unlink()  # really gone, but kept too while one cannot tell
+    embedder = HashingEmbedder()
+    summary, events = index(store, library, embedder)
+    assert store.status_counts("lib") == {SourceStatus.INDEXED: 7}
+    assert events[-1].error == (
+        f"Not available now: “{second}”. Their files are kept until they are back."
+    )
+    (tmp_path / "elsewhere").rename(second)
+    summary, events = index(store, library, embedder)
+    assert (summary.files_read, embedder.calls) == (0, 0)  # nothing read or embedded again
+    assert events[-1].error == ""
+    assert store.status_counts("lib") == {SourceStatus.INDEXED: 6}
+    assert "file0002.md" not in store.sources("lib")
+    assert_consistent(engine)
+
+
 def test_the_embedding_cache_keeps_only_texts_some_file_still_holds(store, engine, folder):
     index(store, _library(folder), HashingEmbedder())
     travel = {c[4] for c in _chunks(engine, "travel.pdf")}
