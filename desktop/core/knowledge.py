@@ -97,6 +97,7 @@ class IndexProgress:
     failed: tuple[FailedSource, ...] = ()
     partial: tuple[FailedSource, ...] = ()  # indexed, but only in part: why
     error: str = ""  # why the pass stopped early (the embedder is unreachable, ...)
+    notice: str = ""  # what the person should know of a pass that went on (a folder away)
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,14 +193,8 @@ class IndexPass:
             counts={status: n for status, n in self._counts.items() if n},
             failed=tuple(FailedSource(p, r) for p, r in sorted(self._failures.items())),
             partial=tuple(FailedSource(p, r) for p, r in sorted(self._partial.items())),
-            error=" ".join(
-                notice
-                for notice in (
-                    self._unavailable,
-                    words_only_notice(self._embed_error) if self._embed_error else "",
-                )
-                if notice
-            ),
+            error=words_only_notice(self._embed_error) if self._embed_error else "",
+            notice=self._unavailable,
         )
 
     async def run(self) -> PassSummary:

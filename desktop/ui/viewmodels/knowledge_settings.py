@@ -259,6 +259,7 @@ class KnowledgeSettingsModel(QObject):
         notice = progress.error
         if progress.state is LibraryState.RE_EMBEDDING:
             notice = self.tr("Re-embedding — search by words keeps working meanwhile")
+        notice = " ".join(part for part in (notice, progress.notice) if part)
         return ProgressView(
             state=state,
             active=progress.state in ACTIVE_STATES,

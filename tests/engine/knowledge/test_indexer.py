@@ -248,13 +248,14 @@ def test_a_folder_that_is_not_there_keeps_its_files_until_it_is_back(store, engi
     embedder = HashingEmbedder()
     summary, events = index(store, library, embedder)
     assert store.status_counts("lib") == {SourceStatus.INDEXED: 7}
-    assert events[-1].error == (
+    assert events[-1].notice == (
         f"Not available now: “{second}”. Their files are kept until they are back."
     )
+    assert events[-1].error == ""  # the pass went on: it did not stop
     (tmp_path / "elsewhere").rename(second)
     summary, events = index(store, library, embedder)
     assert (summary.files_read, embedder.calls) == (0, 0)  # nothing read or embedded again
-    assert events[-1].error == ""
+    assert events[-1].notice == ""
     assert store.status_counts("lib") == {SourceStatus.INDEXED: 6}
     assert "file0002.md" not in store.sources("lib")
     assert_consistent(engine)

@@ -343,3 +343,15 @@ def test_an_unwritable_settings_file_is_reported(tmp_path, memory_keyring, qapp)
     model.failed.connect(problems.append)
     assert model.save(LibraryDraft("", "Docs", paths=("/data",))) == ""
     assert problems and problems[0].startswith("Could not save settings:")
+
+
+def test_a_folder_away_is_told_without_calling_the_pass_stopped(knowledge):
+    model = model_of(knowledge)
+    away = "Not available now: “/media/usb”. Their files are kept until they are back."
+    knowledge.events.emit(
+        IndexProgress(
+            "docs", LibraryState.IDLE, 3, 3, counts={SourceStatus.INDEXED: 3}, notice=away
+        )
+    )
+    assert model.state_line("docs") == "Indexed 3 files · words only"
+    assert model.progress_view("docs").notice == away
