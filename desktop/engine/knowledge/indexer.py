@@ -12,10 +12,8 @@ The steps, and what each leaves behind if the pass stops there (cancelled, kille
 3. Its chunks without a vector under the library's model key get one: from the
    embedding cache when the same text was embedded before (another file, an earlier
    version, a model switched back), else from the `Embedder`, up to `EMBED_BATCH`
-   texts a call across files, `EMBED_IN_FLIGHT` calls at once while the next files
-   are read (a remote model's round trips overlap instead of adding up). A text in
-   two batches at once is embedded by the first and waited for by the second. Each
-   batch is stored in one transaction.
+   texts a call across files, a few calls at once while the next files are read
+   (`embed_batches.py`). Each batch is stored in one transaction.
 Chunks of indexed files that still lack vectors (the embedder was down, the model
 changed, the app quit) are embedded by the next pass; no other record says so, so none
 can disagree. When the embedder fails, the pass stops asking it and goes on storing
@@ -41,13 +39,10 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ParamSpec, TypeVar
 
 from desktop.core.attachments import AttachmentError
-from desktop.core.errors import ParleyError
 from desktop.core.i18n import tr
 from desktop.core.knowledge import (
-    EmbeddingKind,
     FailedSource,
     IndexProgress,
     LibrarySettings,
@@ -57,29 +52,13 @@ from desktop.core.knowledge import (
 from desktop.core.limits import MAX_LIBRARY_DOCUMENT_CHARS
 from desktop.engine.knowledge.chunking import Chunk, layout_for, split_into_chunks
 from desktop.engine.knowledge.documents import read_document
-from desktop.engine.knowledge.embedding import EMBED_BATCH, Embedder, pack
+from desktop.engine.knowledge.embed_batches import EmbedBatches, write
+from desktop.engine.knowledge.embedding import EMBED_BATCH, Embedder
 from desktop.engine.knowledge.progress import ProgressThrottle
 from desktop.engine.knowledge.scanner import Listing, list_library, plan_scan
 from desktop.storage.knowledge_store import ChunkToEmbed, KnowledgeStore, SourceRow, StoredVector
 
 log = logging.getLogger(__name__)
-
-EMBED_IN_FLIGHT = 4  # embedding calls at once (the providers' own limit for one call)
-
-P = ParamSpec("P")
-T = TypeVar("T")
-
-
-async def _write(call: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
-    """Run a database write in a worker thread and see it end even if the caller is
-    cancelled meanwhile (the transaction commits or rolls back whole, then the
-    cancellation goes on)."""
-    future = asyncio.ensure_future(asyncio.to_thread(call, *args, **kwargs))
-    try:
-        return await asyncio.shield(future)
-    except asyncio.CancelledError:
-        await asyncio.wait([future])
-        raise
 
 
 def _file_sha256(path: Path) -> str:
@@ -105,12 +84,6 @@ def _read_and_chunk(path: Path) -> _Read:
         note = tr("only its first {count} characters are indexed: the rest is past the limit")
         note = note.format(count=f"{MAX_LIBRARY_DOCUMENT_CHARS:,}")
     return _Read(document.sha256, chunks, note)
-
-
-def _reason(error: BaseException) -> str:
-    if isinstance(error, ParleyError):
-        return str(error)
-    return tr("unexpected error ({kind})").format(kind=type(error).__name__)
 
 
 def unavailable_notice(paths: Sequence[str]) -> str:
@@ -175,13 +148,16 @@ class IndexPass:
         self._failures: dict[str, str] = {}
         self._partial: dict[str, str] = {}  # indexed in part: why
         self._unavailable = ""  # listed paths not there: their files are kept
-        self._queue: list[ChunkToEmbed] = []
-        self._outstanding: dict[int, int] = {}  # source id -> chunks waiting for vectors
-        self._flights: set[asyncio.Task[None]] = set()  # batches being embedded
-        # Text SHA-256 -> its vector once the batch embedding it has it (None: that
-        # batch gave up); registered from when a batch takes the text until its vectors
-        # are stored, where a later batch's cache lookup finds them.
-        self._texts_in_flight: dict[str, asyncio.Future[bytes | None]] = {}
+        self._batches: EmbedBatches | None = None
+        if self._key is not None and embedder is not None and not embedder_error:
+            self._batches = EmbedBatches(
+                store,
+                self._key,
+                embedder,
+                batch_size=batch_size,
+                source_done=self._step,
+                failed=self._on_embedding_failed,
+            )
 
     def progress(self) -> IndexProgress:
         return IndexProgress(
@@ -203,7 +179,8 @@ class IndexPass:
         try:
             await self._run()
         except BaseException as error:
-            await self._abandon_flights()
+            if self._batches is not None:
+                await self._batches.abandon()
             if isinstance(error, asyncio.CancelledError):
                 self._finish(LibraryState.CANCELLED, started)
             raise
@@ -211,6 +188,9 @@ class IndexPass:
         return self.summary
 
     def _finish(self, state: LibraryState, started: float) -> None:
+        if self._batches is not None:
+            self.summary.embed_calls = self._batches.calls
+            self.summary.texts_embedded = self._batches.texts_embedded
         self._state = state
         self._current = ""
         self.summary.seconds = time.monotonic() - started
@@ -248,7 +228,7 @@ class IndexPass:
         plan = plan_scan(listing, recorded)
         if listing.unavailable:
             self._unavailable = unavailable_notice(listing.unavailable)
-        await _write(self._store.apply_scan, library_id, plan.changed, plan.gone)
+        await write(self._store.apply_scan, library_id, plan.changed, plan.gone)
         for row in recorded.values():
             self._note(row.path, row.status, row.error)
         for entry in plan.changed:
@@ -278,14 +258,12 @@ class IndexPass:
             await self._index_file(row, listing)
         for source_id, chunks in backlog.items():
             await self._embed_source(source_id, chunks)
-        while self._queue:
-            await self._launch()
-        while self._flights:
-            await self._land(asyncio.ALL_COMPLETED)
+        if self._batches is not None:
+            await self._batches.drain()
         await self._tidy_vectors(old_keys)
         if plan.gone or self.summary.files_read or self.summary.files_failed:
             # Texts may have left the index: their cached embeddings with them.
-            self.summary.cache_pruned = await _write(self._store.prune_embed_cache)
+            self.summary.cache_pruned = await write(self._store.prune_embed_cache)
 
     def _note(self, path: str, status: SourceStatus, reason: str) -> None:
         self._drop(path)
@@ -321,14 +299,14 @@ class IndexPass:
             pass  # reading it will say why it cannot be read
         if found is None:
             # Gone since it was listed: the next scan would drop it anyway.
-            await _write(self._store.delete_source, row.id)
+            await write(self._store.delete_source, row.id)
             self._drop(row.path)
             self._step()
             return
         size = info.st_size if info is not None else row.size
         mtime_ns = info.st_mtime_ns if info is not None else row.mtime_ns
         if row.sha256 and await self._same_bytes(found.path, row.sha256):
-            await _write(self._store.mark_unchanged, row.id, size=size, mtime_ns=mtime_ns)
+            await write(self._store.mark_unchanged, row.id, size=size, mtime_ns=mtime_ns)
             self.summary.files_touched += 1
             self._note(row.path, SourceStatus.INDEXED, row.error)  # a note stays
             await self._embed_source(row.id, None)
@@ -343,7 +321,7 @@ class IndexPass:
             await self._fail(row, size, mtime_ns, tr("could not be read"))
             return
         self.summary.files_read += 1
-        stored = await _write(
+        stored = await write(
             self._store.replace_chunks,
             row.id,
             sha256=read.sha256,
@@ -366,7 +344,7 @@ class IndexPass:
             return False  # reading it properly will say why it cannot be read
 
     async def _fail(self, row: SourceRow, size: int, mtime_ns: int, reason: str) -> None:
-        await _write(self._store.mark_failed, row.id, size=size, mtime_ns=mtime_ns, reason=reason)
+        await write(self._store.mark_failed, row.id, size=size, mtime_ns=mtime_ns, reason=reason)
         self.summary.files_failed += 1
         self._note(row.path, SourceStatus.FAILED, reason)
         self._step()
@@ -374,13 +352,17 @@ class IndexPass:
     # --- vectors ----------------------------------------------------------------------
 
     def _embedding(self) -> bool:
-        return self._key is not None and self._embedder is not None and not self._embed_error
+        return self._batches is not None and not self._embed_error
+
+    def _on_embedding_failed(self, reason: str) -> None:
+        self._embed_error = reason
+        self._throttle.changed(now=True)
 
     async def _embed_source(self, source_id: int, missing: Sequence[ChunkToEmbed] | None) -> None:
         """Give the source's chunks without vectors theirs: from the cache now, the
         rest queued for the embedder. The source counts as done once all have one."""
-        key = self._key
-        if key is None or not self._embedding():
+        key, batches = self._key, self._batches
+        if key is None or batches is None or not self._embedding():
             self._step()
             return
         if missing is None:
@@ -397,127 +379,13 @@ class IndexPass:
                 if c.text_sha256 in cached
             ]
             if hits:
-                await _write(self._store.store_vectors, key, hits, cache=False)
+                await write(self._store.store_vectors, key, hits, cache=False)
                 self.summary.vectors_from_cache += len(hits)
             missing = [c for c in missing if c.text_sha256 not in cached]
         if not missing:
             self._step()
             return
-        self._outstanding[source_id] = len(missing)
-        self._queue.extend(missing)
-        while len(self._queue) >= self._batch_size and self._embedding():
-            await self._launch()
-
-    async def _launch(self) -> None:
-        """Send the queue's next batch, once fewer than `EMBED_IN_FLIGHT` are out."""
-        while len(self._flights) >= EMBED_IN_FLIGHT:
-            await self._land(asyncio.FIRST_COMPLETED)
-        batch, self._queue = self._queue[: self._batch_size], self._queue[self._batch_size :]
-        self._flights.add(asyncio.ensure_future(self._flush(batch)))
-
-    async def _land(self, when: str) -> None:
-        """Wait for batches in flight to end; a database error in one ends the pass."""
-        done, _ = await asyncio.wait(self._flights, return_when=when)
-        self._flights -= done
-        for task in done:
-            task.result()
-
-    async def _abandon_flights(self) -> None:
-        """The pass ends early: the batches still out are cancelled (a write under
-        way still ends whole)."""
-        flights, self._flights = self._flights, set()
-        for task in flights:
-            task.cancel()
-        await asyncio.gather(*flights, return_exceptions=True)
-
-    async def _flush(self, batch: Sequence[ChunkToEmbed]) -> None:
-        key, embedder = self._key, self._embedder
-        if key is None or embedder is None or self._embed_error:
-            self._settle(batch)
-            return
-        shas = {chunk.text_sha256 for chunk in batch}
-        elsewhere = {
-            sha: self._texts_in_flight[sha] for sha in shas if sha in self._texts_in_flight
-        }
-        loop = asyncio.get_running_loop()
-        mine: dict[str, asyncio.Future[bytes | None]] = {
-            sha: loop.create_future() for sha in shas if sha not in elsewhere
-        }
-        self._texts_in_flight.update(mine)
-        try:
-            vectors = await self._vectors_for(key, embedder, batch, mine, elsewhere)
-            if vectors is None:
-                self._settle(batch)
-                return
-            stored = [
-                StoredVector(c.chunk_id, c.text_sha256, vectors[c.text_sha256]) for c in batch
-            ]
-            await _write(self._store.store_vectors, key, stored)
-            self._settle(batch)
-        finally:
-            for sha, future in mine.items():
-                if not future.done():
-                    future.set_result(None)
-                self._texts_in_flight.pop(sha, None)
-
-    async def _vectors_for(
-        self,
-        key: str,
-        embedder: Embedder,
-        batch: Sequence[ChunkToEmbed],
-        mine: dict[str, asyncio.Future[bytes | None]],
-        elsewhere: dict[str, asyncio.Future[bytes | None]],
-    ) -> dict[str, bytes] | None:
-        """The batch's vectors by text: its own texts from the cache (an earlier pass,
-        another file) or the embedder, the others from the batches embedding them. None
-        when there are none to be had (the embedder failed: the pass says so)."""
-        cached = await asyncio.to_thread(self._store.cached_vectors, key, set(mine))
-        texts: dict[str, str] = {}
-        for chunk in batch:
-            if chunk.text_sha256 in mine and chunk.text_sha256 not in cached:
-                texts.setdefault(chunk.text_sha256, chunk.text)
-        vectors = dict(cached)
-        if texts:
-            try:
-                answer = await embedder.embed(list(texts.values()), EmbeddingKind.DOCUMENT)
-                # Off the event loop: 64 vectors of 768 numbers take milliseconds to pack.
-                packed = await asyncio.to_thread(pack, answer, len(texts))
-            except Exception as error:
-                self._stop_embedding(error)
-                return None
-            vectors.update(zip(texts, packed, strict=True))
-            self.summary.embed_calls += 1
-            self.summary.texts_embedded += len(texts)
-        for sha, future in mine.items():
-            future.set_result(vectors[sha])
-        for sha, future in elsewhere.items():
-            vector = await future
-            if vector is None:  # that batch gave up
-                return None
-            vectors[sha] = vector
-        return vectors
-
-    def _stop_embedding(self, error: Exception) -> None:
-        """The embedder failed: no more calls this pass; what waits for vectors is
-        done for now (the next pass embeds it), and the pass says why."""
-        if self._embed_error:
-            return  # another batch in flight failed first
-        log.warning("Embedding failed; the pass goes on by words only (%s)", type(error).__name__)
-        self._embed_error = _reason(error)
-        self._settle(self._queue)
-        self._queue = []
-        self._throttle.changed(now=True)
-
-    def _settle(self, batch: Sequence[ChunkToEmbed]) -> None:
-        """These chunks are dealt with (stored, or given up on this pass): a source
-        whose last chunk this was is done."""
-        for chunk in batch:
-            left = self._outstanding.get(chunk.source_id, 0) - 1
-            if left > 0:
-                self._outstanding[chunk.source_id] = left
-            elif chunk.source_id in self._outstanding:
-                del self._outstanding[chunk.source_id]
-                self._step()
+        await batches.add(source_id, missing)
 
     async def _tidy_vectors(self, old_keys: set[str]) -> None:
         """Old-model vectors go once every chunk has one under the current model; a
@@ -525,12 +393,12 @@ class IndexPass:
         library_id = self._library.id
         if self._key is None:
             if await asyncio.to_thread(self._store.vector_keys, library_id):
-                deleted = await _write(self._store.delete_other_vectors, library_id, None)
+                deleted = await write(self._store.delete_other_vectors, library_id, None)
                 self.summary.old_vectors_deleted += deleted
             return
         if not old_keys or not self._embedding():
             return
         missing = await asyncio.to_thread(self._store.chunks_missing_vectors, library_id, self._key)
         if not missing:
-            deleted = await _write(self._store.delete_other_vectors, library_id, self._key)
+            deleted = await write(self._store.delete_other_vectors, library_id, self._key)
             self.summary.old_vectors_deleted += deleted

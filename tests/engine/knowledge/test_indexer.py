@@ -26,8 +26,9 @@ from desktop.core.knowledge import (
 )
 from desktop.core.limits import MAX_LIBRARY_DOCUMENT_CHARS
 from desktop.engine.knowledge.chunking import Layout, split_into_chunks
+from desktop.engine.knowledge.embed_batches import EMBED_IN_FLIGHT
 from desktop.engine.knowledge.embedding import EMBED_BATCH, unpack
-from desktop.engine.knowledge.indexer import EMBED_IN_FLIGHT, IndexPass, PassSummary
+from desktop.engine.knowledge.indexer import IndexPass, PassSummary
 from desktop.storage.knowledge_index import open_index
 from desktop.storage.knowledge_queries import word_search
 from desktop.storage.knowledge_store import KnowledgeStore
