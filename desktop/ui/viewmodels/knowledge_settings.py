@@ -37,12 +37,6 @@ SIZED_KINDS = frozenset(
 )
 
 
-def saved_embedding_models(provider: ProviderSettings) -> list[str]:
-    """The embedding models among a provider's saved ones, by their names: what is
-    offered before (or without) the endpoint's own answer."""
-    return embedding_models(provider.models)
-
-
 def patterns(text: str) -> tuple[str, ...]:
     """One glob pattern a line, blank lines ignored."""
     return tuple(dict.fromkeys(line.strip() for line in text.splitlines() if line.strip()))
@@ -175,9 +169,9 @@ class KnowledgeSettingsModel(QObject):
         if provider is None:
             return []
         listed = self._listed.get(provider_id)
-        if listed is not None and listed[0] == _address(provider):
+        if listed is not None and listed[0] == _endpoint(provider):
             return list(listed[1])
-        return saved_embedding_models(provider)
+        return embedding_models(provider.models)  # by their names
 
     def embedding_note(self, provider_id: str) -> str:
         """A line on the provider's list: being asked, or why it could not be."""
@@ -190,7 +184,7 @@ class KnowledgeSettingsModel(QObject):
         if self._tasks is None or provider is None or provider_id in self._asking:
             return
         listed = self._listed.get(provider_id)
-        if listed is not None and listed[0] == _address(provider) and not again:
+        if listed is not None and listed[0] == _endpoint(provider) and not again:
             return
         self._asking.add(provider_id)
         asking = self.tr("Asking %1 for its embedding models…").replace("%1", provider.name)
@@ -205,7 +199,7 @@ class KnowledgeSettingsModel(QObject):
             note = self.tr("Could not ask %1 for its models: %2. Type the model's name.")
             self._notes[provider.id] = note.replace("%1", provider.name).replace("%2", str(error))
         else:
-            self._listed[provider.id] = (_address(provider), models)
+            self._listed[provider.id] = (_endpoint(provider), models)
             empty = self.tr("%1 lists no embedding models. Type the model's name.")
             self._notes[provider.id] = "" if models else empty.replace("%1", provider.name)
         finally:
@@ -377,7 +371,7 @@ class KnowledgeSettingsModel(QObject):
         self.changed.emit()
 
 
-def _address(provider: ProviderSettings) -> tuple[str, str]:
+def _endpoint(provider: ProviderSettings) -> tuple[str, str]:
     """What a model list belongs to: another address is another list."""
     return (provider.kind.value, provider.base_url)
 
