@@ -52,7 +52,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from desktop.core.knowledge import EmbeddingChoice, EmbeddingKind, LibrarySettings
 from desktop.engine.knowledge.indexer import IndexPass
-from desktop.engine.knowledge.search import KnowledgeSearch, VectorMatrices
+from desktop.engine.knowledge.search import KnowledgeSearch
+from desktop.engine.knowledge.vector_matrices import VectorMatrices
 from desktop.storage.knowledge_index import INDEX_FILE, SCHEMA_VERSION, open_index
 from desktop.storage.knowledge_queries import match_expression, query_terms, word_search
 from desktop.storage.knowledge_store import KnowledgeStore

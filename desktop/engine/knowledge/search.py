@@ -18,10 +18,8 @@ failing or silent, no vectors yet for that model, vectors of another size: the l
 is searched by words only and `SearchOutcome.words_only_reason` says why in the
 person's words. A broken index (a database error) is not hidden: it propagates.
 
-Memory: a library's matrix (chunks × dims × 4 bytes: 293 MiB for 100,000 × 768) is read
-once and kept per (library, model key) by `VectorMatrices`; a query allocates only its
-score vector. A matrix is dropped after 10 minutes unused, and reloaded when the
-library's index changed (`knowledge_queries.library_fingerprint`).
+Memory: a library's matrix is read once and kept by `VectorMatrices`
+(`vector_matrices.py`); a query allocates only its score vector.
 
 Blocking work (SQLite, numpy) runs in worker threads: the event loop only waits.
 """
@@ -42,6 +40,7 @@ from sqlalchemy import Engine
 from desktop.core.errors import ProviderError
 from desktop.core.i18n import tr
 from desktop.core.knowledge import MAX_PASSAGES, LibrarySettings, Passage, SearchOutcome
+from desktop.engine.knowledge.vector_matrices import VectorMatrices
 from desktop.storage.knowledge_queries import (
     WORD_HITS,
     Fingerprint,
@@ -50,7 +49,6 @@ from desktop.storage.knowledge_queries import (
     VectorMatrix,
     fetch_passages,
     library_fingerprint,
-    load_vectors,
     word_search,
 )
 from desktop.storage.sqlite_engine import read_transaction
@@ -65,7 +63,6 @@ Locate = Callable[[LibrarySettings, str], str]
 EMBED_TIMEOUT_S: Final = 10.0
 VECTOR_HITS: Final = 50
 RRF_K: Final = 60
-IDLE_S: Final = 600.0
 _FETCH_BATCH: Final = 4 * MAX_PASSAGES  # candidates read per round (duplicates, gone files)
 
 
@@ -98,107 +95,6 @@ def _no_vectors() -> str:
 
 def _other_size() -> str:
     return tr("the embedding model returns vectors of another size than the library's index")
-
-
-# --- the matrices ------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Entry:
-    fingerprint: Fingerprint
-    vectors: VectorMatrix
-    used_at: float
-
-
-class VectorMatrices:
-    """The matrices of the libraries in use, per (library id, model key): read once,
-    reused by every query, reloaded when the library's index changed, dropped after
-    `idle_s` unused. One load at a time per key, so two questions at once never read
-    the same 300 MiB twice. Use from the event loop's thread."""
-
-    def __init__(
-        self, engine: Engine, *, idle_s: float = IDLE_S, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self._engine = engine
-        self._idle_s = idle_s
-        self._clock = clock
-        self._entries: dict[tuple[str, str], _Entry] = {}
-        self._locks: dict[tuple[str, str], asyncio.Lock] = {}
-        self._sweep: asyncio.TimerHandle | None = None
-        self._sweep_loop: asyncio.AbstractEventLoop | None = None
-        self.loads = 0  # matrices read from the index so far (for tests and figures)
-
-    @property
-    def resident_bytes(self) -> int:
-        return sum(entry.vectors.nbytes for entry in self._entries.values())
-
-    def cached(self) -> set[tuple[str, str]]:
-        return set(self._entries)
-
-    async def get(
-        self, library_id: str, model_key: str, fingerprint: Fingerprint | None = None
-    ) -> VectorMatrix:
-        """The library's current vectors under `model_key` (empty if it has none).
-        `fingerprint`: the library's, if the caller has just read it (saves a read)."""
-        key = (library_id, model_key)
-        lock = self._locks.setdefault(key, asyncio.Lock())
-        async with lock:
-            entry = self._entries.get(key)
-            if entry is not None:
-                if fingerprint is None:
-                    fingerprint = await asyncio.to_thread(self._fingerprint, library_id)
-                if fingerprint != entry.fingerprint:
-                    # Let go of the old matrix before reading the new one: never two.
-                    del self._entries[key]
-                    entry = None
-            if entry is None:
-                entry = await asyncio.to_thread(self._load, library_id, model_key)
-                self.loads += 1
-            entry.used_at = self._clock()
-            self._entries[key] = entry  # (again, should the timer have dropped it meanwhile)
-            self._schedule_sweep()
-            return entry.vectors
-
-    def drop_idle(self) -> None:
-        """Let go of the matrices not used for `idle_s` (also run by a timer)."""
-        self._sweep = None
-        now = self._clock()
-        for key, entry in list(self._entries.items()):
-            if now - entry.used_at >= self._idle_s:
-                del self._entries[key]
-        self._schedule_sweep()
-
-    def clear(self) -> None:
-        """Let go of every matrix (the index is closed or rebuilt)."""
-        self._entries.clear()
-        if self._sweep is not None:
-            self._sweep.cancel()
-            self._sweep = None
-
-    def _schedule_sweep(self) -> None:
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:  # called outside the loop (a test): the next use schedules it
-            return
-        if self._sweep is not None and self._sweep_loop is not loop:  # that loop is gone
-            self._sweep.cancel()
-            self._sweep = None
-        if self._sweep is None and self._entries:
-            self._sweep_loop = loop
-            oldest = min(entry.used_at for entry in self._entries.values())
-            delay = max(oldest + self._idle_s - self._clock(), 0.0) + 1.0
-            self._sweep = loop.call_later(delay, self.drop_idle)
-
-    def _fingerprint(self, library_id: str) -> Fingerprint:
-        with read_transaction(self._engine) as connection:
-            return library_fingerprint(connection, library_id)
-
-    def _load(self, library_id: str, model_key: str) -> _Entry:
-        # One snapshot for both: the fingerprint describes exactly the rows read.
-        with read_transaction(self._engine) as connection:
-            fingerprint = library_fingerprint(connection, library_id)
-            vectors = load_vectors(connection, library_id, model_key)
-        return _Entry(fingerprint, vectors, self._clock())
 
 
 # --- ranking -----------------------------------------------------------------------

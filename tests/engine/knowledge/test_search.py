@@ -12,13 +12,8 @@ from sqlalchemy import Engine
 
 from desktop.core.errors import ProviderError
 from desktop.core.knowledge import EmbeddingChoice, LibrarySettings, SourceStatus
-from desktop.engine.knowledge.search import (
-    KnowledgeSearch,
-    VectorMatrices,
-    fuse,
-    nearest,
-    query_vector,
-)
+from desktop.engine.knowledge.search import KnowledgeSearch, fuse, nearest, query_vector
+from desktop.engine.knowledge.vector_matrices import VectorMatrices
 from desktop.storage.knowledge_index import open_index
 from desktop.storage.knowledge_queries import VectorMatrix, mark_library_changed
 from desktop.storage.sqlite_engine import write_transaction
