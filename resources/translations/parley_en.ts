@@ -85,7 +85,7 @@
 <context>
     <name>KnowledgeSettingsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="240"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="234"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>Cancelled · %n file indexed</numerusform>
@@ -93,7 +93,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="242"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="236"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>Stopped · %n file indexed</numerusform>
@@ -101,7 +101,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="244"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="238"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>Indexed %n file</numerusform>

@@ -118,7 +118,7 @@
     <message>
         <location filename="../../desktop/core/assistants.py" line="147"/>
         <location filename="../../desktop/core/desktop_settings.py" line="53"/>
-        <location filename="../../desktop/core/knowledge.py" line="167"/>
+        <location filename="../../desktop/core/knowledge.py" line="168"/>
         <location filename="../../desktop/core/mcp_settings.py" line="88"/>
         <location filename="../../desktop/core/mcp_settings.py" line="105"/>
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
@@ -129,8 +129,8 @@
     <message>
         <location filename="../../desktop/core/assistants.py" line="150"/>
         <location filename="../../desktop/core/desktop_settings.py" line="56"/>
-        <location filename="../../desktop/core/knowledge.py" line="145"/>
-        <location filename="../../desktop/core/knowledge.py" line="170"/>
+        <location filename="../../desktop/core/knowledge.py" line="146"/>
+        <location filename="../../desktop/core/knowledge.py" line="171"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
         <location filename="../../desktop/core/settings.py" line="299"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
@@ -139,7 +139,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="154"/>
-        <location filename="../../desktop/core/knowledge.py" line="174"/>
+        <location filename="../../desktop/core/knowledge.py" line="175"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;writer&apos;）</translation>
     </message>
@@ -160,7 +160,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="204"/>
-        <location filename="../../desktop/core/knowledge.py" line="201"/>
+        <location filename="../../desktop/core/knowledge.py" line="202"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
         <translation>{id!r} 被重复使用</translation>
@@ -189,7 +189,7 @@
     <message>
         <location filename="../../desktop/core/assistants.py" line="176"/>
         <location filename="../../desktop/core/desktop_settings.py" line="61"/>
-        <location filename="../../desktop/core/knowledge.py" line="181"/>
+        <location filename="../../desktop/core/knowledge.py" line="182"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="179"/>
         <source>must be true or false</source>
@@ -217,7 +217,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="198"/>
-        <location filename="../../desktop/core/knowledge.py" line="195"/>
+        <location filename="../../desktop/core/knowledge.py" line="196"/>
         <location filename="../../desktop/core/mcp_settings.py" line="151"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
         <source>must be a list</source>
@@ -225,8 +225,8 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="158"/>
-        <location filename="../../desktop/core/knowledge.py" line="151"/>
-        <location filename="../../desktop/core/knowledge.py" line="178"/>
+        <location filename="../../desktop/core/knowledge.py" line="152"/>
+        <location filename="../../desktop/core/knowledge.py" line="179"/>
         <location filename="../../desktop/core/settings.py" line="353"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
         <source>must not be empty</source>
@@ -695,23 +695,23 @@
         <translation>必须指定要运行的程序</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="134"/>
+        <location filename="../../desktop/core/knowledge.py" line="135"/>
         <location filename="../../desktop/core/mcp_settings.py" line="126"/>
         <source>must be a list of strings</source>
         <translation>必须是字符串列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="142"/>
+        <location filename="../../desktop/core/knowledge.py" line="143"/>
         <source>must be an object or null</source>
         <translation>必须是对象或 null</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="148"/>
+        <location filename="../../desktop/core/knowledge.py" line="149"/>
         <source>must be a provider id</source>
         <translation>必须是服务商 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/knowledge.py" line="160"/>
+        <location filename="../../desktop/core/knowledge.py" line="161"/>
         <source>must be a whole number from 1 to {most}, or null</source>
         <translation>必须是 1 到 {most} 之间的整数，或 null</translation>
     </message>
@@ -2209,27 +2209,27 @@
         <translation>嵌入模型返回了 Parley 无法使用的向量</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="105"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="84"/>
         <source>only its first {count} characters are indexed: the rest is past the limit</source>
         <translation>只索引了前 {count} 个字符：其余部分超出了上限</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="113"/>
+        <location filename="../../desktop/engine/knowledge/embed_batches.py" line="56"/>
         <source>unexpected error ({kind})</source>
         <translation>意外错误（{kind}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="119"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="92"/>
         <source>Not available now: {paths}. Their files are kept until they are back.</source>
         <translation>暂时无法访问：{paths}。其中的文件会保留，直到它们恢复可用。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="126"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="99"/>
         <source>Searched by words only for now: vectors could not be computed ({reason}).</source>
         <translation>暂时仅按关键词搜索：无法计算向量（{reason}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/indexer.py" line="349"/>
+        <location filename="../../desktop/engine/knowledge/indexer.py" line="321"/>
         <source>could not be read</source>
         <translation>无法读取</translation>
     </message>
@@ -2239,42 +2239,42 @@
         <translation>不是 Parley 可读取的文件类型</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="76"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="73"/>
         <source>the embedding model&apos;s provider is not available</source>
         <translation>嵌入模型的服务商不可用</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="80"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="77"/>
         <source>the embedding server did not answer</source>
         <translation>嵌入服务器没有响应</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="84"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="81"/>
         <source>the embedding server reported an error: {error}</source>
         <translation>嵌入服务器报告了错误：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="88"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="85"/>
         <source>the question could not be embedded</source>
         <translation>无法为问题生成嵌入向量</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="92"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="89"/>
         <source>the embedding model returned an empty vector</source>
         <translation>嵌入模型返回了空向量</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="96"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="93"/>
         <source>the library has no vectors for this embedding model yet</source>
         <translation>知识库中还没有此嵌入模型的向量</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="100"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="97"/>
         <source>the embedding model returns vectors of another size than the library&apos;s index</source>
         <translation>嵌入模型返回的向量维度与知识库索引的不一致</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/search.py" line="465"/>
+        <location filename="../../desktop/engine/knowledge/search.py" line="361"/>
         <source>{library}: {reason}</source>
         <translation>{library}：{reason}</translation>
     </message>
@@ -3181,6 +3181,39 @@
     </message>
 </context>
 <context>
+    <name>EmbeddingPicker</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="39"/>
+        <source>Model name</source>
+        <translation>模型名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="44"/>
+        <source>Refresh list</source>
+        <translation>刷新列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="45"/>
+        <source>Ask the provider for its embedding models</source>
+        <translation>向服务商查询其嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="53"/>
+        <source>Model&apos;s default</source>
+        <translation>模型默认值</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="55"/>
+        <source>Dimensions</source>
+        <translation>维度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="58"/>
+        <source>Without an embedding model a library is searched by its words only. Changing the model embeds every passage again; searching by words keeps working meanwhile.</source>
+        <translation>未设置嵌入模型时，知识库仅按关键词搜索。更换模型会重新嵌入所有段落，期间关键词搜索仍可正常使用。</translation>
+    </message>
+</context>
+<context>
     <name>FloatingWindow</name>
     <message>
         <location filename="../../desktop/ui/views/floating_window.py" line="132"/>
@@ -3373,7 +3406,7 @@
 <context>
     <name>KnowledgePage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="75"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="68"/>
         <source>No libraries yet.
 
 Add one with folders and files, then choose which assistants may search and cite it in Settings → Assistants.</source>
@@ -3382,173 +3415,143 @@ Add one with folders and files, then choose which assistants may search and cite
 添加一个包含文件夹和文件的知识库，然后在“设置 → 助手”中选择哪些助手可以搜索并引用它。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="82"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="75"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="84"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="77"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="96"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="89"/>
         <source>e.g. Product docs</source>
         <translation>例如：产品文档</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="90"/>
         <source>Assistants may search this library</source>
         <translation>允许助手搜索此知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="102"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="95"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="104"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="97"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="106"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="99"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="126"/>
-        <source>Model name</source>
-        <translation>模型名称</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="131"/>
-        <source>Refresh list</source>
-        <translation>刷新列表</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="132"/>
-        <source>Ask the provider for its embedding models</source>
-        <translation>向服务商查询其嵌入模型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="140"/>
-        <source>Model&apos;s default</source>
-        <translation>模型默认值</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="142"/>
-        <source>Dimensions</source>
-        <translation>维度</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="145"/>
-        <source>Without an embedding model a library is searched by its words only. Changing the model embeds every passage again; searching by words keeps working meanwhile.</source>
-        <translation>未设置嵌入模型时，知识库仅按关键词搜索。更换模型会重新嵌入所有段落，期间关键词搜索仍可正常使用。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="163"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="130"/>
         <source>Files that could not be read</source>
         <translation>无法读取的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="167"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="134"/>
         <source>Files indexed only in part</source>
         <translation>仅部分索引的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="171"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="138"/>
         <source>Re-scan</source>
         <translation>重新扫描</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="172"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="139"/>
         <source>Look for new, changed and removed files now</source>
         <translation>立即查找新增、修改和删除的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="174"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="141"/>
         <source>Cancel indexing</source>
         <translation>取消索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="179"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="146"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="220"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="173"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="222"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="175"/>
         <source>Folders and files</source>
         <translation>文件夹和文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="226"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="179"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="227"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="180"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="232"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="185"/>
         <source>One pattern a line, matched against the path inside the library, e.g. *.md or docs/**. No include patterns: every file Parley can read.</source>
         <translation>每行一个模式，与文件在知识库内的路径匹配，例如 *.md 或 docs/**。未设置包含模式时，使用 Parley 能读取的所有文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="238"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="191"/>
         <source>Files to use</source>
         <translation>要使用的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="239"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="192"/>
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="240"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="193"/>
         <source>Indexing</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="279"/>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="465"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="231"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="344"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="457"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="336"/>
         <source>Choose or type the embedding model&apos;s name.</source>
         <translation>请选择或输入嵌入模型的名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="484"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="363"/>
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="491"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="370"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="514"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="393"/>
         <source>Indexing starts when the library is saved.</source>
         <translation>保存知识库后即开始索引。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="557"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="436"/>
         <source>Delete library</source>
         <translation>删除知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="559"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="438"/>
         <source>Delete the library “%1”? Its index is removed; the folders and files themselves are not touched.</source>
         <translation>要删除知识库“%1”吗？其索引将被移除，文件夹和文件本身不受影响。</translation>
     </message>
@@ -3556,124 +3559,124 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>KnowledgeSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="136"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="130"/>
         <source>New library</source>
         <translation>新知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="160"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="154"/>
         <source>None — search by words only</source>
         <translation>无 — 仅按关键词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="222"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="216"/>
         <source>Turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="219"/>
         <source>Not indexed yet</source>
         <translation>尚未索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="229"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="223"/>
         <source>Looking for new and changed files…</source>
         <translation>正在查找新增和修改的文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="231"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
         <source>Indexing %1 of %2</source>
         <translation>正在索引 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="237"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="231"/>
         <source>Re-embedding…</source>
         <translation>正在重新嵌入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="240"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="234"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>已取消 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="242"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="236"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>已停止 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="244"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="238"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="247"/>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="282"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="241"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="277"/>
         <source>%1 failed</source>
         <translation>失败 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="276"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="271"/>
         <source>%1 indexed</source>
         <translation>已索引 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="279"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="274"/>
         <source>%1 waiting</source>
         <translation>等待中 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="285"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="280"/>
         <source>%1 skipped</source>
         <translation>已跳过 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="251"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="245"/>
         <source>words only</source>
         <translation>仅关键词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="167"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="161"/>
         <source>%1 (not available)</source>
         <translation>%1（不可用）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="196"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="190"/>
         <source>Asking %1 for its embedding models…</source>
         <translation>正在向 %1 查询其嵌入模型…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="205"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="199"/>
         <source>Could not ask %1 for its models: %2. Type the model&apos;s name.</source>
         <translation>无法向 %1 查询模型：%2。请输入模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="209"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="203"/>
         <source>%1 lists no embedding models. Type the model&apos;s name.</source>
         <translation>%1 未列出嵌入模型。请输入模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="261"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="255"/>
         <source>Re-embedding — search by words keeps working meanwhile</source>
         <translation>正在重新嵌入 — 期间关键词搜索仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="298"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="293"/>
         <source>Add a folder or files for the library to hold.</source>
         <translation>请为知识库添加文件夹或文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="317"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="312"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="371"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="366"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>

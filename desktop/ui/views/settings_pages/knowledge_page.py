@@ -9,7 +9,6 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QComboBox,
     QFileDialog,
     QFormLayout,
     QFrame,
@@ -23,22 +22,17 @@ from PySide6.QtWidgets import (
     QProgressBar,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop.core.knowledge import MAX_DIMENSIONS, EmbeddingChoice
 from desktop.ui.plain_text import tooltip
-from desktop.ui.viewmodels.knowledge_settings import (
-    EmbeddingProvider,
-    KnowledgeSettingsModel,
-    LibraryDraft,
-)
+from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel, LibraryDraft
 from desktop.ui.views.confirm import confirm_delete
 from desktop.ui.views.elided import ElidedLabel
 from desktop.ui.views.labels import PlainLabel, plain_form_labels
+from desktop.ui.views.settings_pages.embedding_picker import EmbeddingPicker
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 _ID_ROLE = Qt.ItemDataRole.UserRole
@@ -62,7 +56,6 @@ class KnowledgePage(QWidget):
         super().__init__(parent)
         self._model = model
         self._selected = ""  # the library shown in the form ("" while adding one)
-        self._providers: list[EmbeddingProvider] = []
         self.file_dialog: QFileDialog | None = None  # the open "Add folder/files" dialog
 
         # --- the list ---------------------------------------------------------------
@@ -115,39 +108,13 @@ class KnowledgePage(QWidget):
         self.exclude.setPlaceholderText("drafts/**\n*.tmp")
         self.exclude.setFixedHeight(64)
         self.exclude.setTabChangesFocus(True)
-        self.embedding_provider = QComboBox(body)
-        self.embedding_provider.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
-        self.embedding_provider.currentIndexChanged.connect(self._on_provider_picked)
-        self.embedding_model = QComboBox(body)
-        self.embedding_model.setEditable(True)  # any model the endpoint did not list
-        self.embedding_model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
-        model_edit = self.embedding_model.lineEdit()
-        if model_edit is not None:  # (editable: it has one)
-            model_edit.setPlaceholderText(self.tr("Model name"))
-        self.embedding_model.setSizeAdjustPolicy(
-            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
-        )
-        self.embedding_model.setMinimumContentsLength(14)
-        self.list_models_button = QPushButton(self.tr("Refresh list"), body)
-        self.list_models_button.setToolTip(self.tr("Ask the provider for its embedding models"))
-        self.list_models_button.clicked.connect(self._list_models_again)
-        self.models_note = PlainLabel("", body)
-        self.models_note.setObjectName("FormHint")
-        self.models_note.setWordWrap(True)
-        self.dimensions = QSpinBox(body)
-        self.dimensions.setRange(0, MAX_DIMENSIONS)
-        self.dimensions.setSingleStep(128)
-        self.dimensions.setSpecialValueText(self.tr("Model's default"))
-        self.dimensions.setMaximumWidth(140)
-        self.dimensions_label = PlainLabel(self.tr("Dimensions"), body)
-        self.embedding_hint = _hint(
-            self.tr(
-                "Without an embedding model a library is searched by its words only. "
-                "Changing the model embeds every passage again; searching by words "
-                "keeps working meanwhile."
-            ),
-            body,
-        )
+        self.embedding = EmbeddingPicker(model, body)
+        # (the picker's parts, as tests and the layout reach them)
+        self.embedding_provider = self.embedding.provider
+        self.embedding_model = self.embedding.model
+        self.list_models_button = self.embedding.list_button
+        self.models_note = self.embedding.note
+        self.dimensions = self.embedding.dimensions
 
         # --- indexing ---------------------------------------------------------------
         self.state = PlainLabel("", body)
@@ -191,20 +158,6 @@ class KnowledgePage(QWidget):
         paths_column.setSpacing(4)
         paths_column.addWidget(self.paths)
         paths_column.addLayout(path_buttons)
-        embedding_row = QHBoxLayout()
-        embedding_row.addWidget(self.embedding_provider, 2)
-        embedding_row.addWidget(self.embedding_model, 3)
-        embedding_row.addWidget(self.list_models_button)
-        dimensions_row = QHBoxLayout()
-        dimensions_row.addWidget(self.dimensions_label)
-        dimensions_row.addWidget(self.dimensions)
-        dimensions_row.addStretch(1)
-        embedding_column = QVBoxLayout()
-        embedding_column.setSpacing(4)
-        embedding_column.addLayout(embedding_row)
-        embedding_column.addWidget(self.models_note)
-        embedding_column.addLayout(dimensions_row)
-        embedding_column.addWidget(self.embedding_hint)
         index_buttons = QHBoxLayout()
         index_buttons.addWidget(self.rescan_button)
         index_buttons.addWidget(self.cancel_button)
@@ -236,7 +189,7 @@ class KnowledgePage(QWidget):
         )
         patterns_grid.addWidget(patterns_hint, 2, 0, 1, 2)
         form.addRow(self.tr("Files to use"), patterns_grid)
-        form.addRow(self.tr("Embedding model"), embedding_column)
+        form.addRow(self.tr("Embedding model"), self.embedding)
         form.addRow(_section(self.tr("Indexing"), body))
         form.addRow(progress_column)
         form.addRow(self.failures_title)
@@ -275,7 +228,6 @@ class KnowledgePage(QWidget):
 
         model.changed.connect(self.reload)
         model.progressChanged.connect(self._on_progress)
-        model.embeddingModelsChanged.connect(self._on_models_listed)
         model.saved.connect(lambda _id: set_tone(self.status, self.tr("Saved."), "ok"))
         model.failed.connect(lambda text: set_tone(self.status, text, "error"))
         self.reload()
@@ -313,7 +265,7 @@ class KnowledgePage(QWidget):
                 self._show_draft(self._model.new_draft())
                 self.stack.setCurrentWidget(self.empty)
         else:
-            self._refresh_options()
+            self.embedding.refresh()
         self.delete_button.setEnabled(bool(self._selected))
 
     def _fill_row(self, item: QListWidgetItem) -> None:
@@ -363,81 +315,9 @@ class KnowledgePage(QWidget):
         self.add_paths(draft.paths)
         self.include.setPlainText(draft.include)
         self.exclude.setPlainText(draft.exclude)
-        self._set_options(draft.embedding)
-        self.dimensions.setValue((draft.embedding.dimensions if draft.embedding else None) or 0)
+        self.embedding.show_choice(draft.embedding)
         set_tone(self.status, "")
         self._show_progress()
-
-    def _set_options(self, chosen: EmbeddingChoice | None) -> None:
-        """The providers offered, the chosen one selected with its model."""
-        self._providers = self._model.embedding_providers(chosen)
-        wanted = chosen.provider_id if chosen else None
-        index = next((i for i, e in enumerate(self._providers) if e.provider_id == wanted), 0)
-        self.embedding_provider.blockSignals(True)
-        self.embedding_provider.clear()
-        for entry in self._providers:
-            self.embedding_provider.addItem(entry.label)
-        self.embedding_provider.setCurrentIndex(index)
-        self.embedding_provider.blockSignals(False)
-        self._show_provider(chosen.model if chosen else "")
-
-    def _refresh_options(self) -> None:
-        """Providers changed: offer them now, keeping the form's choice."""
-        if self._providers:
-            self._set_options(self.form_embedding())
-
-    def _picked_provider(self) -> EmbeddingProvider | None:
-        index = self.embedding_provider.currentIndex()
-        return self._providers[index] if 0 <= index < len(self._providers) else None
-
-    def _on_provider_picked(self, *_: object) -> None:
-        self._show_provider("")
-
-    def _show_provider(self, model: str) -> None:
-        """The picked provider's models (`model` typed in, or the first offered), its
-        note, and the size box where its protocol takes one; its endpoint is asked."""
-        entry = self._picked_provider()
-        provider_id = entry.provider_id if entry else None
-        for widget in (self.embedding_model, self.list_models_button, self.models_note):
-            widget.setVisible(provider_id is not None)
-        sized = entry is not None and entry.sized
-        self.dimensions.setVisible(sized)
-        self.dimensions_label.setVisible(sized)
-        if provider_id is None:
-            return
-        self._fill_models(provider_id, model)
-        self._model.list_embedding_models(provider_id)
-
-    def _fill_models(self, provider_id: str, model: str | None = None) -> None:
-        """The provider's models in the list; `model` (None: what is typed) kept."""
-        text = self.embedding_model.currentText() if model is None else model
-        offered = self._model.embedding_models(provider_id)
-        self.embedding_model.clear()
-        self.embedding_model.addItems(offered)
-        self.embedding_model.setCurrentText(text or (offered[0] if offered else ""))
-        note = self._model.embedding_note(provider_id)
-        self.models_note.setText(note)
-        self.models_note.setVisible(bool(note))
-
-    def _on_models_listed(self, provider_id: str) -> None:
-        entry = self._picked_provider()
-        if entry is not None and entry.provider_id == provider_id:
-            self._fill_models(provider_id)
-
-    def _list_models_again(self) -> None:
-        entry = self._picked_provider()
-        if entry is not None and entry.provider_id is not None:
-            self._model.list_embedding_models(entry.provider_id, again=True)
-
-    def form_embedding(self) -> EmbeddingChoice | None:
-        """The chosen model, or None for words only (or a provider with no model named:
-        `save` refuses that)."""
-        entry = self._picked_provider()
-        model = self.embedding_model.currentText().strip()
-        if entry is None or entry.provider_id is None or not model:
-            return None
-        dimensions = self.dimensions.value() if entry.sized and self.dimensions.value() else None
-        return EmbeddingChoice(entry.provider_id, model, dimensions)
 
     def form_draft(self) -> LibraryDraft:
         """The library as the form shows it now."""
@@ -447,13 +327,12 @@ class KnowledgePage(QWidget):
             paths=tuple(self.paths.item(row).text() for row in range(self.paths.count())),
             include=self.include.toPlainText(),
             exclude=self.exclude.toPlainText(),
-            embedding=self.form_embedding(),
+            embedding=self.embedding.choice(),
             enabled=self.enabled.isChecked(),
         )
 
     def save(self) -> None:
-        entry = self._picked_provider()
-        if entry is not None and entry.provider_id is not None and self.form_embedding() is None:
+        if self.embedding.lacks_model():
             set_tone(self.status, self.tr("Choose or type the embedding model's name."), "error")
             self.embedding_model.setFocus()
             return

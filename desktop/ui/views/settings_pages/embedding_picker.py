@@ -1,0 +1,158 @@
+"""A knowledge library's embedding model: the provider (or none: words only), then one
+of the models its endpoint says embed, or any name typed, and the vector size where the
+protocol takes one. Choosing a provider asks its endpoint (once a session; Refresh list
+asks again); what came back, or why nothing did, shows under the row."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.core.knowledge import MAX_DIMENSIONS, EmbeddingChoice
+from desktop.ui.viewmodels.knowledge_settings import EmbeddingProvider, KnowledgeSettingsModel
+from desktop.ui.views.labels import PlainLabel
+
+
+class EmbeddingPicker(QWidget):
+    def __init__(self, model: KnowledgeSettingsModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._providers: list[EmbeddingProvider] = []
+        self.provider = QComboBox(self)
+        # Never as wide as "None — search by words only": the row fits a narrow dialog.
+        self.provider.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.provider.setMinimumContentsLength(12)
+        self.provider.currentIndexChanged.connect(lambda _index: self._show_provider(""))
+        self.model = QComboBox(self)
+        self.model.setEditable(True)  # any model the endpoint did not list
+        self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
+        model_edit = self.model.lineEdit()
+        if model_edit is not None:  # (editable: it has one)
+            model_edit.setPlaceholderText(self.tr("Model name"))
+        self.model.setSizeAdjustPolicy(
+            QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
+        )
+        self.model.setMinimumContentsLength(14)
+        self.list_button = QPushButton(self.tr("Refresh list"), self)
+        self.list_button.setToolTip(self.tr("Ask the provider for its embedding models"))
+        self.list_button.clicked.connect(self._list_again)
+        self.note = PlainLabel("", self)
+        self.note.setObjectName("FormHint")
+        self.note.setWordWrap(True)
+        self.dimensions = QSpinBox(self)
+        self.dimensions.setRange(0, MAX_DIMENSIONS)
+        self.dimensions.setSingleStep(128)
+        self.dimensions.setSpecialValueText(self.tr("Model's default"))
+        self.dimensions.setMaximumWidth(140)
+        self.dimensions_label = PlainLabel(self.tr("Dimensions"), self)
+        hint = PlainLabel(
+            self.tr(
+                "Without an embedding model a library is searched by its words only. "
+                "Changing the model embeds every passage again; searching by words "
+                "keeps working meanwhile."
+            ),
+            self,
+        )
+        hint.setObjectName("FormHint")
+        hint.setWordWrap(True)
+
+        row = QHBoxLayout()
+        row.addWidget(self.provider, 2)
+        row.addWidget(self.model, 3)
+        row.addWidget(self.list_button)
+        dimensions_row = QHBoxLayout()
+        dimensions_row.addWidget(self.dimensions_label)
+        dimensions_row.addWidget(self.dimensions)
+        dimensions_row.addStretch(1)
+        column = QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(4)
+        column.addLayout(row)
+        column.addWidget(self.note)
+        column.addLayout(dimensions_row)
+        column.addWidget(hint)
+        model.embeddingModelsChanged.connect(self._on_models_listed)
+
+    def show_choice(self, chosen: EmbeddingChoice | None) -> None:
+        """The providers offered, the chosen one selected with its model and size."""
+        self._providers = self._model.embedding_providers(chosen)
+        wanted = chosen.provider_id if chosen else None
+        index = next((i for i, e in enumerate(self._providers) if e.provider_id == wanted), 0)
+        self.provider.blockSignals(True)
+        self.provider.clear()
+        for entry in self._providers:
+            self.provider.addItem(entry.label)
+        self.provider.setCurrentIndex(index)
+        self.provider.blockSignals(False)
+        self._show_provider(chosen.model if chosen else "")
+        self.dimensions.setValue((chosen.dimensions if chosen else None) or 0)
+
+    def refresh(self) -> None:
+        """Providers changed: offer them now, keeping the choice on show."""
+        if self._providers:
+            dimensions = self.dimensions.value()
+            self.show_choice(self.choice())
+            self.dimensions.setValue(dimensions)
+
+    def choice(self) -> EmbeddingChoice | None:
+        """The chosen model, or None for words only (or a provider with no model named:
+        see `lacks_model`)."""
+        entry = self._picked()
+        model = self.model.currentText().strip()
+        if entry is None or entry.provider_id is None or not model:
+            return None
+        dimensions = self.dimensions.value() if entry.sized and self.dimensions.value() else None
+        return EmbeddingChoice(entry.provider_id, model, dimensions)
+
+    def lacks_model(self) -> bool:
+        """A provider is chosen but no model is named."""
+        entry = self._picked()
+        return entry is not None and entry.provider_id is not None and self.choice() is None
+
+    def _picked(self) -> EmbeddingProvider | None:
+        index = self.provider.currentIndex()
+        return self._providers[index] if 0 <= index < len(self._providers) else None
+
+    def _show_provider(self, model: str) -> None:
+        """The picked provider's models (`model` typed in, or the first offered), its
+        note, and the size box where its protocol takes one; its endpoint is asked."""
+        entry = self._picked()
+        provider_id = entry.provider_id if entry else None
+        for widget in (self.model, self.list_button, self.note):
+            widget.setVisible(provider_id is not None)
+        sized = entry is not None and entry.sized
+        self.dimensions.setVisible(sized)
+        self.dimensions_label.setVisible(sized)
+        if provider_id is None:
+            return
+        self._fill_models(provider_id, model)
+        self._model.list_embedding_models(provider_id)
+
+    def _fill_models(self, provider_id: str, model: str | None = None) -> None:
+        """The provider's models in the list; `model` (None: what is typed) kept."""
+        text = self.model.currentText() if model is None else model
+        offered = self._model.embedding_models(provider_id)
+        self.model.clear()
+        self.model.addItems(offered)
+        self.model.setCurrentText(text or (offered[0] if offered else ""))
+        note = self._model.embedding_note(provider_id)
+        self.note.setText(note)
+        self.note.setVisible(bool(note))
+
+    def _on_models_listed(self, provider_id: str) -> None:
+        entry = self._picked()
+        if entry is not None and entry.provider_id == provider_id:
+            self._fill_models(provider_id)
+
+    def _list_again(self) -> None:
+        entry = self._picked()
+        if entry is not None and entry.provider_id is not None:
+            self._model.list_embedding_models(entry.provider_id, again=True)
