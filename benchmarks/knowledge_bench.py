@@ -424,12 +424,8 @@ async def _timed_pass(store: KnowledgeStore, library: LibrarySettings, embedder:
 _SERVER_PROCESS = """
 import sys
 from tests.support.embedding_server import EmbeddingServer
-from tests.support.sse_server import Sleep
 with EmbeddingServer() as server:
-    latency = float(sys.argv[1])
-    if latency:  # a remote model: each answer starts this much later
-        answer = server._respond
-        server._http.route(lambda request: [Sleep(latency), *answer(request)])
+    server.latency_s = float(sys.argv[1])
     print(server.url, flush=True)
     for _ in sys.stdin:  # each line asks how many requests came so far
         print(len(server.requests), flush=True)

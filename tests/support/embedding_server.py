@@ -29,6 +29,8 @@ wire), `embedded()` (every text embedded, in the order received), `wait_for_requ
 `peak_in_flight` (the most requests that were being answered at once; a scripted
 answer that does not start with a `Head` is not counted).
 
+**Latency**: `latency_s` makes every answer start that much later (a remote model).
+
 **Faults**: `enqueue(steps)` answers the next request with `steps` instead (an HTTP
 error built with `sse_server.error_response`, `gemini_wire.error_response`,
 `ollama_wire.error_response`, a malformed body with `json_response`...);
@@ -61,6 +63,7 @@ from tests.support.sse_server import (
     Head,
     RecordedRequest,
     SendNow,
+    Sleep,
     SSEServer,
     Step,
     error_response,
@@ -233,6 +236,7 @@ class EmbeddingServer:
     def __init__(self, dims: int = DIMS) -> None:
         self.dims = dims
         self.models: Mapping[str, bool] = MODELS  # what GET .../models lists
+        self.latency_s = 0.0  # each answer starts this much later (a remote model)
         self._http = SSEServer()
         self._http.route(self._respond)
         self._lock = threading.Lock()
@@ -317,6 +321,8 @@ class EmbeddingServer:
         listed = model_list(request, self.models)
         steps = scripted if scripted is not None else listed or answer(request, self.dims)
         held: list[Step] = [Gate(release, CEILING_S)] if release is not None else []
+        if self.latency_s:
+            held.append(Sleep(self.latency_s))
         if not steps or not isinstance(steps[0], Head):
             return [*held, *steps]  # a scripted fault (a cut connection): not counted
         with self._lock:
