@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from desktop.core.capabilities import REASONING_EFFORTS
@@ -38,7 +39,23 @@ _KEYS = {
     "allow_prompt_override",
     "context_threshold",
     "libraries",
+    "retrieval",
 }
+
+
+class RetrievalMode(StrEnum):
+    """How an answer reaches the assistant's libraries.
+
+    `auto`: a model that can call tools searches when it needs to (`knowledge_search`),
+    so its first token never waits for a search; any other model is given the best
+    passages for the person's message before it starts (pre-retrieval). `pre_retrieve`:
+    always the latter. `tool_only`: only on demand; a model without tool calling then
+    answers without the documents, and the answer says so.
+    """
+
+    AUTO = "auto"
+    PRE_RETRIEVE = "pre_retrieve"
+    TOOL_ONLY = "tool_only"
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +77,7 @@ class Assistant:
     context_threshold: int = DEFAULT_THRESHOLD
     # Knowledge libraries (ids, see knowledge.py) whose passages its answers may use.
     libraries: tuple[str, ...] = ()
+    retrieval: RetrievalMode = RetrievalMode.AUTO
 
     @property
     def label(self) -> str:
@@ -142,6 +160,14 @@ def _library_ids(value: Any, where: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(value))
 
 
+def _retrieval(value: Any, where: str) -> RetrievalMode:
+    try:
+        return RetrievalMode(value)
+    except ValueError:
+        names = ", ".join(mode.value for mode in RetrievalMode)
+        raise SettingsError(where, tr("must be one of: {names}").format(names=names)) from None
+
+
 def parse_assistant(data: Any, where: str) -> Assistant:
     if not isinstance(data, dict):
         raise SettingsError(where, tr("must be an object"))
@@ -188,6 +214,7 @@ def parse_assistant(data: Any, where: str) -> Assistant:
         allow_prompt_override=override,
         context_threshold=threshold if threshold is not None else DEFAULT_THRESHOLD,
         libraries=_library_ids(data.get("libraries", []), f"{where}.libraries"),
+        retrieval=_retrieval(data.get("retrieval", RetrievalMode.AUTO.value), f"{where}.retrieval"),
     )
 
 
@@ -234,6 +261,8 @@ def dump_assistant(assistant: Assistant) -> dict[str, Any]:
         data["context_threshold"] = assistant.context_threshold
     if assistant.libraries:
         data["libraries"] = list(assistant.libraries)
+    if assistant.retrieval is not RetrievalMode.AUTO:
+        data["retrieval"] = assistant.retrieval.value
     return data
 
 

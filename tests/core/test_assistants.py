@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
+from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant, RetrievalMode
 from desktop.core.errors import SettingsError
 from desktop.core.models import ModelRef
 from desktop.core.settings import Settings, dump_settings, parse_settings
@@ -23,6 +23,8 @@ WRITER = Assistant(
     allowed_tools=("read_file", "search_conversations"),
     allow_prompt_override=False,
     context_threshold=8000,
+    libraries=("docs",),
+    retrieval=RetrievalMode.TOOL_ONLY,
 )
 
 
@@ -106,6 +108,8 @@ def test_bad_assistants_are_named_precisely(assistant, where, problem):
         ("default_model", "gpt-4o", "provider/model"),
         ("allowed_tools", "read_file", "list of tool names"),
         ("allow_prompt_override", 1, "true or false"),
+        ("retrieval", "sometimes", "one of: auto, pre_retrieve, tool_only"),
+        ("retrieval", ["auto"], "one of"),
     ],
 )
 def test_bad_values_are_named_precisely(key, value, problem):

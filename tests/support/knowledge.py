@@ -18,9 +18,13 @@ from pathlib import Path
 from sqlalchemy import Engine, text
 
 from desktop.core.errors import ProviderError
-from desktop.core.knowledge import EmbeddingKind
+from desktop.core.knowledge import EmbeddingKind, SourceStatus
 from desktop.core.limits import MAX_DOCUMENT_BYTES
+from desktop.engine.knowledge.service import KnowledgeService
+from desktop.engine.settings_service import SettingsService
+from desktop.engine.turn.chat_service import ChatService
 from tests.support.documents import make_docx, make_pdf, make_pptx, make_scan_pdf
+from tests.support.waiting import wait_for
 
 DIMENSIONS = 64
 
@@ -180,3 +184,43 @@ def assert_consistent(engine: Engine) -> None:
     )
     with engine.connect() as conn:
         assert conn.execute(text("PRAGMA integrity_check")).scalar_one() == "ok"
+
+
+CODES = """# Error codes
+
+## Network
+
+ERR_7734 means the upload was refused because the disk quota is spent.
+
+## Printing
+
+PRN_12 means the printer is out of paper.
+"""
+
+
+def code_library(folder: Path, embedding: dict[str, object] | None = None) -> dict[str, object]:
+    """Settings of the library "docs": one Markdown file of two error codes in `folder`."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "codes.md").write_text(CODES, encoding="utf-8")
+    library: dict[str, object] = {"id": "docs", "name": "Docs", "paths": [str(folder)]}
+    if embedding is not None:
+        library["embedding"] = embedding
+    return library
+
+
+async def indexed_codes(
+    data_dir: Path, settings: SettingsService, chat: ChatService, embedder: HashingEmbedder
+) -> KnowledgeService:
+    """The real knowledge service over `code_library`, indexed, and given to `chat`."""
+    service = KnowledgeService(
+        data_dir, lambda: settings.settings, lambda _choice: embedder, chat.events
+    )
+    chat.knowledge = service
+    service.rescan("docs")
+    await wait_for(
+        lambda: (
+            not service.indexing(["docs"])
+            and service.progress("docs").counts.get(SourceStatus.INDEXED) == 1
+        )
+    )
+    return service

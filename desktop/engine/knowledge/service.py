@@ -23,6 +23,7 @@ from desktop.core.errors import ParleyError
 from desktop.core.events import EngineEvent
 from desktop.core.i18n import tr
 from desktop.core.knowledge import (
+    MAX_PASSAGES,
     EmbeddingChoice,
     EmbeddingKind,
     FailedSource,
@@ -137,7 +138,9 @@ class KnowledgeService:
             if library.enabled:
                 self.rescan(library.id)
 
-    async def retrieve(self, library_ids: Sequence[str], query: str) -> SearchOutcome:
+    async def retrieve(
+        self, library_ids: Sequence[str], query: str, *, limit: int = MAX_PASSAGES
+    ) -> SearchOutcome:
         """The passages of those libraries (enabled, still configured) that best answer
         `query`; what an answer is given (`turn/retrieval.py`). Raises `ParleyError`
         when the index cannot be read."""
@@ -156,7 +159,7 @@ class KnowledgeService:
                 embedders[choice.key] = self._query_embedder(choice)
         try:
             return await self.search.search(
-                libraries, query, embedders=embedders, locate=_absolute_path
+                libraries, query, embedders=embedders, locate=_absolute_path, limit=limit
             )
         except (SQLAlchemyError, OSError) as error:
             log.warning("Knowledge search failed: %s", type(error).__name__)

@@ -39,6 +39,7 @@ from desktop.engine.tools.service import ToolService
 from desktop.engine.turn import versions
 from desktop.engine.turn.answer_inputs import answer_inputs
 from desktop.engine.turn.ports import ProviderSource
+from desktop.engine.turn.retrieval import KnowledgePath, knowledge_path
 from desktop.storage.repository import ChatRepository
 
 
@@ -124,6 +125,7 @@ class NextRequest:
             files=files,
             offered=offered,
             has_tools=self._tools is not None,
+            search_on_demand=knowledge_path(assistant, True, offered) is KnowledgePath.ON_DEMAND,
         )
         request = inputs.request(window, draft.model.model, Step.ANSWER)
         unwritten = preview.unwritten_tokens

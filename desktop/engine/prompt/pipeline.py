@@ -34,6 +34,7 @@ def prepare_request(
     user: str = "",
     tools_wanted: bool = True,
     knowledge: tuple[CitationPart, ...] = (),
+    knowledge_note: str = "",
 ) -> ChatRequest:
     """The request for one model step of an answer.
 
@@ -58,6 +59,8 @@ def prepare_request(
     - `tools_wanted`: whether this answer would use tools if the model could; when the
       model cannot, the system prompt says so (`NO_TOOLS_NOTE`) so it does not pretend.
     - `knowledge`: the passages retrieved from the person's libraries for this answer.
+    - `knowledge_note`: how to use the document search tool, while it is offered (and
+      that it is used up, once withdrawn).
     """
     built = assemble(path, model, options, step)
     caps = options.capabilities
@@ -78,6 +81,7 @@ def prepare_request(
         attachments=options.attachments,
         message_files=built.files,
         knowledge=knowledge,
+        knowledge_note=knowledge_note,
     )
     request = apply_transformers(replace(built.request, system=system), ctx)
     return for_the_wire(request, caps)

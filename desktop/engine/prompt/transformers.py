@@ -59,6 +59,7 @@ class TransformContext:
     attachments: Mapping[str, AttachmentInput] = field(default_factory=dict)
     message_files: tuple[tuple[str, ...], ...] = ()
     knowledge: tuple[CitationPart, ...] = ()
+    knowledge_note: str = ""  # how to use `knowledge_search`, when it is (or was) offered
 
     def __post_init__(self) -> None:
         if self.now.utcoffset() is None:
@@ -136,7 +137,7 @@ def workspace_context(request: ChatRequest, ctx: TransformContext) -> ChatReques
 def knowledge_context(request: ChatRequest, ctx: TransformContext) -> ChatRequest:
     """Passages from the person's libraries: last, after placeholders, so a passage that
     happens to contain `{{date}}` reaches the model as it was written."""
-    block = knowledge_block(ctx.knowledge)
+    block = "\n\n".join(b for b in (knowledge_block(ctx.knowledge), ctx.knowledge_note) if b)
     return _with_system(request, block) if block else request
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from desktop.core.tools import ToolDefinition
 from desktop.providers.base import ToolSpec
@@ -20,13 +20,20 @@ class ToolFailure(Exception):
     """A refusal or failure explained to the model in `str(error)`."""
 
 
+class DocumentSearch(Protocol):
+    """One answer's searches of the person's documents (`turn/search_ledger.py`)."""
+
+    async def search(self, query: str, limit: int) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ToolContext:
     """What a tool may use for one call.
 
     `workspace` is the conversation's folder (None: no workspace tools);
     `outputs_dir` holds large outputs saved by earlier calls; `offered` is every tool
-    this request really has (for `get_session_capabilities`).
+    this request really has (for `get_session_capabilities`); `knowledge` searches
+    the assistant's libraries for this answer (None: not on demand).
     """
 
     conversation_id: str
@@ -34,6 +41,7 @@ class ToolContext:
     outputs_dir: Path
     offered: tuple[ToolDefinition, ...] = ()
     search: Callable[[str, int], list[dict[str, Any]]] | None = None
+    knowledge: DocumentSearch | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,10 +21,12 @@ from datetime import datetime
 from desktop.core.assistants import Assistant
 from desktop.core.models import CitationPart, Conversation, Message
 from desktop.engine.attachments.text import AttachmentInput
+from desktop.engine.knowledge.context import ON_DEMAND_NOTE, WITHDRAWN_NOTE
 from desktop.engine.prompt.assistants import allowed, options_for
 from desktop.engine.prompt.clock import local_zone_name
 from desktop.engine.prompt.pipeline import prepare_request
 from desktop.engine.prompt.request_builder import RequestOptions, Step
+from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
 from desktop.engine.tools.registry import Toolbox
 from desktop.providers.base import ChatRequest
 
@@ -46,6 +48,7 @@ class AnswerInputs:
     options: RequestOptions
     tools_wanted: bool  # tools would be offered if the model could call them
     knowledge: tuple[CitationPart, ...] = ()  # passages retrieved for this answer
+    knowledge_note: str = ""  # while `knowledge_search` is offered, how to use it
 
     def request(self, path: Sequence[Message], model: str, step: Step) -> ChatRequest:
         return prepare_request(
@@ -61,7 +64,17 @@ class AnswerInputs:
             user=person_name(),
             tools_wanted=self.tools_wanted,
             knowledge=self.knowledge,
+            knowledge_note=self.knowledge_note,
         )
+
+    def without_search(self) -> AnswerInputs:
+        """The inputs once the answer's document searches are used up: the tool is no
+        longer offered and the model is asked to answer. It stays offered when it is
+        the only tool, for wires that refuse earlier tool calls in a request without
+        tools; a call to it is then refused as over the limit."""
+        tools = tuple(t for t in self.options.tools if t.name != KNOWLEDGE_SEARCH)
+        options = replace(self.options, tools=tools) if tools else self.options
+        return replace(self, options=options, knowledge_note=WITHDRAWN_NOTE)
 
 
 def answer_inputs(
@@ -74,28 +87,45 @@ def answer_inputs(
     files: Mapping[str, AttachmentInput] | None,
     offered: Toolbox | None,
     has_tools: bool,
+    search_on_demand: bool = False,
 ) -> tuple[AnswerInputs, Toolbox | None]:
     """The inputs of an answer, and the tools it may call, from what was gathered for
     it: the provider's `base` options for the model, the context `window` and its
     summary, the window's `files` as read for the model (None: no attachment store),
     the tools `offered` (None when the model cannot call tools) and whether Parley has
-    tools at all (`has_tools`: without, no capability note is added)."""
+    tools at all (`has_tools`: without, no capability note is added). With
+    `search_on_demand` the assistant's libraries are searched through
+    `knowledge_search`, offered first whatever tools the assistant allows; otherwise
+    that tool is not offered."""
     options = options_for(assistant, base)
     if files is not None:
         options = replace(options, attachments=dict(files))
-    toolbox = allowed_toolbox(offered, assistant) if offered is not None else None
-    if toolbox is not None:
+    toolbox = None
+    if offered is not None:
+        toolbox = allowed_toolbox(offered, assistant, search_on_demand=search_on_demand)
         options = replace(options, tools=toolbox.specs())
     tools_wanted = has_tools and assistant.allowed_tools != ()
     inputs = AnswerInputs(
-        assistant, conversation, tuple(window), summary_text, options, tools_wanted
+        assistant,
+        conversation,
+        tuple(window),
+        summary_text,
+        options,
+        tools_wanted,
+        knowledge_note=ON_DEMAND_NOTE if toolbox and toolbox.get(KNOWLEDGE_SEARCH) else "",
     )
     return inputs, toolbox
 
 
-def allowed_toolbox(toolbox: Toolbox, assistant: Assistant) -> Toolbox:
-    """Only the tools the assistant may offer; a call to any other is refused."""
-    names = allowed(assistant, toolbox.tools)
-    if len(names) == len(toolbox.tools):
-        return toolbox
-    return Toolbox({n: t for n, t in toolbox.tools.items() if n in names}, toolbox.context)
+def allowed_toolbox(
+    toolbox: Toolbox, assistant: Assistant, *, search_on_demand: bool = False
+) -> Toolbox:
+    """Only the tools the assistant may offer (a call to any other is refused), and
+    the document search first when the answer searches on demand."""
+    others = {n: t for n, t in toolbox.tools.items() if n != KNOWLEDGE_SEARCH}
+    names = allowed(assistant, others)
+    tools = {n: t for n, t in others.items() if n in names}
+    search = toolbox.get(KNOWLEDGE_SEARCH) if search_on_demand else None
+    if search is not None:
+        tools = {KNOWLEDGE_SEARCH: search, **tools}
+    return Toolbox(tools, toolbox.context)

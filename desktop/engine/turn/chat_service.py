@@ -46,8 +46,9 @@ from desktop.engine.tools.calls import interrupted, lost
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn import versions
 from desktop.engine.turn.approval_book import ApprovalBook
-from desktop.engine.turn.generation import Generation, GenerationRunner, Turn, TurnServices
+from desktop.engine.turn.generation import Generation, Turn, TurnServices
 from desktop.engine.turn.ports import KnowledgeRetriever, ProviderSource
+from desktop.engine.turn.runner import GenerationRunner
 from desktop.engine.turn.unsaved import UnsavedAnswers
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
 from desktop.storage.repository import ChatRepository

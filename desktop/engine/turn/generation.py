@@ -1,5 +1,5 @@
-"""Generating answers: one answer (`Generation`: stream, fold, coalesce, persist, finish
-once) and the rule of at most one running generation per conversation (`GenerationRunner`).
+"""Generating one answer (`Generation`: stream, fold, coalesce, persist, finish once);
+`runner.py` keeps to at most one running generation per conversation.
 """
 
 from __future__ import annotations
@@ -7,9 +7,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Callable, Coroutine, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant
 from desktop.core.deadline import sleep_until
@@ -27,9 +26,7 @@ from desktop.core.models import (
     MessageStatus,
     ModelRef,
     NoticePart,
-    Part,
     RetryWait,
-    TextPart,
     ToolCallPart,
     Usage,
     utc_now,
@@ -37,17 +34,24 @@ from desktop.core.models import (
 from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.text import AttachmentInput
 from desktop.engine.context.service import ContextService
+from desktop.engine.knowledge.context import citations_of
 from desktop.engine.prompt.request_builder import RequestOptions, Step
-from desktop.engine.tasks import KeyedTasks
 from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
-from desktop.engine.tools.calls import cancelled, interrupted, unrun
+from desktop.engine.tools.calls import cancelled, interrupted, refusal, unrun
 from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn.answer_inputs import AnswerInputs, answer_inputs
 from desktop.engine.turn.ports import KnowledgeRetriever, ProviderSource
-from desktop.engine.turn.retrieval import retrieve, wants_knowledge
-from desktop.engine.turn.stream_fold import Draft, Folding, close_open
+from desktop.engine.turn.retrieval import (
+    KnowledgePath,
+    cannot_search_notice,
+    knowledge_path,
+    retrieve,
+    words_only_notice,
+)
+from desktop.engine.turn.search_ledger import LIMIT_REACHED, SearchLedger
+from desktop.engine.turn.stream_fold import Draft, Folding, close_open, seeded_draft
 from desktop.engine.turn.throttle import Throttle
 from desktop.storage.disk_space import size_text
 from desktop.storage.errors import DiskFullError, MessageNotFound, StorageError
@@ -148,6 +152,7 @@ class Generation:
         self._assistant = turn.assistant
         self._context = services.context
         self._knowledge = services.knowledge
+        self._ledger: SearchLedger | None = None  # the answer's searches on demand
         self._window: list[Message] = list(history)  # what the context planner sends
         self._activity: str | None = None
         self._status = MessageStatus.STREAMING
@@ -191,11 +196,16 @@ class Generation:
                 if step == self._max_steps:
                     self._step_limit(calls)
                     break
+                calls = self._admit(calls)
+                if not calls:
+                    break
                 self._earlier_steps = _add(self._earlier_steps, self._draft.usage)
                 self._draft = replace(self._draft, usage=None)
                 await settle_calls(
                     calls, self._tools_service(), toolbox, self._save_calls, self._ask
                 )
+                if self._ledger is not None and self._ledger.withdrawn:
+                    inputs = inputs.without_search()
                 kind = Step.TOOLS
         except (asyncio.CancelledError, ApprovalClosed) as stopped:
             if self._request is not None and self._request.suspended:
@@ -253,7 +263,11 @@ class Generation:
         base = self._providers.request_options(model)
         summary = await self._context_window(model, assistant)
         files = await self._read_files(base.capabilities.supports_vision)
-        knowledge = await self._retrieve(assistant)
+        offered = await self._toolbox(base)
+        path = knowledge_path(assistant, self._knowledge is not None, offered)
+        knowledge = await self._retrieve(assistant) if path is KnowledgePath.BEFORE else ()
+        if path is KnowledgePath.UNAVAILABLE:
+            self._notices.append(cannot_search_notice())
         inputs, toolbox = answer_inputs(
             assistant,
             self._conversation,
@@ -261,16 +275,62 @@ class Generation:
             window=self._window,
             summary_text=summary,
             files=files,
-            offered=await self._toolbox(base),
+            offered=offered,
             has_tools=self._tools is not None,
+            search_on_demand=path is KnowledgePath.ON_DEMAND,
         )
+        if path is KnowledgePath.ON_DEMAND and toolbox is not None:
+            toolbox = self._search_on_demand(assistant, toolbox)
         return replace(inputs, knowledge=knowledge), toolbox
+
+    def _search_on_demand(self, assistant: Assistant, toolbox: Toolbox) -> Toolbox:
+        """The toolbox whose `knowledge_search` runs this answer's searches: numbered
+        on from the sources a continued answer already has."""
+        assert self._knowledge is not None and toolbox.context is not None
+        self._ledger = SearchLedger(
+            self._knowledge,
+            assistant.libraries,
+            given=citations_of(self._draft.closed),
+            found=self._add_citations,
+            words_only=lambda reason: self._notices.append(words_only_notice(reason)),
+        )
+        return replace(toolbox, context=replace(toolbox.context, knowledge=self._ledger))
+
+    def _add_citations(self, citations: Sequence[CitationPart]) -> None:
+        """Sources a search found go on the answer as they arrive (between steps), so
+        the cards can show them as soon as the model cites them."""
+        draft = self._draft
+        at_end = draft.step_start >= len(draft.closed)
+        closed = (*draft.closed, *citations)
+        self._draft = replace(
+            draft, closed=closed, step_start=len(closed) if at_end else draft.step_start
+        )
+
+    def _admit(self, calls: list[ToolCallPart]) -> list[ToolCallPart]:
+        """The step's calls that go on to the approval gate; searches over the answer's
+        limit are refused here. Nothing left (the model only asked to search again
+        after its searches were used up): the answer ends, saying why."""
+        if self._ledger is None:
+            return calls
+        admitted, refused = self._ledger.admit(calls)
+        if refused:
+            self._save_calls(
+                [refusal(c, CallState.ERROR, "limit_reached", LIMIT_REACHED) for c in refused]
+            )
+        if not admitted:
+            self._notices.append(
+                NoticePart(
+                    tr(
+                        "Parley ended this answer: the model kept asking to search your "
+                        "documents after this answer's searches were used up."
+                    )
+                )
+            )
+        return admitted
 
     async def _retrieve(self, assistant: Assistant) -> tuple[CitationPart, ...]:
         """The passages of the assistant's libraries this answer is given; new ones go
         on the answer at once, so the person sees what it was given as it streams."""
-        if not wants_knowledge(assistant, self._knowledge):
-            return ()
         if not self._resume:
             self._activity = tr("Searching your documents…")
             self._publish()
@@ -550,40 +610,6 @@ class Generation:
         )
 
 
-class GenerationRunner:
-    """At most one generation per conversation, and the message each one writes.
-
-    Callers hold `lock(conversation_id)` while they stop the old generation and start
-    the next, so two actions that both waited for the stop cannot each start one.
-    """
-
-    def __init__(self) -> None:
-        self._tasks = KeyedTasks("generation")
-        self._message_ids: dict[str, str] = {}
-        self._locks: dict[str, asyncio.Lock] = {}
-
-    def lock(self, conversation_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(conversation_id, asyncio.Lock())
-
-    def is_running(self, conversation_id: str) -> bool:
-        return self._tasks.busy(conversation_id)
-
-    def message_id(self, conversation_id: str) -> str | None:
-        """The message the conversation's running generation writes, if any."""
-        return self._message_ids.get(conversation_id) if self.is_running(conversation_id) else None
-
-    def start(self, conversation_id: str, message_id: str, run: Coroutine[Any, Any, None]) -> None:
-        self._message_ids[conversation_id] = message_id
-        self._tasks.start(conversation_id, run)
-
-    async def stop(self, conversation_id: str) -> None:
-        """Cancel the running generation (if any) and wait until it has saved its state."""
-        await self._tasks.cancel(conversation_id)
-
-    async def shutdown(self) -> None:
-        await self._tasks.close()
-
-
 def _not_saved(error: StorageError) -> str:
     """What the answer shows while it is not on disk."""
     if isinstance(error, DiskFullError):
@@ -597,27 +623,6 @@ def _not_saved(error: StorageError) -> str:
             "here, and Parley saves it once there is room."
         ).format(folder=error.folder, free=size_text(error.free_bytes))
     return tr("Not saved yet: {error} Parley tries again at the next save.").format(error=error)
-
-
-def seeded_draft(parts: Sequence[Part], call_id_prefix: str = "call") -> Draft:
-    """A draft that already holds `parts`, for continuing an answer.
-
-    A trailing text part stays open, so the continuation grows the same paragraph
-    (one text part, not two) and each new delta still costs O(1). Calls already made
-    count, so an id made up for a new call does not repeat one of theirs.
-    """
-    calls = sum(isinstance(p, ToolCallPart) for p in parts)
-    # The continuation is a model step of its own: a signature it brings starts there.
-    base = Draft(call_count=calls, call_id_prefix=call_id_prefix, step_start=len(parts))
-    if parts and isinstance(parts[-1], TextPart) and parts[-1].text:
-        return replace(
-            base,
-            closed=tuple(parts[:-1]),
-            open_kind="text",
-            open_chunks=(parts[-1].text, None),
-            step_start=len(parts) - 1,
-        )
-    return replace(base, closed=tuple(parts))
 
 
 def _add(before: Usage | None, now: Usage | None) -> Usage | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from desktop.core.knowledge import SearchOutcome
+from desktop.core.knowledge import MAX_PASSAGES, SearchOutcome
 from desktop.core.models import ModelRef
 from desktop.core.settings import Settings
 from desktop.engine.prompt.request_builder import RequestOptions
@@ -37,8 +37,11 @@ class ProviderSource(Protocol):
 class KnowledgeRetriever(Protocol):
     """Where an answer finds passages of the person's libraries (the knowledge service)."""
 
-    async def retrieve(self, library_ids: Sequence[str], query: str) -> SearchOutcome:
-        """The best passages (at most `MAX_PASSAGES`) of those libraries for `query`;
+    async def retrieve(
+        self, library_ids: Sequence[str], query: str, *, limit: int = MAX_PASSAGES
+    ) -> SearchOutcome:
+        """The best passages (at most `limit`, capped at `MAX_PASSAGES`) of those
+        libraries for `query`;
         by words only, saying why, when vectors cannot be used. Raises `ParleyError`
         when the libraries cannot be searched at all."""
         ...

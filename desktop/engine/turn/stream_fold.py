@@ -19,6 +19,7 @@ is next read (a UI update, a save), not once per chunk.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -290,3 +291,24 @@ class Folding:
         delta = self._held("".join(self._texts))
         self._held, self._texts = None, []
         self._draft = fold(self._draft, delta, self._since)
+
+
+def seeded_draft(parts: Sequence[Part], call_id_prefix: str = "call") -> Draft:
+    """A draft that already holds `parts`, for continuing an answer.
+
+    A trailing text part stays open, so the continuation grows the same paragraph
+    (one text part, not two) and each new delta still costs O(1). Calls already made
+    count, so an id made up for a new call does not repeat one of theirs.
+    """
+    calls = sum(isinstance(p, ToolCallPart) for p in parts)
+    # The continuation is a model step of its own: a signature it brings starts there.
+    base = Draft(call_count=calls, call_id_prefix=call_id_prefix, step_start=len(parts))
+    if parts and isinstance(parts[-1], TextPart) and parts[-1].text:
+        return replace(
+            base,
+            closed=tuple(parts[:-1]),
+            open_kind="text",
+            open_chunks=(parts[-1].text, None),
+            step_start=len(parts) - 1,
+        )
+    return replace(base, closed=tuple(parts))

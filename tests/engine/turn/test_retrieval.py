@@ -5,53 +5,14 @@ kept on the answer as citations; the person's message never changes."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
-from desktop.core.knowledge import EmbeddingChoice, LibraryState, SourceStatus
+from desktop.core.knowledge import EmbeddingChoice, LibraryState
 from desktop.core.models import CitationPart, MessageStatus, NoticePart, Role
 from desktop.engine.knowledge.context import TAG
-from desktop.engine.knowledge.service import KnowledgeService
 from tests.support.chat_wire import turns
 from tests.support.engine_harness import MODEL, Harness, run, updates
-from tests.support.knowledge import HashingEmbedder
+from tests.support.knowledge import HashingEmbedder, code_library, indexed_codes
 from tests.support.sse_server import default_stream
-from tests.support.waiting import wait_for
-
-CODES = """# Error codes
-
-## Network
-
-ERR_7734 means the upload was refused because the disk quota is spent.
-
-## Printing
-
-PRN_12 means the printer is out of paper.
-"""
-
-
-def _library(folder: Path, embedding: dict[str, object] | None = None) -> dict[str, object]:
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "codes.md").write_text(CODES, encoding="utf-8")
-    library: dict[str, object] = {"id": "docs", "name": "Docs", "paths": [str(folder)]}
-    if embedding is not None:
-        library["embedding"] = embedding
-    return library
-
-
-async def _indexed(h: Harness, embedder: HashingEmbedder) -> KnowledgeService:
-    service = KnowledgeService(
-        h.tmp_path, lambda: h.settings.settings, lambda _choice: embedder, h.chat.events
-    )
-    h.chat.knowledge = service
-    service.rescan("docs")
-    await wait_for(
-        lambda: (
-            not service.indexing(["docs"])
-            and service.progress("docs").counts.get(SourceStatus.INDEXED) == 1
-        )
-    )
-    return service
-
 
 ASSISTANTS = [{"id": "default", "name": "Parley", "libraries": ["docs"]}]
 
@@ -60,7 +21,7 @@ def test_the_best_passage_goes_to_the_model_and_stays_on_the_answer(tmp_path, ss
     sse_server.script(default_stream("The quota is spent [1]."))
 
     async def body(h: Harness) -> None:
-        service = await _indexed(h, HashingEmbedder())
+        service = await indexed_codes(h.tmp_path, h.settings, h.chat, HashingEmbedder())
         try:
             conversation = h.chat.create_conversation("Codes")
             question = "What does ERR_7734 mean?"
@@ -92,7 +53,13 @@ def test_the_best_passage_goes_to_the_model_and_stays_on_the_answer(tmp_path, ss
         finally:
             await service.close()
 
-    run(tmp_path, sse_server, body, assistants=ASSISTANTS, libraries=[_library(tmp_path / "docs")])
+    run(
+        tmp_path,
+        sse_server,
+        body,
+        assistants=ASSISTANTS,
+        libraries=[code_library(tmp_path / "docs")],
+    )
 
 
 def test_an_embedder_down_searches_by_words_and_the_answer_says_so(tmp_path, sse_server):
@@ -101,7 +68,7 @@ def test_an_embedder_down_searches_by_words_and_the_answer_says_so(tmp_path, sse
 
     async def body(h: Harness) -> None:
         embedder = HashingEmbedder()
-        service = await _indexed(h, embedder)
+        service = await indexed_codes(h.tmp_path, h.settings, h.chat, embedder)
         try:
             choice = EmbeddingChoice("local", "embed-test")
             assert service.store.vector_keys("docs") == {choice.key: 2}
@@ -124,5 +91,5 @@ def test_an_embedder_down_searches_by_words_and_the_answer_says_so(tmp_path, sse
         sse_server,
         body,
         assistants=ASSISTANTS,
-        libraries=[_library(tmp_path / "docs", embedding)],
+        libraries=[code_library(tmp_path / "docs", embedding)],
     )

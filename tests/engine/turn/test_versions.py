@@ -35,8 +35,7 @@ from desktop.engine.prompt.request_builder import (
     build_continue_request,
     build_request,
 )
-from desktop.engine.turn.generation import seeded_draft
-from desktop.engine.turn.stream_fold import fold
+from desktop.engine.turn.stream_fold import fold, seeded_draft
 from desktop.engine.turn.versions import (
     CannotContinueError,
     VersionError,

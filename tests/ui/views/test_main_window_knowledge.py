@@ -36,9 +36,13 @@ def test_an_assistant_is_given_libraries_from_a_checklist(driver, tmp_path):
     assert [b.text() for b in boxes.values()] == ["Docs", "Notes"]
     assert not any(b.isChecked() for b in boxes.values())
     click(boxes["notes"])
+    assert page.retrieval.isEnabled()
+    assert page.retrieval.currentText() == "When the model needs them, if it can call tools"
+    page.retrieval.setCurrentIndex(page.retrieval.findText("Before every answer"))
     click(page.save_button)
     assert page.status.text() == "Saved."
-    assert saved_settings(tmp_path)["assistants"][0]["libraries"] == ["notes"]
+    saved = saved_settings(tmp_path)["assistants"][0]
+    assert saved["libraries"] == ["notes"] and saved["retrieval"] == "pre_retrieve"
 
     page.select("writer")  # shown again as saved
     assert page.library_boxes["notes"].isChecked()
@@ -55,6 +59,7 @@ def test_without_libraries_the_checklist_says_where_to_add_them(driver, tmp_path
     assert not page.library_boxes and not page.libraries.isVisibleTo(page)
     assert page.libraries_hint.isVisibleTo(page)
     assert page.libraries_hint.text() == "Add libraries in Settings → Knowledge"
+    assert not page.retrieval.isEnabled()
 
     # A library added on the Knowledge page is offered at once.
     knowledge = parley.window._settings_dialog.knowledge
@@ -64,6 +69,7 @@ def test_without_libraries_the_checklist_says_where_to_add_them(driver, tmp_path
     click(knowledge.save_button)
     assert [b.text() for b in page.library_boxes.values()] == ["Handbook"]
     assert not page.libraries_hint.isVisibleTo(page)
+    assert page.retrieval.isEnabled()
 
 
 def test_the_header_names_the_assistant_s_libraries(driver, tmp_path):

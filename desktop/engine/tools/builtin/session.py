@@ -50,7 +50,14 @@ async def _capabilities(_arguments: Mapping[str, Any], context: ToolContext) -> 
                 {"name": t.name, "risk": t.risk.value, "source": t.source} for t in context.offered
             ],
             "workspace": context.workspace is not None,
-            "retrieval": ["conversation_search"] if context.search is not None else [],
+            "retrieval": [
+                name
+                for name, present in (
+                    ("knowledge_search", context.knowledge is not None),
+                    ("conversation_search", context.search is not None),
+                )
+                if present
+            ],
         }
     )
 

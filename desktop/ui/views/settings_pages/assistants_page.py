@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.core.assistants import MIN_THRESHOLD, Assistant
+from desktop.core.assistants import MIN_THRESHOLD, Assistant, RetrievalMode
 from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.ui.viewmodels.assistants import AssistantsModel
 from desktop.ui.views.flow_layout import FlowLayout
@@ -110,6 +110,22 @@ class AssistantsPage(QWidget):
         self.library_boxes: dict[str, QCheckBox] = {}
         self.libraries_hint = PlainLabel(self.tr("Add libraries in Settings → Knowledge"), self)
         self.libraries_hint.setObjectName("FormHint")
+        # When its answers search them.
+        self.retrieval = QComboBox(self)
+        self.retrieval.setObjectName("AssistantRetrieval")
+        for mode, text in (
+            (RetrievalMode.AUTO, self.tr("When the model needs them, if it can call tools")),
+            (RetrievalMode.PRE_RETRIEVE, self.tr("Before every answer")),
+            (RetrievalMode.TOOL_ONLY, self.tr("Only when the model asks (tool calling)")),
+        ):
+            self.retrieval.addItem(text, mode.value)
+        self.retrieval.setToolTip(
+            self.tr(
+                "A model that can call tools searches your documents when it needs to, so "
+                "it starts answering at once. Before every answer: the best passages for "
+                "your message are found first and given to any model."
+            )
+        )
         self.save_button = QPushButton(self.tr("Save"), self)
         self.save_button.setDefault(True)
         self.save_button.clicked.connect(self.save)
@@ -149,6 +165,7 @@ class AssistantsPage(QWidget):
         knowledge_column.addWidget(self.libraries)
         knowledge_column.addWidget(self.libraries_hint)
         form.addRow(self.tr("Knowledge"), knowledge_column)
+        form.addRow(self.tr("Search documents"), self.retrieval)
         plain_form_labels(form)
         right = QVBoxLayout()
         right.addLayout(form, 1)
@@ -242,6 +259,8 @@ class AssistantsPage(QWidget):
         self._library_flow.place(list(self.library_boxes.values()))
         self.libraries.setVisible(bool(self.library_boxes))
         self.libraries_hint.setVisible(not self.library_boxes)
+        self.retrieval.setCurrentIndex(max(0, self.retrieval.findData(assistant.retrieval.value)))
+        self.retrieval.setEnabled(bool(self.library_boxes))
         self.all_tools.setChecked(assistant.allowed_tools is None)
         self.tools.setEnabled(assistant.allowed_tools is not None)
         self.delete_button.setEnabled(self._model.can_delete(assistant_id))
@@ -271,6 +290,7 @@ class AssistantsPage(QWidget):
             allow_prompt_override=self.allow_override.isChecked(),
             context_threshold=self.threshold.value(),
             libraries=tuple(i for i, box in self.library_boxes.items() if box.isChecked()),
+            retrieval=RetrievalMode(self.retrieval.currentData()),
         )
 
     def save(self) -> None:
