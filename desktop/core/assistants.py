@@ -40,6 +40,7 @@ _KEYS = {
     "context_threshold",
     "libraries",
     "retrieval",
+    "past_chats",
 }
 
 
@@ -78,6 +79,9 @@ class Assistant:
     # Knowledge libraries (ids, see knowledge.py) whose passages its answers may use.
     libraries: tuple[str, ...] = ()
     retrieval: RetrievalMode = RetrievalMode.AUTO
+    # Whether its answers may search the person's earlier chats (a tool, when the
+    # model can call tools).
+    past_chats: bool = False
 
     @property
     def label(self) -> str:
@@ -200,6 +204,9 @@ def parse_assistant(data: Any, where: str) -> Assistant:
     override = data.get("allow_prompt_override", True)
     if not isinstance(override, bool):
         raise SettingsError(f"{where}.allow_prompt_override", tr("must be true or false"))
+    past_chats = data.get("past_chats", False)
+    if not isinstance(past_chats, bool):
+        raise SettingsError(f"{where}.past_chats", tr("must be true or false"))
     return Assistant(
         id=aid,
         name=name,
@@ -214,6 +221,7 @@ def parse_assistant(data: Any, where: str) -> Assistant:
         allow_prompt_override=override,
         context_threshold=threshold if threshold is not None else DEFAULT_THRESHOLD,
         libraries=_library_ids(data.get("libraries", []), f"{where}.libraries"),
+        past_chats=past_chats,
         retrieval=_retrieval(data.get("retrieval", RetrievalMode.AUTO.value), f"{where}.retrieval"),
     )
 
@@ -261,6 +269,8 @@ def dump_assistant(assistant: Assistant) -> dict[str, Any]:
         data["context_threshold"] = assistant.context_threshold
     if assistant.libraries:
         data["libraries"] = list(assistant.libraries)
+    if assistant.past_chats:
+        data["past_chats"] = True
     if assistant.retrieval is not RetrievalMode.AUTO:
         data["retrieval"] = assistant.retrieval.value
     return data

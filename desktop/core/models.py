@@ -134,24 +134,44 @@ class ErrorPart:
     status_code: int | None = None
 
 
+class SourceKind(StrEnum):
+    """What a cited source is: a passage of the person's files, a message of one of
+    their earlier chats, or a web page."""
+
+    DOCUMENT = "document"
+    CHAT = "chat"
+    WEB = "web"
+
+
 @dataclass(frozen=True, slots=True)
 class CitationPart:
-    """A passage from the person's libraries that this answer was given, under the number
-    the model cites it by (`[n]`). Stored with the answer, so its cards, export and
-    import never depend on the index still holding the passage; `source_sha256` tells
-    whether the file changed since."""
+    """A source this answer was given, under the number the model cites it by (`[n]`):
+    a passage from the person's libraries, an earlier chat's message or a web page.
+    Stored with the answer, so its cards, export and import never depend on the index
+    (or the page) still holding it; `source_sha256` tells whether a file changed since.
+
+    A document has `library_id`, `path` (absolute, on this computer) and the
+    `relative_path` the model saw; a chat has `conversation_id`, `message_id` (empty
+    for a title match), its `title` and `date`; a web page its `url`, `title` and
+    `date` (published, when the engine said). `excerpt` is what the model read."""
 
     number: int
     library_id: str
-    path: str  # absolute, on this computer
-    relative_path: str  # what the model saw
-    excerpt: str  # the passage as retrieved
+    path: str
+    relative_path: str
+    excerpt: str
     heading_path: str = ""
     page: int | None = None
     char_start: int = 0
     char_end: int = 0
     source_sha256: str = ""
     chunk_id: int | None = None
+    kind: SourceKind = SourceKind.DOCUMENT
+    title: str = ""
+    url: str = ""
+    conversation_id: str = ""
+    message_id: str = ""
+    date: str = ""  # ISO 8601, as known
 
 
 Part = TextPart | ReasoningPart | ToolCallPart | NoticePart | ErrorPart | CitationPart

@@ -21,3 +21,18 @@ class SearchHit:
     snippet: str
     highlights: tuple[tuple[int, int], ...]
     updated_at: datetime
+    written_at: datetime | None = None  # the message's own time (None for a title)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchScope:
+    """Which chats a search looks in: those (and messages) dated from `since` up to
+    `until` (UTC-aware datetimes; None: no bound), without one conversation (the one
+    asking, say)."""
+
+    since: datetime | None = None
+    until: datetime | None = None
+    exclude_conversation_id: str | None = None
+
+
+EVERYWHERE = SearchScope()

@@ -51,6 +51,7 @@ from desktop.core.models import (
     ReasoningPart,
     Role,
     RollingSummary,
+    SourceKind,
     TextPart,
     ToolCallPart,
     Usage,
@@ -171,6 +172,11 @@ def _citation_to_json(part: CitationPart) -> dict[str, Any]:
         "source_sha256": part.source_sha256,
         "chunk_id": part.chunk_id,
     }
+    if part.kind is not SourceKind.DOCUMENT:
+        data["kind"] = part.kind.value
+    for key in ("title", "url", "conversation_id", "message_id", "date"):
+        if getattr(part, key):
+            data[key] = getattr(part, key)
     return {key: value for key, value in data.items() if value is not None}
 
 
@@ -232,7 +238,8 @@ def _str_tuple(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
 
 def _citation(data: Mapping[str, Any]) -> CitationPart:
     """Strict: the number and the passage's file are required; a missing optional field
-    takes its default, as a newer Parley's extra keys are ignored."""
+    takes its default, as a newer Parley's extra keys are ignored. A kind this Parley
+    does not know is read as a document (its excerpt still shows)."""
     number = _opt_int(data, "number")
     if number is None or number < 1:
         raise PartFormatError("number", "must be a whole number, 1 or more")
@@ -251,7 +258,20 @@ def _citation(data: Mapping[str, Any]) -> CitationPart:
         char_end=end,
         source_sha256=_opt_str(data, "source_sha256") or "",
         chunk_id=_opt_int(data, "chunk_id"),
+        kind=_source_kind(data),
+        title=_opt_str(data, "title") or "",
+        url=_opt_str(data, "url") or "",
+        conversation_id=_opt_str(data, "conversation_id") or "",
+        message_id=_opt_str(data, "message_id") or "",
+        date=_opt_str(data, "date") or "",
     )
+
+
+def _source_kind(data: Mapping[str, Any]) -> SourceKind:
+    try:
+        return SourceKind(_opt_str(data, "kind") or SourceKind.DOCUMENT.value)
+    except ValueError:
+        return SourceKind.DOCUMENT
 
 
 def _unknown(data: Any) -> UnknownPart:

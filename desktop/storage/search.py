@@ -59,10 +59,10 @@ from typing import Any, Final, Literal
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import DatabaseError
 
-from desktop.core.search import SearchHit
+from desktop.core.search import EVERYWHERE, SearchHit, SearchScope
 from desktop.storage import short_index
 from desktop.storage.database import Database
-from desktop.storage.mapping import from_epoch_ms
+from desktop.storage.mapping import from_epoch_ms, to_epoch_ms
 from desktop.storage.tables import (
     CONVERSATIONS_FTS,
     CONVERSATIONS_SHORT_FTS,
@@ -150,9 +150,10 @@ class _Plan:
 
     matches: tuple[tuple[_Index, str], ...]  # an FTS5 expression per index used
     likes: tuple[str, ...]  # LIKE patterns for the terms no index can answer
+    scope: SearchScope = EVERYWHERE
 
     @classmethod
-    def of(cls, terms: tuple[str, ...]) -> _Plan:
+    def of(cls, terms: tuple[str, ...], scope: SearchScope = EVERYWHERE) -> _Plan:
         long: list[str] = []
         short: list[str] = []
         likes: list[str] = []
@@ -168,10 +169,17 @@ class _Plan:
             for index, phrases in ((_TRIGRAM, long), (_SHORT, short))
             if phrases
         )
-        return cls(matches, tuple(likes))
+        return cls(matches, tuple(likes), scope)
 
     def params(self, limit: int) -> dict[str, Any]:
         params: dict[str, Any] = {"limit": limit}
+        scope = self.scope
+        if scope.since is not None:
+            params["since"] = to_epoch_ms(scope.since)
+        if scope.until is not None:
+            params["until"] = to_epoch_ms(scope.until)
+        if scope.exclude_conversation_id is not None:
+            params["exclude"] = scope.exclude_conversation_id
         params.update({f"match{i}": match for i, (_, match) in enumerate(self.matches)})
         params.update({f"like{i}": pattern for i, pattern in enumerate(self.likes)})
         return params
@@ -187,27 +195,47 @@ class _Plan:
     def like_sql(self, column: str) -> str:
         return "".join(f" AND {column} LIKE :like{i} ESCAPE '\\'" for i in range(len(self.likes)))
 
+    def scope_sql(self, dated: str) -> str:
+        """The scope's bounds on the `dated` column, and the conversation (`c`) left out."""
+        scope = self.scope
+        return (
+            (f" AND {dated} >= :since" if scope.since is not None else "")
+            + (f" AND {dated} <= :until" if scope.until is not None else "")
+            + (" AND c.id <> :exclude" if scope.exclude_conversation_id is not None else "")
+        )
+
 
 # --- search -------------------------------------------------------------------------
 
 
-def search(db: Database, query: str, limit: int = 50) -> list[SearchHit]:
+def search(
+    db: Database, query: str, limit: int = 50, scope: SearchScope = EVERYWHERE
+) -> list[SearchHit]:
     """Titles first, then messages; newest conversations first; archived ones skipped.
 
     Several hits in one conversation come in reading order. At most one hit per
-    message; every term must occur in the same title or message.
-    An empty or whitespace-only query returns [].
+    message; every term must occur in the same title or message. `scope` bounds the
+    dates (a title by its conversation's last change, a message by its own) and may
+    leave one conversation out. An empty or whitespace-only query returns [].
     """
     terms = parse_terms(query)
     if not terms or limit <= 0:
         return []
-    plan = _Plan.of(terms)
+    plan = _Plan.of(terms, scope)
     with db.read() as conn:
         titles = _title_rows(conn, plan, limit)
         messages = _message_rows(conn, plan, limit - len(titles)) if len(titles) < limit else []
     hits = [_hit(row.id, row.title, None, row.title, row.updated_at, terms) for row in titles]
     hits.extend(
-        _hit(row.conversation_id, row.title, row.id, row.search_text, row.updated_at, terms)
+        _hit(
+            row.conversation_id,
+            row.title,
+            row.id,
+            row.search_text,
+            row.updated_at,
+            terms,
+            row.created_at,
+        )
         for row in messages
     )
     return hits
@@ -220,6 +248,7 @@ def _hit(
     body: str,
     updated_at_ms: int,
     terms: tuple[str, ...],
+    written_at_ms: int | None = None,
 ) -> SearchHit:
     snippet, highlights = make_snippet(body, terms)
     return SearchHit(
@@ -229,6 +258,7 @@ def _hit(
         snippet=snippet,
         highlights=highlights,
         updated_at=from_epoch_ms(updated_at_ms),
+        written_at=from_epoch_ms(written_at_ms) if written_at_ms is not None else None,
     )
 
 
@@ -238,13 +268,15 @@ def _title_rows(conn: Connection, plan: _Plan, limit: int) -> list[Any]:
     sql = (
         "SELECT c.id, c.title, c.updated_at FROM conversations AS c"
         f" WHERE c.archived = 0{plan.in_sql('c.rowid', 'conversations')}"
-        f"{plan.like_sql('c.title')}"
+        f"{plan.like_sql('c.title')}{plan.scope_sql('c.updated_at')}"
         " ORDER BY c.updated_at DESC, c.rowid DESC LIMIT :limit"
     )
     return list(conn.execute(text(sql), plan.params(limit)))
 
 
-_MESSAGE_COLUMNS: Final = "m.id, m.conversation_id, m.search_text, c.title, c.updated_at"
+_MESSAGE_COLUMNS: Final = (
+    "m.id, m.conversation_id, m.search_text, m.created_at, c.title, c.updated_at"
+)
 # Within a conversation, hits read top to bottom (also: walking the messages index
 # forwards is measurably faster than backwards).
 _MESSAGE_ORDER: Final = (
@@ -253,7 +285,7 @@ _MESSAGE_ORDER: Final = (
 
 
 def _message_rows(conn: Connection, plan: _Plan, limit: int) -> list[Any]:
-    likes = plan.like_sql("m.search_text")
+    likes = plan.like_sql("m.search_text") + plan.scope_sql("m.created_at")
     start = _fewest_matches(conn, plan)
     if start is not None:
         # Few matches: start from that index, join each to its conversation, sort.

@@ -25,6 +25,7 @@ WRITER = Assistant(
     context_threshold=8000,
     libraries=("docs",),
     retrieval=RetrievalMode.TOOL_ONLY,
+    past_chats=True,
 )
 
 
@@ -110,6 +111,7 @@ def test_bad_assistants_are_named_precisely(assistant, where, problem):
         ("allow_prompt_override", 1, "true or false"),
         ("retrieval", "sometimes", "one of: auto, pre_retrieve, tool_only"),
         ("retrieval", ["auto"], "one of"),
+        ("past_chats", "yes", "true or false"),
     ],
 )
 def test_bad_values_are_named_precisely(key, value, problem):

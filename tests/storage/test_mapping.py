@@ -20,6 +20,7 @@ from desktop.core.models import (
     ReasoningPart,
     Role,
     RollingSummary,
+    SourceKind,
     TextPart,
     Usage,
 )
@@ -239,6 +240,31 @@ def test_a_citation_part_round_trips_with_every_field() -> None:
     assert mapping.part_to_json(bare).keys() >= {"number", "path", "excerpt"}
     assert "page" not in mapping.part_to_json(bare)  # unset optional fields are not written
     assert mapping.decode_part(mapping.part_to_json(bare)) == bare
+
+
+def test_chat_and_web_citations_round_trip_and_an_unknown_kind_reads_as_a_document() -> None:
+    chat = CitationPart(
+        3,
+        "",
+        "",
+        "",
+        "A walk to the lighthouse",
+        kind=SourceKind.CHAT,
+        title="Weekend plans",
+        conversation_id="c9",
+        message_id="m9",
+        date="2026-03-14T10:00:00+00:00",
+    )
+    web = CitationPart(
+        4, "", "", "", "Hours", kind=SourceKind.WEB, title="Museum", url="https://m.example/"
+    )
+    for part in (chat, web):
+        data = json.loads(json.dumps(mapping.part_to_json(part)))
+        assert data["kind"] == part.kind.value
+        assert mapping.decode_part(data) == part
+    assert "kind" not in mapping.part_to_json(CITED)  # documents are written as before
+    later = {**mapping.part_to_json(web), "kind": "podcast"}
+    assert mapping.decode_part(later).kind is SourceKind.DOCUMENT
 
 
 def test_a_message_with_citations_round_trips_and_searches_by_its_text_only() -> None:

@@ -17,6 +17,7 @@ from desktop.core.models import (
     NoticePart,
     ReasoningPart,
     Role,
+    SourceKind,
     TextPart,
     ToolCallPart,
 )
@@ -177,6 +178,20 @@ def _location(part: CitationPart) -> str:
     return _one_line(part.heading_path)
 
 
+def _source_line(part: CitationPart) -> str:
+    """A document by its file and place, a chat by its title and day, a page by its
+    title and address (as a code span: an export never makes a link of its own)."""
+    if part.kind is SourceKind.CHAT:
+        title = _one_line(part.title) or tr("Untitled chat")
+        return f"{_code_span(title)}, {part.date[:10]}" if part.date else _code_span(title)
+    if part.kind is SourceKind.WEB:
+        title = _one_line(part.title)
+        return f"{_code_span(title)}, {_code_span(part.url)}" if title else _code_span(part.url)
+    location = _location(part)
+    line = _code_span(part.relative_path or part.path)
+    return line + (f", {location}" if location else "")
+
+
 def _sources(message: Message) -> str:
     """The sources the answer cites, in the order it first cites them: "[1] file, place".
     Sources it was given but does not cite are left out, as the cards leave them out."""
@@ -188,10 +203,7 @@ def _sources(message: Message) -> str:
         return ""
     lines = []
     for number in cited_numbers(message.text, given):
-        part = given[number]
-        line = f"- [{number}] {_code_span(part.relative_path or part.path)}"
-        location = _location(part)
-        lines.append(line + (f", {location}" if location else ""))
+        lines.append(f"- [{number}] {_source_line(given[number])}")
     if not lines:
         return ""
     title = tr("Sources:")

@@ -7,11 +7,13 @@ logged and reported to the model as an unexpected error. Cancellation is never c
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from desktop.core.models import CitationPart, SourceKind
+from desktop.core.search import SearchHit, SearchScope
 from desktop.core.tools import ToolDefinition
 from desktop.providers.base import ToolSpec
 
@@ -26,6 +28,25 @@ class DocumentSearch(Protocol):
     async def search(self, query: str, limit: int) -> str: ...
 
 
+class SourcePlace(Protocol):
+    async def reached(self) -> None: ...
+
+    def leave(self) -> None: ...
+
+
+class SourceBook(Protocol):
+    """The answer's numbered sources (`turn/answer_sources.py`): a search lines up when
+    it starts and numbers what it found once its turn comes."""
+
+    def line_up(self) -> SourcePlace: ...
+
+    def number_of(self, key: tuple[SourceKind, str]) -> int | None: ...
+
+    def add(
+        self, found: Sequence[tuple[tuple[SourceKind, str], Callable[[int], CitationPart]]]
+    ) -> list[CitationPart]: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ToolContext:
     """What a tool may use for one call.
@@ -33,15 +54,17 @@ class ToolContext:
     `workspace` is the conversation's folder (None: no workspace tools);
     `outputs_dir` holds large outputs saved by earlier calls; `offered` is every tool
     this request really has (for `get_session_capabilities`); `knowledge` searches
-    the assistant's libraries for this answer (None: not on demand).
+    the assistant's libraries for this answer (None: not on demand); `sources` numbers
+    what searches find, with the answer's other sources.
     """
 
     conversation_id: str
     workspace: Path | None
     outputs_dir: Path
     offered: tuple[ToolDefinition, ...] = ()
-    search: Callable[[str, int], list[dict[str, Any]]] | None = None
+    search: Callable[[str, int, SearchScope], list[SearchHit]] | None = None
     knowledge: DocumentSearch | None = None
+    sources: SourceBook | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from desktop.core.dispatch import EventBus
 from desktop.core.models import Conversation
 from desktop.core.paths import DataPaths
+from desktop.core.search import SearchHit, SearchScope
 from desktop.core.settings import Settings
 from desktop.core.tools import MCP_PREFIX, ToolDefinition, ToolPolicy, named_server
 from desktop.engine.tools.builtin import BUILTIN_TOOLS
@@ -20,7 +21,7 @@ from desktop.storage.search import search
 
 MAX_TOOL_STEPS = 256  # model/tool steps per generation
 
-Search = Callable[[str, int], list[dict[str, Any]]]
+Search = Callable[[str, int, SearchScope], list[SearchHit]]
 
 
 class SettingsStore(Protocol):
@@ -156,18 +157,10 @@ class ToolService:
 
 
 def conversation_search(database: Database) -> Search:
-    """Conversation search for the `search_conversations` tool: hits as plain dicts."""
+    """Conversation search for the `search_conversations` tool (blocking: the tool
+    runs it in a worker thread)."""
 
-    def run(query: str, limit: int) -> list[dict[str, Any]]:
-        return [
-            {
-                "conversation_id": hit.conversation_id,
-                "conversation": hit.conversation_title,
-                "message_id": hit.message_id,
-                "snippet": hit.snippet,
-                "updated_at": hit.updated_at.isoformat(timespec="seconds"),
-            }
-            for hit in search(database, query, limit)
-        ]
+    def run(query: str, limit: int, scope: SearchScope) -> list[SearchHit]:
+        return search(database, query, limit, scope)
 
     return run

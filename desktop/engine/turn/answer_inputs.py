@@ -27,6 +27,7 @@ from desktop.engine.prompt.clock import local_zone_name
 from desktop.engine.prompt.pipeline import prepare_request
 from desktop.engine.prompt.request_builder import RequestOptions, Step
 from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
+from desktop.engine.tools.builtin.past_chats import SEARCH_CONVERSATIONS
 from desktop.engine.tools.registry import Toolbox
 from desktop.providers.base import ChatRequest
 
@@ -120,12 +121,19 @@ def answer_inputs(
 def allowed_toolbox(
     toolbox: Toolbox, assistant: Assistant, *, search_on_demand: bool = False
 ) -> Toolbox:
-    """Only the tools the assistant may offer (a call to any other is refused), and
-    the document search first when the answer searches on demand."""
-    others = {n: t for n, t in toolbox.tools.items() if n != KNOWLEDGE_SEARCH}
+    """Only the tools the assistant may offer (a call to any other is refused): the
+    document search first when the answer searches on demand, and the search of past
+    chats only when the assistant's switch allows it. The tools' context lists what
+    is really offered (for `get_session_capabilities`)."""
+    switched = (KNOWLEDGE_SEARCH, SEARCH_CONVERSATIONS)
+    others = {n: t for n, t in toolbox.tools.items() if n not in switched}
     names = allowed(assistant, others)
     tools = {n: t for n, t in others.items() if n in names}
-    search = toolbox.get(KNOWLEDGE_SEARCH) if search_on_demand else None
-    if search is not None:
+    if assistant.past_chats and (past := toolbox.get(SEARCH_CONVERSATIONS)) is not None:
+        tools = {SEARCH_CONVERSATIONS: past, **tools}
+    if search_on_demand and (search := toolbox.get(KNOWLEDGE_SEARCH)) is not None:
         tools = {KNOWLEDGE_SEARCH: search, **tools}
-    return Toolbox(tools, toolbox.context)
+    context = toolbox.context
+    if context is not None:
+        context = replace(context, offered=tuple(t.definition for t in tools.values()))
+    return Toolbox(tools, context)

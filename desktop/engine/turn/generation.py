@@ -42,6 +42,7 @@ from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn.answer_inputs import AnswerInputs, answer_inputs
+from desktop.engine.turn.answer_sources import AnswerSources
 from desktop.engine.turn.ports import KnowledgeRetriever, ProviderSource
 from desktop.engine.turn.retrieval import (
     KnowledgePath,
@@ -279,22 +280,27 @@ class Generation:
             has_tools=self._tools is not None,
             search_on_demand=path is KnowledgePath.ON_DEMAND,
         )
-        if path is KnowledgePath.ON_DEMAND and toolbox is not None:
-            toolbox = self._search_on_demand(assistant, toolbox)
+        if toolbox is not None:
+            toolbox = self._with_sources(assistant, toolbox, path is KnowledgePath.ON_DEMAND)
         return replace(inputs, knowledge=knowledge), toolbox
 
-    def _search_on_demand(self, assistant: Assistant, toolbox: Toolbox) -> Toolbox:
-        """The toolbox whose `knowledge_search` runs this answer's searches: numbered
-        on from the sources a continued answer already has."""
-        assert self._knowledge is not None and toolbox.context is not None
-        self._ledger = SearchLedger(
-            self._knowledge,
-            assistant.libraries,
-            given=citations_of(self._draft.closed),
-            found=self._add_citations,
-            words_only=lambda reason: self._notices.append(words_only_notice(reason)),
-        )
-        return replace(toolbox, context=replace(toolbox.context, knowledge=self._ledger))
+    def _with_sources(self, assistant: Assistant, toolbox: Toolbox, on_demand: bool) -> Toolbox:
+        """The toolbox whose searches (documents, past chats, the web) number what
+        they find with the answer's other sources, on from those it already has; with
+        `on_demand`, its `knowledge_search` runs this answer's document searches."""
+        assert toolbox.context is not None
+        sources = AnswerSources(citations_of(self._draft.closed), self._add_citations)
+        context = replace(toolbox.context, sources=sources)
+        if on_demand:
+            assert self._knowledge is not None
+            self._ledger = SearchLedger(
+                self._knowledge,
+                assistant.libraries,
+                sources,
+                words_only=lambda reason: self._notices.append(words_only_notice(reason)),
+            )
+            context = replace(context, knowledge=self._ledger)
+        return replace(toolbox, context=context)
 
     def _add_citations(self, citations: Sequence[CitationPart]) -> None:
         """Sources a search found go on the answer as they arrive (between steps), so

@@ -26,14 +26,16 @@ import json
 import logging
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Final
 
 from desktop.core.errors import ParleyError
 from desktop.core.knowledge import MAX_PASSAGES, Passage, SearchOutcome
-from desktop.core.models import CitationPart, ToolCallPart
+from desktop.core.models import CitationPart, SourceKind, ToolCallPart
 from desktop.engine.knowledge.context import citation_for, location
 from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
 from desktop.engine.tools.registry import ToolFailure
+from desktop.engine.turn.answer_sources import AnswerSources, MakeCitation, SourceKey
 from desktop.engine.turn.ports import KnowledgeRetriever
 
 log = logging.getLogger(__name__)
@@ -50,30 +52,27 @@ LIMIT_REACHED: Final = (
 
 
 class SearchLedger:
-    """One answer's on-demand searches. `found` hears of each new source as it is
-    numbered (the answer keeps it at once); `words_only` of the first search that
-    could not use vectors, with why (the answer says so once)."""
+    """One answer's on-demand searches, numbered with the answer's other sources
+    (`sources`); `words_only` hears of the first search that could not use vectors,
+    with why (the answer says so once)."""
 
     def __init__(
         self,
         knowledge: KnowledgeRetriever,
         library_ids: Sequence[str],
+        sources: AnswerSources,
         *,
-        given: Sequence[CitationPart] = (),
-        found: Callable[[Sequence[CitationPart]], None] = lambda _parts: None,
         words_only: Callable[[str], None] = lambda _reason: None,
         timeout_s: float = SEARCH_TIMEOUT_S,
     ) -> None:
         self._knowledge = knowledge
         self._library_ids = tuple(library_ids)
-        self._numbers = {c.chunk_id: c.number for c in given if c.chunk_id is not None}
-        self._next_number = max((c.number for c in given), default=0) + 1
-        self._chars = sum(len(c.excerpt) for c in given)
-        self._found = found
+        self._sources = sources
+        documents = (c for c in sources.given if c.kind is SourceKind.DOCUMENT)
+        self._chars = sum(len(c.excerpt) for c in documents)
         self._words_only = words_only
         self._said_words_only = False
         self._timeout_s = timeout_s
-        self._last_in_line: asyncio.Future[None] | None = None
         self.rounds = 0
 
     @property
@@ -102,25 +101,14 @@ class SearchLedger:
         Searches of one step run together, but their sources are numbered in the
         order the model made the calls, never in the order the searches finish: the
         same answer always numbers the same way."""
-        earlier, mine = self._queued()
+        place = self._sources.line_up()
         try:
             started = time.monotonic()
             outcome = await self._retrieve(query, max(1, min(MAX_PASSAGES, limit)))
-            await earlier
+            await place.reached()
             return self._answer(outcome, started)
         finally:
-            mine.set_result(None)
-
-    def _queued(self) -> tuple[asyncio.Future[None], asyncio.Future[None]]:
-        """The search called before this one (done once it has numbered its sources),
-        and this one's place in line for the next."""
-        earlier = self._last_in_line
-        mine: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._last_in_line = mine
-        if earlier is None:
-            earlier = asyncio.get_running_loop().create_future()
-            earlier.set_result(None)
-        return earlier, mine
+            place.leave()
 
     async def _retrieve(self, query: str, limit: int) -> SearchOutcome:
         try:
@@ -140,8 +128,6 @@ class SearchLedger:
             self._said_words_only = True
             self._words_only(outcome.words_only_reason)
         results, new = self._numbered(outcome.passages)
-        if new:
-            self._found(new)
         log.info(
             "knowledge search round %d: %d hits, %d new, in %d ms",
             self.rounds,
@@ -161,22 +147,22 @@ class SearchLedger:
     ) -> tuple[list[dict[str, object]], list[CitationPart]]:
         """What the model reads of each passage, and the sources new to this answer."""
         results: list[dict[str, object]] = []
-        new: list[CitationPart] = []
+        fitting: list[tuple[SourceKey, MakeCitation]] = []
         for passage in passages:
-            number = self._numbers.get(passage.chunk_id)
+            key: SourceKey = (SourceKind.DOCUMENT, str(passage.chunk_id))
+            number = self._sources.number_of(key)
             if number is not None:
                 results.append({"number": number, "already_found": True})
                 continue
             if self._chars + len(passage.text) > MAX_SOURCE_CHARS:
                 self._chars = MAX_SOURCE_CHARS  # spent: the rest would not fit either
                 break
-            citation = citation_for(passage, self._next_number)
-            self._numbers[passage.chunk_id] = citation.number
-            self._next_number += 1
             self._chars += len(passage.text)
-            new.append(citation)
-            results.append(_shown(citation))
-        return results, new
+            fitting.append((key, partial(citation_for, passage)))
+            results.append({})  # filled in once numbered
+        new = iter(self._sources.add(fitting))
+        shown = [result or _shown(next(new)) for result in results]
+        return shown, [*new]
 
 
 def _shown(citation: CitationPart) -> dict[str, object]:

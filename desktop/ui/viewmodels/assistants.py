@@ -18,6 +18,7 @@ from desktop.core.models import ModelRef
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
+from desktop.engine.tools.builtin.past_chats import SEARCH_CONVERSATIONS
 from desktop.engine.tools.service import ToolService
 
 
@@ -81,9 +82,11 @@ class AssistantsModel(QObject):
     def tool_names(self) -> list[str]:
         """The tools an assistant can be limited to (built-in, workspace and MCP), plus
         names an assistant lists whose tools are not there now (an MCP server stopped)."""
-        # Document search is not one of them: an assistant's libraries decide it.
+        # The searches of documents and past chats are not among them: the assistant's
+        # libraries and its past-chats switch decide those.
         definitions = self._tools.definitions(workspace=True) if self._tools else []
-        names = [d.name for d in definitions if d.name != KNOWLEDGE_SEARCH]
+        switched = (KNOWLEDGE_SEARCH, SEARCH_CONVERSATIONS)
+        names = [d.name for d in definitions if d.name not in switched]
         for assistant in self._settings.all_assistants():
             names += [n for n in assistant.allowed_tools or () if n not in names]
         return names

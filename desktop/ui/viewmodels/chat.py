@@ -21,7 +21,7 @@ from desktop.core.events import (
     GenerationStarted,
     MessageChanged,
 )
-from desktop.core.models import Conversation, ModelRef, Role
+from desktop.core.models import Conversation, ModelRef, Role, SourceKind
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.turn.chat_service import ChatService, title_from
@@ -312,6 +312,25 @@ class ChatViewModel(QObject):
         else:
             self.messageSaved.emit(str(path))
 
+    def open_citation(self, card: CitationCard) -> None:
+        """Open what a citation points at: a passage in the source panel, an earlier
+        chat at its message, or a web page in the browser (http and https only: the
+        address came from a search engine)."""
+        part = card.part
+        if part.kind is SourceKind.CHAT:
+            self.open_conversation(part.conversation_id, part.message_id)
+        elif part.kind is SourceKind.WEB:
+            if QUrl(part.url).scheme() in ("http", "https"):
+                QDesktopServices.openUrl(QUrl(part.url))
+            else:
+                self.errorOccurred.emit(
+                    self.tr("Parley only opens web pages; this address was not opened: %1").replace(
+                        "%1", part.url[:200]
+                    )
+                )
+        else:
+            self.sources.open(card)
+
     def activate_link(self, url: str, markdown: str, sources: Sequence[CitationCard] = ()) -> None:
         """A click on a link in a message: open a cited source (one of `sources`, the
         message's), copy a code block, or open a safe URL."""
@@ -321,7 +340,7 @@ class ChatViewModel(QObject):
         if number is not None:
             card = next((c for c in sources if c.number == number), None)
             if card is not None:
-                self.sources.open(card)
+                self.open_citation(card)
             return
         index = copy_index(url)
         if index is not None:

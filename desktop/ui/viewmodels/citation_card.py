@@ -9,11 +9,12 @@ nothing else.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import PurePath
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QDate, QLocale, QUrl
 
-from desktop.core.models import CitationPart, Message
+from desktop.core.models import CitationPart, Message, SourceKind
 
 EXCERPT_CHARS = 160  # of the passage on a card (the view fits it to two lines)
 
@@ -21,14 +22,18 @@ EXCERPT_CHARS = 160  # of the passage on a card (the view fits it to two lines)
 @dataclass(frozen=True, slots=True)
 class CitationCard:
     number: int
-    file_name: str
-    location: str  # "p. 3", or the headings the passage is under; "" when neither
+    file_name: str  # a chat's or page's title, for those
+    location: str  # "p. 3" or headings; a chat's day; a page's host; "" when none
     excerpt: str  # the passage on one line, shortened
     part: CitationPart
 
     @property
     def shown_path(self) -> str:
-        """The file as the model saw it (its place in the library)."""
+        """The file as the model saw it (its place in the library); a page's address."""
+        if self.part.kind is SourceKind.WEB:
+            return self.part.url
+        if self.part.kind is SourceKind.CHAT:
+            return self.part.title
         return self.part.relative_path or self.part.path
 
 
@@ -50,8 +55,26 @@ def short_excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
 
 
 def citation_card(part: CitationPart) -> CitationCard:
+    excerpt = short_excerpt(part.excerpt)
+    if part.kind is SourceKind.CHAT:
+        title = part.title or QCoreApplication.translate("CitationCard", "Untitled chat")
+        return CitationCard(part.number, title, _day(part.date), excerpt, part)
+    if part.kind is SourceKind.WEB:
+        host = QUrl(part.url).host()
+        return CitationCard(part.number, part.title or host, host, excerpt, part)
     name = PurePath(part.relative_path or part.path).name or part.path
-    return CitationCard(part.number, name, location_text(part), short_excerpt(part.excerpt), part)
+    return CitationCard(part.number, name, location_text(part), excerpt, part)
+
+
+def _day(iso: str) -> str:
+    """A stored date as the person's locale writes a day ("" when there is none)."""
+    try:
+        when = datetime.fromisoformat(iso)
+    except ValueError:
+        return ""
+    local = when.astimezone()
+    day = QDate(local.year, local.month, local.day)
+    return QLocale().toString(day, QLocale.FormatType.ShortFormat)
 
 
 def citation_cards(message: Message) -> tuple[CitationCard, ...]:

@@ -350,7 +350,7 @@ class AssistantMessage(MessageWidget):
     def _open_source(self, number: int) -> None:
         card = self._item.source(number)
         if card is not None:
-            self._chat.sources.open(card)
+            self._chat.open_citation(card)
 
     @property
     def approval_button(self) -> QPushButton:

@@ -14,6 +14,7 @@ from desktop.core.knowledge import LibrarySettings, SourceStatus
 from desktop.core.models import CitationPart, ToolCallPart
 from desktop.core.settings import Settings
 from desktop.engine.knowledge.service import KnowledgeService
+from desktop.engine.turn.answer_sources import AnswerSources
 from desktop.engine.turn.search_ledger import (
     LIMIT_REACHED,
     MAX_CALLS_PER_ROUND,
@@ -50,7 +51,7 @@ def test_sources_stop_at_the_text_budget_and_the_tool_is_withdrawn(tmp_path):
     async def main() -> None:
         service = await _service(tmp_path)
         found: list[CitationPart] = []
-        ledger = SearchLedger(service, ["lib"], found=found.extend)
+        ledger = SearchLedger(service, ["lib"], AnswerSources(found=found.extend))
         try:
             answers = []
             for number in range(FILES):
@@ -77,9 +78,11 @@ def test_a_continued_answer_numbers_on_from_its_sources(tmp_path):
         service = await _service(tmp_path)
         try:
             first: list[CitationPart] = []
-            await SearchLedger(service, ["lib"], found=first.extend).search("topic3x1", 2)
+            await SearchLedger(service, ["lib"], AnswerSources(found=first.extend)).search(
+                "topic3x1", 2
+            )
             later: list[CitationPart] = []
-            ledger = SearchLedger(service, ["lib"], given=first, found=later.extend)
+            ledger = SearchLedger(service, ["lib"], AnswerSources(first, later.extend))
             answer = json.loads(await ledger.search("topic3x1 topic7x2", 6))
         finally:
             await service.close()
@@ -100,7 +103,7 @@ def test_rounds_are_counted_per_step_and_extra_calls_refused(tmp_path):
         events: EventBus[EngineEvent] = EventBus()
         service = KnowledgeService(tmp_path, Settings, _no_embedder, events)
         await service.close()
-        ledger = SearchLedger(service, ["lib"])
+        ledger = SearchLedger(service, ["lib"], AnswerSources())
         other = _calls(1, "current_time")
         assert ledger.admit(other) == (other, []) and ledger.rounds == 0
         for _ in range(MAX_ROUNDS):
@@ -120,7 +123,7 @@ def test_searches_run_together_are_numbered_in_the_order_they_were_called(tmp_pa
         try:
             for _attempt in range(20):
                 found: list[CitationPart] = []
-                ledger = SearchLedger(service, ["lib"], found=found.extend)
+                ledger = SearchLedger(service, ["lib"], AnswerSources(found=found.extend))
                 first, second = await asyncio.gather(
                     ledger.search("topic1x0 topic1x1 topic1x2 topic2x0", 6),
                     ledger.search("topic9x0", 1),

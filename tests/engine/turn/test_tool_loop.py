@@ -51,7 +51,8 @@ def test_an_auto_tool_runs_and_the_next_request_carries_its_result(tmp_path, sse
         await h.wait_finished()
         first, second = (r.json for r in sse_server.requests)
         offered = {t["function"]["name"] for t in first["tools"]}
-        assert {"current_time", "search_conversations", "get_session_capabilities"} <= offered
+        assert {"current_time", "get_session_capabilities"} <= offered
+        assert "search_conversations" not in offered  # only for assistants that allow it
         assert "write_file" not in offered  # no workspace folder in this conversation
         assert turns(second)[1]["tool_calls"][0]["id"] == "call_1"
         sent = json.loads(tool_messages(second)["call_1"])

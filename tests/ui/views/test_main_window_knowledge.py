@@ -39,10 +39,13 @@ def test_an_assistant_is_given_libraries_from_a_checklist(driver, tmp_path):
     assert page.retrieval.isEnabled()
     assert page.retrieval.currentText() == "When the model needs them, if it can call tools"
     page.retrieval.setCurrentIndex(page.retrieval.findText("Before every answer"))
+    assert not page.past_chats.isChecked()
+    click(page.past_chats)
     click(page.save_button)
     assert page.status.text() == "Saved."
     saved = saved_settings(tmp_path)["assistants"][0]
     assert saved["libraries"] == ["notes"] and saved["retrieval"] == "pre_retrieve"
+    assert saved["past_chats"] is True
 
     page.select("writer")  # shown again as saved
     assert page.library_boxes["notes"].isChecked()

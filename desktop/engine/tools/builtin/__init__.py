@@ -7,14 +7,15 @@ from __future__ import annotations
 from desktop.engine.tools.builtin.command import RUN_COMMAND
 from desktop.engine.tools.builtin.files import LIST_FILES, READ_FILE, SEARCH_FILES
 from desktop.engine.tools.builtin.knowledge import SEARCH_KNOWLEDGE
-from desktop.engine.tools.builtin.session import CAPABILITIES, CURRENT_TIME, SEARCH_CONVERSATIONS
+from desktop.engine.tools.builtin.past_chats import SEARCH_PAST_CHATS
+from desktop.engine.tools.builtin.session import CAPABILITIES, CURRENT_TIME
 from desktop.engine.tools.builtin.write import WRITE_FILE
 from desktop.engine.tools.registry import Tool
 
 BUILTIN_TOOLS: tuple[Tool, ...] = (
     SEARCH_KNOWLEDGE,
     CURRENT_TIME,
-    SEARCH_CONVERSATIONS,
+    SEARCH_PAST_CHATS,
     CAPABILITIES,
     LIST_FILES,
     READ_FILE,

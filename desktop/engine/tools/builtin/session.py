@@ -1,4 +1,4 @@
-"""Tools about the session itself: the time, past conversations, what is available."""
+"""Tools about the session itself: the time, and what is available."""
 
 from __future__ import annotations
 
@@ -10,8 +10,6 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from desktop.core.tools import ToolDefinition
 from desktop.engine.tools.registry import Tool, ToolContext, ToolFailure
-
-SEARCH_LIMIT = 20
 
 
 async def _current_time(arguments: Mapping[str, Any], _context: ToolContext) -> str:
@@ -32,17 +30,6 @@ async def _current_time(arguments: Mapping[str, Any], _context: ToolContext) -> 
     )
 
 
-async def _search(arguments: Mapping[str, Any], context: ToolContext) -> str:
-    query = arguments.get("query")
-    if not isinstance(query, str) or not query.strip():
-        raise ToolFailure("Give a non-empty 'query'.")
-    if context.search is None:
-        raise ToolFailure("Conversation search is not available.")
-    limit = arguments.get("limit", 10)
-    limit = max(1, min(SEARCH_LIMIT, limit if isinstance(limit, int) else 10))
-    return json.dumps({"results": context.search(query, limit)}, ensure_ascii=False)
-
-
 async def _capabilities(_arguments: Mapping[str, Any], context: ToolContext) -> str:
     return json.dumps(
         {
@@ -51,12 +38,9 @@ async def _capabilities(_arguments: Mapping[str, Any], context: ToolContext) -> 
             ],
             "workspace": context.workspace is not None,
             "retrieval": [
-                name
-                for name, present in (
-                    ("knowledge_search", context.knowledge is not None),
-                    ("conversation_search", context.search is not None),
-                )
-                if present
+                t.name
+                for t in context.offered
+                if t.name in ("knowledge_search", "search_conversations", "web_search")
             ],
         }
     )
@@ -72,22 +56,6 @@ CURRENT_TIME = Tool(
         },
     ),
     _current_time,
-)
-
-SEARCH_CONVERSATIONS = Tool(
-    ToolDefinition(
-        "search_conversations",
-        "Full-text search over the person's earlier conversations in Parley.",
-        {
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "words or a quoted phrase"},
-                "limit": {"type": "integer", "minimum": 1, "maximum": SEARCH_LIMIT},
-            },
-            "required": ["query"],
-        },
-    ),
-    _search,
 )
 
 CAPABILITIES = Tool(

@@ -110,6 +110,13 @@ class AssistantsPage(QWidget):
         self.library_boxes: dict[str, QCheckBox] = {}
         self.libraries_hint = PlainLabel(self.tr("Add libraries in Settings → Knowledge"), self)
         self.libraries_hint.setObjectName("FormHint")
+        self.past_chats = QCheckBox(self.tr("May search your earlier chats"), self)
+        self.past_chats.setToolTip(
+            self.tr(
+                "A model that can call tools may look through your other chats with this "
+                "assistant's answers, and cite them. The chat you are in is left out."
+            )
+        )
         # When its answers search them.
         self.retrieval = QComboBox(self)
         self.retrieval.setObjectName("AssistantRetrieval")
@@ -166,6 +173,7 @@ class AssistantsPage(QWidget):
         knowledge_column.addWidget(self.libraries_hint)
         form.addRow(self.tr("Knowledge"), knowledge_column)
         form.addRow(self.tr("Search documents"), self.retrieval)
+        form.addRow("", self.past_chats)
         plain_form_labels(form)
         right = QVBoxLayout()
         right.addLayout(form, 1)
@@ -261,6 +269,7 @@ class AssistantsPage(QWidget):
         self.libraries_hint.setVisible(not self.library_boxes)
         self.retrieval.setCurrentIndex(max(0, self.retrieval.findData(assistant.retrieval.value)))
         self.retrieval.setEnabled(bool(self.library_boxes))
+        self.past_chats.setChecked(assistant.past_chats)
         self.all_tools.setChecked(assistant.allowed_tools is None)
         self.tools.setEnabled(assistant.allowed_tools is not None)
         self.delete_button.setEnabled(self._model.can_delete(assistant_id))
@@ -291,6 +300,7 @@ class AssistantsPage(QWidget):
             context_threshold=self.threshold.value(),
             libraries=tuple(i for i, box in self.library_boxes.items() if box.isChecked()),
             retrieval=RetrievalMode(self.retrieval.currentData()),
+            past_chats=self.past_chats.isChecked(),
         )
 
     def save(self) -> None:
