@@ -327,6 +327,52 @@ def _v6_needed(conn: Connection) -> bool:
     return False
 
 
+# Version 7: memories (facts the person asked an assistant to keep; `core/memory.py`).
+# A deleted memory keeps its row with `deleted_at` set (a tombstone: an older copy or a
+# stale edit must never bring it back). Its vector is stored beside it with the key of
+# the model that made it, and cleared when the text changes. No foreign key to the
+# conversation it came from: a memory outlives its conversation.
+# The word index is a plain FTS5 table (it keeps its own copy of what it indexes) fed by
+# `storage/memories.py` with the text as the knowledge index prepares it (CJK runs as
+# overlapping character pairs), which SQL alone cannot compute; only the delete is a
+# trigger. Tombstones stay in it and are filtered out by the query. rowid = the memory's.
+_V7_DDL: Final = (
+    """
+    CREATE TABLE memories (
+        id TEXT NOT NULL PRIMARY KEY,
+        scope TEXT NOT NULL,
+        text TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        source_conversation_id TEXT,
+        source_message_id TEXT,
+        deleted_at INTEGER,
+        embedding BLOB,
+        model_key TEXT
+    )
+    """,
+    # A scope's live memories, newest first, straight from the index.
+    "CREATE INDEX ix_memories_scope ON memories (scope, deleted_at, updated_at)",
+    # The vectors of one model, and a cheap check of whether they changed (covering).
+    "CREATE INDEX ix_memories_model ON memories (model_key, updated_at, deleted_at)",
+    """
+    CREATE VIRTUAL TABLE memories_fts USING fts5(
+        words, tokenize='unicode61 remove_diacritics 2'
+    )
+    """,
+    """
+    CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+        DELETE FROM memories_fts WHERE rowid = old.rowid;
+    END
+    """,
+)
+
+
+def _v7_memories(conn: Connection) -> None:
+    for statement in _V7_DDL:
+        conn.exec_driver_sql(statement)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_create_chat_tables,
     _v2_full_text_search,
@@ -334,6 +380,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v4_attachments,
     _v5_prompt_and_pins,
     _v6_add_missing_columns,
+    _v7_memories,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 

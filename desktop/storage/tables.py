@@ -8,9 +8,10 @@ A test checks that a fully migrated database matches these definitions.
 Times are integer epoch milliseconds (UTC), so ordering and comparisons happen in SQL
 without time-zone parsing. JSON columns are plain TEXT: `mapping.py` owns their format.
 
-The full-text index (FTS5 virtual tables and the triggers that feed them, created by
-migration steps 2 and 3) is not described here: SQLAlchemy has no model for virtual
-tables, and only `search.py` queries them, by the names below, in plain SQL.
+The full-text indexes (FTS5 virtual tables and the triggers that feed them, created by
+migration steps 2, 3 and 7) are not described here: SQLAlchemy has no model for virtual
+tables, and only `search.py` and `memories.py` query them, by the names below, in
+plain SQL.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     Table,
     Text,
@@ -110,6 +112,28 @@ attachments = Table(
     Index("ix_attachments_sha256", "sha256"),
 )
 
+# Facts kept across conversations (migration step 7, `memories.py`). A deleted memory
+# keeps its row, with `deleted_at` set: every read leaves it out.
+memories = Table(
+    "memories",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("scope", Text, nullable=False),  # "global" or "assistant:<id>"
+    Column("text", Text, nullable=False),
+    Column("created_at", Integer, nullable=False),
+    Column("updated_at", Integer, nullable=False),  # the text's last change
+    Column("source_conversation_id", Text),
+    Column("source_message_id", Text),
+    Column("deleted_at", Integer),
+    Column("embedding", LargeBinary),  # float32 little-endian, L2-normalised
+    Column("model_key", Text),  # the embedding model's `EmbeddingChoice.key`
+    # Every read asks for the live memories of a few scopes, newest first.
+    Index("ix_memories_scope", "scope", "deleted_at", "updated_at"),
+    # A search reads one model's vectors, and first whether they changed (from the
+    # index alone: the rows hold the vectors, a scan of them reads every page).
+    Index("ix_memories_model", "model_key", "updated_at", "deleted_at"),
+)
+
 # FTS5 tables (external content: they index `messages.search_text` and
 # `conversations.title` by rowid and store no copy of the text).
 MESSAGES_FTS = "messages_fts"
@@ -118,3 +142,5 @@ CONVERSATIONS_FTS = "conversations_fts"
 # external content is a view over the same columns.
 MESSAGES_SHORT_FTS = "messages_short_fts"
 CONVERSATIONS_SHORT_FTS = "conversations_short_fts"
+# The memories' word index (step 7): its own copy of the words, rowid = the memory's.
+MEMORIES_FTS = "memories_fts"

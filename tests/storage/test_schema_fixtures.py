@@ -35,10 +35,13 @@ WITH_ATTACHMENTS = [n for n in NAMES if (SCHEMAS / n / "attachments").is_dir()] 
 # The two flavours of a database that reached version 4 before step 4 gained the column.
 WITHOUT_WORKSPACE_FILE = {"v4-without-workspace-file", "v5-without-workspace-file"}
 TABLES = ("conversations", "messages", "attachments")
-# Version-5 databases with the column: step 6, the only one left, has nothing to do.
-# Every other fixture is changed by the upgrade.
-UNCHANGED_BY_UPGRADE = {"v5", "v5-latest"}
+# Step 7 adds the memories tables to every database, so every fixture is changed by
+# today's upgrade. Up to version 6, the version-5 databases with the column were not:
+# step 6 had nothing to do in them.
+UNCHANGED_BY_UPGRADE: set[str] = set()
 CHANGED_BY_UPGRADE = set(NAMES) - UNCHANGED_BY_UPGRADE
+UNCHANGED_BY_STEP_6 = {"v5", "v5-latest"}
+BEFORE_STEP_6 = [n for n in NAMES if int(n[1:].split("-")[0]) < 6]  # folders are "v<N>..."
 
 
 def test_there_is_a_fixture_for_every_released_version() -> None:
@@ -200,9 +203,9 @@ def test_the_upgrade_keeps_a_copy_of_the_old_file(old: Path, upgraded) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_only_an_upgrade_that_changes_data_takes_a_copy_and_says_so(name: str, tmp_path) -> None:
-    """Step 6 adds a column only where one release left it out: every other version-5
-    database just moves to version 6, with no copy (a nearly full disk may have no room
-    for one) and no "upgrading" notice before the window."""
+    """An upgrade with something to change keeps a copy and says so before the window;
+    one with nothing to change does neither (a nearly full disk may have no room for a
+    copy)."""
     copy = tmp_path / name
     shutil.copytree(SCHEMAS / name, copy)
     notices: list[str] = []
@@ -213,6 +216,26 @@ def test_only_an_upgrade_that_changes_data_takes_a_copy_and_says_so(name: str, t
         assert (backups, notices) == ([f"parley.db.pre-v{SCHEMA_VERSION}.bak"], ["upgrading"])
     else:
         assert (backups, notices) == ([], [])
+
+
+@pytest.mark.parametrize("name", BEFORE_STEP_6)
+def test_step_6_copies_only_where_it_adds_the_column(name: str, tmp_path) -> None:
+    """Step 6 adds a column only where one release left it out: every other version-5
+    database just moves to version 6, with no copy and no "upgrading" notice."""
+    copy = tmp_path / name
+    shutil.copytree(SCHEMAS / name, copy)
+    notices: list[str] = []
+    engine = create_sqlite_engine(copy / "parley.db")
+    try:
+        migrate(engine, MIGRATIONS[:6], on_upgrade=lambda: notices.append("upgrading"))
+    finally:
+        engine.dispose()
+    assert _user_version(copy / "parley.db") == 6
+    backups = [b.name for b in copy.glob("*.bak")]
+    if name in UNCHANGED_BY_STEP_6:
+        assert (backups, notices) == ([], [])
+    else:
+        assert (backups, notices) == (["parley.db.pre-v6.bak"], ["upgrading"])
 
 
 # --- the schema -------------------------------------------------------------------------
@@ -255,6 +278,7 @@ RELEASED_STEPS = {
     4: "ab235e9871c6d43f4e6a58b937e404e244ff1d5a4d27940ffb3c9f6390dee815",
     5: "acd23c66556e934118eaef30b0b21abedd12f7f86e3c057c68c7cac83e8e70f8",
     6: "d2802b5745d9bf955a2c0c18ee423a872d9a6d86a68be8e952c00d8859b85aed",
+    7: "e2cc77a4293ba6609670ff6d384d71e9299fb7c5860cf3275f66084d5f919a2b",
 }
 
 
