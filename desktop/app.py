@@ -33,6 +33,8 @@ from desktop.engine.knowledge.embedding import ProviderEmbedder
 from desktop.engine.knowledge.service import KnowledgeService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
+from desktop.engine.memory.embedding import embedder_from_choice
+from desktop.engine.memory.service import MemoryService
 from desktop.engine.ocr.local_engine import LocalOcrEngine
 from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
@@ -40,6 +42,7 @@ from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.engine.turn.chat_service import ChatService
 from desktop.engine.utility import UtilityModel
+from desktop.engine.web.access import WebAccess
 from desktop.render import render_markdown
 from desktop.render.highlight import COMMON_LANGUAGES, warm_up
 from desktop.storage.attachments import AttachmentStore
@@ -145,7 +148,15 @@ class Parley:
         # MCP servers start lazily, when a generation first lists its tools.
         self.mcp = McpManager(self.settings, paths.logs, attachments=self.store)
         self.tools = ToolService(
-            paths, self.settings, search=conversation_search(self.database), sources=[self.mcp]
+            paths,
+            self.settings,
+            search=conversation_search(self.database),
+            sources=[self.mcp],
+            web=WebAccess(
+                lambda: self.settings.settings.web_search,
+                lambda: self.settings.http_client,
+                self.secrets.get,
+            ),
         )
         self.ocr = OcrService(
             paths.ocr_cache,
@@ -170,6 +181,16 @@ class Parley:
             self.chat.events,
         )
         self.chat.knowledge = self.knowledge
+        # What the person asked assistants to remember (Settings → Memory, and the
+        # memory tools), in the chat database: it is their data, backed up with it.
+        self.memory = MemoryService(
+            self.database,
+            embedder_from_choice(
+                lambda: self.settings.settings.memory.embedding,
+                lambda choice: ProviderEmbedder(self.settings, choice),
+            ),
+        )
+        self.chat.memory = self.memory
         # Titles and follow-up suggestions, asked after an answer is complete.
         self.after_answer = AfterAnswer(self.repository, UtilityModel(self.settings))
         self.after_answer.start(self.chat)

@@ -17,6 +17,7 @@ from typing import Any
 from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.errors import SettingsError
 from desktop.core.i18n import tr
+from desktop.core.memory import MemoryMode
 from desktop.core.models import ModelRef
 
 DEFAULT_ID = "default"
@@ -41,6 +42,8 @@ _KEYS = {
     "libraries",
     "retrieval",
     "past_chats",
+    "memory",
+    "global_memories",
 }
 
 
@@ -82,6 +85,9 @@ class Assistant:
     # Whether its answers may search the person's earlier chats (a tool, when the
     # model can call tools).
     past_chats: bool = False
+    # How its answers see memories: its own, plus the global ones when it opts in.
+    memory: MemoryMode = MemoryMode.OFF
+    global_memories: bool = False
 
     @property
     def label(self) -> str:
@@ -207,6 +213,16 @@ def parse_assistant(data: Any, where: str) -> Assistant:
     past_chats = data.get("past_chats", False)
     if not isinstance(past_chats, bool):
         raise SettingsError(f"{where}.past_chats", tr("must be true or false"))
+    global_memories = data.get("global_memories", False)
+    if not isinstance(global_memories, bool):
+        raise SettingsError(f"{where}.global_memories", tr("must be true or false"))
+    try:
+        memory = MemoryMode(data.get("memory", MemoryMode.OFF.value))
+    except ValueError:
+        names = ", ".join(mode.value for mode in MemoryMode)
+        raise SettingsError(
+            f"{where}.memory", tr("must be one of: {names}").format(names=names)
+        ) from None
     return Assistant(
         id=aid,
         name=name,
@@ -222,6 +238,8 @@ def parse_assistant(data: Any, where: str) -> Assistant:
         context_threshold=threshold if threshold is not None else DEFAULT_THRESHOLD,
         libraries=_library_ids(data.get("libraries", []), f"{where}.libraries"),
         past_chats=past_chats,
+        memory=memory,
+        global_memories=global_memories,
         retrieval=_retrieval(data.get("retrieval", RetrievalMode.AUTO.value), f"{where}.retrieval"),
     )
 
@@ -271,6 +289,10 @@ def dump_assistant(assistant: Assistant) -> dict[str, Any]:
         data["libraries"] = list(assistant.libraries)
     if assistant.past_chats:
         data["past_chats"] = True
+    if assistant.memory is not MemoryMode.OFF:
+        data["memory"] = assistant.memory.value
+    if assistant.global_memories:
+        data["global_memories"] = True
     if assistant.retrieval is not RetrievalMode.AUTO:
         data["retrieval"] = assistant.retrieval.value
     return data

@@ -136,7 +136,7 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(v.strip() for v in value if v.strip()))
 
 
-def _embedding(value: Any, where: str) -> EmbeddingChoice | None:
+def parse_embedding(value: Any, where: str) -> EmbeddingChoice | None:
     if value is None:
         return None
     if not isinstance(value, dict):
@@ -186,7 +186,7 @@ def parse_library(data: Any, where: str) -> LibrarySettings:
         paths=_strings(data.get("paths", []), f"{where}.paths"),
         include=_strings(data.get("include", []), f"{where}.include"),
         exclude=_strings(data.get("exclude", []), f"{where}.exclude"),
-        embedding=_embedding(data.get("embedding"), f"{where}.embedding"),
+        embedding=parse_embedding(data.get("embedding"), f"{where}.embedding"),
         enabled=enabled,
     )
 
@@ -205,6 +205,14 @@ def parse_libraries(data: Any) -> tuple[LibrarySettings, ...]:
     return tuple(libraries)
 
 
+def dump_embedding(choice: EmbeddingChoice) -> dict[str, Any]:
+    return {
+        "provider": choice.provider_id,
+        "model": choice.model,
+        **({"dimensions": choice.dimensions} if choice.dimensions else {}),
+    }
+
+
 def dump_library(library: LibrarySettings) -> dict[str, Any]:
     data: dict[str, Any] = {"id": library.id, "name": library.name, "paths": list(library.paths)}
     if library.include:
@@ -212,12 +220,7 @@ def dump_library(library: LibrarySettings) -> dict[str, Any]:
     if library.exclude:
         data["exclude"] = list(library.exclude)
     if library.embedding is not None:
-        choice = library.embedding
-        data["embedding"] = {
-            "provider": choice.provider_id,
-            "model": choice.model,
-            **({"dimensions": choice.dimensions} if choice.dimensions else {}),
-        }
+        data["embedding"] = dump_embedding(library.embedding)
     if not library.enabled:
         data["enabled"] = False
     return data

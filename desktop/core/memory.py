@@ -16,10 +16,11 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
-from typing import Final
+from typing import Any, Final
 
-from desktop.core.errors import ParleyError
+from desktop.core.errors import ParleyError, SettingsError
 from desktop.core.i18n import tr
+from desktop.core.knowledge import EmbeddingChoice, dump_embedding, parse_embedding
 
 GLOBAL_SCOPE: Final = "global"
 ASSISTANT_SCOPE_PREFIX: Final = "assistant:"
@@ -124,3 +125,26 @@ def normalised(text: str) -> str:
     while end and (unicodedata.category(folded[end - 1]).startswith("P") or folded[end - 1] == " "):
         end -= 1
     return folded[:end]
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySettings:
+    """Settings → Memory: the model that embeds memories for retrieval (None: found
+    by their words only)."""
+
+    embedding: EmbeddingChoice | None = None
+
+
+def parse_memory_settings(data: Any) -> MemorySettings:
+    if not isinstance(data, dict):
+        raise SettingsError("memory", tr("must be an object"))
+    unknown = sorted(set(data) - {"embedding"})
+    if unknown:
+        raise SettingsError(f"memory.{unknown[0]}", tr("unknown setting (check the spelling)"))
+    return MemorySettings(parse_embedding(data.get("embedding"), "memory.embedding"))
+
+
+def dump_memory_settings(settings: MemorySettings) -> dict[str, Any]:
+    if settings.embedding is None:
+        return {}
+    return {"embedding": dump_embedding(settings.embedding)}

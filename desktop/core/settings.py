@@ -32,6 +32,7 @@ from desktop.core.mcp_settings import (
     parse_mcp_consent,
     parse_mcp_servers,
 )
+from desktop.core.memory import MemorySettings, dump_memory_settings, parse_memory_settings
 from desktop.core.models import ModelRef
 from desktop.core.ocr_settings import dump_ocr_model, parse_ocr_model
 from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
@@ -44,6 +45,7 @@ from desktop.core.usage_settings import (
     parse_prices,
     parse_utility_model,
 )
+from desktop.core.web_search import WebSearchSettings, parse_web_search, web_search_data
 
 SETTINGS_VERSION = 1
 # A model override's context length, in tokens.
@@ -160,7 +162,7 @@ class ToolSettings:
             return ToolPolicy.OFF
         if self.always_allow.get(tool.name) == tool.definition_hash:
             return ToolPolicy.AUTO
-        return chosen or default_policy(tool.risk)
+        return chosen or tool.policy or default_policy(tool.risk)
 
     def granted(self, tool: ToolDefinition) -> ToolSettings:
         """With an "always allow" for this exact definition (replacing an older one)."""
@@ -209,6 +211,10 @@ class Settings:
     default_assistant: str = DEFAULT_ID
     # Knowledge libraries (knowledge.py): folders and files indexed for citing.
     libraries: tuple[LibrarySettings, ...] = ()
+    # The engine web_search asks (web_search.py); None there: no web search.
+    web_search: WebSearchSettings = field(default_factory=WebSearchSettings)
+    # How memories are embedded for retrieval (memory.py).
+    memory: MemorySettings = field(default_factory=MemorySettings)
 
     def library(self, library_id: str) -> LibrarySettings | None:
         return next((lib for lib in self.libraries if lib.id == library_id), None)
@@ -512,6 +518,8 @@ def parse_settings(data: Any) -> Settings:
             "assistants",
             "default_assistant",
             "libraries",
+            "web_search",
+            "memory",
         },
         "",
     )
@@ -610,6 +618,8 @@ def parse_settings(data: Any) -> Settings:
         assistants=assistants,
         default_assistant=default_assistant,
         libraries=parse_libraries(data.get("libraries", [])),
+        web_search=parse_web_search(data.get("web_search", {})),
+        memory=parse_memory_settings(data.get("memory", {})),
     )
 
 
@@ -702,6 +712,10 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["default_assistant"] = settings.default_assistant
     if settings.libraries:
         data["libraries"] = [dump_library(lib) for lib in settings.libraries]
+    if settings.web_search != WebSearchSettings():
+        data["web_search"] = web_search_data(settings.web_search)
+    if settings.memory != MemorySettings():
+        data["memory"] = dump_memory_settings(settings.memory)
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:

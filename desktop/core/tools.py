@@ -57,6 +57,10 @@ class ToolDefinition:
     parameters: dict[str, Any] = field(default_factory=lambda: {"type": "object"})
     risk: ToolRisk = ToolRisk.READ
     source: str = BUILTIN_SOURCE
+    # What happens without a choice of the person's, when the risk alone does not say
+    # it: a web page fetched asks first though it changes nothing; a memory saved runs
+    # at once, shown on its card with Undo.
+    policy: ToolPolicy | None = None
 
     @property
     def definition_hash(self) -> str:

@@ -109,6 +109,12 @@ class SettingsService:
         return self._clients.current
 
     @property
+    def http_client(self) -> httpx.AsyncClient:
+        """The client for a short request outside a model's answer (a web search): the
+        current network settings' (proxy, trusted certificates)."""
+        return self._client
+
+    @property
     def network_error(self) -> SettingsError | None:
         """Why the saved network settings could not be applied at start-up (a CA bundle
         that is missing or not a certificate file); None when they are in effect."""

@@ -7,6 +7,7 @@ import pytest
 
 from desktop.core.assistants import DEFAULT_ASSISTANT, Assistant, RetrievalMode
 from desktop.core.errors import SettingsError
+from desktop.core.memory import MemoryMode
 from desktop.core.models import ModelRef
 from desktop.core.settings import Settings, dump_settings, parse_settings
 
@@ -26,6 +27,8 @@ WRITER = Assistant(
     libraries=("docs",),
     retrieval=RetrievalMode.TOOL_ONLY,
     past_chats=True,
+    memory=MemoryMode.RETRIEVE,
+    global_memories=True,
 )
 
 
@@ -112,6 +115,8 @@ def test_bad_assistants_are_named_precisely(assistant, where, problem):
         ("retrieval", "sometimes", "one of: auto, pre_retrieve, tool_only"),
         ("retrieval", ["auto"], "one of"),
         ("past_chats", "yes", "true or false"),
+        ("memory", "always", "one of: off, all, retrieve"),
+        ("global_memories", 1, "true or false"),
     ],
 )
 def test_bad_values_are_named_precisely(key, value, problem):

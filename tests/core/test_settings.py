@@ -122,3 +122,32 @@ def test_with_provider_replaces_in_place_and_without_removes():
     renamed = ProviderSettings("a", "Renamed", base_url="http://a")
     assert [p.name for p in settings.with_provider(renamed).providers] == ["Renamed", "B"]
     assert [p.id for p in settings.without_provider("a").providers] == ["b"]
+
+
+def test_web_search_and_memory_sections_round_trip_and_stay_out_when_default():
+    data = {
+        "web_search": {"engine": "searxng", "searxng_url": "http://127.0.0.1:8888"},
+        "memory": {"embedding": {"provider": "local", "model": "nomic-embed-text"}},
+    }
+    settings = parse_settings(data)
+    assert settings.web_search.engine is not None
+    assert settings.web_search.engine.value == "searxng"
+    assert settings.memory.embedding is not None
+    assert settings.memory.embedding.model == "nomic-embed-text"
+    assert parse_settings(dump_settings(settings)) == settings
+    plain = dump_settings(Settings())
+    assert "web_search" not in plain and "memory" not in plain
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"memory": {"embedding": {"provider": "local"}}}, "memory.embedding.model"),
+        ({"memory": {"model": "x"}}, "memory.model"),
+        ({"web_search": {"engine": "bing"}}, "web_search.engine"),
+    ],
+)
+def test_bad_web_search_and_memory_settings_name_the_field(data, field):
+    with pytest.raises(SettingsError) as raised:
+        parse_settings(data)
+    assert raised.value.field == field

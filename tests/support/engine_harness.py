@@ -23,6 +23,7 @@ from desktop.core.paths import DataPaths
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.engine.turn.chat_service import ChatService
+from desktop.engine.web.access import WebAccess
 from desktop.providers.retry import RetryPolicy
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
@@ -162,6 +163,7 @@ class ToolHarness:
         self.db = Database.open(self.root / "parley.db")
         self.repo = CountingRepository(self.db)
         self.events: list[object] = []
+        self.keys: dict[str, str] = {}  # the web engines' keys, as the keyring holds them
 
     async def __aenter__(self) -> ToolHarness:
         self.http = httpx.AsyncClient()
@@ -173,7 +175,12 @@ class ToolHarness:
             self.root / "settings.json", SecretStore(), self.http, retry_policy=FAST_RETRIES
         )
         self.tools = ToolService(
-            DataPaths(self.root), self.settings, search=conversation_search(self.db)
+            DataPaths(self.root),
+            self.settings,
+            search=conversation_search(self.db),
+            web=WebAccess(
+                lambda: self.settings.settings.web_search, lambda: self.http, self.keys.get
+            ),
         )
         self.chat = ChatService(
             self.repo, self.settings, tools=self.tools, max_tool_steps=self.max_steps

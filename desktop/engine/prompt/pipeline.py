@@ -35,6 +35,7 @@ def prepare_request(
     tools_wanted: bool = True,
     knowledge: tuple[CitationPart, ...] = (),
     knowledge_note: str = "",
+    memory_text: str = "",
 ) -> ChatRequest:
     """The request for one model step of an answer.
 
@@ -61,6 +62,7 @@ def prepare_request(
     - `knowledge`: the passages retrieved from the person's libraries for this answer.
     - `knowledge_note`: how to use the document search tool, while it is offered (and
       that it is used up, once withdrawn).
+    - `memory_text`: the memories the answer starts with, in their `<memory>` element.
     """
     built = assemble(path, model, options, step)
     caps = options.capabilities
@@ -82,6 +84,7 @@ def prepare_request(
         message_files=built.files,
         knowledge=knowledge,
         knowledge_note=knowledge_note,
+        memory_text=memory_text,
     )
     request = apply_transformers(replace(built.request, system=system), ctx)
     return for_the_wire(request, caps)

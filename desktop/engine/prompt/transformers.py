@@ -9,7 +9,8 @@ the person sees and what a later edit starts from stays exactly what they wrote.
    text and the person's messages.
 3. `documents_as_prompt`, 4. `ocr_text`, 5. `workspace_context` put each kind of file's
    bounded blocks before the person's words, in that order, under one preamble.
-6. `knowledge_context` appends the passages retrieved from the person's libraries to the
+6. `memory_context` appends the memories the answer is given (`engine/memory/block.py`).
+7. `knowledge_context` appends the passages retrieved from the person's libraries to the
    system text, in boundary tags, as reference data (`knowledge/context.py`).
 
 Placeholders run before the file blocks on purpose: a document that happens to contain
@@ -60,6 +61,7 @@ class TransformContext:
     message_files: tuple[tuple[str, ...], ...] = ()
     knowledge: tuple[CitationPart, ...] = ()
     knowledge_note: str = ""  # how to use `knowledge_search`, when it is (or was) offered
+    memory_text: str = ""  # the `<memory>` element of the memories the answer is given
 
     def __post_init__(self) -> None:
         if self.now.utcoffset() is None:
@@ -134,6 +136,11 @@ def workspace_context(request: ChatRequest, ctx: TransformContext) -> ChatReques
     return _add_files(request, ctx, FileKind.WORKSPACE)
 
 
+def memory_context(request: ChatRequest, ctx: TransformContext) -> ChatRequest:
+    """The person's memories, after placeholders for the same reason as the passages."""
+    return _with_system(request, ctx.memory_text) if ctx.memory_text else request
+
+
 def knowledge_context(request: ChatRequest, ctx: TransformContext) -> ChatRequest:
     """Passages from the person's libraries: last, after placeholders, so a passage that
     happens to contain `{{date}}` reaches the model as it was written."""
@@ -147,6 +154,7 @@ TRANSFORMERS: tuple[Transformer, ...] = (
     documents_as_prompt,
     ocr_text,
     workspace_context,
+    memory_context,
     knowledge_context,
 )
 

@@ -15,6 +15,7 @@ from typing import Any, Protocol
 from desktop.core.models import CitationPart, SourceKind
 from desktop.core.search import SearchHit, SearchScope
 from desktop.core.tools import ToolDefinition
+from desktop.engine.tools.web_port import Web
 from desktop.providers.base import ToolSpec
 
 
@@ -47,6 +48,18 @@ class SourceBook(Protocol):
     ) -> list[CitationPart]: ...
 
 
+class MemoryTools(Protocol):
+    """One answer's memory tools (`turn/answer_memory.py`): memories named by handle."""
+
+    async def search(self, query: str) -> str: ...
+
+    async def save(self, text: str) -> str: ...
+
+    async def update(self, handle: str, text: str) -> str: ...
+
+    async def delete(self, handle: str) -> str: ...
+
+
 @dataclass(frozen=True, slots=True)
 class ToolContext:
     """What a tool may use for one call.
@@ -65,6 +78,8 @@ class ToolContext:
     search: Callable[[str, int, SearchScope], list[SearchHit]] | None = None
     knowledge: DocumentSearch | None = None
     sources: SourceBook | None = None
+    web: Web | None = None  # set when the person has a web search engine
+    memory: MemoryTools | None = None  # set when the assistant uses memories
 
 
 @dataclass(frozen=True, slots=True)

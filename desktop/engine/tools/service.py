@@ -14,8 +14,10 @@ from desktop.core.search import SearchHit, SearchScope
 from desktop.core.settings import Settings
 from desktop.core.tools import MCP_PREFIX, ToolDefinition, ToolPolicy, named_server
 from desktop.engine.tools.builtin import BUILTIN_TOOLS
+from desktop.engine.tools.builtin.web import WEB_FETCH, WEB_SEARCH
 from desktop.engine.tools.outputs import OUTPUTS_FOLDER
 from desktop.engine.tools.registry import Tool, Toolbox, ToolContext
+from desktop.engine.tools.web_port import Web
 from desktop.storage.database import Database
 from desktop.storage.search import search
 
@@ -58,10 +60,12 @@ class ToolService:
         search: Search | None = None,
         extra: Sequence[Tool] = (),
         sources: Sequence[ToolSource] = (),
+        web: Web | None = None,
     ) -> None:
         self._paths = paths
         self._settings = settings
         self._search = search
+        self._web = web
         self._tools: dict[str, Tool] = {t.name: t for t in (*BUILTIN_TOOLS, *extra)}
         self._extra = tuple(extra)
         self._sources = tuple(sources)
@@ -127,10 +131,12 @@ class ToolService:
             Path(conversation.workspace) if conversation and conversation.workspace else None
         )
         policies = self._settings.settings.tools
+        unset = self._web_tools_unset()
         chosen = {
             name: tool
             for name, tool in self._tools.items()
             if (workspace is not None or not tool.needs_workspace)
+            and name not in unset
             and policies.policy(tool.definition) is not ToolPolicy.OFF
         }
         context = ToolContext(
@@ -139,8 +145,16 @@ class ToolService:
             outputs_dir=self._paths.root / OUTPUTS_FOLDER,
             offered=tuple(t.definition for t in chosen.values()),
             search=self._search,
+            web=self._web,
         )
         return Toolbox(chosen, context)
+
+    def _web_tools_unset(self) -> set[str]:
+        """The web tools the person has not set up: no engine, or pages not allowed."""
+        web = self._settings.settings.web_search
+        if self._web is None or web.engine is None:
+            return {WEB_SEARCH, WEB_FETCH}
+        return set() if web.fetch_enabled else {WEB_FETCH}
 
     def policy(self, definition: ToolDefinition) -> ToolPolicy:
         return self._settings.settings.tools.policy(definition)

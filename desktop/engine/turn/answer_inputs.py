@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from desktop.core.assistants import Assistant
+from desktop.core.memory import MemoryMode
 from desktop.core.models import CitationPart, Conversation, Message
 from desktop.engine.attachments.text import AttachmentInput
 from desktop.engine.knowledge.context import ON_DEMAND_NOTE, WITHDRAWN_NOTE
@@ -27,6 +28,7 @@ from desktop.engine.prompt.clock import local_zone_name
 from desktop.engine.prompt.pipeline import prepare_request
 from desktop.engine.prompt.request_builder import RequestOptions, Step
 from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
+from desktop.engine.tools.builtin.memory import MEMORY_TOOLS
 from desktop.engine.tools.builtin.past_chats import SEARCH_CONVERSATIONS
 from desktop.engine.tools.registry import Toolbox
 from desktop.providers.base import ChatRequest
@@ -50,6 +52,7 @@ class AnswerInputs:
     tools_wanted: bool  # tools would be offered if the model could call them
     knowledge: tuple[CitationPart, ...] = ()  # passages retrieved for this answer
     knowledge_note: str = ""  # while `knowledge_search` is offered, how to use it
+    memory_text: str = ""  # the memories this answer starts with (`memory_block`)
 
     def request(self, path: Sequence[Message], model: str, step: Step) -> ChatRequest:
         return prepare_request(
@@ -66,6 +69,7 @@ class AnswerInputs:
             tools_wanted=self.tools_wanted,
             knowledge=self.knowledge,
             knowledge_note=self.knowledge_note,
+            memory_text=self.memory_text,
         )
 
     def without_search(self) -> AnswerInputs:
@@ -122,13 +126,17 @@ def allowed_toolbox(
     toolbox: Toolbox, assistant: Assistant, *, search_on_demand: bool = False
 ) -> Toolbox:
     """Only the tools the assistant may offer (a call to any other is refused): the
-    document search first when the answer searches on demand, and the search of past
-    chats only when the assistant's switch allows it. The tools' context lists what
+    document search first when the answer searches on demand, the search of past
+    chats only when the assistant's switch allows it, and the memory tools only when
+    it uses memories. The tools' context lists what
     is really offered (for `get_session_capabilities`)."""
-    switched = (KNOWLEDGE_SEARCH, SEARCH_CONVERSATIONS)
+    switched = (KNOWLEDGE_SEARCH, SEARCH_CONVERSATIONS, *MEMORY_TOOLS)
     others = {n: t for n, t in toolbox.tools.items() if n not in switched}
     names = allowed(assistant, others)
     tools = {n: t for n, t in others.items() if n in names}
+    if assistant.memory is not MemoryMode.OFF:
+        memory = {n: t for n in MEMORY_TOOLS if (t := toolbox.get(n)) is not None}
+        tools = {**memory, **tools}
     if assistant.past_chats and (past := toolbox.get(SEARCH_CONVERSATIONS)) is not None:
         tools = {SEARCH_CONVERSATIONS: past, **tools}
     if search_on_demand and (search := toolbox.get(KNOWLEDGE_SEARCH)) is not None:

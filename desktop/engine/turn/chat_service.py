@@ -39,6 +39,7 @@ from desktop.core.models import (
 )
 from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.context.service import ContextService
+from desktop.engine.memory.service import MemoryService
 from desktop.engine.prompt.assistants import assistant_for
 from desktop.engine.prompt.next_request import NextRequest
 from desktop.engine.tools.approval import ApprovalRequest
@@ -93,6 +94,8 @@ class ChatService:
         # The person's libraries, searched for answers of assistants that use them; set
         # by the app once the knowledge service (which reports on `events`) exists.
         self.knowledge: KnowledgeRetriever | None = None
+        # What the person asked assistants to remember; set by the app.
+        self.memory: MemoryService | None = None
         self._runner = GenerationRunner()
         self._approvals = ApprovalBook(repository, self.events, tools, self._resume_after_restart)
         # Finished answers the disk had no room for, laid over every read of messages.
@@ -264,6 +267,7 @@ class ChatService:
             clock=self._clock,
             max_steps=self._max_tool_steps,
             knowledge=self.knowledge,
+            memory=self.memory,
         )
 
     def _utility_model(self) -> ModelRef | None:

@@ -17,6 +17,7 @@ from desktop.core.errors import ParleyError, ProviderError
 from desktop.core.events import EngineEvent, GenerationFinished, MessageChanged, Retrying
 from desktop.core.i18n import joined, tr
 from desktop.core.limits import DB_WRITE_INTERVAL_S, UI_UPDATE_INTERVAL_S
+from desktop.core.memory import MemoryMode
 from desktop.core.models import (
     CallState,
     CitationPart,
@@ -35,6 +36,7 @@ from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.text import AttachmentInput
 from desktop.engine.context.service import ContextService
 from desktop.engine.knowledge.context import citations_of
+from desktop.engine.memory.service import MemoryService
 from desktop.engine.prompt.request_builder import RequestOptions, Step
 from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
 from desktop.engine.tools.calls import cancelled, interrupted, refusal, unrun
@@ -42,12 +44,14 @@ from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
 from desktop.engine.turn.answer_inputs import AnswerInputs, answer_inputs
+from desktop.engine.turn.answer_memory import AnswerMemory
 from desktop.engine.turn.answer_sources import AnswerSources
 from desktop.engine.turn.ports import KnowledgeRetriever, ProviderSource
 from desktop.engine.turn.retrieval import (
     KnowledgePath,
     cannot_search_notice,
     knowledge_path,
+    latest_question,
     retrieve,
     words_only_notice,
 )
@@ -80,6 +84,7 @@ class TurnServices:
     clock: Callable[[], float] | None = None
     max_steps: int = MAX_TOOL_STEPS
     knowledge: KnowledgeRetriever | None = None
+    memory: MemoryService | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +159,12 @@ class Generation:
         self._context = services.context
         self._knowledge = services.knowledge
         self._ledger: SearchLedger | None = None  # the answer's searches on demand
+        self._memory: AnswerMemory | None = None
+        if services.memory is not None and turn.assistant.memory is not MemoryMode.OFF:
+            conversation_id = message.conversation_id
+            self._memory = AnswerMemory(
+                services.memory, turn.assistant, conversation_id, message.id
+            )
         self._window: list[Message] = list(history)  # what the context planner sends
         self._activity: str | None = None
         self._status = MessageStatus.STREAMING
@@ -282,7 +293,18 @@ class Generation:
         )
         if toolbox is not None:
             toolbox = self._with_sources(assistant, toolbox, path is KnowledgePath.ON_DEMAND)
-        return replace(inputs, knowledge=knowledge), toolbox
+        memory_text = await self._memory_text()
+        return replace(inputs, knowledge=knowledge, memory_text=memory_text), toolbox
+
+    async def _memory_text(self) -> str:
+        """The memories the answer starts with (a continued one: found again)."""
+        if self._memory is None:
+            return ""
+        block = await self._memory.block(latest_question(self._window))
+        if block.words_only_reason:
+            text = tr("Your memories were searched by words only: {reason}")
+            self._notices.append(NoticePart(text.format(reason=block.words_only_reason)))
+        return block.text
 
     def _with_sources(self, assistant: Assistant, toolbox: Toolbox, on_demand: bool) -> Toolbox:
         """The toolbox whose searches (documents, past chats, the web) number what
@@ -290,7 +312,7 @@ class Generation:
         `on_demand`, its `knowledge_search` runs this answer's document searches."""
         assert toolbox.context is not None
         sources = AnswerSources(citations_of(self._draft.closed), self._add_citations)
-        context = replace(toolbox.context, sources=sources)
+        context = replace(toolbox.context, sources=sources, memory=self._memory)
         if on_demand:
             assert self._knowledge is not None
             self._ledger = SearchLedger(

@@ -49,7 +49,7 @@ class ToolSettingsModel(QObject):
     def rows(self) -> list[ToolRow]:
         chosen = self._current.policies
         return [
-            ToolRow(d, chosen.get(d.name) or default_policy(d.risk))
+            ToolRow(d, chosen.get(d.name) or d.policy or default_policy(d.risk))
             for d in self._tools.definitions(workspace=True)
         ]
 

@@ -41,11 +41,16 @@ def test_an_assistant_is_given_libraries_from_a_checklist(driver, tmp_path):
     page.retrieval.setCurrentIndex(page.retrieval.findText("Before every answer"))
     assert not page.past_chats.isChecked()
     click(page.past_chats)
+    assert page.memory.currentText() == "Off" and not page.global_memories.isEnabled()
+    page.memory.setCurrentIndex(page.memory.findText("The memories that fit each message"))
+    assert page.global_memories.isEnabled()
+    click(page.global_memories)
     click(page.save_button)
     assert page.status.text() == "Saved."
     saved = saved_settings(tmp_path)["assistants"][0]
     assert saved["libraries"] == ["notes"] and saved["retrieval"] == "pre_retrieve"
     assert saved["past_chats"] is True
+    assert (saved["memory"], saved["global_memories"]) == ("retrieve", True)
 
     page.select("writer")  # shown again as saved
     assert page.library_boxes["notes"].isChecked()

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.assistants import MIN_THRESHOLD, Assistant, RetrievalMode
 from desktop.core.capabilities import REASONING_EFFORTS
+from desktop.core.memory import MemoryMode
 from desktop.ui.viewmodels.assistants import AssistantsModel
 from desktop.ui.views.flow_layout import FlowLayout
 from desktop.ui.views.labels import PlainLabel, plain_form_labels
@@ -117,6 +118,17 @@ class AssistantsPage(QWidget):
                 "assistant's answers, and cite them. The chat you are in is left out."
             )
         )
+        # What its answers know of what the person asked it to remember.
+        self.memory = QComboBox(self)
+        self.memory.setObjectName("AssistantMemory")
+        for mode, text in (
+            (MemoryMode.OFF, self.tr("Off")),
+            (MemoryMode.ALL, self.tr("All its memories, in every answer")),
+            (MemoryMode.RETRIEVE, self.tr("The memories that fit each message")),
+        ):
+            self.memory.addItem(text, mode.value)
+        self.global_memories = QCheckBox(self.tr("Also memories kept for all assistants"), self)
+        self.memory.currentIndexChanged.connect(self._memory_chosen)
         # When its answers search them.
         self.retrieval = QComboBox(self)
         self.retrieval.setObjectName("AssistantRetrieval")
@@ -174,6 +186,8 @@ class AssistantsPage(QWidget):
         form.addRow(self.tr("Knowledge"), knowledge_column)
         form.addRow(self.tr("Search documents"), self.retrieval)
         form.addRow("", self.past_chats)
+        form.addRow(self.tr("Memories"), self.memory)
+        form.addRow("", self.global_memories)
         plain_form_labels(form)
         right = QVBoxLayout()
         right.addLayout(form, 1)
@@ -270,6 +284,9 @@ class AssistantsPage(QWidget):
         self.retrieval.setCurrentIndex(max(0, self.retrieval.findData(assistant.retrieval.value)))
         self.retrieval.setEnabled(bool(self.library_boxes))
         self.past_chats.setChecked(assistant.past_chats)
+        self.memory.setCurrentIndex(max(0, self.memory.findData(assistant.memory.value)))
+        self.global_memories.setChecked(assistant.global_memories)
+        self._memory_chosen()
         self.all_tools.setChecked(assistant.allowed_tools is None)
         self.tools.setEnabled(assistant.allowed_tools is not None)
         self.delete_button.setEnabled(self._model.can_delete(assistant_id))
@@ -301,7 +318,12 @@ class AssistantsPage(QWidget):
             libraries=tuple(i for i, box in self.library_boxes.items() if box.isChecked()),
             retrieval=RetrievalMode(self.retrieval.currentData()),
             past_chats=self.past_chats.isChecked(),
+            memory=MemoryMode(self.memory.currentData()),
+            global_memories=self.global_memories.isChecked(),
         )
+
+    def _memory_chosen(self) -> None:
+        self.global_memories.setEnabled(self.memory.currentData() != MemoryMode.OFF.value)
 
     def save(self) -> None:
         if self._selected:
