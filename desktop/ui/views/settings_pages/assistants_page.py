@@ -121,12 +121,12 @@ class AssistantsPage(QWidget):
         # What its answers know of what the person asked it to remember.
         self.memory = QComboBox(self)
         self.memory.setObjectName("AssistantMemory")
-        for mode, text in (
+        for memory_mode, text in (
             (MemoryMode.OFF, self.tr("Off")),
             (MemoryMode.ALL, self.tr("All its memories, in every answer")),
             (MemoryMode.RETRIEVE, self.tr("The memories that fit each message")),
         ):
-            self.memory.addItem(text, mode.value)
+            self.memory.addItem(text, memory_mode.value)
         self.global_memories = QCheckBox(self.tr("Also memories kept for all assistants"), self)
         self.memory.currentIndexChanged.connect(self._memory_chosen)
         # When its answers search them.
