@@ -211,6 +211,7 @@ class Parley:
             self.images,
             attachments=self.attachments,
             knowledge=self.knowledge_progress,
+            memory=self.memory,
         )
         self.chat_vm.transcript.set_dark(self.theme.dark)
         self.chat_vm.outputs.data_root = paths.root

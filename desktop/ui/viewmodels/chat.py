@@ -23,6 +23,7 @@ from desktop.core.events import (
 )
 from desktop.core.models import Conversation, ModelRef, Role, SourceKind
 from desktop.core.settings import Settings
+from desktop.engine.memory.service import MemoryService
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.turn.chat_service import ChatService, title_from
 from desktop.render.links import cite_number, copy_index, is_safe_link
@@ -36,6 +37,7 @@ from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
 from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
 from desktop.ui.viewmodels.knowledge_status import KnowledgeStatusModel
+from desktop.ui.viewmodels.memory_cards import MemoryCardsViewModel
 from desktop.ui.viewmodels.model_picker import ModelPickerModel
 from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.sources import SourcesViewModel
@@ -76,6 +78,7 @@ class ChatViewModel(QObject):
         *,
         attachments: AttachmentService | None = None,
         knowledge: KnowledgeProgress | None = None,
+        memory: MemoryService | None = None,
     ) -> None:
         super().__init__(parent)
         self._chat = chat
@@ -98,6 +101,7 @@ class ChatViewModel(QObject):
         self.workspace = WorkspaceModel(chat, self)
         self.outputs = ToolOutputs()  # app.py gives it the data folder
         self.sources = SourcesViewModel(tasks, self)  # the passage behind a citation
+        self.memory_cards = MemoryCardsViewModel(memory, tasks, self)  # Edit / Undo a save
         self.conversationIdChanged.connect(self.workspace.follow)
         self.context = ContextViewModel(chat, tasks, self)  # summary divider, pins
         self.conversationIdChanged.connect(self.context.follow)

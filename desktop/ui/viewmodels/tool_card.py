@@ -33,6 +33,7 @@ class ToolCard:
     is_error: bool
     output_path: str  # relative to the data folder; "" when the result is complete
     attachment_ids: tuple[str, ...] = ()  # images the tool returned, in the attachment store
+    memory_saved: str = ""  # what a memory_save kept (the card offers Edit and Undo)
 
 
 def _state_labels() -> dict[CallState, str]:
@@ -131,7 +132,22 @@ def tool_card(part: ToolCallPart) -> ToolCard:
         is_error=part.is_error or state is CallState.ERROR,
         output_path=part.output_path or "",
         attachment_ids=part.attachment_ids,
+        memory_saved=_memory_saved(part, state),
     )
+
+
+def _memory_saved(part: ToolCallPart, state: CallState) -> str:
+    """The text a successful `memory_save` kept (not a duplicate it found)."""
+    if part.name != "memory_save" or state is not CallState.DONE or not part.result:
+        return ""
+    try:
+        result = json.loads(part.result)
+    except ValueError:
+        return ""
+    if not isinstance(result, dict) or result.get("saved") is not True:
+        return ""
+    text = result.get("text")
+    return text if isinstance(text, str) else ""
 
 
 def tool_cards(message: Message) -> tuple[ToolCard, ...]:

@@ -335,6 +335,14 @@ class AssistantMessage(MessageWidget):
         if self._tools is None:
             self._tools = ToolCards(self, self._chat.tray.files)
             self._tools.openOutput.connect(self._chat.outputs.open)
+            memories = self._chat.memory_cards
+            self._tools.memoryUndo.connect(
+                lambda call_id, text: memories.undo(call_id, self._id, text)
+            )
+            self._tools.memoryEdit.connect(
+                lambda call_id, text, new: memories.edit(call_id, self._id, text, new)
+            )
+            memories.changed.connect(self._memory_changed)
             self._layout.insertWidget(self._layout.indexOf(self.body) + 1, self._tools)
         return self._tools
 
@@ -346,6 +354,13 @@ class AssistantMessage(MessageWidget):
             self._citations.opened.connect(self._open_source)
             self._layout.insertWidget(self._layout.indexOf(self.notices), self._citations)
         return self._citations
+
+    def _memory_changed(self, call_id: str) -> None:
+        memories = self._chat.memory_cards
+        if self._tools is not None:
+            self._tools.show_memory_status(
+                call_id, memories.status(call_id), memories.undone(call_id)
+            )
 
     def _open_source(self, number: int) -> None:
         card = self._item.source(number)
@@ -366,6 +381,9 @@ class AssistantMessage(MessageWidget):
     def update_item(self, item: MessageItem) -> None:
         if item.tools or self._tools is not None:
             self.tool_cards.show_cards(item.tools)
+            for card in item.tools:
+                if card.memory_saved:
+                    self._memory_changed(card.call_id)
         if item.awaiting_approval or self._approval is not None:
             self.approval_button.setVisible(item.awaiting_approval)
         has_reasoning = bool(item.reasoning_html)

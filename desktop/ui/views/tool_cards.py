@@ -16,6 +16,7 @@ from desktop.ui.viewmodels.attachment_tray import AttachmentFiles
 from desktop.ui.viewmodels.tool_card import ToolCard
 from desktop.ui.views.attachment_chips import SentChips
 from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
+from desktop.ui.views.memory_row import MemorySaveRow
 
 
 def _mono_label(parent: QWidget, name: str) -> QLabel:
@@ -29,6 +30,8 @@ def _mono_label(parent: QWidget, name: str) -> QLabel:
 
 class ToolCardWidget(QFrame):
     openOutput = Signal(str)  # the output's path, relative to the data folder
+    memoryUndo = Signal(str, str)  # call id, the text saved
+    memoryEdit = Signal(str, str, str)  # call id, the text saved, the new text
 
     def __init__(
         self, card: ToolCard, parent: QWidget | None = None, files: AttachmentFiles | None = None
@@ -38,6 +41,7 @@ class ToolCardWidget(QFrame):
         self._files = files
         self._card = card
         self.chips: SentChips | None = None  # images the tool returned
+        self.memory: MemorySaveRow | None = None  # what a memory_save kept
         self.setFrameShape(QFrame.Shape.StyledPanel)
         self.toggle = QToolButton(self)
         self.toggle.setObjectName("ToolCardToggle")
@@ -74,7 +78,7 @@ class ToolCardWidget(QFrame):
         ):
             inner.addWidget(widget)
         self.details.hide()
-        layout = QVBoxLayout(self)
+        layout = self._outer = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 4)
         layout.setSpacing(2)
         layout.addWidget(self.toggle)
@@ -104,6 +108,24 @@ class ToolCardWidget(QFrame):
                 )
             )
         self._show_files(card.attachment_ids)
+        self._show_memory(card.memory_saved)
+
+    def _show_memory(self, text: str) -> None:
+        if not text:
+            if self.memory is not None:
+                self.memory.hide()
+            return
+        if self.memory is None:
+            self.memory = MemorySaveRow(text, self)
+            self.memory.undoRequested.connect(
+                lambda saved: self.memoryUndo.emit(self._card.call_id, saved)
+            )
+            self.memory.editRequested.connect(
+                lambda saved, new: self.memoryEdit.emit(self._card.call_id, saved, new)
+            )
+            self._outer.insertWidget(self._outer.indexOf(self.details), self.memory)
+        self.memory.show_text(text)
+        self.memory.show()
 
     def _show_files(self, ids: tuple[str, ...]) -> None:
         shown = self.chips.property("attachmentIds") if self.chips is not None else None
@@ -128,6 +150,8 @@ class ToolCards(QWidget):
     """The cards of one message, kept (and their folding kept) across updates."""
 
     openOutput = Signal(str)
+    memoryUndo = Signal(str, str)
+    memoryEdit = Signal(str, str, str)
 
     def __init__(self, parent: QWidget | None = None, files: AttachmentFiles | None = None) -> None:
         super().__init__(parent)
@@ -144,6 +168,8 @@ class ToolCards(QWidget):
             else:
                 widget = ToolCardWidget(card, self, self._files)
                 widget.openOutput.connect(self.openOutput)
+                widget.memoryUndo.connect(self.memoryUndo)
+                widget.memoryEdit.connect(self.memoryEdit)
                 self._layout.addWidget(widget)
                 self.cards.append(widget)
         while len(self.cards) > len(cards):
@@ -151,3 +177,8 @@ class ToolCards(QWidget):
             widget.hide()
             widget.deleteLater()
         self.setVisible(bool(cards))
+
+    def show_memory_status(self, call_id: str, status: str, undone: bool) -> None:
+        for widget in self.cards:
+            if widget.card.call_id == call_id and widget.memory is not None:
+                widget.memory.show_status(status, undone)
