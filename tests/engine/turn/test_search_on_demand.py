@@ -231,3 +231,29 @@ def test_a_person_who_turned_the_search_tool_off_gets_passages_up_front(tmp_path
         assert f'<{TAG} number="1" file="codes.md"' in _system(request)
 
     run_tools(tmp_path, sse_server, body, setup=setup)
+
+
+def test_after_the_last_round_the_model_answers_with_what_it_found(tmp_path, sse_server):
+    sse_server.script(
+        searches("ERR_7734", "printer"),
+        searches("ERR_7734 quota", first_id=3),
+        searches("PRN_12", first_id=4),
+        default_stream("The quota is spent [1]."),
+    )
+
+    async def body(h: ToolHarness) -> None:
+        service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
+        try:
+            sent = await h.chat.send(None, "Why did my upload fail?", TOOLS_MODEL)
+            await h.wait_finished()
+        finally:
+            await service.close()
+        last = sse_server.requests[-1].json
+        assert len(sse_server.requests) == 1 + MAX_ROUNDS
+        assert SEARCH not in _offered(last) and WITHDRAWN_NOTE in _system(last)
+        answer = h.repo.get_message(sent.assistant_message_id)
+        assert answer is not None and answer.status is MessageStatus.COMPLETE
+        assert answer.text == "The quota is spent [1]."
+        assert not [p for p in answer.parts if isinstance(p, NoticePart)]
+
+    run_tools(tmp_path, sse_server, body, setup=_settings)
