@@ -12,6 +12,7 @@ from typing import Any
 
 from desktop.core.models import CallState, CitationPart, MessageStatus, ModelRef, NoticePart
 from desktop.engine.knowledge.context import ON_DEMAND_NOTE, TAG, WITHDRAWN_NOTE
+from desktop.engine.turn.chat_service import SendResult
 from desktop.engine.turn.search_ledger import MAX_CALLS_PER_ROUND, MAX_ROUNDS
 from tests.support.chat_wire import delta_chunk, streamed_call, tool_messages
 from tests.support.engine_harness import TOOLS_MODEL, ToolHarness, run_tools
@@ -44,6 +45,18 @@ def _settings(h: ToolHarness, retrieval: str | None = None, models: tuple[str, .
     )
 
 
+async def _ask(h: ToolHarness, question: str, model: ModelRef = TOOLS_MODEL) -> SendResult:
+    """Ask with the code library indexed by the real knowledge service, and wait for
+    the answer to finish."""
+    service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
+    try:
+        sent = await h.chat.send(None, question, model)
+        await h.wait_finished()
+    finally:
+        await service.close()
+    return sent
+
+
 def _system(body: dict[str, Any]) -> str:
     return "\n".join(m["content"] for m in body["messages"] if m["role"] == "system")
 
@@ -65,12 +78,7 @@ def test_the_model_searches_in_rounds_and_cites_numbers_that_stay_put(tmp_path, 
     )
 
     async def body(h: ToolHarness) -> None:
-        service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
-        try:
-            sent = await h.chat.send(None, "Why did my upload fail?", TOOLS_MODEL)
-            await h.wait_finished()
-        finally:
-            await service.close()
+        sent = await _ask(h, "Why did my upload fail?")
         requests = [r.json for r in sse_server.requests]
         assert len(requests) == 1 + MAX_ROUNDS
         first = requests[0]
@@ -123,12 +131,7 @@ def test_a_round_runs_at_most_six_searches(tmp_path, sse_server):
     sse_server.script(searches(*queries), default_stream("The quota is spent [1]."))
 
     async def body(h: ToolHarness) -> None:
-        service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
-        try:
-            sent = await h.chat.send(None, "ERR_7734?", TOOLS_MODEL)
-            await h.wait_finished()
-        finally:
-            await service.close()
+        sent = await _ask(h, "ERR_7734?")
         answer = h.repo.get_message(sent.assistant_message_id)
         assert answer is not None and answer.status is MessageStatus.COMPLETE
         states = [c.state for c in h.calls(answer.id)]
@@ -170,12 +173,7 @@ def test_pre_retrieval_gives_passages_up_front_and_offers_no_search(tmp_path, ss
     sse_server.script(default_stream("The quota is spent [1]."))
 
     async def body(h: ToolHarness) -> None:
-        service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
-        try:
-            sent = await h.chat.send(None, "What does ERR_7734 mean?", TOOLS_MODEL)
-            await h.wait_finished()
-        finally:
-            await service.close()
+        sent = await _ask(h, "What does ERR_7734 mean?")
         (request,) = [r.json for r in sse_server.requests]
         assert SEARCH not in _offered(request) and "current_time" in _offered(request)
         assert f'<{TAG} number="1" file="codes.md"' in _system(request)
@@ -191,13 +189,8 @@ def test_on_demand_only_with_a_model_without_tools_says_it_did_not_search(tmp_pa
     sse_server.script(default_stream("I do not know."))
 
     async def body(h: ToolHarness) -> None:
-        service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
-        try:
-            plain = ModelRef(TOOLS_MODEL.provider_id, "test-model")  # no tool calling
-            sent = await h.chat.send(None, "What does ERR_7734 mean?", plain)
-            await h.wait_finished()
-        finally:
-            await service.close()
+        plain = ModelRef(TOOLS_MODEL.provider_id, "test-model")  # no tool calling
+        sent = await _ask(h, "What does ERR_7734 mean?", plain)
         (request,) = [r.json for r in sse_server.requests]
         assert "tools" not in request and f"<{TAG}" not in _system(request)
         answer = h.repo.get_message(sent.assistant_message_id)
@@ -220,12 +213,7 @@ def test_a_person_who_turned_the_search_tool_off_gets_passages_up_front(tmp_path
         path.write_text(json.dumps(data), encoding="utf-8")
 
     async def body(h: ToolHarness) -> None:
-        service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
-        try:
-            await h.chat.send(None, "What does ERR_7734 mean?", TOOLS_MODEL)
-            await h.wait_finished()
-        finally:
-            await service.close()
+        await _ask(h, "What does ERR_7734 mean?")
         (request,) = [r.json for r in sse_server.requests]
         assert SEARCH not in _offered(request)
         assert f'<{TAG} number="1" file="codes.md"' in _system(request)
@@ -242,12 +230,7 @@ def test_after_the_last_round_the_model_answers_with_what_it_found(tmp_path, sse
     )
 
     async def body(h: ToolHarness) -> None:
-        service = await indexed_codes(h.root, h.settings, h.chat, HashingEmbedder())
-        try:
-            sent = await h.chat.send(None, "Why did my upload fail?", TOOLS_MODEL)
-            await h.wait_finished()
-        finally:
-            await service.close()
+        sent = await _ask(h, "Why did my upload fail?")
         last = sse_server.requests[-1].json
         assert len(sse_server.requests) == 1 + MAX_ROUNDS
         assert SEARCH not in _offered(last) and WITHDRAWN_NOTE in _system(last)
