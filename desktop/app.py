@@ -228,6 +228,7 @@ class Parley:
             tools=self.tools,
             mcp=self.mcp,
             knowledge=self.knowledge_progress,
+            memory=self.memory,
         )
         self.window = MainWindow(
             self.chat_vm,

@@ -172,6 +172,20 @@ class SettingsService:
         if self._secrets.available:
             await asyncio.to_thread(self._secrets.delete, provider_id)
 
+    async def secret(self, name: str) -> str | None:
+        """A keyring entry that is not a provider's key (a web search engine's key or
+        password), read off the GUI thread; None when there is none or no keyring."""
+        return await asyncio.to_thread(self._secrets.get, name)
+
+    async def set_secret(self, name: str, value: str) -> None:
+        """Store `value` under `name`. Raises SecretStoreUnavailable when the keyring
+        cannot take it, ValueError when `value` is blank."""
+        await asyncio.to_thread(self._secrets.set, name, value)
+
+    async def delete_secret(self, name: str) -> None:
+        """Forget the entry `name`; one that is not there is not an error."""
+        await asyncio.to_thread(self._secrets.delete, name)
+
     def remember_model(self, ref: ModelRef) -> None:
         if self._settings.last_model != ref and self._settings.provider(ref.provider_id):
             self.save(replace(self._settings, last_model=ref))

@@ -20,6 +20,7 @@ from desktop.core.settings import (
 )
 from desktop.engine.connection_check import NoModelListError
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
+from desktop.engine.memory.service import MemoryService
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
@@ -31,6 +32,7 @@ from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
 from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.viewmodels.mcp_servers import McpServersModel
+from desktop.ui.viewmodels.memory_settings import MemorySettingsModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
 from desktop.ui.viewmodels.ocr_settings import OcrSettingsModel
 from desktop.ui.viewmodels.properties import read_only
@@ -43,6 +45,7 @@ from desktop.ui.viewmodels.provider_draft import (
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_settings import ToolSettingsModel
 from desktop.ui.viewmodels.usage_settings import UsageSettingsModel
+from desktop.ui.viewmodels.web_search_settings import WebSearchSettingsModel
 
 
 class SettingsViewModel(QObject):
@@ -70,6 +73,7 @@ class SettingsViewModel(QObject):
         tools: ToolService | None = None,
         mcp: McpManager | None = None,
         knowledge: KnowledgeProgress | None = None,
+        memory: MemoryService | None = None,
     ):
         super().__init__(parent)
         self._service = service
@@ -87,6 +91,12 @@ class SettingsViewModel(QObject):
         self.knowledge = KnowledgeSettingsModel(
             service, knowledge or KnowledgeProgress(tasks), self, tasks=tasks
         )
+        self.memory = (
+            MemorySettingsModel(service, memory, tasks, self.knowledge, self)
+            if memory is not None
+            else None
+        )
+        self.web_search = WebSearchSettingsModel(service, tasks, self)
         service.changed.subscribe(self._on_settings_changed)
 
     # --- read-only state ----------------------------------------------------------

@@ -1,5 +1,6 @@
-"""Settings: providers, assistants, knowledge libraries, appearance, network, tools, MCP
-servers, OCR and desktop integration, one page each (see settings_pages/)."""
+"""Settings: providers, assistants, knowledge libraries, memories, web search, appearance,
+network, tools, MCP servers, OCR and desktop integration, one page each (see
+settings_pages/)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,13 @@ from desktop.ui.views.settings_pages.assistants_page import AssistantsPage
 from desktop.ui.views.settings_pages.desktop_page import DesktopPage
 from desktop.ui.views.settings_pages.knowledge_page import KnowledgePage
 from desktop.ui.views.settings_pages.mcp_page import McpServersPage
+from desktop.ui.views.settings_pages.memory_page import MemoryPage
 from desktop.ui.views.settings_pages.network_page import NetworkPage
 from desktop.ui.views.settings_pages.ocr_page import OcrPage
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
 from desktop.ui.views.settings_pages.tools_page import ToolsPage
 from desktop.ui.views.settings_pages.usage_page import UsagePage
+from desktop.ui.views.settings_pages.web_search_page import WebSearchPage
 
 
 class SettingsDialog(QDialog):
@@ -34,6 +37,11 @@ class SettingsDialog(QDialog):
         self.tabs.addTab(self.assistants, self.tr("Assistants"))
         self.knowledge = KnowledgePage(vm.knowledge, self)
         self.tabs.addTab(self.knowledge, self.tr("Knowledge"))
+        self.memory = MemoryPage(vm.memory, self) if vm.memory is not None else None
+        if self.memory is not None:
+            self.tabs.addTab(self.memory, self.tr("Memory"))
+        self.web_search = WebSearchPage(vm.web_search, self)
+        self.tabs.addTab(self.web_search, self.tr("Web search"))
         self.tools = ToolsPage(vm.tools, self) if vm.tools is not None else None
         if self.tools is not None:
             self.tabs.addTab(self.tools, self.tr("Tools"))

@@ -1,0 +1,349 @@
+"""Settings → Memory: the memories, filtered by scope and by their words; Add, Edit,
+Delete and Export… under the list; an editor that opens below it; "Memory deleted.
+Undo" for a few seconds after a deletion; and the model memories are embedded with.
+
+A memory's text is the person's or a model's: it is shown only as plain text (list
+items and tool tips that never read it as markup)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence, QShortcut, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPlainTextEdit,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from desktop.core.memory import MEMORY_MAX_CHARS
+from desktop.ui.plain_text import tooltip
+from desktop.ui.viewmodels.memory_settings import MemoryRow, MemorySettingsModel, ScopeOption
+from desktop.ui.views.labels import PlainLabel
+from desktop.ui.views.settings_pages.embedding_picker import EmbeddingPicker
+from desktop.ui.views.settings_pages.providers_page import set_tone
+
+_ID_ROLE = Qt.ItemDataRole.UserRole
+
+
+def _hint(text: str, parent: QWidget) -> QLabel:
+    label = PlainLabel(text, parent)
+    label.setObjectName("FormHint")
+    label.setWordWrap(True)
+    return label
+
+
+def _fill(combo: QComboBox, options: list[ScopeOption], keep: str | None) -> None:
+    """The options in `combo`, the one of scope `keep` selected (else the first), with
+    no change signalled: the choice shown stays the choice made."""
+    combo.blockSignals(True)
+    combo.clear()
+    for option in options:
+        combo.addItem(option.label, option.scope)
+    combo.setCurrentIndex(max(0, combo.findData(keep)) if keep is not None else 0)
+    combo.blockSignals(False)
+
+
+class MemoryPage(QWidget):
+    def __init__(self, model: MemorySettingsModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._model = model
+        self._editing = ""  # the memory in the editor ("" while adding one)
+        self._select_next = ""  # the memory to select once the list is read again
+        self.file_dialog: QFileDialog | None = None  # the open "Export…" dialog
+
+        intro = _hint(
+            self.tr(
+                "What assistants were asked to remember. Global memories are for every "
+                "assistant that uses memory; the others for one assistant only."
+            ),
+            self,
+        )
+        self.scope = QComboBox(self)
+        self.scope.currentIndexChanged.connect(lambda _index: self._filter())
+        self.search = QLineEdit(self)
+        self.search.setPlaceholderText(self.tr("Search memories"))
+        self.search.setClearButtonEnabled(True)
+        self.search.textChanged.connect(lambda _text: self._filter())
+
+        self.list = QListWidget(self)
+        self.list.setObjectName("LibraryList")  # drawn as the Knowledge page's list
+        self.list.setWordWrap(True)
+        self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
+        self.list.itemDoubleClicked.connect(lambda _item: self.start_edit())
+        delete_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
+        delete_key.setContext(Qt.ShortcutContext.WidgetShortcut)  # not while typing
+        delete_key.activated.connect(self.delete_selected)
+        self.empty = _hint("", self)
+        self.empty.setObjectName("EmptyPageNote")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack = QStackedWidget(self)  # the list, or a note when it is empty
+        self.stack.addWidget(self.list)
+        self.stack.addWidget(self.empty)
+
+        self.add_button = QPushButton(self.tr("Add"), self)
+        self.add_button.clicked.connect(self.start_add)
+        self.edit_button = QPushButton(self.tr("Edit"), self)
+        self.edit_button.clicked.connect(self.start_edit)
+        self.delete_button = QPushButton(self.tr("Delete"), self)
+        self.delete_button.clicked.connect(self.delete_selected)
+        self.export_button = QPushButton(self.tr("Export…"), self)
+        self.export_button.setToolTip(self.tr("Save the memories listed as a Markdown file"))
+        self.export_button.clicked.connect(self.pick_export_file)
+
+        # --- "Memory deleted. Undo" ---------------------------------------------------
+        self.undo_bar = QFrame(self)
+        self.undo_bar.setObjectName("FoundServer")  # a framed strip, as found servers are
+        self.undo_label = PlainLabel(self.tr("Memory deleted."), self.undo_bar)
+        self.undo_button = QPushButton(self.tr("Undo"), self.undo_bar)
+        self.undo_button.clicked.connect(model.undo)
+        undo_row = QHBoxLayout(self.undo_bar)
+        undo_row.setContentsMargins(10, 4, 4, 4)
+        undo_row.addWidget(self.undo_label, 1)
+        undo_row.addWidget(self.undo_button)
+
+        # --- the editor ---------------------------------------------------------------
+        self.editor = QFrame(self)
+        self.editor_title = PlainLabel("", self.editor)
+        self.editor_title.setObjectName("SettingsSection")
+        self.editor_scope = QComboBox(self.editor)
+        self.editor_scope_label = PlainLabel(self.tr("Keep for"), self.editor)
+        self.text = QPlainTextEdit(self.editor)
+        self.text.setObjectName("PatternsEdit")  # framed as the other pages' text boxes
+        self.text.setPlaceholderText(self.tr("e.g. I prefer metric units."))
+        self.text.setTabChangesFocus(True)
+        self.text.setFixedHeight(84)
+        self.text.textChanged.connect(self._update_editor_buttons)
+        self.save_button = QPushButton(self.tr("Save"), self.editor)
+        self.save_button.setObjectName("SendButton")
+        self.save_button.clicked.connect(self.save)
+        self.cancel_button = QPushButton(self.tr("Cancel"), self.editor)
+        self.cancel_button.clicked.connect(self.close_editor)
+        editor_row = QHBoxLayout()  # where it is kept (when adding), then the buttons
+        editor_row.addWidget(self.editor_scope_label)
+        editor_row.addWidget(self.editor_scope, 1)
+        editor_row.addStretch(1)
+        editor_row.addWidget(self.cancel_button)
+        editor_row.addWidget(self.save_button)
+        editor_column = QVBoxLayout(self.editor)
+        editor_column.setContentsMargins(0, 0, 0, 0)
+        editor_column.addWidget(self.editor_title)
+        editor_column.addWidget(self.text)
+        editor_column.addLayout(editor_row)
+        self.editor.hide()
+
+        self.status = PlainLabel("", self)
+        self.status.setWordWrap(True)
+
+        # --- the embedding model ------------------------------------------------------
+        self.embedding = EmbeddingPicker(model.embeddings, self)
+        self._hide_library_hint()
+        self.embedding.provider.currentIndexChanged.connect(lambda _i: self._update_model_save())
+        self.embedding.model.currentTextChanged.connect(lambda _t: self._update_model_save())
+        self.embedding.dimensions.valueChanged.connect(lambda _v: self._update_model_save())
+        self.save_model_button = QPushButton(self.tr("Save model"), self)
+        self.save_model_button.clicked.connect(self.save_model)
+        self.model_hint = _hint(
+            self.tr(
+                "Without a model memories are found by their words. A memory saved while "
+                "the model cannot be reached is marked “words only” until it is embedded."
+            ),
+            self,
+        )
+
+        # --- layout -------------------------------------------------------------------
+        filters = QHBoxLayout()
+        filters.addWidget(self.scope, 2)
+        filters.addWidget(self.search, 3)
+        buttons = QHBoxLayout()
+        for button in (self.add_button, self.edit_button, self.delete_button):
+            buttons.addWidget(button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.export_button)
+        model_title = PlainLabel(self.tr("Embedding model"), self)
+        model_title.setObjectName("SettingsSection")
+        model_row = QHBoxLayout()
+        model_row.addWidget(self.embedding, 1)
+        model_row.addWidget(self.save_model_button, 0, Qt.AlignmentFlag.AlignTop)
+        layout = QVBoxLayout(self)
+        layout.addWidget(intro)
+        layout.addLayout(filters)
+        layout.addWidget(self.stack, 1)
+        layout.addLayout(buttons)
+        layout.addWidget(self.undo_bar)
+        layout.addWidget(self.editor)
+        layout.addWidget(self.status)
+        layout.addWidget(model_title)
+        layout.addLayout(model_row)
+        layout.addWidget(self.model_hint)
+
+        model.changed.connect(self.reload)
+        model.optionsChanged.connect(self._show_options)
+        model.undoChanged.connect(lambda: self.undo_bar.setVisible(model.can_undo))
+        model.saved.connect(self._on_saved)
+        model.restored.connect(self._select_when_listed)
+        model.notice.connect(lambda text: set_tone(self.status, text, "ok"))
+        model.failed.connect(lambda text: set_tone(self.status, text, "error"))
+        self._show_options()
+        self.embedding.show_choice(model.embedding)
+        self.undo_bar.setVisible(model.can_undo)
+        self.reload()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._model.refresh()  # the memory tools may have changed memories meanwhile
+
+    def _hide_library_hint(self) -> None:
+        """The picker's own hint speaks of libraries; this page has its own below."""
+        for label in self.embedding.findChildren(QLabel):
+            if label is not self.embedding.note and label.objectName() == "FormHint":
+                label.hide()
+
+    # --- list ---------------------------------------------------------------------
+
+    def _filter(self) -> None:
+        self._model.set_filter(self.scope.currentData(), self.search.text())
+
+    def reload(self) -> None:
+        """Draw the rows again, keeping the selection (or selecting what was saved)."""
+        wanted = self._select_next or self.selected_id()
+        self.list.blockSignals(True)
+        try:
+            self.list.clear()
+            for row in self._model.rows():
+                item = QListWidgetItem(self._row_text(row), self.list)
+                item.setData(_ID_ROLE, row.memory_id)
+                item.setToolTip(tooltip(row.text))
+                if row.memory_id == wanted:
+                    self.list.setCurrentItem(item)
+        finally:
+            self.list.blockSignals(False)
+        if self._select_next and self.selected_id() == self._select_next:
+            self._select_next = ""
+        filtered = self._model.scope_filter is not None or bool(self._model.query)
+        self.empty.setText(
+            self.tr("No memories match.")
+            if filtered
+            else self.tr(
+                "No memories yet.\n\nAdd one here, or ask an assistant that uses memory "
+                "to remember something."
+            )
+        )
+        empty = self.list.count() == 0 and self._model.loaded
+        self.stack.setCurrentWidget(self.empty if empty else self.list)
+        self._update_buttons()
+
+    def _row_text(self, row: MemoryRow) -> str:
+        details = [row.scope_label, row.changed]
+        if row.words_only:
+            details.append(self.tr("words only"))
+        return f"{row.preview}\n{' · '.join(details)}"
+
+    def selected_id(self) -> str:
+        item = self.list.currentItem()
+        return str(item.data(_ID_ROLE)) if item is not None else ""
+
+    def _update_buttons(self) -> None:
+        for button in (self.edit_button, self.delete_button):
+            button.setEnabled(bool(self.selected_id()))
+
+    def _show_options(self) -> None:
+        _fill(self.scope, self._model.filter_options(), self._model.scope_filter)
+        _fill(self.editor_scope, self._model.scope_options(), self.editor_scope.currentData())
+        self.embedding.refresh()
+        self._update_model_save()
+
+    # --- editor -------------------------------------------------------------------
+
+    def start_add(self) -> None:
+        """The editor, empty, for the scope the list is filtered to (else global)."""
+        self._editing = ""
+        self.editor_title.setText(self.tr("New memory"))
+        _fill(self.editor_scope, self._model.scope_options(), self._model.scope_filter)
+        self._open_editor("")
+
+    def start_edit(self) -> None:
+        row = self._model.row(self.selected_id())
+        if row is None:
+            return
+        self._editing = row.memory_id
+        self.editor_title.setText(self.tr("Edit memory"))
+        self._open_editor(row.text)
+
+    def _open_editor(self, text: str) -> None:
+        adding = not self._editing
+        self.editor_scope.setVisible(adding)
+        self.editor_scope_label.setVisible(adding)
+        self.text.setPlainText(text)
+        self.editor.show()
+        set_tone(self.status, "")
+        self.text.setFocus()
+        self.text.selectAll()
+        self._update_editor_buttons()
+
+    def close_editor(self) -> None:
+        self._editing = ""
+        self.editor.hide()
+
+    def _update_editor_buttons(self) -> None:
+        text = self.text.toPlainText().strip()
+        self.save_button.setEnabled(bool(text) and len(text) <= MEMORY_MAX_CHARS)
+
+    def save(self) -> None:
+        text = self.text.toPlainText()
+        if self._editing:
+            self._model.edit(self._editing, text)
+        else:
+            self._model.add(self.editor_scope.currentData(), text)
+
+    def _on_saved(self, memory_id: str) -> None:
+        self._select_when_listed(memory_id)
+        self.close_editor()
+
+    def _select_when_listed(self, memory_id: str) -> None:
+        self._select_next = memory_id
+
+    # --- delete, undo, export -----------------------------------------------------
+
+    def delete_selected(self) -> None:
+        if memory_id := self.selected_id():
+            if memory_id == self._editing:
+                self.close_editor()
+            self._model.delete(memory_id)
+
+    def pick_export_file(self) -> None:
+        """A non-modal dialog: the settings stay usable while it is open."""
+        dialog = QFileDialog(self, self.tr("Export Memories"), str(Path.home() / "memories.md"))
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter(self.tr("Markdown (*.md)"))
+        dialog.setDefaultSuffix("md")
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(self._model.export)
+        self.file_dialog = dialog  # tests pick through it
+        dialog.open()
+
+    # --- embedding model ----------------------------------------------------------
+
+    def _update_model_save(self) -> None:
+        picked = self.embedding.choice()
+        differs = picked != self._model.embedding or self.embedding.lacks_model()
+        self.save_model_button.setEnabled(differs)
+
+    def save_model(self) -> None:
+        if self.embedding.lacks_model():
+            set_tone(self.status, self.tr("Choose or type the embedding model's name."), "error")
+            self.embedding.model.setFocus()
+            return
+        self._model.set_embedding(self.embedding.choice())
+        self._update_model_save()
