@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="324"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="412"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>Reading %n image with OCR…</numerusform>
@@ -123,11 +123,22 @@
 <context>
     <name>SettingsViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="289"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="299"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>Connected: %n model available.</numerusform>
             <numerusform>Connected: %n models available.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>WebSearchSettingsModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="227"/>
+        <source>Found %n result(s): %1</source>
+        <translation>
+            <numerusform>Found %n result: %1</numerusform>
+            <numerusform>Found %n results: %1</numerusform>
         </translation>
     </message>
 </context>

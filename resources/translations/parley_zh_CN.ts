@@ -5,9 +5,9 @@
     <name></name>
     <message>
         <location filename="../../desktop/engine/after_answer.py" line="94"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="69"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="204"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="212"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="71"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="208"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="216"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -34,13 +34,13 @@
         <translation>（未识别到文字）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="350"/>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="415"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="355"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="420"/>
         <source>Type a message first.</source>
         <translation>请先输入消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/chat_service.py" line="353"/>
+        <location filename="../../desktop/engine/turn/chat_service.py" line="358"/>
         <source>A message can carry at most {count} files.</source>
         <translation>一条消息最多可带 {count} 个文件。</translation>
     </message>
@@ -65,113 +65,116 @@
         <translation>没有可用于撰写摘要的模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="78"/>
+        <location filename="../../desktop/core/assistants.py" line="106"/>
         <location filename="../../desktop/core/usage_settings.py" line="70"/>
         <source>must be a number, not {type}</source>
         <translation>必须是数字，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="82"/>
+        <location filename="../../desktop/core/assistants.py" line="110"/>
         <source>must be between {low:g} and {high:g}</source>
         <translation>必须介于 {low:g} 和 {high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="94"/>
+        <location filename="../../desktop/core/assistants.py" line="122"/>
         <source>must be a whole number, not {type}</source>
         <translation>必须是整数，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="103"/>
+        <location filename="../../desktop/core/assistants.py" line="131"/>
         <location filename="../../desktop/core/desktop_settings.py" line="38"/>
         <location filename="../../desktop/core/mcp_settings.py" line="81"/>
         <source>must be a string, not {type}</source>
         <translation>必须是字符串，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="115"/>
+        <location filename="../../desktop/core/assistants.py" line="143"/>
         <location filename="../../desktop/core/ocr_settings.py" line="35"/>
         <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o&quot;)</source>
         <translation>{value!r} 不是 &quot;provider/model&quot; 格式的模型引用（例如 &quot;openai/gpt-4o&quot;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="126"/>
+        <location filename="../../desktop/core/assistants.py" line="154"/>
         <source>must be a list of tool names, or null for every tool</source>
         <translation>必须是工具名称列表，或用 null 表示全部工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="130"/>
-        <location filename="../../desktop/core/settings.py" line="472"/>
-        <location filename="../../desktop/core/settings.py" line="483"/>
+        <location filename="../../desktop/core/assistants.py" line="158"/>
+        <location filename="../../desktop/core/settings.py" line="478"/>
+        <location filename="../../desktop/core/settings.py" line="489"/>
         <source>is not a tool name</source>
         <translation>不是工具名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="138"/>
+        <location filename="../../desktop/core/assistants.py" line="166"/>
         <source>must be a list of library ids</source>
         <translation>必须是知识库 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="141"/>
+        <location filename="../../desktop/core/assistants.py" line="169"/>
         <source>is not a library id</source>
         <translation>不是知识库 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="147"/>
+        <location filename="../../desktop/core/assistants.py" line="183"/>
         <location filename="../../desktop/core/desktop_settings.py" line="53"/>
         <location filename="../../desktop/core/knowledge.py" line="168"/>
         <location filename="../../desktop/core/mcp_settings.py" line="88"/>
         <location filename="../../desktop/core/mcp_settings.py" line="105"/>
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
+        <location filename="../../desktop/core/memory.py" line="140"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
         <source>must be an object</source>
         <translation>必须是对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="150"/>
+        <location filename="../../desktop/core/assistants.py" line="186"/>
         <location filename="../../desktop/core/desktop_settings.py" line="56"/>
         <location filename="../../desktop/core/knowledge.py" line="146"/>
         <location filename="../../desktop/core/knowledge.py" line="171"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
-        <location filename="../../desktop/core/settings.py" line="299"/>
+        <location filename="../../desktop/core/memory.py" line="143"/>
+        <location filename="../../desktop/core/settings.py" line="305"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
+        <location filename="../../desktop/core/web_search.py" line="111"/>
         <source>unknown setting (check the spelling)</source>
         <translation>未知的设置项（请检查拼写）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="154"/>
+        <location filename="../../desktop/core/assistants.py" line="190"/>
         <location filename="../../desktop/core/knowledge.py" line="175"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;writer&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="161"/>
+        <location filename="../../desktop/core/assistants.py" line="197"/>
         <source>must be more than 0</source>
         <translation>必须大于 0</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="166"/>
+        <location filename="../../desktop/core/assistants.py" line="202"/>
         <source>must be at least {min_threshold}</source>
         <translation>不能小于 {min_threshold}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="172"/>
+        <location filename="../../desktop/core/assistants.py" line="208"/>
         <source>must be one of: {names}, or null</source>
         <translation>必须是以下之一：{names}，或 null</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="204"/>
+        <location filename="../../desktop/core/assistants.py" line="257"/>
         <location filename="../../desktop/core/knowledge.py" line="202"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
         <translation>{id!r} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="208"/>
+        <location filename="../../desktop/core/assistants.py" line="261"/>
         <source>must be an assistant id</source>
         <translation>必须是助手 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="212"/>
+        <location filename="../../desktop/core/assistants.py" line="265"/>
         <source>{default_id!r} is not one of the assistants</source>
         <translation>{default_id!r} 不在助手列表中</translation>
     </message>
@@ -187,7 +190,9 @@
         <translation>必须是 ID（1 到 200 个字符，首尾不能有空格）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="176"/>
+        <location filename="../../desktop/core/assistants.py" line="212"/>
+        <location filename="../../desktop/core/assistants.py" line="215"/>
+        <location filename="../../desktop/core/assistants.py" line="218"/>
         <location filename="../../desktop/core/desktop_settings.py" line="61"/>
         <location filename="../../desktop/core/knowledge.py" line="182"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
@@ -216,7 +221,7 @@
         <translation>必须是以下之一：{allowed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="198"/>
+        <location filename="../../desktop/core/assistants.py" line="251"/>
         <location filename="../../desktop/core/knowledge.py" line="196"/>
         <location filename="../../desktop/core/mcp_settings.py" line="151"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
@@ -224,10 +229,10 @@
         <translation>必须是列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="158"/>
+        <location filename="../../desktop/core/assistants.py" line="194"/>
         <location filename="../../desktop/core/knowledge.py" line="152"/>
         <location filename="../../desktop/core/knowledge.py" line="179"/>
-        <location filename="../../desktop/core/settings.py" line="353"/>
+        <location filename="../../desktop/core/settings.py" line="359"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
@@ -269,266 +274,281 @@
         <translation>缺失</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="91"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="92"/>
         <source>state: {state}</source>
         <translation>状态：{state}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="95"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="96"/>
         <source>decision: {decision}</source>
         <translation>决定：{decision}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="97"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="98"/>
         <source>{ms} ms</source>
         <translation>{ms} 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="99"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="100"/>
         <location filename="../../desktop/storage/disk_space.py" line="71"/>
         <source>{size} bytes</source>
         <translation>{size} 字节</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="101"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="102"/>
         <source>full output: {path}</source>
         <translation>完整输出：{path}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="103"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="104"/>
         <source>error: {error}</source>
         <translation>错误：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="109"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="110"/>
         <source>**Tool call:** `{name}`</source>
         <translation>**工具调用：** `{name}`</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="117"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="118"/>
         <source>No result: the tool did not run.</source>
         <translation>无结果：工具未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="119"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="120"/>
         <source>**Error:**</source>
         <translation>**错误：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="119"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="120"/>
         <source>**Result:**</source>
         <translation>**结果：**</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="125"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="126"/>
         <source>User</source>
         <translation>用户</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="125"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="126"/>
         <source>Assistant</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="125"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="126"/>
         <source>System</source>
         <translation>系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="131"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="132"/>
         <source>still being written when exported</source>
         <translation>导出时仍在生成</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="132"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="133"/>
         <source>stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="72"/>
-        <location filename="../../desktop/engine/export/markdown.py" line="133"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="73"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="134"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="66"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="67"/>
         <source>pending</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="67"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="68"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="68"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="69"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="69"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="70"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="70"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="71"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="71"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="72"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="73"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="74"/>
         <source>auto</source>
         <translation>自动允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="74"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="75"/>
         <source>approved_once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="75"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="76"/>
         <source>always_allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="76"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="77"/>
         <source>disabled</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="77"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="78"/>
         <source>policy</source>
         <translation>按策略</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="78"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="79"/>
         <source>person</source>
         <translation>由你决定</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="79"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="80"/>
         <source>recovery</source>
         <translation>由 Parley 决定</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="134"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="135"/>
         <source>failed</source>
         <translation>失败</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="135"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="136"/>
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="144"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="145"/>
         <source>Reasoning</source>
         <translation>思考过程</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="152"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="153"/>
         <source>Error</source>
         <translation>错误</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="154"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="155"/>
         <source>Note:</source>
         <translation>注意：</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="176"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="177"/>
         <source>p. {page}</source>
         <translation>第 {page} 页</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="197"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="185"/>
+        <source>Untitled chat</source>
+        <translation>未命名对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/export/markdown.py" line="209"/>
         <source>Sources:</source>
         <translation>来源：</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="236"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="248"/>
         <source>Exported from Parley · started {when} · {count} messages</source>
         <translation>导出自 Parley · 开始于 {when} · {count} 条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="248"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="260"/>
         <source>Every version of every message is included.</source>
         <translation>包含每条消息的所有版本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="253"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="265"/>
         <source>Version {k} of {n}</source>
         <translation>版本 {k}/{n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="254"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="266"/>
         <source>current</source>
         <translation>当前</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="263"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="275"/>
         <source>Another version, replying to: “{text}”</source>
         <translation>另一个版本，回复：“{text}”</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/markdown.py" line="265"/>
+        <location filename="../../desktop/engine/export/markdown.py" line="277"/>
         <source>Another version of the first message</source>
         <translation>第一条消息的另一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="225"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="247"/>
         <source>Something went wrong while generating the answer ({kind}).</source>
         <translation>生成回答时出错（{kind}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="275"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="305"/>
+        <source>Your memories were searched by words only: {reason}</source>
+        <translation>已仅按关键词搜索你的记忆：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/turn/generation.py" line="352"/>
+        <source>Parley ended this answer: the model kept asking to search your documents after this answer&apos;s searches were used up.</source>
+        <translation>Parley 已结束此回答：本次回答的搜索次数已用完，但模型仍在反复请求搜索你的文档。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/turn/generation.py" line="363"/>
         <source>Searching your documents…</source>
         <translation>正在搜索你的文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="310"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="398"/>
         <source>Summarising earlier messages…</source>
         <translation>正在为较早的消息生成摘要…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="324"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="412"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>正在用 OCR 识别 %n 张图片…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="407"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="495"/>
         <source>Parley stopped this answer after {steps} model steps; its last tool calls were not run.</source>
         <translation>此回答已进行 {steps} 步模型调用，Parley 已将其停止；最后的工具调用未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="446"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="534"/>
         <source>{error} (Parley tried {tries} times.)</source>
         <translation>{error}（Parley 已尝试 {tries} 次。）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="547"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="635"/>
         <source>The model asked to use a tool ({names}), but no tools are available in this conversation, so nothing was run.</source>
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="592"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="646"/>
         <source>Not saved yet: the disk holding {folder} is full. The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="596"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="650"/>
         <source>Not saved yet: the disk holding {folder} is full ({free} free). The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满（剩余 {free}）。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="599"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="653"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -675,7 +695,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="95"/>
-        <location filename="../../desktop/core/settings.py" line="421"/>
+        <location filename="../../desktop/core/settings.py" line="427"/>
         <source>must be on one line</source>
         <translation>必须写在一行内</translation>
     </message>
@@ -722,7 +742,8 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="139"/>
-        <location filename="../../desktop/core/settings.py" line="305"/>
+        <location filename="../../desktop/core/settings.py" line="311"/>
+        <location filename="../../desktop/core/web_search.py" line="72"/>
         <source>must be an http:// or https:// URL with a host</source>
         <translation>必须是带主机名的 http:// 或 https:// URL</translation>
     </message>
@@ -742,139 +763,147 @@
         <translation>必须是 &quot;provider/model&quot; 格式的字符串或 null，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="274"/>
+        <location filename="../../desktop/core/settings.py" line="280"/>
         <source>a list of model ids</source>
         <translation>模型 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="275"/>
+        <location filename="../../desktop/core/settings.py" line="281"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="276"/>
+        <location filename="../../desktop/core/settings.py" line="282"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="277"/>
+        <location filename="../../desktop/core/settings.py" line="283"/>
+        <location filename="../../desktop/core/web_search.py" line="66"/>
+        <location filename="../../desktop/core/web_search.py" line="82"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="278"/>
+        <location filename="../../desktop/core/settings.py" line="284"/>
+        <location filename="../../desktop/core/web_search.py" line="94"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="279"/>
+        <location filename="../../desktop/core/settings.py" line="285"/>
         <source>an object of header names to values</source>
         <translation>请求头名称到值的对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="280"/>
+        <location filename="../../desktop/core/settings.py" line="286"/>
+        <location filename="../../desktop/core/web_search.py" line="108"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="281"/>
+        <location filename="../../desktop/core/settings.py" line="287"/>
+        <location filename="../../desktop/core/web_search.py" line="127"/>
         <source>true or false</source>
         <translation>布尔值（true 或 false）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="282"/>
+        <location filename="../../desktop/core/settings.py" line="288"/>
         <source>true, false or null</source>
         <translation>布尔值或 null（true、false 或 null）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="290"/>
-        <location filename="../../desktop/core/settings.py" line="398"/>
+        <location filename="../../desktop/core/settings.py" line="296"/>
+        <location filename="../../desktop/core/settings.py" line="404"/>
+        <location filename="../../desktop/core/web_search.py" line="59"/>
         <source>must be {what}, not {type}</source>
         <translation>必须是{what}，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="331"/>
+        <location filename="../../desktop/core/settings.py" line="337"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;local&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="341"/>
+        <location filename="../../desktop/core/settings.py" line="347"/>
         <source>unknown kind {kind} (one of: {choices})</source>
         <translation>未知的类型 {kind}（可选：{choices}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="362"/>
+        <location filename="../../desktop/core/settings.py" line="368"/>
         <source>{model} is not in models</source>
         <translation>{model} 不在模型列表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="395"/>
+        <location filename="../../desktop/core/settings.py" line="401"/>
         <source>a whole number of seconds ({low}-{high})</source>
         <translation>整数秒数（{low}-{high}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="403"/>
+        <location filename="../../desktop/core/settings.py" line="409"/>
         <source>must be between {low} and {high} seconds, not {value}</source>
         <translation>必须介于 {low} 到 {high} 秒之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="418"/>
+        <location filename="../../desktop/core/settings.py" line="424"/>
         <source>is not a valid HTTP header name</source>
         <translation>不是有效的 HTTP 请求头名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="438"/>
+        <location filename="../../desktop/core/settings.py" line="444"/>
         <source>must be between 256 and 100000000</source>
         <translation>必须介于 256 和 100000000 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="451"/>
+        <location filename="../../desktop/core/settings.py" line="457"/>
         <source>must be one of: system, none, custom</source>
         <translation>必须是以下之一：system、none、custom</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="458"/>
+        <location filename="../../desktop/core/settings.py" line="464"/>
         <source>must be a proxy URL such as http://host:3128</source>
         <translation>必须是代理 URL，例如 http://host:3128</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="477"/>
+        <location filename="../../desktop/core/settings.py" line="483"/>
         <source>must be one of: auto, ask, off</source>
         <translation>必须是以下之一：auto、ask、off</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="485"/>
+        <location filename="../../desktop/core/settings.py" line="491"/>
         <source>must be the tool definition&apos;s sha256 hash</source>
         <translation>必须是工具定义的 sha256 哈希值</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="492"/>
+        <location filename="../../desktop/core/settings.py" line="498"/>
         <source>(top level)</source>
         <translation>（顶层）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="521"/>
+        <location filename="../../desktop/core/settings.py" line="529"/>
         <source>{version} is newer than this Parley understands</source>
         <translation>{version} 高于当前 Parley 支持的版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="529"/>
+        <location filename="../../desktop/core/settings.py" line="537"/>
         <source>{id} is used twice</source>
         <translation>{id} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="539"/>
+        <location filename="../../desktop/core/settings.py" line="547"/>
         <source>must be one of: system, light, dark</source>
         <translation>必须是以下之一：system、light、dark</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="544"/>
+        <location filename="../../desktop/core/settings.py" line="552"/>
         <source>must be between 6 and 48</source>
         <translation>必须介于 6 和 48 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="566"/>
-        <location filename="../../desktop/core/settings.py" line="576"/>
+        <location filename="../../desktop/core/assistants.py" line="178"/>
+        <location filename="../../desktop/core/assistants.py" line="224"/>
+        <location filename="../../desktop/core/settings.py" line="574"/>
+        <location filename="../../desktop/core/settings.py" line="584"/>
         <source>must be one of: {names}</source>
         <translation>必须是以下之一：{names}</translation>
     </message>
@@ -1375,7 +1404,7 @@
         <translation>OCR 模型 {model} 无法识别 {name}：{error}（请在“{place}”中选择其他 OCR 模型，或选择“无 — 使用本地引擎”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/settings_service.py" line="182"/>
+        <location filename="../../desktop/engine/settings_service.py" line="202"/>
         <source>no provider with id {id}</source>
         <translation>没有 ID 为 {id} 的服务商</translation>
     </message>
@@ -1679,9 +1708,40 @@
         <translation>请求失败</translation>
     </message>
     <message>
+        <location filename="../../desktop/engine/web/transfer.py" line="61"/>
         <location filename="../../desktop/providers/http_errors.py" line="245"/>
         <source>(invalid URL)</source>
         <translation>（无效的 URL）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/transfer.py" line="84"/>
+        <source>{name} ({host}) did not answer within {seconds:g} s.</source>
+        <translation>{name}（{host}）未在 {seconds:g} 秒内响应。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/transfer.py" line="86"/>
+        <source>{host} did not answer within {seconds:g} s.</source>
+        <translation>{host} 未在 {seconds:g} 秒内响应。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/transfer.py" line="88"/>
+        <source>Could not reach {name} ({host}): {reason}.</source>
+        <translation>无法连接到 {name}（{host}）：{reason}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/transfer.py" line="90"/>
+        <source>Could not reach {host}: {reason}.</source>
+        <translation>无法连接到 {host}：{reason}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/transfer.py" line="186"/>
+        <source>{name} ({host}) cannot be asked: {reason}.</source>
+        <translation>无法向 {name}（{host}）发送请求：{reason}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/transfer.py" line="192"/>
+        <source>{name} ({host}) sent more than {mib} MiB: that is not a search answer.</source>
+        <translation>{name}（{host}）返回的数据超过 {mib} MiB，不是有效的搜索结果。</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/ndjson.py" line="26"/>
@@ -1968,17 +2028,17 @@
         <translation>消息 {message_id} 已不存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="261"/>
+        <location filename="../../desktop/storage/mapping.py" line="281"/>
         <source>This part ({kind}) was made by a newer version of Parley and cannot be shown.</source>
         <translation>此部分（{kind}）由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="264"/>
+        <location filename="../../desktop/storage/mapping.py" line="284"/>
         <source>This part was made by a newer version of Parley and cannot be shown.</source>
         <translation>此部分由更新版本的 Parley 创建，无法显示。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/mapping.py" line="332"/>
+        <location filename="../../desktop/storage/mapping.py" line="352"/>
         <source>The content of this message could not be read.</source>
         <translation>无法读取此消息的内容。</translation>
     </message>
@@ -2245,11 +2305,13 @@
     </message>
     <message>
         <location filename="../../desktop/engine/knowledge/search.py" line="77"/>
+        <location filename="../../desktop/engine/memory/embedding.py" line="82"/>
         <source>the embedding server did not answer</source>
         <translation>嵌入服务器没有响应</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/knowledge/search.py" line="81"/>
+        <location filename="../../desktop/engine/memory/embedding.py" line="84"/>
         <source>the embedding server reported an error: {error}</source>
         <translation>嵌入服务器报告了错误：{error}</translation>
     </message>
@@ -2260,6 +2322,7 @@
     </message>
     <message>
         <location filename="../../desktop/engine/knowledge/search.py" line="89"/>
+        <location filename="../../desktop/engine/memory/embedding.py" line="91"/>
         <source>the embedding model returned an empty vector</source>
         <translation>嵌入模型返回了空向量</translation>
     </message>
@@ -2279,24 +2342,29 @@
         <translation>{library}：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/service.py" line="163"/>
+        <location filename="../../desktop/engine/knowledge/service.py" line="166"/>
         <source>the index of your documents could not be read</source>
         <translation>无法读取你的文档索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/knowledge/service.py" line="233"/>
+        <location filename="../../desktop/engine/knowledge/service.py" line="236"/>
         <source>Indexing stopped: {reason}</source>
         <translation>索引已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/retrieval.py" line="68"/>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="98"/>
         <source>Your documents could not be searched: {reason}</source>
         <translation>无法搜索你的文档：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/retrieval.py" line="79"/>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="112"/>
         <source>Your documents were searched by words only: {reason}</source>
         <translation>已仅按关键词搜索你的文档：{reason}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="119"/>
+        <source>This model cannot call tools, and this assistant searches your documents only on demand, so this answer did not use them. Choose a model with tool calling, or let the assistant give the documents up front (Settings → Assistants).</source>
+        <translation>此模型不支持工具调用，而此助手仅在模型请求时才搜索你的文档，因此本次回答没有用到文档。请选择支持工具调用的模型，或在“设置 → 助手”中让助手在回答前预先提供文档。</translation>
     </message>
     <message>
         <location filename="../../desktop/providers/embeddings.py" line="36"/>
@@ -2351,6 +2419,206 @@
         <location filename="../../desktop/providers/openai_embeddings.py" line="40"/>
         <source>the items&apos; `index` values do not number the texts</source>
         <translation>各项的 `index` 值与文本编号不对应</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/memory.py" line="66"/>
+        <source>That memory no longer exists.</source>
+        <translation>该记忆已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/memory.py" line="74"/>
+        <source>That memory was deleted; save it again to keep it.</source>
+        <translation>该记忆已被删除；如需保留，请重新保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/memory.py" line="102"/>
+        <source>A memory belongs to all assistants or to one assistant.</source>
+        <translation>记忆只能属于所有助手或某一个助手。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/memory.py" line="110"/>
+        <source>A memory needs some text.</source>
+        <translation>记忆内容不能为空。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/memory.py" line="113"/>
+        <source>A memory can be at most {limit} characters long; this one has {length}.</source>
+        <translation>记忆最多 {limit} 个字符；当前为 {length} 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/web_search.py" line="75"/>
+        <source>must be the instance&apos;s address, without a ?query or #fragment</source>
+        <translation>必须是实例地址，不能带 ?query 或 #fragment</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/web_search.py" line="86"/>
+        <source>must be on one line and must not contain &apos;:&apos;</source>
+        <translation>必须写在一行内，且不能包含 &apos;:&apos;</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/web_search.py" line="98"/>
+        <source>must be between 1 and {high}, not {value}</source>
+        <translation>必须介于 1 到 {high} 之间，而不是 {value}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/web_search.py" line="123"/>
+        <source>must be null (off) or one of: {choices}</source>
+        <translation>必须是 null（关闭）或以下之一：{choices}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/memory/block.py" line="106"/>
+        <source>All assistants</source>
+        <translation>所有助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/memory/block.py" line="108"/>
+        <source>Assistant: {name}</source>
+        <translation>助手：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/memory/block.py" line="123"/>
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/memory/embedding.py" line="75"/>
+        <source>the embedding model is not available: {error}</source>
+        <translation>嵌入模型不可用：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/memory/embedding.py" line="88"/>
+        <source>the text could not be embedded</source>
+        <translation>无法为文本生成嵌入向量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/memory/service.py" line="323"/>
+        <source>no memory has been embedded with this model yet</source>
+        <translation>还没有用此模型嵌入过的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/memory/service.py" line="326"/>
+        <source>the embedding model returns vectors of another size than the memories&apos;</source>
+        <translation>嵌入模型返回的向量维度与记忆的不一致</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/duckduckgo.py" line="30"/>
+        <source>DuckDuckGo is rate-limiting scripted searches from this address. Try again later, or use a SearXNG instance (Settings → Web search), which does not.</source>
+        <translation>DuckDuckGo 正在限制来自此地址的自动化搜索。请稍后重试，或在“设置 → 网络搜索”中改用没有此限制的 SearXNG 实例。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="89"/>
+        <source>Web search is off: choose an engine in Settings → Web search.</source>
+        <translation>网络搜索已关闭：请在“设置 → 网络搜索”中选择搜索引擎。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="92"/>
+        <source>There is nothing to search for: the query is empty.</source>
+        <translation>没有可搜索的内容：搜索词为空。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="106"/>
+        <source>Add the address of your SearXNG instance in Settings → Web search.</source>
+        <translation>请在“设置 → 网络搜索”中填写你的 SearXNG 实例地址。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="127"/>
+        <source>SearXNG ({host}) refused the user name or password: check them in Settings → Web search.</source>
+        <translation>SearXNG（{host}）拒绝了用户名或密码：请在“设置 → 网络搜索”中检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="136"/>
+        <source>SearXNG ({host}) does not give results as JSON (HTTP {status}): enable `json` in search.formats of the SearXNG settings (settings.yml).</source>
+        <translation>SearXNG（{host}）未以 JSON 格式返回结果（HTTP {status}）：请在 SearXNG 设置（settings.yml）的 search.formats 中启用 `json`。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="156"/>
+        <source>Add your Brave Search API key in Settings → Web search.</source>
+        <translation>请在“设置 → 网络搜索”中填写你的 Brave Search API 密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="184"/>
+        <source>Add your Tavily API key in Settings → Web search.</source>
+        <translation>请在“设置 → 网络搜索”中填写你的 Tavily API 密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="249"/>
+        <source>{name} rejected the API key (HTTP {status}): check it in Settings → Web search.</source>
+        <translation>{name} 拒绝了 API 密钥（HTTP {status}）：请在“设置 → 网络搜索”中检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="255"/>
+        <source>{name} is limiting how often Parley may search (HTTP 429): try again in {seconds} s.</source>
+        <translation>{name} 正在限制 Parley 的搜索频率（HTTP 429）：请在 {seconds} 秒后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="259"/>
+        <source>{name} is limiting how often Parley may search (HTTP 429): try again in a minute.</source>
+        <translation>{name} 正在限制 Parley 的搜索频率（HTTP 429）：请一分钟后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="262"/>
+        <source>{name} ({host}) had a server error (HTTP {status}): try again later.</source>
+        <translation>{name}（{host}）出现服务器错误（HTTP {status}）：请稍后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="265"/>
+        <source>{name} ({host}) refused the search (HTTP {status}): {detail}</source>
+        <translation>{name}（{host}）拒绝了搜索请求（HTTP {status}）：{detail}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/engines.py" line="277"/>
+        <source>{name} ({host}) sent an answer that is not the JSON it should send.</source>
+        <translation>{name}（{host}）返回的响应不是预期的 JSON。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="64"/>
+        <source>The page at {host} cannot be read: {reason}.</source>
+        <translation>无法读取 {host} 上的网页：{reason}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="94"/>
+        <source>{host} answered HTTP {status} for this page.</source>
+        <translation>{host} 对此网页返回了 HTTP {status}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="105"/>
+        <source>The page at {host} redirected more than {count} times.</source>
+        <translation>{host} 上的网页重定向超过了 {count} 次。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="120"/>
+        <source>The page redirected to {address}; only http:// and https:// pages are read.</source>
+        <translation>网页被重定向到{address}；只能读取 http:// 和 https:// 网页。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="122"/>
+        <source>Only http:// and https:// pages can be read, not {address}.</source>
+        <translation>只能读取 http:// 和 https:// 网页，无法读取{address}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="124"/>
+        <source>an address without a host</source>
+        <translation>没有主机名的地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="126"/>
+        <source>a {scheme}: address</source>
+        <translation>采用 {scheme} 协议的地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="128"/>
+        <source>an address without http:// or https://</source>
+        <translation>不带 http:// 或 https:// 的地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="142"/>
+        <source>The page is {type}, not HTML or text: only web pages and plain text are read.</source>
+        <translation>该网页的类型为 {type}，不是 HTML 或文本：只能读取网页和纯文本。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/web/page_text.py" line="155"/>
+        <source>The page is binary data, not HTML or text.</source>
+        <translation>该网页是二进制数据，不是 HTML 或文本。</translation>
     </message>
 </context>
 <context>
@@ -2513,12 +2781,12 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="358"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="373"/>
         <source>Review tool calls…</source>
         <translation>查看工具调用…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="375"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="393"/>
         <source>…</source>
         <translation>…</translation>
     </message>
@@ -2549,32 +2817,32 @@
 <context>
     <name>AssistantsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="65"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="67"/>
         <source>None — use the model selected in the chat</source>
         <translation>无 — 使用对话中选择的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="76"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="78"/>
         <source>%1 (not configured)</source>
         <translation>%1（未配置）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="97"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="103"/>
         <source>New assistant</source>
         <translation>新助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="105"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="111"/>
         <source>%1 (copy)</source>
         <translation>%1（副本）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="148"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="154"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="169"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="175"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -2582,152 +2850,208 @@
 <context>
     <name>AssistantsPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="57"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="58"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="59"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="60"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="61"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="62"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="63"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="64"/>
         <source>Make default</source>
         <translation>设为默认</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="64"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="65"/>
         <source>New conversations talk to this assistant</source>
         <translation>新对话将使用此助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="73"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="74"/>
         <source>How the assistant should behave</source>
         <translation>助手应如何表现</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="76"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="77"/>
         <source>Model&apos;s default</source>
         <translation>模型默认值</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="84"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="85"/>
         <source>The chat&apos;s choice</source>
         <translation>跟随对话设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="86"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="125"/>
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="89"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="89"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="90"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="90"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="91"/>
         <source>Maximum</source>
         <translation>最高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="98"/>
         <source> tokens</source>
         <translation> Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="99"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="100"/>
         <source>A conversation may replace the system prompt with its own</source>
         <translation>允许对话用自己的提示词替换系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="101"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="102"/>
         <source>All tools</source>
         <translation>所有工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="111"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="112"/>
         <source>Add libraries in Settings → Knowledge</source>
         <translation>请在“设置 → 知识库”中添加知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="113"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="114"/>
+        <source>May search your earlier chats</source>
+        <translation>可搜索你以往的对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="117"/>
+        <source>A model that can call tools may look through your other chats with this assistant&apos;s answers, and cite them. The chat you are in is left out.</source>
+        <translation>支持工具调用的模型可以查阅你与此助手的其他对话，并加以引用。当前所在的对话不包括在内。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="126"/>
+        <source>All its memories, in every answer</source>
+        <translation>每次回答都使用全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="127"/>
+        <source>The memories that fit each message</source>
+        <translation>仅使用与每条消息相关的记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="130"/>
+        <source>Also memories kept for all assistants</source>
+        <translation>同时使用所有助手共享的全局记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="136"/>
+        <source>When the model needs them, if it can call tools</source>
+        <translation>由模型按需搜索（需支持工具调用）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="137"/>
+        <source>Before every answer</source>
+        <translation>每次回答前</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="138"/>
+        <source>Only when the model asks (tool calling)</source>
+        <translation>仅在模型请求时（工具调用）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="143"/>
+        <source>A model that can call tools searches your documents when it needs to, so it starts answering at once. Before every answer: the best passages for your message are found first and given to any model.</source>
+        <translation>支持工具调用的模型会在需要时自行搜索你的文档，因此可以立即开始回答。“每次回答前”：先找出与你的消息最相关的段落，再提供给模型，适用于任何模型。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="148"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="135"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="170"/>
         <source>Icon and name</source>
         <translation>图标和名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="136"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="171"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="137"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="172"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="138"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="173"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="139"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="174"/>
         <source>Top-p</source>
         <translation>Top-p</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="140"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="175"/>
         <source>Max output tokens</source>
         <translation>最大输出 Token 数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="141"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="176"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="142"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="177"/>
         <source>Summarise history above</source>
         <translation>历史超过此长度时摘要</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="147"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="182"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="151"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="186"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="165"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="187"/>
+        <source>Search documents</source>
+        <translation>搜索文档</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="189"/>
+        <source>Memories</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="204"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="181"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="220"/>
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
@@ -2883,22 +3207,27 @@
 <context>
     <name>ChatViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="266"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="270"/>
         <source>Add a provider and choose a model first.</source>
         <translation>请先添加服务商并选择模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="308"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="312"/>
         <source>Could not save to %1: %2</source>
         <translation>无法保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="337"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="331"/>
+        <source>Parley only opens web pages; this address was not opened: %1</source>
+        <translation>Parley 只打开网页；此地址未打开：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="360"/>
         <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
         <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="369"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="392"/>
         <source>Your message was not sent and is still here. %1</source>
         <translation>你的消息未发送，仍保留在这里。%1</translation>
     </message>
@@ -2906,9 +3235,14 @@
 <context>
     <name>CitationCard</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/citation_card.py" line="37"/>
+        <location filename="../../desktop/ui/viewmodels/citation_card.py" line="42"/>
         <source>p. %1</source>
         <translation>第 %1 页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/citation_card.py" line="60"/>
+        <source>Untitled chat</source>
+        <translation>未命名对话</translation>
     </message>
 </context>
 <context>
@@ -4084,6 +4418,257 @@ Add one with folders and files, then choose which assistants may search and cite
     </message>
 </context>
 <context>
+    <name>MemoryPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="68"/>
+        <source>What assistants were asked to remember. Global memories are for every assistant that uses memory; the others for one assistant only.</source>
+        <translation>助手被要求记住的内容。全局记忆适用于所有启用了记忆的助手，其他记忆仅适用于某一个助手。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="76"/>
+        <source>Search memories</source>
+        <translation>搜索记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="95"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="97"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="99"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="101"/>
+        <source>Export…</source>
+        <translation>导出…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="102"/>
+        <source>Save the memories listed as a Markdown file</source>
+        <translation>将列表中的记忆保存为 Markdown 文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="108"/>
+        <source>Memory deleted.</source>
+        <translation>记忆已删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="109"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="121"/>
+        <source>Keep for</source>
+        <translation>适用于</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="124"/>
+        <source>e.g. I prefer metric units.</source>
+        <translation>例如：我习惯使用公制单位。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="128"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="131"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="155"/>
+        <source>Save model</source>
+        <translation>保存模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="159"/>
+        <source>Without a model memories are found by their words. A memory saved while the model cannot be reached is marked “words only” until it is embedded.</source>
+        <translation>未设置模型时，将按关键词查找记忆。在无法连接模型时保存的记忆会标记为“仅关键词”，直到完成嵌入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="174"/>
+        <source>Embedding model</source>
+        <translation>嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="236"/>
+        <source>No memories match.</source>
+        <translation>没有匹配的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="239"/>
+        <source>No memories yet.
+
+Add one here, or ask an assistant that uses memory to remember something.</source>
+        <translation>暂无记忆。
+
+可以在这里添加，也可以让启用了记忆的助手记住某些内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="250"/>
+        <source>words only</source>
+        <translation>仅关键词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="272"/>
+        <source>New memory</source>
+        <translation>新建记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="281"/>
+        <source>Edit memory</source>
+        <translation>编辑记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="327"/>
+        <source>Export Memories</source>
+        <translation>导出记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="329"/>
+        <source>Markdown (*.md)</source>
+        <translation>Markdown (*.md)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="345"/>
+        <source>Choose or type the embedding model&apos;s name.</source>
+        <translation>请选择或输入嵌入模型的名称。</translation>
+    </message>
+</context>
+<context>
+    <name>MemorySaveRow</name>
+    <message>
+        <location filename="../../desktop/ui/views/memory_row.py" line="28"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/memory_row.py" line="29"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/memory_row.py" line="36"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/memory_row.py" line="37"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/memory_row.py" line="74"/>
+        <source>Saved to memory: %1</source>
+        <translation>已保存到记忆：%1</translation>
+    </message>
+</context>
+<context>
+    <name>MemorySettingsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="142"/>
+        <source>All memories</source>
+        <translation>全部记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="153"/>
+        <source>Global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="156"/>
+        <source>%1 (removed assistant)</source>
+        <translation>%1（已删除的助手）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="186"/>
+        <source>Could not read the memories: %1</source>
+        <translation>无法读取记忆：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="207"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="225"/>
+        <source>Could not save the memory: %1</source>
+        <translation>无法保存记忆：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="210"/>
+        <source>That is already kept as a memory.</source>
+        <translation>已有相同的记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="214"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="231"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="317"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="237"/>
+        <source>Saved. It is found by its words only until it can be embedded.</source>
+        <translation>已保存。完成嵌入之前，只能按关键词找到它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="238"/>
+        <source>Saved. It is found by its words only until it can be embedded: %1.</source>
+        <translation>已保存。完成嵌入之前，只能按关键词找到它：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="249"/>
+        <source>Could not delete the memory: %1</source>
+        <translation>无法删除记忆：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="271"/>
+        <source>Could not bring the memory back: %1</source>
+        <translation>无法恢复记忆：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="274"/>
+        <source>The memory could not be brought back.</source>
+        <translation>无法恢复该记忆。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="276"/>
+        <source>Memory restored.</source>
+        <translation>记忆已恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="297"/>
+        <source>Could not export to %1: %2</source>
+        <translation>无法导出到 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="300"/>
+        <source>Memories exported to %1: %2.</source>
+        <translation>已将 %2 条记忆导出到 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="315"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="329"/>
+        <source>Could not embed the memories: %1</source>
+        <translation>无法嵌入记忆：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="331"/>
+        <source>Memories embedded with the new model: %1.</source>
+        <translation>已用新模型嵌入 %1 条记忆。</translation>
+    </message>
+</context>
+<context>
     <name>MessageActions</name>
     <message>
         <location filename="../../desktop/ui/views/message_actions.py" line="44"/>
@@ -4499,12 +5084,12 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>Parley</name>
     <message>
-        <location filename="../../desktop/app.py" line="92"/>
+        <location filename="../../desktop/app.py" line="95"/>
         <source>Something unexpected went wrong: %1. Details were written to the log.</source>
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="530"/>
+        <location filename="../../desktop/app.py" line="553"/>
         <source>Parley could not start.
 
 %1</source>
@@ -4784,59 +5369,87 @@ Add one with folders and files, then choose which assistants may search and cite
     </message>
 </context>
 <context>
+    <name>SecretField</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="52"/>
+        <source>Replace</source>
+        <translation>更换</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="54"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="100"/>
+        <source>Type the new one; leave empty to keep the saved one</source>
+        <translation>输入新的密钥或密码；留空则保持不变</translation>
+    </message>
+</context>
+<context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="24"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="27"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="30"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="33"/>
         <source>Providers</source>
         <translation>模型服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="31"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="34"/>
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="32"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="35"/>
         <source>Network</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="34"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="37"/>
         <source>Assistants</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="36"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="39"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="39"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="42"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="44"/>
+        <source>Web search</source>
+        <translation>网络搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="47"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="42"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="50"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="44"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="52"/>
         <source>OCR</source>
         <translation>文字识别 (OCR)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="46"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="54"/>
         <source>Usage &amp;&amp; models</source>
         <translation>用量与模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="48"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="56"/>
         <source>Desktop</source>
         <translation>桌面</translation>
     </message>
@@ -4844,44 +5457,44 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>SettingsViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="157"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="167"/>
         <source>The settings file %1 is invalid: %2.</source>
         <translation>设置文件 %1 无效：%2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="162"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="172"/>
         <source>A copy was kept at %1.</source>
         <translation>已在 %1 保留一份副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="165"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="175"/>
         <source>Parley started with default settings.</source>
         <translation>Parley 已使用默认设置启动。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="174"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="184"/>
         <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings → Network.</source>
         <translation>无法应用网络设置：%1。在“设置 → 网络”中修复之前，Parley 仅使用系统证书。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="287"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="297"/>
         <source>Connected: %1 answered.</source>
         <translation>已连接：%1 已回复。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="289"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="299"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>已连接：%n 个模型可用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="291"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="301"/>
         <source>Connected, but the server offers no models.</source>
         <translation>已连接，但服务器没有提供任何模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="354"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="364"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -5122,114 +5735,114 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="40"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="41"/>
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="41"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="46"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="46"/>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="61"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="47"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="62"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="47"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="48"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="55"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="56"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="56"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
         <source>approved once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="60"/>
         <source>answered instead</source>
         <translation>已改为回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="60"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="61"/>
         <source>turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="65"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="66"/>
         <source>by policy</source>
         <translation>（按策略）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="66"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="67"/>
         <source>by you</source>
         <translation>（由你决定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="67"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="68"/>
         <source>by Parley</source>
         <translation>（由 Parley 决定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="75"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="76"/>
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="80"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="81"/>
         <source>%n B</source>
         <translation>%n B</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="82"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="83"/>
         <source>%n KiB</source>
         <translation>%n KiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="85"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="86"/>
         <source>%n MiB</source>
         <translation>%n MiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="112"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="113"/>
         <source>%n ms</source>
         <translation>%n 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="114"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="115"/>
         <source>%n s</source>
         <translation>%n 秒</translation>
     </message>
@@ -5237,17 +5850,17 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>ToolCardWidget</name>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="53"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="57"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="56"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="60"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="102"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="106"/>
         <source>Full output: %1 — &lt;a href=&apos;open&apos;&gt;Open&lt;/a&gt;</source>
         <translation>完整输出：%1 — &lt;a href=&apos;open&apos;&gt;打开&lt;/a&gt;</translation>
     </message>
@@ -5489,6 +6102,206 @@ Add one with folders and files, then choose which assistants may search and cite
         <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="152"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
+    <name>WebSearchPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="112"/>
+        <source>Models that can call tools may search the web with the engine chosen here, and cite what they find. What they search for is sent to that engine.</source>
+        <translation>支持工具调用的模型可以通过这里选择的搜索引擎进行网络搜索，并引用搜索到的内容。模型的搜索词会发送给该搜索引擎。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="123"/>
+        <source>Off — models do not search the web</source>
+        <translation>关闭 — 模型不进行网络搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="124"/>
+        <source>SearXNG (your own instance)</source>
+        <translation>SearXNG（自建实例）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="125"/>
+        <source>Brave Search (API key)</source>
+        <translation>Brave Search（需要 API 密钥）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="126"/>
+        <source>Tavily (API key)</source>
+        <translation>Tavily（需要 API 密钥）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="127"/>
+        <source>DuckDuckGo (no key, may be rate-limited)</source>
+        <translation>DuckDuckGo（无需密钥，可能受频率限制）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="136"/>
+        <source>Only if the instance asks for one</source>
+        <translation>仅在实例要求时填写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="137"/>
+        <source>A password is saved</source>
+        <translation>已保存密码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="138"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="139"/>
+        <source>A key is saved</source>
+        <translation>已保存密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="155"/>
+        <source>Models may open web pages (asks you each time)</source>
+        <translation>允许模型打开网页（每次都会先询问你）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="157"/>
+        <source>Test search</source>
+        <translation>测试搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="165"/>
+        <source>Save</source>
+        <translation>保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="182"/>
+        <source>Engine</source>
+        <translation>搜索引擎</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="183"/>
+        <source>SearXNG address</source>
+        <translation>SearXNG 地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="184"/>
+        <source>User name</source>
+        <translation>用户名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="185"/>
+        <source>Password</source>
+        <translation>密码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="186"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="187"/>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="188"/>
+        <source>Results per search</source>
+        <translation>每次搜索结果数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="205"/>
+        <source>Removed.</source>
+        <translation>已移除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="250"/>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="264"/>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="290"/>
+        <source>Models are not offered web search or web pages.</source>
+        <translation>不向模型提供网络搜索和网页读取功能。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="292"/>
+        <source>A SearXNG instance you run, or one you may use: its settings.yml must list json in search.formats. Public instances allow only a few searches a minute.</source>
+        <translation>你自己部署或有权使用的 SearXNG 实例：其 settings.yml 的 search.formats 中必须包含 json。公共实例每分钟只允许少量搜索。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="296"/>
+        <source>Needs an API key for the Brave Search API (api-dashboard.search.brave.com).</source>
+        <translation>需要 Brave Search API 的 API 密钥（api-dashboard.search.brave.com）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="298"/>
+        <source>Needs a Tavily API key (app.tavily.com).</source>
+        <translation>需要 Tavily API 密钥（app.tavily.com）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="300"/>
+        <source>No key needed, but DuckDuckGo limits scripted searches and may stop answering for a while: your own SearXNG instance is more dependable.</source>
+        <translation>无需密钥，但 DuckDuckGo 会限制自动化搜索，可能会暂时停止响应：使用自建的 SearXNG 实例更可靠。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="308"/>
+        <source>Remove the saved password from the keyring?</source>
+        <translation>要从密钥环中移除已保存的密码吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="310"/>
+        <source>Remove the saved key from the keyring?</source>
+        <translation>要从密钥环中移除已保存的密钥吗？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="313"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+</context>
+<context>
+    <name>WebSearchSettingsModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="185"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="201"/>
+        <source>Choose an engine to test.</source>
+        <translation>请选择要测试的搜索引擎。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="227"/>
+        <source>Found %n result(s): %1</source>
+        <translation>
+            <numerusform>找到 %n 条结果：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="230"/>
+        <source>The engine answered, but found nothing.</source>
+        <translation>搜索引擎已响应，但没有找到任何结果。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="258"/>
+        <source>Engine</source>
+        <translation>搜索引擎</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="259"/>
+        <source>SearXNG address</source>
+        <translation>SearXNG 地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="260"/>
+        <source>User name</source>
+        <translation>用户名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="261"/>
+        <source>Results per search</source>
+        <translation>每次搜索结果数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="264"/>
+        <source>%1: %2.</source>
+        <translation>%1：%2。</translation>
     </message>
 </context>
 <context>
