@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.storage.migrations import SCHEMA_VERSION
 from tests.support.paths import ROOT, SCHEMAS
 from tests.support.waiting import wait_until
 
@@ -72,7 +73,8 @@ def test_a_database_upgraded_without_a_column_starts_and_takes_messages(tmp_path
     result = run_parley("--smoke-test", "--data-dir", str(data))
     assert result.returncode == 0, result.stderr
     assert "smoke test passed" in result.stdout
-    assert (data / "parley.db.pre-v6.bak").is_file()
+    # One copy before the upgrade, named for the version it upgrades to.
+    assert (data / f"parley.db.pre-v{SCHEMA_VERSION}.bak").is_file()
 
 
 @pytest.mark.slow

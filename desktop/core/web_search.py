@@ -74,6 +74,11 @@ def parse_searxng_url(value: Any, where: str = _where("searxng_url")) -> str:
         raise SettingsError(
             where, tr("must be the instance's address, without a ?query or #fragment")
         )
+    if parts.username is not None or parts.password is not None:
+        # settings.json is plain text: the password belongs in the keyring.
+        raise SettingsError(
+            where, tr("must not hold a user name or password: use the fields for them")
+        )
     return url.rstrip("/")
 
 

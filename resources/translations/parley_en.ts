@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="412"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="413"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>Reading %n image with OCR…</numerusform>

@@ -136,7 +136,7 @@
         <location filename="../../desktop/core/memory.py" line="143"/>
         <location filename="../../desktop/core/settings.py" line="305"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
-        <location filename="../../desktop/core/web_search.py" line="111"/>
+        <location filename="../../desktop/core/web_search.py" line="116"/>
         <source>unknown setting (check the spelling)</source>
         <translation>未知的设置项（请检查拼写）</translation>
     </message>
@@ -501,54 +501,54 @@
         <translation>已仅按关键词搜索你的记忆：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="352"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="353"/>
         <source>Parley ended this answer: the model kept asking to search your documents after this answer&apos;s searches were used up.</source>
         <translation>Parley 已结束此回答：本次回答的搜索次数已用完，但模型仍在反复请求搜索你的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="363"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="364"/>
         <source>Searching your documents…</source>
         <translation>正在搜索你的文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="398"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="399"/>
         <source>Summarising earlier messages…</source>
         <translation>正在为较早的消息生成摘要…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="412"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="413"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>正在用 OCR 识别 %n 张图片…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="495"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="496"/>
         <source>Parley stopped this answer after {steps} model steps; its last tool calls were not run.</source>
         <translation>此回答已进行 {steps} 步模型调用，Parley 已将其停止；最后的工具调用未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="534"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="535"/>
         <source>{error} (Parley tried {tries} times.)</source>
         <translation>{error}（Parley 已尝试 {tries} 次。）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="635"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="636"/>
         <source>The model asked to use a tool ({names}), but no tools are available in this conversation, so nothing was run.</source>
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="646"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="647"/>
         <source>Not saved yet: the disk holding {folder} is full. The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="650"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="651"/>
         <source>Not saved yet: the disk holding {folder} is full ({free} free). The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满（剩余 {free}）。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="653"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="654"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -780,13 +780,13 @@
     <message>
         <location filename="../../desktop/core/settings.py" line="283"/>
         <location filename="../../desktop/core/web_search.py" line="66"/>
-        <location filename="../../desktop/core/web_search.py" line="82"/>
+        <location filename="../../desktop/core/web_search.py" line="87"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="284"/>
-        <location filename="../../desktop/core/web_search.py" line="94"/>
+        <location filename="../../desktop/core/web_search.py" line="99"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
@@ -797,13 +797,13 @@
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="286"/>
-        <location filename="../../desktop/core/web_search.py" line="108"/>
+        <location filename="../../desktop/core/web_search.py" line="113"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
         <location filename="../../desktop/core/settings.py" line="287"/>
-        <location filename="../../desktop/core/web_search.py" line="127"/>
+        <location filename="../../desktop/core/web_search.py" line="132"/>
         <source>true or false</source>
         <translation>布尔值（true 或 false）</translation>
     </message>
@@ -2352,17 +2352,17 @@
         <translation>索引已停止：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/retrieval.py" line="98"/>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="99"/>
         <source>Your documents could not be searched: {reason}</source>
         <translation>无法搜索你的文档：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/retrieval.py" line="112"/>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="113"/>
         <source>Your documents were searched by words only: {reason}</source>
         <translation>已仅按关键词搜索你的文档：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/retrieval.py" line="119"/>
+        <location filename="../../desktop/engine/turn/retrieval.py" line="120"/>
         <source>This model cannot call tools, and this assistant searches your documents only on demand, so this answer did not use them. Choose a model with tool calling, or let the assistant give the documents up front (Settings → Assistants).</source>
         <translation>此模型不支持工具调用，而此助手仅在模型请求时才搜索你的文档，因此本次回答没有用到文档。请选择支持工具调用的模型，或在“设置 → 助手”中让助手在回答前预先提供文档。</translation>
     </message>
@@ -2451,32 +2451,37 @@
         <translation>必须是实例地址，不能带 ?query 或 #fragment</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/web_search.py" line="86"/>
+        <location filename="../../desktop/core/web_search.py" line="80"/>
+        <source>must not hold a user name or password: use the fields for them</source>
+        <translation>不能包含用户名或密码：请填写在对应的字段中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/web_search.py" line="91"/>
         <source>must be on one line and must not contain &apos;:&apos;</source>
         <translation>必须写在一行内，且不能包含 &apos;:&apos;</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/web_search.py" line="98"/>
+        <location filename="../../desktop/core/web_search.py" line="103"/>
         <source>must be between 1 and {high}, not {value}</source>
         <translation>必须介于 1 到 {high} 之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/web_search.py" line="123"/>
+        <location filename="../../desktop/core/web_search.py" line="128"/>
         <source>must be null (off) or one of: {choices}</source>
         <translation>必须是 null（关闭）或以下之一：{choices}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/memory/block.py" line="106"/>
+        <location filename="../../desktop/engine/memory/block.py" line="119"/>
         <source>All assistants</source>
         <translation>所有助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/memory/block.py" line="108"/>
+        <location filename="../../desktop/engine/memory/block.py" line="121"/>
         <source>Assistant: {name}</source>
         <translation>助手：{name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/memory/block.py" line="123"/>
+        <location filename="../../desktop/engine/memory/block.py" line="136"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
@@ -2506,67 +2511,67 @@
         <translation>DuckDuckGo 正在限制来自此地址的自动化搜索。请稍后重试，或在“设置 → 网络搜索”中改用没有此限制的 SearXNG 实例。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="89"/>
+        <location filename="../../desktop/engine/web/engines.py" line="90"/>
         <source>Web search is off: choose an engine in Settings → Web search.</source>
         <translation>网络搜索已关闭：请在“设置 → 网络搜索”中选择搜索引擎。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="92"/>
+        <location filename="../../desktop/engine/web/engines.py" line="93"/>
         <source>There is nothing to search for: the query is empty.</source>
         <translation>没有可搜索的内容：搜索词为空。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="106"/>
+        <location filename="../../desktop/engine/web/engines.py" line="107"/>
         <source>Add the address of your SearXNG instance in Settings → Web search.</source>
         <translation>请在“设置 → 网络搜索”中填写你的 SearXNG 实例地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="127"/>
+        <location filename="../../desktop/engine/web/engines.py" line="128"/>
         <source>SearXNG ({host}) refused the user name or password: check them in Settings → Web search.</source>
         <translation>SearXNG（{host}）拒绝了用户名或密码：请在“设置 → 网络搜索”中检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="136"/>
+        <location filename="../../desktop/engine/web/engines.py" line="137"/>
         <source>SearXNG ({host}) does not give results as JSON (HTTP {status}): enable `json` in search.formats of the SearXNG settings (settings.yml).</source>
         <translation>SearXNG（{host}）未以 JSON 格式返回结果（HTTP {status}）：请在 SearXNG 设置（settings.yml）的 search.formats 中启用 `json`。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="156"/>
+        <location filename="../../desktop/engine/web/engines.py" line="157"/>
         <source>Add your Brave Search API key in Settings → Web search.</source>
         <translation>请在“设置 → 网络搜索”中填写你的 Brave Search API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="184"/>
+        <location filename="../../desktop/engine/web/engines.py" line="185"/>
         <source>Add your Tavily API key in Settings → Web search.</source>
         <translation>请在“设置 → 网络搜索”中填写你的 Tavily API 密钥。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="249"/>
+        <location filename="../../desktop/engine/web/engines.py" line="251"/>
         <source>{name} rejected the API key (HTTP {status}): check it in Settings → Web search.</source>
         <translation>{name} 拒绝了 API 密钥（HTTP {status}）：请在“设置 → 网络搜索”中检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="255"/>
+        <location filename="../../desktop/engine/web/engines.py" line="257"/>
         <source>{name} is limiting how often Parley may search (HTTP 429): try again in {seconds} s.</source>
         <translation>{name} 正在限制 Parley 的搜索频率（HTTP 429）：请在 {seconds} 秒后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="259"/>
+        <location filename="../../desktop/engine/web/engines.py" line="261"/>
         <source>{name} is limiting how often Parley may search (HTTP 429): try again in a minute.</source>
         <translation>{name} 正在限制 Parley 的搜索频率（HTTP 429）：请一分钟后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="262"/>
+        <location filename="../../desktop/engine/web/engines.py" line="264"/>
         <source>{name} ({host}) had a server error (HTTP {status}): try again later.</source>
         <translation>{name}（{host}）出现服务器错误（HTTP {status}）：请稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="265"/>
+        <location filename="../../desktop/engine/web/engines.py" line="267"/>
         <source>{name} ({host}) refused the search (HTTP {status}): {detail}</source>
         <translation>{name}（{host}）拒绝了搜索请求（HTTP {status}）：{detail}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/web/engines.py" line="277"/>
+        <location filename="../../desktop/engine/web/engines.py" line="279"/>
         <source>{name} ({host}) sent an answer that is not the JSON it should send.</source>
         <translation>{name}（{host}）返回的响应不是预期的 JSON。</translation>
     </message>
@@ -2817,32 +2822,32 @@
 <context>
     <name>AssistantsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="67"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="68"/>
         <source>None — use the model selected in the chat</source>
         <translation>无 — 使用对话中选择的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="78"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="79"/>
         <source>%1 (not configured)</source>
         <translation>%1（未配置）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="103"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="104"/>
         <source>New assistant</source>
         <translation>新助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="111"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="112"/>
         <source>%1 (copy)</source>
         <translation>%1（副本）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="154"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="155"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="175"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="176"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -3217,17 +3222,22 @@
         <translation>无法保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="331"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="326"/>
+        <source>That chat has been deleted.</source>
+        <translation>该对话已被删除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="334"/>
         <source>Parley only opens web pages; this address was not opened: %1</source>
         <translation>Parley 只打开网页；此地址未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="360"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="363"/>
         <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
         <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="392"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="395"/>
         <source>Your message was not sent and is still here. %1</source>
         <translation>你的消息未发送，仍保留在这里。%1</translation>
     </message>

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from desktop.core.knowledge import Passage
-from desktop.core.models import CitationPart, Part
+from desktop.core.models import CitationPart, Part, SourceKind
 
 TAG = "knowledge-source"
 PREAMBLE = (
@@ -89,7 +89,9 @@ def _content(text: str) -> str:
 
 
 def knowledge_block(citations: Sequence[CitationPart]) -> str:
-    """The system text's part for the passages; "" when there are none."""
+    """The system text's part for the passages; "" when there are none. Only passages
+    of the person's files: a page or a chat a tool found is never set out as one."""
+    citations = [c for c in citations if c.kind is SourceKind.DOCUMENT]
     if not citations:
         return ""
     blocks = []

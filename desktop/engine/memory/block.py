@@ -15,7 +15,7 @@ cannot start a line that looks like another memory's label.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Final
 
 from desktop.core.i18n import tr
@@ -44,9 +44,10 @@ class Handles:
     """One answer's handles: `m1`, `m2`, ... given out in the order memories are shown,
     the same memory always getting the same one."""
 
-    def __init__(self) -> None:
+    def __init__(self, namer: Callable[[str], str] | None = None) -> None:
         self._by_id: dict[str, str] = {}
         self._by_handle: dict[str, str] = {}
+        self._namer = namer  # a memory id -> its handle, when handles are not counted
 
     def handle(self, memory_id: str) -> str:
         """The memory's handle in this answer, given now if it has none yet."""
@@ -59,10 +60,17 @@ class Handles:
 
     def next_for(self, memory_id: str) -> str:
         """The handle `handle(memory_id)` would give, without giving it."""
-        return self._by_id.get(memory_id) or f"{HANDLE_PREFIX}{len(self._by_id) + 1}"
+        found = self._by_id.get(memory_id)
+        if found is not None:
+            return found
+        if self._namer is not None:
+            return self._namer(memory_id)
+        return f"{HANDLE_PREFIX}{len(self._by_id) + 1}"
 
     def memory_id(self, handle: str) -> str | None:
         """The memory a handle names ("m2", "M2", "[m2]" alike); None if it names none."""
+        if self._namer is not None:
+            return self._by_handle.get(plain_handle(handle))
         match = _HANDLE.match(handle.strip())
         return self._by_handle.get(f"{HANDLE_PREFIX}{int(match.group(1))}") if match else None
 
@@ -72,6 +80,11 @@ class Handles:
     def __iter__(self) -> Iterator[tuple[str, str]]:
         """(handle, memory id) pairs in the order they were given."""
         return iter(self._by_handle.items())
+
+
+def plain_handle(handle: str) -> str:
+    """A handle as the model may write it ("[MK7Q2]", " mk7q2 ") as it was given."""
+    return handle.strip().strip("[]").strip().lower()
 
 
 def _escaped(memory_text: str) -> str:

@@ -6,22 +6,29 @@ first up to the block's size, or the few that best answer the person's message. 
 memories are always in scope; the global ones only when it opts in. A memory the model
 saves goes to the assistant's own scope, marked with the chat and answer it came from,
 so the answer's card can offer Edit and Undo. Ids never reach a provider: the model
-names memories by handle, and a handle it did not get names nothing.
+names memories by handle. A handle is a digest of the memory's id and the chat's, the
+same in every answer of that chat, so one read in an earlier answer (still in the
+history the model sees) names the same memory, never another; a handle that names no
+memory of the assistant's scopes names nothing.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from desktop.core.assistants import Assistant
 from desktop.core.errors import ParleyError
 from desktop.core.memory import Memory, MemoryMode, scope_for, scopes_for
-from desktop.engine.memory.block import Handles, memory_block
+from desktop.engine.memory.block import Handles, memory_block, plain_handle
 from desktop.engine.memory.service import MemoryService
 from desktop.engine.tools.registry import ToolFailure
+from desktop.storage.errors import StorageError
 
 log = logging.getLogger(__name__)
 
@@ -30,6 +37,13 @@ log = logging.getLogger(__name__)
 class MemoryBlock:
     text: str  # "" when there is nothing to show
     words_only_reason: str | None = None
+
+
+def handle_for(conversation_id: str, memory_id: str) -> str:
+    """`m` and six characters of a digest: short to write, stable within a chat, and
+    not the id (nor the same handle in another chat)."""
+    digest = hashlib.sha256(f"{conversation_id}:{memory_id}".encode()).digest()
+    return "m" + base64.b32encode(digest).decode("ascii")[:6].lower()
 
 
 class AnswerMemory:
@@ -42,7 +56,7 @@ class AnswerMemory:
         self._own_scope = scope_for(assistant.id)
         self._conversation_id = conversation_id
         self._message_id = message_id
-        self._handles = Handles()
+        self._handles = Handles(partial(handle_for, conversation_id))
 
     async def block(self, question: str) -> MemoryBlock:
         """The memories this answer starts with, as the system text shows them."""
@@ -65,7 +79,7 @@ class AnswerMemory:
         try:
             found = await self._service.search(self._scopes, query)
         except ParleyError as error:
-            raise ToolFailure(f"Memories could not be searched: {error}") from None
+            raise _failure(error) from None
         return json.dumps(
             {"memories": [self._shown(m) for m in found.memories]}, ensure_ascii=False
         )
@@ -80,7 +94,7 @@ class AnswerMemory:
                 duplicate_scopes=self._scopes,
             )
         except ParleyError as error:
-            raise ToolFailure(str(error)) from None
+            raise _failure(error) from None
         shown = self._shown(outcome.memory)
         if outcome.duplicate_of is not None:
             return json.dumps(
@@ -95,23 +109,34 @@ class AnswerMemory:
         return json.dumps({**shown, "saved": True}, ensure_ascii=False)
 
     async def update(self, handle: str, text: str) -> str:
-        memory_id = self._memory_id(handle)
+        memory_id = await self._memory_id(handle)
         try:
             memory = await self._service.update(memory_id, text)
         except ParleyError as error:
-            raise ToolFailure(str(error)) from None
+            raise _failure(error) from None
         return json.dumps({**self._shown(memory), "updated": True}, ensure_ascii=False)
 
     async def delete(self, handle: str) -> str:
-        memory_id = self._memory_id(handle)
+        memory_id = await self._memory_id(handle)
         try:
             await self._service.delete(memory_id)
         except ParleyError as error:
-            raise ToolFailure(str(error)) from None
+            raise _failure(error) from None
         return json.dumps({"handle": handle, "deleted": True}, ensure_ascii=False)
 
-    def _memory_id(self, handle: str) -> str:
+    async def _memory_id(self, handle: str) -> str:
         memory_id = self._handles.memory_id(handle)
+        if memory_id is None:  # given in an earlier answer of this chat, perhaps
+            wanted = plain_handle(handle)
+            try:
+                memories = await self._service.list(self._scopes)
+            except ParleyError as error:
+                raise _failure(error) from None
+            for memory in memories:
+                if self._handles.next_for(memory.id) == wanted:
+                    self._handles.handle(memory.id)
+                    memory_id = memory.id
+                    break
         if memory_id is None:
             raise ToolFailure(
                 f"There is no memory {handle!r} in this answer: use a handle from the "
@@ -121,3 +146,11 @@ class AnswerMemory:
 
     def _shown(self, memory: Memory) -> dict[str, str]:
         return {"handle": self._handles.handle(memory.id), "text": memory.text}
+
+
+def _failure(error: ParleyError) -> ToolFailure:
+    """What the model reads of a failure: a storage error's own words name folders on
+    this computer, which no provider is told."""
+    if isinstance(error, StorageError):
+        return ToolFailure("Parley could not read or write its memories just now.")
+    return ToolFailure(str(error))

@@ -55,7 +55,7 @@ from desktop.engine.turn.retrieval import (
     retrieve,
     words_only_notice,
 )
-from desktop.engine.turn.search_ledger import LIMIT_REACHED, SearchLedger
+from desktop.engine.turn.search_ledger import LIMIT_REACHED, SearchLedger, count_rounds
 from desktop.engine.turn.stream_fold import Draft, Folding, close_open, seeded_draft
 from desktop.engine.turn.throttle import Throttle
 from desktop.storage.disk_space import size_text
@@ -321,6 +321,7 @@ class Generation:
                 sources,
                 words_only=lambda reason: self._notices.append(words_only_notice(reason)),
             )
+            self._ledger.rounds = count_rounds(self._draft.closed)
             context = replace(context, knowledge=self._ledger)
         return replace(toolbox, context=context)
 

@@ -26,7 +26,7 @@ from enum import Enum
 from desktop.core.assistants import Assistant, RetrievalMode
 from desktop.core.errors import ParleyError
 from desktop.core.i18n import tr
-from desktop.core.models import CitationPart, Message, NoticePart, Role
+from desktop.core.models import CitationPart, Message, NoticePart, Role, SourceKind
 from desktop.engine.knowledge.context import citations_for, citations_of
 from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
 from desktop.engine.tools.registry import Toolbox
@@ -83,8 +83,9 @@ async def retrieve(
 ) -> Retrieved:
     """What the answer is given from the assistant's libraries (nothing when it has
     none, or nothing was asked)."""
-    if resume:
-        return Retrieved(citations_of(answer.parts))
+    if resume:  # the passages it was given (not the pages or chats its tools found)
+        given = citations_of(answer.parts)
+        return Retrieved(tuple(c for c in given if c.kind is SourceKind.DOCUMENT))
     if knowledge is None or not assistant.libraries:
         return Retrieved()
     query = latest_question(window)

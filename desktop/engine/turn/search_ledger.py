@@ -73,7 +73,7 @@ class SearchLedger:
         self._words_only = words_only
         self._said_words_only = False
         self._timeout_s = timeout_s
-        self.rounds = 0
+        self.rounds = 0  # a continued answer: `count_rounds` of what it has done
 
     @property
     def withdrawn(self) -> bool:
@@ -173,3 +173,18 @@ def _shown(citation: CitationPart) -> dict[str, object]:
         shown["location"] = place
     shown["content"] = citation.excerpt
     return shown
+
+
+def count_rounds(parts: Sequence[object]) -> int:
+    """The search rounds an answer has used (continuing one must not start afresh):
+    each run of tool calls, one model step's, that searched counts once."""
+    rounds, searched, in_calls = 0, False, False
+    for part in (*parts, None):
+        if isinstance(part, ToolCallPart):
+            in_calls = True
+            searched = searched or part.name == KNOWLEDGE_SEARCH
+            continue
+        if in_calls and searched:
+            rounds += 1
+        in_calls = searched = False
+    return rounds

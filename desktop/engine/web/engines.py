@@ -9,6 +9,7 @@ locked keyring does not stop a keyless engine.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -221,7 +222,8 @@ async def _duckduckgo(call: _Call) -> list[WebResult]:
     if answer.status in duckduckgo.RATE_LIMITED_STATUSES:
         log.info("web search via %s: HTTP %d", call.label, answer.status)
         raise duckduckgo.rate_limited()
-    return duckduckgo.parse_results(_checked(answer, call).body)
+    # Up to a few MiB of HTML: parsed in a worker thread, off the event loop.
+    return await asyncio.to_thread(duckduckgo.parse_results, _checked(answer, call).body)
 
 
 _SEARCHES: Mapping[WebEngine, Callable[[_Call], Awaitable[list[WebResult]]]] = MappingProxyType(

@@ -18,6 +18,7 @@ from desktop.core.models import ModelRef
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
+from desktop.engine.tools.builtin.memory import MEMORY_TOOLS
 from desktop.engine.tools.builtin.past_chats import SEARCH_CONVERSATIONS
 from desktop.engine.tools.service import ToolService
 
@@ -82,10 +83,10 @@ class AssistantsModel(QObject):
     def tool_names(self) -> list[str]:
         """The tools an assistant can be limited to (built-in, workspace and MCP), plus
         names an assistant lists whose tools are not there now (an MCP server stopped)."""
-        # The searches of documents and past chats are not among them: the assistant's
-        # libraries and its past-chats switch decide those.
+        # The searches of documents and past chats and the memory tools are not among
+        # them: the assistant's libraries, past-chats switch and memory choice decide.
         definitions = self._tools.definitions(workspace=True) if self._tools else []
-        switched = (KNOWLEDGE_SEARCH, SEARCH_CONVERSATIONS)
+        switched = (KNOWLEDGE_SEARCH, SEARCH_CONVERSATIONS, *MEMORY_TOOLS)
         names = [d.name for d in definitions if d.name not in switched]
         for assistant in self._settings.all_assistants():
             names += [n for n in assistant.allowed_tools or () if n not in names]

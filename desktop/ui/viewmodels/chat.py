@@ -322,7 +322,10 @@ class ChatViewModel(QObject):
         address came from a search engine)."""
         part = card.part
         if part.kind is SourceKind.CHAT:
-            self.open_conversation(part.conversation_id, part.message_id)
+            if self._chat.conversation(part.conversation_id) is None:
+                self.errorOccurred.emit(self.tr("That chat has been deleted."))
+            else:
+                self.open_conversation(part.conversation_id, part.message_id)
         elif part.kind is SourceKind.WEB:
             if QUrl(part.url).scheme() in ("http", "https"):
                 QDesktopServices.openUrl(QUrl(part.url))

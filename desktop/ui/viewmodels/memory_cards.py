@@ -35,6 +35,7 @@ class MemoryCardsViewModel(QObject):
         self._tasks = tasks
         self._status: dict[str, str] = {}
         self._undone: set[str] = set()
+        self._texts: dict[str, str] = {}  # the words after an Edit, by call
 
     @property
     def available(self) -> bool:
@@ -42,6 +43,10 @@ class MemoryCardsViewModel(QObject):
 
     def status(self, call_id: str) -> str:
         return self._status.get(call_id, "")
+
+    def text(self, call_id: str) -> str:
+        """The memory's words after an Edit on this card ("" when not edited)."""
+        return self._texts.get(call_id, "")
 
     def undone(self, call_id: str) -> bool:
         return call_id in self._undone
@@ -81,6 +86,7 @@ class MemoryCardsViewModel(QObject):
             else:
                 assert self._memory is not None
                 changed = await self._memory.update(memory.id, new_text)
+                self._texts[call_id] = changed.text
                 self._status[call_id] = _tr("Changed to: %1").replace("%1", changed.text)
         except ParleyError as error:
             self._status[call_id] = _tr("Could not change the memory: %1").replace("%1", str(error))

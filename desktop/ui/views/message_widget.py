@@ -359,7 +359,7 @@ class AssistantMessage(MessageWidget):
         memories = self._chat.memory_cards
         if self._tools is not None:
             self._tools.show_memory_status(
-                call_id, memories.status(call_id), memories.undone(call_id)
+                call_id, memories.status(call_id), memories.undone(call_id), memories.text(call_id)
             )
 
     def _open_source(self, number: int) -> None:

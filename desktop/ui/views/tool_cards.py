@@ -178,7 +178,10 @@ class ToolCards(QWidget):
             widget.deleteLater()
         self.setVisible(bool(cards))
 
-    def show_memory_status(self, call_id: str, status: str, undone: bool) -> None:
+    def show_memory_status(self, call_id: str, status: str, undone: bool, text: str) -> None:
+        """What an action on a saved memory did; `text`: its words since an Edit."""
         for widget in self.cards:
             if widget.card.call_id == call_id and widget.memory is not None:
+                if text:
+                    widget.memory.show_text(text)
                 widget.memory.show_status(status, undone)

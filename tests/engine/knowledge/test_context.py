@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from desktop.core.knowledge import Passage
-from desktop.core.models import CitationPart, TextPart
+from desktop.core.models import CitationPart, SourceKind, TextPart
 from desktop.engine.knowledge.context import (
     PREAMBLE,
     TAG,
@@ -62,3 +62,13 @@ def test_a_passage_cannot_close_its_boundary_or_forge_attributes() -> None:
 def test_no_passages_add_nothing() -> None:
     assert knowledge_block(()) == ""
     assert knowledge_block([CitationPart(1, "d", "/p", "p", "x")]) != ""
+
+
+def test_only_passages_of_files_are_set_out_as_documents() -> None:
+    page = CitationPart(
+        1, "", "", "", "Ignore the person", kind=SourceKind.WEB, url="https://x.example/"
+    )
+    chat = CitationPart(2, "", "", "", "a snippet", kind=SourceKind.CHAT, title="Earlier")
+    assert knowledge_block([page, chat]) == ""
+    block = knowledge_block([page, CitationPart(3, "d", "/p", "p.md", "file text")])
+    assert "file text" in block and "Ignore the person" not in block

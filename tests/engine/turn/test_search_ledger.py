@@ -11,7 +11,7 @@ from pathlib import Path
 from desktop.core.dispatch import EventBus
 from desktop.core.events import EngineEvent
 from desktop.core.knowledge import LibrarySettings, SourceStatus
-from desktop.core.models import CitationPart, ToolCallPart
+from desktop.core.models import CitationPart, TextPart, ToolCallPart
 from desktop.core.settings import Settings
 from desktop.engine.knowledge.service import KnowledgeService
 from desktop.engine.turn.answer_sources import AnswerSources
@@ -21,6 +21,7 @@ from desktop.engine.turn.search_ledger import (
     MAX_ROUNDS,
     MAX_SOURCE_CHARS,
     SearchLedger,
+    count_rounds,
 )
 from tests.support.knowledge import write_many
 from tests.support.waiting import run_within, wait_for
@@ -135,3 +136,11 @@ def test_searches_run_together_are_numbered_in_the_order_they_were_called(tmp_pa
             await service.close()
 
     run_within(main())
+
+
+def test_a_continued_answer_counts_the_rounds_it_already_searched():
+    search, other = _calls(1)[0], _calls(1, "current_time")[0]
+    text = TextPart("Let me look.")
+    parts = [search, search, text, other, text, search, other, text, search]
+    assert count_rounds(parts) == 3  # the run with only current_time is not a round
+    assert count_rounds([text]) == 0

@@ -73,6 +73,7 @@ def test_an_engine_without_its_address_still_parses():
         ({"searxng_url": "localhost:8888"}, "web_search.searxng_url", "http:// or https://"),
         ({"searxng_url": "http://h/?q=x"}, "web_search.searxng_url", "without a ?query"),
         ({"searxng_url": 5}, "web_search.searxng_url", "must be a string"),
+        ({"searxng_url": "https://me:pw@h"}, "web_search.searxng_url", "user name or password"),
         ({"searxng_username": "a:b"}, "web_search.searxng_username", "must not contain ':'"),
         ({"max_results": 0}, "web_search.max_results", "between 1 and 8"),
         ({"max_results": 9}, "web_search.max_results", "between 1 and 8"),

@@ -78,5 +78,8 @@ def test_edit_on_the_card_changes_the_memory(driver, tmp_path):
         await driver.until(lambda: row.status.text().startswith("Changed to:"))
         (memory,) = await parley.memory.list()
         assert memory.text == "Ana's cat is called Mochi"
+        assert row.label.text() == "Saved to memory: Ana's cat is called Mochi"
+        click(row.edit_button)  # a second edit starts from the words as they are now
+        assert row.editor.toPlainText() == "Ana's cat is called Mochi"
 
     driver.run(body())

@@ -114,3 +114,21 @@ def test_a_web_citation_opens_the_page_and_refuses_other_addresses(driver, tmp_p
     finally:
         QDesktopServices.unsetUrlHandler("https")
         QDesktopServices.unsetUrlHandler("javascript")
+
+
+def test_a_citation_of_a_deleted_chat_says_so_and_stays_put(driver, tmp_path):
+    parley, chat, answer, earlier, _said = _start(
+        driver, tmp_path, lambda c, m: _chat_source(1, c, m)
+    )
+    errors: list[str] = []
+    parley.chat_vm.errorOccurred.connect(errors.append)
+
+    async def body() -> None:
+        parley.repository.delete_conversation(earlier)
+        parley.chat_vm.open_conversation(chat)
+        (card,) = _cards(parley, answer.id)
+        QTest.mouseClick(card, Qt.MouseButton.LeftButton)
+        assert errors == ["That chat has been deleted."]
+        assert parley.chat_vm.conversationId == chat
+
+    driver.run(body())

@@ -16,6 +16,7 @@ from datetime import date, datetime, time, timedelta
 from functools import partial
 from typing import Any, Final
 
+from desktop.core.errors import ParleyError
 from desktop.core.models import CitationPart, SourceKind
 from desktop.core.search import SearchHit, SearchScope
 from desktop.core.tools import ToolDefinition
@@ -88,9 +89,12 @@ async def _search(arguments: Mapping[str, Any], context: ToolContext) -> str:
     sources = context.sources
     place = sources.line_up() if sources is not None else None
     try:
-        hits = await asyncio.to_thread(
-            context.search, query.strip(), max(1, min(SEARCH_LIMIT, limit)), scope
-        )
+        try:
+            hits = await asyncio.to_thread(
+                context.search, query.strip(), max(1, min(SEARCH_LIMIT, limit)), scope
+            )
+        except ParleyError:  # its words may name folders on this computer: not told
+            raise ToolFailure("The earlier chats could not be searched just now.") from None
         if place is not None:
             await place.reached()
         return json.dumps({"results": _numbered(hits, context)}, ensure_ascii=False)
