@@ -62,3 +62,11 @@ def message_box(
     box = QMessageBox(icon, title, text, buttons, parent)
     box.setTextFormat(Qt.TextFormat.PlainText)
     return box
+
+
+def form_hint(text: str, parent: QWidget) -> QLabel:
+    """A settings form's small grey explanation under a field: plain text, wrapped."""
+    label = PlainLabel(text, parent)
+    label.setObjectName("FormHint")
+    label.setWordWrap(True)
+    return label

@@ -31,18 +31,11 @@ from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel, LibraryDraft
 from desktop.ui.views.confirm import confirm_delete
 from desktop.ui.views.elided import ElidedLabel
-from desktop.ui.views.labels import PlainLabel, plain_form_labels
+from desktop.ui.views.labels import PlainLabel, form_hint, plain_form_labels
 from desktop.ui.views.settings_pages.embedding_picker import EmbeddingPicker
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 _ID_ROLE = Qt.ItemDataRole.UserRole
-
-
-def _hint(text: str, parent: QWidget) -> QLabel:
-    label = PlainLabel(text, parent)
-    label.setObjectName("FormHint")
-    label.setWordWrap(True)
-    return label
 
 
 def _section(title: str, parent: QWidget) -> QLabel:
@@ -63,7 +56,7 @@ class KnowledgePage(QWidget):
         self.list.setObjectName("LibraryList")
         self.list.setWordWrap(True)
         self.list.currentItemChanged.connect(self._on_current_changed)
-        self.empty = _hint(
+        self.empty = form_hint(
             self.tr(
                 "No libraries yet.\n\nAdd one with folders and files, then choose which "
                 "assistants may search and cite it in Settings → Assistants."
@@ -176,11 +169,11 @@ class KnowledgePage(QWidget):
         patterns_grid = QGridLayout()
         patterns_grid.setHorizontalSpacing(8)
         patterns_grid.setVerticalSpacing(2)
-        patterns_grid.addWidget(_hint(self.tr("Include"), body), 0, 0)
-        patterns_grid.addWidget(_hint(self.tr("Exclude"), body), 0, 1)
+        patterns_grid.addWidget(form_hint(self.tr("Include"), body), 0, 0)
+        patterns_grid.addWidget(form_hint(self.tr("Exclude"), body), 0, 1)
         patterns_grid.addWidget(self.include, 1, 0)
         patterns_grid.addWidget(self.exclude, 1, 1)
-        patterns_hint = _hint(
+        patterns_hint = form_hint(
             self.tr(
                 "One pattern a line, matched against the path inside the library, "
                 "e.g. *.md or docs/**. No include patterns: every file Parley can read."

@@ -30,18 +30,11 @@ from PySide6.QtWidgets import (
 from desktop.core.memory import MEMORY_MAX_CHARS
 from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.memory_settings import MemoryRow, MemorySettingsModel, ScopeOption
-from desktop.ui.views.labels import PlainLabel
+from desktop.ui.views.labels import PlainLabel, form_hint
 from desktop.ui.views.settings_pages.embedding_picker import EmbeddingPicker
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 _ID_ROLE = Qt.ItemDataRole.UserRole
-
-
-def _hint(text: str, parent: QWidget) -> QLabel:
-    label = PlainLabel(text, parent)
-    label.setObjectName("FormHint")
-    label.setWordWrap(True)
-    return label
 
 
 def _fill(combo: QComboBox, options: list[ScopeOption], keep: str | None) -> None:
@@ -63,7 +56,7 @@ class MemoryPage(QWidget):
         self._select_next = ""  # the memory to select once the list is read again
         self.file_dialog: QFileDialog | None = None  # the open "Export…" dialog
 
-        intro = _hint(
+        intro = form_hint(
             self.tr(
                 "What assistants were asked to remember. Global memories are for every "
                 "assistant that uses memory; the others for one assistant only."
@@ -85,7 +78,7 @@ class MemoryPage(QWidget):
         delete_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
         delete_key.setContext(Qt.ShortcutContext.WidgetShortcut)  # not while typing
         delete_key.activated.connect(self.delete_selected)
-        self.empty = _hint("", self)
+        self.empty = form_hint("", self)
         self.empty.setObjectName("EmptyPageNote")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.stack = QStackedWidget(self)  # the list, or a note when it is empty
@@ -148,13 +141,13 @@ class MemoryPage(QWidget):
 
         # --- the embedding model ------------------------------------------------------
         self.embedding = EmbeddingPicker(model.embeddings, self)
-        self._hide_library_hint()
+        self._hide_libraryform_hint()
         self.embedding.provider.currentIndexChanged.connect(lambda _i: self._update_model_save())
         self.embedding.model.currentTextChanged.connect(lambda _t: self._update_model_save())
         self.embedding.dimensions.valueChanged.connect(lambda _v: self._update_model_save())
         self.save_model_button = QPushButton(self.tr("Save model"), self)
         self.save_model_button.clicked.connect(self.save_model)
-        self.model_hint = _hint(
+        self.model_hint = form_hint(
             self.tr(
                 "Without a model memories are found by their words. A memory saved while "
                 "the model cannot be reached is marked “words only” until it is embedded."
@@ -204,7 +197,7 @@ class MemoryPage(QWidget):
         super().showEvent(event)
         self._model.refresh()  # the memory tools may have changed memories meanwhile
 
-    def _hide_library_hint(self) -> None:
+    def _hide_libraryform_hint(self) -> None:
         """The picker's own hint speaks of libraries; this page has its own below."""
         for label in self.embedding.findChildren(QLabel):
             if label is not self.embedding.note and label.objectName() == "FormHint":

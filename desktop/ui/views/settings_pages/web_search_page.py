@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
@@ -27,17 +26,10 @@ from PySide6.QtWidgets import (
 from desktop.core.web_search import MAX_RESULTS_LIMIT, WebEngine
 from desktop.ui.viewmodels.web_search_settings import WebSearchSettingsModel
 from desktop.ui.views.confirm import confirm_delete
-from desktop.ui.views.labels import PlainLabel, plain_form_labels
+from desktop.ui.views.labels import PlainLabel, form_hint, plain_form_labels
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
 OFF = ""  # the engine combo's value for "no web search"
-
-
-def _hint(text: str, parent: QWidget) -> QLabel:
-    label = PlainLabel(text, parent)
-    label.setObjectName("FormHint")
-    label.setWordWrap(True)
-    return label
 
 
 class SecretField(QWidget):
@@ -64,7 +56,7 @@ class SecretField(QWidget):
         self.stack.addWidget(self.edit)
         self.stack.addWidget(saved_row)
         self.stack.setSizePolicy(self.edit.sizePolicy())
-        self.note = _hint("", self)  # why nothing can be typed, when there is no keyring
+        self.note = form_hint("", self)  # why nothing can be typed, when there is no keyring
         self.note.hide()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -128,7 +120,7 @@ class WebSearchPage(QWidget):
         ):
             self.engine.addItem(label, value)
         self.engine.currentIndexChanged.connect(self._on_engine_chosen)
-        self.note = _hint("", self)
+        self.note = form_hint("", self)
 
         self.searxng_url = QLineEdit(self)
         self.searxng_url.setPlaceholderText("https://searx.example.org")
