@@ -39,7 +39,7 @@ from desktop.engine.knowledge.context import citations_of
 from desktop.engine.memory.service import MemoryService
 from desktop.engine.prompt.request_builder import RequestOptions, Step
 from desktop.engine.tools.approval import Answer, ApprovalClosed, ApprovalRequest, PendingCall
-from desktop.engine.tools.calls import cancelled, interrupted, refusal, unrun
+from desktop.engine.tools.calls import cancelled, interrupted, unrun
 from desktop.engine.tools.gate import apply_answers, run_allowed, settle_calls
 from desktop.engine.tools.registry import Toolbox
 from desktop.engine.tools.service import MAX_TOOL_STEPS, ToolService
@@ -55,11 +55,17 @@ from desktop.engine.turn.retrieval import (
     retrieve,
     words_only_notice,
 )
-from desktop.engine.turn.search_ledger import LIMIT_REACHED, SearchLedger, count_rounds
-from desktop.engine.turn.stream_fold import Draft, Folding, close_open, seeded_draft
+from desktop.engine.turn.search_ledger import SearchLedger, count_rounds, used_up_notice
+from desktop.engine.turn.stream_fold import (
+    Draft,
+    Folding,
+    added_usage,
+    close_open,
+    seeded_draft,
+)
 from desktop.engine.turn.throttle import Throttle
-from desktop.storage.disk_space import size_text
-from desktop.storage.errors import DiskFullError, MessageNotFound, StorageError
+from desktop.engine.turn.unsaved import not_saved_text
+from desktop.storage.errors import MessageNotFound, StorageError
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
@@ -211,7 +217,7 @@ class Generation:
                 calls = self._admit(calls)
                 if not calls:
                     break
-                self._earlier_steps = _add(self._earlier_steps, self._draft.usage)
+                self._earlier_steps = added_usage(self._earlier_steps, self._draft.usage)
                 self._draft = replace(self._draft, usage=None)
                 await settle_calls(
                     calls, self._tools_service(), toolbox, self._save_calls, self._ask
@@ -343,18 +349,9 @@ class Generation:
             return calls
         admitted, refused = self._ledger.admit(calls)
         if refused:
-            self._save_calls(
-                [refusal(c, CallState.ERROR, "limit_reached", LIMIT_REACHED) for c in refused]
-            )
+            self._save_calls(refused)
         if not admitted:
-            self._notices.append(
-                NoticePart(
-                    tr(
-                        "Parley ended this answer: the model kept asking to search your "
-                        "documents after this answer's searches were used up."
-                    )
-                )
-            )
+            self._notices.append(NoticePart(used_up_notice()))
         return admitted
 
     async def _retrieve(self, assistant: Assistant) -> tuple[CitationPart, ...]:
@@ -555,8 +552,8 @@ class Generation:
     def _usage(self, draft: Draft) -> Usage | None:
         """Tokens of every model step of this answer (and of the earlier attempt when
         continuing): each step reports only its own."""
-        usage = _add(self._earlier_steps, draft.usage)
-        return _add(self._message.usage, usage) if self._resume else usage
+        usage = added_usage(self._earlier_steps, draft.usage)
+        return added_usage(self._message.usage, usage) if self._resume else usage
 
     def _publish(self) -> None:
         self._events.emit(MessageChanged(self._snapshot(self._draft, self._status)))
@@ -570,7 +567,7 @@ class Generation:
         except StorageError as error:
             if self._save_error is None:
                 log.warning("could not save answer %s: %s", self._message.id, type(error).__name__)
-            self._save_error = _not_saved(error)
+            self._save_error = not_saved_text(error)
             self._publish()
 
     def _save_now(self) -> None:
@@ -607,7 +604,7 @@ class Generation:
             # Shown as it ended, marked as not saved; the chat service saves it once
             # there is room (before the next message, at the latest when Parley quits).
             log.warning("could not save finished answer %s: %s", message.id, type(failure).__name__)
-            message.save_error = _not_saved(failure)
+            message.save_error = not_saved_text(failure)
             if self._keep_unsaved is not None:
                 self._keep_unsaved(message)
         except Exception:
@@ -637,29 +634,3 @@ class Generation:
                 "this conversation, so nothing was run."
             ).format(names=names)
         )
-
-
-def _not_saved(error: StorageError) -> str:
-    """What the answer shows while it is not on disk."""
-    if isinstance(error, DiskFullError):
-        if error.free_bytes is None:
-            return tr(
-                "Not saved yet: the disk holding {folder} is full. The answer stays here, "
-                "and Parley saves it once there is room."
-            ).format(folder=error.folder)
-        return tr(
-            "Not saved yet: the disk holding {folder} is full ({free} free). The answer stays "
-            "here, and Parley saves it once there is room."
-        ).format(folder=error.folder, free=size_text(error.free_bytes))
-    return tr("Not saved yet: {error} Parley tries again at the next save.").format(error=error)
-
-
-def _add(before: Usage | None, now: Usage | None) -> Usage | None:
-    """Tokens of the earlier attempt plus those of the continuation."""
-    if before is None or now is None:
-        return now or before
-    return Usage(
-        before.input_tokens + now.input_tokens,
-        before.output_tokens + now.output_tokens,
-        before.reasoning_tokens + now.reasoning_tokens,
-    )

@@ -30,10 +30,12 @@ from functools import partial
 from typing import Final
 
 from desktop.core.errors import ParleyError
+from desktop.core.i18n import tr
 from desktop.core.knowledge import MAX_PASSAGES, Passage, SearchOutcome
-from desktop.core.models import CitationPart, SourceKind, ToolCallPart
+from desktop.core.models import CallState, CitationPart, SourceKind, ToolCallPart
 from desktop.engine.knowledge.context import citation_for, location
 from desktop.engine.tools.builtin.knowledge import KNOWLEDGE_SEARCH
+from desktop.engine.tools.calls import refusal
 from desktop.engine.tools.registry import ToolFailure
 from desktop.engine.turn.answer_sources import AnswerSources, MakeCitation, SourceKey
 from desktop.engine.turn.ports import KnowledgeRetriever
@@ -82,7 +84,8 @@ class SearchLedger:
 
     def admit(self, calls: Sequence[ToolCallPart]) -> tuple[list[ToolCallPart], list[ToolCallPart]]:
         """One model step's calls: those that may go on, and the searches refused as
-        over the limit. A step that searches at all uses up one round."""
+        over the limit (recorded as such). A step that searches at all uses up one
+        round."""
         searches = [c for c in calls if c.name == KNOWLEDGE_SEARCH]
         if not searches:
             return list(calls), []
@@ -92,7 +95,8 @@ class SearchLedger:
             self.rounds += 1
             refused = searches[MAX_CALLS_PER_ROUND:]
         ids = {c.call_id for c in refused}
-        return [c for c in calls if c.call_id not in ids], refused
+        over = [refusal(c, CallState.ERROR, "limit_reached", LIMIT_REACHED) for c in refused]
+        return [c for c in calls if c.call_id not in ids], over
 
     async def search(self, query: str, limit: int) -> str:
         """The tool's answer to the model (JSON) for one search; raises `ToolFailure`
@@ -188,3 +192,10 @@ def count_rounds(parts: Sequence[object]) -> int:
             rounds += 1
         in_calls = searched = False
     return rounds
+
+
+def used_up_notice() -> str:
+    return tr(
+        "Parley ended this answer: the model kept asking to search your documents after "
+        "this answer's searches were used up."
+    )

@@ -312,3 +312,14 @@ def seeded_draft(parts: Sequence[Part], call_id_prefix: str = "call") -> Draft:
             step_start=len(parts) - 1,
         )
     return replace(base, closed=tuple(parts))
+
+
+def added_usage(before: Usage | None, now: Usage | None) -> Usage | None:
+    """Tokens of the earlier attempt plus those of the continuation."""
+    if before is None or now is None:
+        return now or before
+    return Usage(
+        before.input_tokens + now.input_tokens,
+        before.output_tokens + now.output_tokens,
+        before.reasoning_tokens + now.reasoning_tokens,
+    )

@@ -21,8 +21,10 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from desktop.core.i18n import tr
 from desktop.core.models import Message
-from desktop.storage.errors import MessageNotFound, StorageError
+from desktop.storage.disk_space import size_text
+from desktop.storage.errors import DiskFullError, MessageNotFound, StorageError
 from desktop.storage.repository import ChatRepository
 
 log = logging.getLogger(__name__)
@@ -87,3 +89,18 @@ class UnsavedAnswers:
         while self._messages:
             await asyncio.sleep(self._retry_s)
             self.save()
+
+
+def not_saved_text(error: StorageError) -> str:
+    """What the answer shows while it is not on disk."""
+    if isinstance(error, DiskFullError):
+        if error.free_bytes is None:
+            return tr(
+                "Not saved yet: the disk holding {folder} is full. The answer stays here, "
+                "and Parley saves it once there is room."
+            ).format(folder=error.folder)
+        return tr(
+            "Not saved yet: the disk holding {folder} is full ({free} free). The answer stays "
+            "here, and Parley saves it once there is room."
+        ).format(folder=error.folder, free=size_text(error.free_bytes))
+    return tr("Not saved yet: {error} Parley tries again at the next save.").format(error=error)

@@ -11,7 +11,7 @@ from pathlib import Path
 from desktop.core.dispatch import EventBus
 from desktop.core.events import EngineEvent
 from desktop.core.knowledge import LibrarySettings, SourceStatus
-from desktop.core.models import CitationPart, TextPart, ToolCallPart
+from desktop.core.models import CallState, CitationPart, TextPart, ToolCallPart
 from desktop.core.settings import Settings
 from desktop.engine.knowledge.service import KnowledgeService
 from desktop.engine.turn.answer_sources import AnswerSources
@@ -113,7 +113,7 @@ def test_rounds_are_counted_per_step_and_extra_calls_refused(tmp_path):
         assert ledger.withdrawn
         admitted, refused = ledger.admit([*_calls(2), *other])
         assert admitted == other and len(refused) == 2
-        assert all(c.state is None for c in refused)  # the generation records the refusal
+        assert all(c.state is CallState.ERROR and "limit" in (c.result or "") for c in refused)
 
     run_within(main())
 
