@@ -318,7 +318,7 @@ def phase_stream(
         is_user=False,
         markdown="",
         html_source="",
-        reasoning_html="",
+        reasoning_source="",
         reasoning_label="",
         reasoning_live=False,
         notices=(),

@@ -252,6 +252,10 @@ class Parley:
             self.chat_vm, self.conversations_vm, paths.root / "window.ini"
         )
         self.floating.openInMainRequested.connect(self.show_main)
+        # Saved prompts, inserted with "/" in either composer.
+        for composer in (self.window.chat_view.composer, self.floating.composer):
+            composer.set_prompt_library(self.settings_vm.prompts)
+            composer.prompts.settingsRequested.connect(self.window.show_prompt_settings)
         self.window.chat_view.approval_dialogs.host = self._approval_host
         self.window.chat_view.source_dialogs.host = self._approval_host
         self.window.floatingRequested.connect(self.toggle_floating)

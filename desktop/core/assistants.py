@@ -44,7 +44,10 @@ _KEYS = {
     "past_chats",
     "memory",
     "global_memories",
+    "starters",
 }
+MAX_STARTERS = 6
+MAX_STARTER_CHARS = 500
 
 
 class RetrievalMode(StrEnum):
@@ -88,6 +91,8 @@ class Assistant:
     # How its answers see memories: its own, plus the global ones when it opts in.
     memory: MemoryMode = MemoryMode.OFF
     global_memories: bool = False
+    # Messages a new chat offers to send with one click (the empty chat shows them).
+    starters: tuple[str, ...] = ()
 
     @property
     def label(self) -> str:
@@ -241,7 +246,22 @@ def parse_assistant(data: Any, where: str) -> Assistant:
         memory=memory,
         global_memories=global_memories,
         retrieval=_retrieval(data.get("retrieval", RetrievalMode.AUTO.value), f"{where}.retrieval"),
+        starters=_starters(data.get("starters", []), f"{where}.starters"),
     )
+
+
+def _starters(value: Any, where: str) -> tuple[str, ...]:
+    """At most `MAX_STARTERS` non-empty texts of at most `MAX_STARTER_CHARS` each."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise SettingsError(where, tr("must be a list of texts"))
+    starters = tuple(v.strip() for v in value if v.strip())
+    if len(starters) > MAX_STARTERS:
+        raise SettingsError(where, tr("must hold at most {n} texts").format(n=MAX_STARTERS))
+    if any(len(v) > MAX_STARTER_CHARS for v in starters):
+        raise SettingsError(
+            where, tr("each must be at most {n} characters").format(n=MAX_STARTER_CHARS)
+        )
+    return starters
 
 
 def parse_assistants(data: Any, default_id: Any) -> tuple[tuple[Assistant, ...], str]:
@@ -295,6 +315,8 @@ def dump_assistant(assistant: Assistant) -> dict[str, Any]:
         data["global_memories"] = True
     if assistant.retrieval is not RetrievalMode.AUTO:
         data["retrieval"] = assistant.retrieval.value
+    if assistant.starters:
+        data["starters"] = list(assistant.starters)
     return data
 
 

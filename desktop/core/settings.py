@@ -35,6 +35,7 @@ from desktop.core.mcp_settings import (
 from desktop.core.memory import MemorySettings, dump_memory_settings, parse_memory_settings
 from desktop.core.models import ModelRef
 from desktop.core.ocr_settings import dump_ocr_model, parse_ocr_model
+from desktop.core.prompts import SavedPrompt, dump_prompts, read_prompts
 from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
 from desktop.core.usage_settings import (
     DEFAULT_CURRENCY,
@@ -215,6 +216,8 @@ class Settings:
     web_search: WebSearchSettings = field(default_factory=WebSearchSettings)
     # How memories are embedded for retrieval (memory.py).
     memory: MemorySettings = field(default_factory=MemorySettings)
+    # The prompt library (prompts.py): inserted with "/" in the composer.
+    prompts: tuple[SavedPrompt, ...] = ()
 
     def library(self, library_id: str) -> LibrarySettings | None:
         return next((lib for lib in self.libraries if lib.id == library_id), None)
@@ -520,6 +523,7 @@ def parse_settings(data: Any) -> Settings:
             "libraries",
             "web_search",
             "memory",
+            "prompts",
         },
         "",
     )
@@ -620,6 +624,8 @@ def parse_settings(data: Any) -> Settings:
         libraries=parse_libraries(data.get("libraries", [])),
         web_search=parse_web_search(data.get("web_search", {})),
         memory=parse_memory_settings(data.get("memory", {})),
+        # Lenient: a broken entry is left out, not the whole file (settings_file.py).
+        prompts=read_prompts(data.get("prompts", [])).prompts,
     )
 
 
@@ -716,6 +722,8 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["web_search"] = web_search_data(settings.web_search)
     if settings.memory != MemorySettings():
         data["memory"] = dump_memory_settings(settings.memory)
+    if settings.prompts:
+        data["prompts"] = dump_prompts(settings.prompts)
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:

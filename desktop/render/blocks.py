@@ -9,6 +9,7 @@ from __future__ import annotations
 from markdown_it.common.utils import escapeHtml
 
 from desktop.core.i18n import tr
+from desktop.render.icon_refs import inline_icon
 from desktop.render.links import copy_href
 from desktop.render.theme import Palette
 
@@ -18,14 +19,14 @@ _MAX_LABEL_CHARS = 40
 def code_frame(
     *, label: str, body_html: str, copy_index: int, colours: Palette, title: str = ""
 ) -> str:
-    """A labelled, bordered code block with a "Copy" link the chat view intercepts.
+    """A labelled, bordered code block with a "Copy" link the chat view intercepts
+    (see `copy_link`).
 
     `label` is plain text (escaped here), and so is `title`, the label's tooltip (ours,
     never the message's); `body_html` must already be escaped.
     """
     if len(label) > _MAX_LABEL_CHARS:
         label = label[: _MAX_LABEL_CHARS - 1] + "…"
-    copy_word = tr("Copy")
     tip = f' title="{escapeHtml(title)}"' if title else ""
     # The header is a borderless two-cell table inside one cell: two cells of the outer
     # table would draw a divider between label and link that Qt cannot switch off.
@@ -36,12 +37,22 @@ def code_frame(
         f'<tr><td style="background-color: {colours.code_header_background};">'
         '<table width="100%" cellspacing="0" cellpadding="0" border="0"><tr>'
         f'<td{tip} style="color: {colours.muted_text};"><small>{escapeHtml(label)}</small></td>'
-        f'<td align="right"><small><a href="{copy_href(copy_index)}">'
-        f"{escapeHtml(copy_word)}</a></small></td>"
+        f'<td align="right"><small>{copy_link(copy_index, colours)}</small></td>'
         "</tr></table></td></tr>\n"
         f'<tr><td style="background-color: {colours.code_background};">'
         f'<pre style="margin: 0px;">{body_html}</pre></td></tr>\n'
         "</table>\n"
+    )
+
+
+def copy_link(copy_index: int, colours: Palette) -> str:
+    """The Copy affordance: a copy icon and the word, muted and not underlined, so it
+    reads as a quiet button rather than a link in the text; the chat view intercepts it."""
+    word = escapeHtml(tr("Copy"))
+    return (
+        f'<a href="{copy_href(copy_index)}" '
+        f'style="color: {colours.muted_text}; text-decoration: none;">'
+        f"{inline_icon('copy', colours.muted_text)}&nbsp;{word}</a>"
     )
 
 

@@ -30,8 +30,8 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 
 from desktop.core.i18n import tr
+from desktop.render.blocks import copy_link
 from desktop.render.guard import MAX_FORMULA_BRACES, MAX_FORMULA_CHARS, MAX_MATH_BLOCK_LINES
-from desktop.render.links import copy_href
 from desktop.render.theme import Palette
 
 READY = "ready"
@@ -159,11 +159,9 @@ def display_html(shown: str, formula: Formula, copy_index: int, colours: Palette
         )
     # One centred paragraph, the Copy link after the formula: Qt lays a paragraph out in
     # a fraction of what a table costs, and a streaming answer re-lays its end often.
-    copy_word = escapeHtml(tr("Copy"))
     return (
         '<p align="center" style="margin-top: 4px; margin-bottom: 8px;">'
-        f'{body}&nbsp;&nbsp;<small><a href="{copy_href(copy_index)}">'
-        f"{copy_word}</a></small></p>\n"
+        f"{body}&nbsp;&nbsp;<small>{copy_link(copy_index, colours)}</small></p>\n"
     )
 
 

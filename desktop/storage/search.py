@@ -59,6 +59,7 @@ from typing import Any, Final, Literal
 from sqlalchemy import Connection, text
 from sqlalchemy.exc import DatabaseError
 
+from desktop.core.plain_markdown import plain_from_markdown
 from desktop.core.search import EVERYWHERE, SearchHit, SearchScope
 from desktop.storage import short_index
 from desktop.storage.database import Database
@@ -250,7 +251,10 @@ def _hit(
     terms: tuple[str, ...],
     written_at_ms: int | None = None,
 ) -> SearchHit:
-    snippet, highlights = make_snippet(body, terms)
+    # A title is shown as written; a message is markdown: shown as a reader sees it.
+    snippet, highlights = (
+        make_snippet(body, terms) if message_id is None else _readable_snippet(body, terms)
+    )
     return SearchHit(
         conversation_id=conversation_id,
         conversation_title=title,
@@ -412,6 +416,28 @@ def _window(body: str, start: int, end: int) -> tuple[int, int]:
     if ends:
         right = end + ends[:SNIPPET_WORDS_AFTER][-1]
     return left, right
+
+
+def _readable_snippet(body: str, terms: tuple[str, ...]) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """`make_snippet` of the words a reader sees, not of markdown source
+    (`plain_from_markdown`), from a window about the first match: a message can be
+    megabytes long. Where the window cut the message, the snippet says so ("…")."""
+    start, end = _first_match(body, terms)
+    lo = max(0, start - READABLE_MARGIN)
+    hi = min(len(body), end + READABLE_MARGIN)
+    if lo > 0:  # from a line's start, so a heading or list mark there is recognised
+        line = body.rfind("\n", max(0, lo - READABLE_MARGIN // 4), lo)
+        lo = line + 1 if line != -1 else lo
+    snippet, highlights = make_snippet(plain_from_markdown(body[lo:hi]), terms)
+    if lo > 0 and not snippet.startswith(ELLIPSIS):
+        snippet = ELLIPSIS + snippet
+        highlights = tuple((s + len(ELLIPSIS), e + len(ELLIPSIS)) for s, e in highlights)
+    if hi < len(body) and not snippet.endswith(ELLIPSIS):
+        snippet += ELLIPSIS
+    return snippet, highlights
+
+
+READABLE_MARGIN = 600
 
 
 def make_snippet(body: str, terms: tuple[str, ...]) -> tuple[str, tuple[tuple[int, int], ...]]:

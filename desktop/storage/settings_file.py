@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import tempfile
 from dataclasses import dataclass
@@ -19,7 +20,10 @@ from pathlib import Path
 
 from desktop.core.errors import SettingsError
 from desktop.core.i18n import tr
+from desktop.core.prompts import read_prompts
 from desktop.core.settings import Settings, dump_settings, parse_settings
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +47,8 @@ def load_settings(path: Path) -> SettingsLoad:
         )
         return SettingsLoad(Settings(), SettingsError("", problem))
     try:
-        settings = parse_settings(json.loads(raw.decode("utf-8-sig")))  # Notepad may add a BOM
+        data = json.loads(raw.decode("utf-8-sig"))  # Notepad may add a BOM
+        settings = parse_settings(data)
     except UnicodeDecodeError as exc:
         error = SettingsError(
             tr("byte {offset}").format(offset=exc.start), tr("the file is not valid UTF-8 text")
@@ -55,8 +60,21 @@ def load_settings(path: Path) -> SettingsLoad:
     except SettingsError as exc:
         error = exc
     else:
-        return SettingsLoad(settings)
+        return SettingsLoad(settings, backup_path=_keep_skipped_prompts(path, raw, data))
     return SettingsLoad(Settings(), error, _keep_copy(path, raw))
+
+
+def _keep_skipped_prompts(path: Path, raw: bytes, data: dict[str, object]) -> Path | None:
+    """Saved prompts are read leniently: a broken entry is left out and the rest of
+    the settings are used. The next save would drop it for good, so the file as it was
+    is copied beside it first (and the problem logged)."""
+    skipped = read_prompts(data.get("prompts", [])).skipped
+    if not skipped:
+        return None
+    copy = _keep_copy(path, raw)
+    for problem in skipped:
+        log.warning("Left out a saved prompt of %s: %s (a copy: %s)", path.name, problem, copy)
+    return copy
 
 
 def _keep_copy(path: Path, raw: bytes) -> Path | None:

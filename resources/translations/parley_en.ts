@@ -12,7 +12,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="413"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="410"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>Reading %n image with OCR…</numerusform>
@@ -44,7 +44,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="143"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="176"/>
         <source>%Ln token(s)</source>
         <translation>
             <numerusform>%Ln token</numerusform>
@@ -59,11 +59,43 @@
             <numerusform>%Ln of the models used have no price (Settings → Usage &amp; models)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="149"/>
+        <source>… and %Ln more line(s)</source>
+        <translation>
+            <numerusform>… and %Ln more line</numerusform>
+            <numerusform>… and %Ln more lines</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="291"/>
+        <source>… and %Ln more line(s) of the change</source>
+        <translation>
+            <numerusform>… and %Ln more line of the change</numerusform>
+            <numerusform>… and %Ln more lines of the change</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/find.py" line="134"/>
+        <source>%Ln match(es)</source>
+        <translation>
+            <numerusform>%Ln match</numerusform>
+            <numerusform>%Ln matches</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/visible_text.py" line="100"/>
+        <source>… %Ln line(s) not shown …</source>
+        <translation>
+            <numerusform>… %Ln line not shown …</numerusform>
+            <numerusform>… %Ln lines not shown …</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ApprovalDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="195"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="80"/>
         <source>Allow %n tool call(s)?</source>
         <translation>
             <numerusform>Allow %n tool call?</numerusform>
@@ -85,7 +117,7 @@
 <context>
     <name>KnowledgeSettingsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="234"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="249"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>Cancelled · %n file indexed</numerusform>
@@ -93,7 +125,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="236"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="251"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>Stopped · %n file indexed</numerusform>
@@ -101,7 +133,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="238"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="253"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>Indexed %n file</numerusform>
@@ -110,20 +142,61 @@
     </message>
 </context>
 <context>
+    <name>McpImportDialog</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="229"/>
+        <source>Add %n server(s)</source>
+        <translation>
+            <numerusform>Add %n server</numerusform>
+            <numerusform>Add %n servers</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>McpServersModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="166"/>
+        <source>%n MCP server(s) added</source>
+        <translation>
+            <numerusform>%n MCP server added</numerusform>
+            <numerusform>%n MCP servers added</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>McpServersPage</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="266"/>
+        <source>%n server(s) added, turned off: turn one on to use it.</source>
+        <translation>
+            <numerusform>%n server added, turned off: turn it on to use it.</numerusform>
+            <numerusform>%n servers added, turned off: turn one on to use it.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>ProvidersPage</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="208"/>
-        <source>%n model(s) found. Save to use them.</source>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="314"/>
+        <source>%n model(s) found and saved.</source>
         <translation>
-            <numerusform>%n model found. Save to use it.</numerusform>
-            <numerusform>%n models found. Save to use them.</numerusform>
+            <numerusform>%n model found and saved.</numerusform>
+            <numerusform>%n models found and saved.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="315"/>
+        <source>%n model(s) found.</source>
+        <translation>
+            <numerusform>%n model found.</numerusform>
+            <numerusform>%n models found.</numerusform>
         </translation>
     </message>
 </context>
 <context>
     <name>SettingsViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="299"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="325"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>Connected: %n model available.</numerusform>
@@ -134,7 +207,7 @@
 <context>
     <name>WebSearchSettingsModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="227"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="244"/>
         <source>Found %n result(s): %1</source>
         <translation>
             <numerusform>Found %n result: %1</numerusform>

@@ -65,58 +65,59 @@
         <translation>没有可用于撰写摘要的模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="106"/>
+        <location filename="../../desktop/core/assistants.py" line="111"/>
         <location filename="../../desktop/core/usage_settings.py" line="70"/>
         <source>must be a number, not {type}</source>
         <translation>必须是数字，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="110"/>
+        <location filename="../../desktop/core/assistants.py" line="115"/>
         <source>must be between {low:g} and {high:g}</source>
         <translation>必须介于 {low:g} 和 {high:g} 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="122"/>
+        <location filename="../../desktop/core/assistants.py" line="127"/>
         <source>must be a whole number, not {type}</source>
         <translation>必须是整数，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="131"/>
+        <location filename="../../desktop/core/assistants.py" line="136"/>
         <location filename="../../desktop/core/desktop_settings.py" line="38"/>
         <location filename="../../desktop/core/mcp_settings.py" line="81"/>
+        <location filename="../../desktop/core/prompts.py" line="164"/>
         <source>must be a string, not {type}</source>
         <translation>必须是字符串，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="143"/>
+        <location filename="../../desktop/core/assistants.py" line="148"/>
         <location filename="../../desktop/core/ocr_settings.py" line="35"/>
         <source>{value!r} is not a &quot;provider/model&quot; reference (e.g. &quot;openai/gpt-4o&quot;)</source>
         <translation>{value!r} 不是 &quot;provider/model&quot; 格式的模型引用（例如 &quot;openai/gpt-4o&quot;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="154"/>
+        <location filename="../../desktop/core/assistants.py" line="159"/>
         <source>must be a list of tool names, or null for every tool</source>
         <translation>必须是工具名称列表，或用 null 表示全部工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="158"/>
-        <location filename="../../desktop/core/settings.py" line="478"/>
-        <location filename="../../desktop/core/settings.py" line="489"/>
+        <location filename="../../desktop/core/assistants.py" line="163"/>
+        <location filename="../../desktop/core/settings.py" line="481"/>
+        <location filename="../../desktop/core/settings.py" line="492"/>
         <source>is not a tool name</source>
         <translation>不是工具名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="166"/>
+        <location filename="../../desktop/core/assistants.py" line="171"/>
         <source>must be a list of library ids</source>
         <translation>必须是知识库 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="169"/>
+        <location filename="../../desktop/core/assistants.py" line="174"/>
         <source>is not a library id</source>
         <translation>不是知识库 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="183"/>
+        <location filename="../../desktop/core/assistants.py" line="188"/>
         <location filename="../../desktop/core/desktop_settings.py" line="53"/>
         <location filename="../../desktop/core/knowledge.py" line="168"/>
         <location filename="../../desktop/core/mcp_settings.py" line="88"/>
@@ -124,57 +125,73 @@
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
         <location filename="../../desktop/core/memory.py" line="140"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
+        <location filename="../../desktop/core/prompts.py" line="157"/>
         <source>must be an object</source>
         <translation>必须是对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="186"/>
+        <location filename="../../desktop/core/assistants.py" line="191"/>
         <location filename="../../desktop/core/desktop_settings.py" line="56"/>
         <location filename="../../desktop/core/knowledge.py" line="146"/>
         <location filename="../../desktop/core/knowledge.py" line="171"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
         <location filename="../../desktop/core/memory.py" line="143"/>
-        <location filename="../../desktop/core/settings.py" line="305"/>
+        <location filename="../../desktop/core/settings.py" line="308"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
         <location filename="../../desktop/core/web_search.py" line="116"/>
         <source>unknown setting (check the spelling)</source>
         <translation>未知的设置项（请检查拼写）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="190"/>
+        <location filename="../../desktop/core/assistants.py" line="195"/>
         <location filename="../../desktop/core/knowledge.py" line="175"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;writer&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;writer&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="197"/>
+        <location filename="../../desktop/core/assistants.py" line="202"/>
         <source>must be more than 0</source>
         <translation>必须大于 0</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="202"/>
+        <location filename="../../desktop/core/assistants.py" line="207"/>
         <source>must be at least {min_threshold}</source>
         <translation>不能小于 {min_threshold}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="208"/>
+        <location filename="../../desktop/core/assistants.py" line="213"/>
         <source>must be one of: {names}, or null</source>
         <translation>必须是以下之一：{names}，或 null</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="257"/>
+        <location filename="../../desktop/core/assistants.py" line="256"/>
+        <source>must be a list of texts</source>
+        <translation>必须是文本列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="259"/>
+        <source>must hold at most {n} texts</source>
+        <translation>最多只能包含 {n} 条文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="262"/>
+        <source>each must be at most {n} characters</source>
+        <translation>每条最多 {n} 个字符</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/assistants.py" line="277"/>
         <location filename="../../desktop/core/knowledge.py" line="202"/>
         <location filename="../../desktop/core/mcp_settings.py" line="156"/>
         <source>{id!r} is used twice</source>
         <translation>{id!r} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="261"/>
+        <location filename="../../desktop/core/assistants.py" line="281"/>
         <source>must be an assistant id</source>
         <translation>必须是助手 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="265"/>
+        <location filename="../../desktop/core/assistants.py" line="285"/>
         <source>{default_id!r} is not one of the assistants</source>
         <translation>{default_id!r} 不在助手列表中</translation>
     </message>
@@ -190,9 +207,9 @@
         <translation>必须是 ID（1 到 200 个字符，首尾不能有空格）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="212"/>
-        <location filename="../../desktop/core/assistants.py" line="215"/>
-        <location filename="../../desktop/core/assistants.py" line="218"/>
+        <location filename="../../desktop/core/assistants.py" line="217"/>
+        <location filename="../../desktop/core/assistants.py" line="220"/>
+        <location filename="../../desktop/core/assistants.py" line="223"/>
         <location filename="../../desktop/core/desktop_settings.py" line="61"/>
         <location filename="../../desktop/core/knowledge.py" line="182"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
@@ -221,19 +238,21 @@
         <translation>必须是以下之一：{allowed}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="251"/>
+        <location filename="../../desktop/core/assistants.py" line="271"/>
         <location filename="../../desktop/core/knowledge.py" line="196"/>
         <location filename="../../desktop/core/mcp_settings.py" line="151"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
+        <location filename="../../desktop/core/prompts.py" line="137"/>
         <source>must be a list</source>
         <translation>必须是列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="194"/>
+        <location filename="../../desktop/core/assistants.py" line="199"/>
         <location filename="../../desktop/core/knowledge.py" line="152"/>
         <location filename="../../desktop/core/knowledge.py" line="179"/>
-        <location filename="../../desktop/core/settings.py" line="359"/>
+        <location filename="../../desktop/core/settings.py" line="362"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
+        <location filename="../../desktop/core/prompts.py" line="169"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
@@ -491,64 +510,64 @@
         <translation>第一条消息的另一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="247"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="253"/>
         <source>Something went wrong while generating the answer ({kind}).</source>
         <translation>生成回答时出错（{kind}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="305"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="311"/>
         <source>Your memories were searched by words only: {reason}</source>
         <translation>已仅按关键词搜索你的记忆：{reason}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="353"/>
+        <location filename="../../desktop/engine/turn/search_ledger.py" line="199"/>
         <source>Parley ended this answer: the model kept asking to search your documents after this answer&apos;s searches were used up.</source>
         <translation>Parley 已结束此回答：本次回答的搜索次数已用完，但模型仍在反复请求搜索你的文档。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="364"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="361"/>
         <source>Searching your documents…</source>
         <translation>正在搜索你的文档…</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="399"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="396"/>
         <source>Summarising earlier messages…</source>
         <translation>正在为较早的消息生成摘要…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/turn/generation.py" line="413"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="410"/>
         <source>Reading %n image(s) with OCR…</source>
         <translation>
             <numerusform>正在用 OCR 识别 %n 张图片…</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="496"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="493"/>
         <source>Parley stopped this answer after {steps} model steps; its last tool calls were not run.</source>
         <translation>此回答已进行 {steps} 步模型调用，Parley 已将其停止；最后的工具调用未运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="535"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="532"/>
         <source>{error} (Parley tried {tries} times.)</source>
         <translation>{error}（Parley 已尝试 {tries} 次。）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="636"/>
+        <location filename="../../desktop/engine/turn/generation.py" line="633"/>
         <source>The model asked to use a tool ({names}), but no tools are available in this conversation, so nothing was run.</source>
         <translation>模型请求使用工具（{names}），但此对话中没有可用的工具，因此未运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="647"/>
+        <location filename="../../desktop/engine/turn/unsaved.py" line="99"/>
         <source>Not saved yet: the disk holding {folder} is full. The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="651"/>
+        <location filename="../../desktop/engine/turn/unsaved.py" line="103"/>
         <source>Not saved yet: the disk holding {folder} is full ({free} free). The answer stays here, and Parley saves it once there is room.</source>
         <translation>尚未保存：{folder} 所在的磁盘已满（剩余 {free}）。回答会保留在这里，有空间后 Parley 会自动保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/turn/generation.py" line="654"/>
+        <location filename="../../desktop/engine/turn/unsaved.py" line="106"/>
         <source>Not saved yet: {error} Parley tries again at the next save.</source>
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
@@ -674,6 +693,11 @@
         <translation>%1：%2。</translation>
     </message>
     <message>
+        <location filename="../../desktop/ui/viewmodels/provider_draft.py" line="130"/>
+        <source>Give the provider a name.</source>
+        <translation>请为服务商填写名称。</translation>
+    </message>
+    <message>
         <location filename="../../desktop/core/attachments.py" line="52"/>
         <source>{name}: {problem}</source>
         <translation>{name}：{problem}</translation>
@@ -685,6 +709,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/errors.py" line="37"/>
+        <location filename="../../desktop/core/mcp_entry.py" line="105"/>
         <source>{field}: {problem}</source>
         <translation>{field}：{problem}</translation>
     </message>
@@ -695,7 +720,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="95"/>
-        <location filename="../../desktop/core/settings.py" line="427"/>
+        <location filename="../../desktop/core/settings.py" line="430"/>
         <source>must be on one line</source>
         <translation>必须写在一行内</translation>
     </message>
@@ -742,7 +767,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="139"/>
-        <location filename="../../desktop/core/settings.py" line="311"/>
+        <location filename="../../desktop/core/settings.py" line="314"/>
         <location filename="../../desktop/core/web_search.py" line="72"/>
         <source>must be an http:// or https:// URL with a host</source>
         <translation>必须是带主机名的 http:// 或 https:// URL</translation>
@@ -763,147 +788,147 @@
         <translation>必须是 &quot;provider/model&quot; 格式的字符串或 null，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="280"/>
+        <location filename="../../desktop/core/settings.py" line="283"/>
         <source>a list of model ids</source>
         <translation>模型 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="281"/>
+        <location filename="../../desktop/core/settings.py" line="284"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="282"/>
+        <location filename="../../desktop/core/settings.py" line="285"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="283"/>
+        <location filename="../../desktop/core/settings.py" line="286"/>
         <location filename="../../desktop/core/web_search.py" line="66"/>
         <location filename="../../desktop/core/web_search.py" line="87"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="284"/>
+        <location filename="../../desktop/core/settings.py" line="287"/>
         <location filename="../../desktop/core/web_search.py" line="99"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="285"/>
+        <location filename="../../desktop/core/settings.py" line="288"/>
         <source>an object of header names to values</source>
         <translation>请求头名称到值的对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="286"/>
+        <location filename="../../desktop/core/settings.py" line="289"/>
         <location filename="../../desktop/core/web_search.py" line="113"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="287"/>
+        <location filename="../../desktop/core/settings.py" line="290"/>
         <location filename="../../desktop/core/web_search.py" line="132"/>
         <source>true or false</source>
         <translation>布尔值（true 或 false）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="288"/>
+        <location filename="../../desktop/core/settings.py" line="291"/>
         <source>true, false or null</source>
         <translation>布尔值或 null（true、false 或 null）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="296"/>
-        <location filename="../../desktop/core/settings.py" line="404"/>
+        <location filename="../../desktop/core/settings.py" line="299"/>
+        <location filename="../../desktop/core/settings.py" line="407"/>
         <location filename="../../desktop/core/web_search.py" line="59"/>
         <source>must be {what}, not {type}</source>
         <translation>必须是{what}，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="337"/>
+        <location filename="../../desktop/core/settings.py" line="340"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;local&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="347"/>
+        <location filename="../../desktop/core/settings.py" line="350"/>
         <source>unknown kind {kind} (one of: {choices})</source>
         <translation>未知的类型 {kind}（可选：{choices}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="368"/>
+        <location filename="../../desktop/core/settings.py" line="371"/>
         <source>{model} is not in models</source>
         <translation>{model} 不在模型列表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="401"/>
+        <location filename="../../desktop/core/settings.py" line="404"/>
         <source>a whole number of seconds ({low}-{high})</source>
         <translation>整数秒数（{low}-{high}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="409"/>
+        <location filename="../../desktop/core/settings.py" line="412"/>
         <source>must be between {low} and {high} seconds, not {value}</source>
         <translation>必须介于 {low} 到 {high} 秒之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="424"/>
+        <location filename="../../desktop/core/settings.py" line="427"/>
         <source>is not a valid HTTP header name</source>
         <translation>不是有效的 HTTP 请求头名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="444"/>
+        <location filename="../../desktop/core/settings.py" line="447"/>
         <source>must be between 256 and 100000000</source>
         <translation>必须介于 256 和 100000000 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="457"/>
+        <location filename="../../desktop/core/settings.py" line="460"/>
         <source>must be one of: system, none, custom</source>
         <translation>必须是以下之一：system、none、custom</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="464"/>
+        <location filename="../../desktop/core/settings.py" line="467"/>
         <source>must be a proxy URL such as http://host:3128</source>
         <translation>必须是代理 URL，例如 http://host:3128</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="483"/>
+        <location filename="../../desktop/core/settings.py" line="486"/>
         <source>must be one of: auto, ask, off</source>
         <translation>必须是以下之一：auto、ask、off</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="491"/>
+        <location filename="../../desktop/core/settings.py" line="494"/>
         <source>must be the tool definition&apos;s sha256 hash</source>
         <translation>必须是工具定义的 sha256 哈希值</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="498"/>
+        <location filename="../../desktop/core/settings.py" line="501"/>
         <source>(top level)</source>
         <translation>（顶层）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="529"/>
+        <location filename="../../desktop/core/settings.py" line="533"/>
         <source>{version} is newer than this Parley understands</source>
         <translation>{version} 高于当前 Parley 支持的版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="537"/>
+        <location filename="../../desktop/core/settings.py" line="541"/>
         <source>{id} is used twice</source>
         <translation>{id} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="547"/>
+        <location filename="../../desktop/core/settings.py" line="551"/>
         <source>must be one of: system, light, dark</source>
         <translation>必须是以下之一：system、light、dark</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="552"/>
+        <location filename="../../desktop/core/settings.py" line="556"/>
         <source>must be between 6 and 48</source>
         <translation>必须介于 6 和 48 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/assistants.py" line="178"/>
-        <location filename="../../desktop/core/assistants.py" line="224"/>
-        <location filename="../../desktop/core/settings.py" line="574"/>
-        <location filename="../../desktop/core/settings.py" line="584"/>
+        <location filename="../../desktop/core/assistants.py" line="183"/>
+        <location filename="../../desktop/core/assistants.py" line="229"/>
+        <location filename="../../desktop/core/settings.py" line="578"/>
+        <location filename="../../desktop/core/settings.py" line="588"/>
         <source>must be one of: {names}</source>
         <translation>必须是以下之一：{names}</translation>
     </message>
@@ -1892,8 +1917,7 @@
         <translation>服务器 {seconds} 秒内没有发送任何内容{hint}</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/blocks.py" line="28"/>
-        <location filename="../../desktop/render/maths.py" line="162"/>
+        <location filename="../../desktop/render/blocks.py" line="51"/>
         <source>Copy</source>
         <translation>复制</translation>
     </message>
@@ -2098,22 +2122,22 @@
         <translation>系统密钥环无法删除 {provider} 的 API 密钥（{kind}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/settings_file.py" line="41"/>
+        <location filename="../../desktop/storage/settings_file.py" line="45"/>
         <source>{name} could not be read ({reason})</source>
         <translation>无法读取 {name}（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/settings_file.py" line="49"/>
+        <location filename="../../desktop/storage/settings_file.py" line="54"/>
         <source>byte {offset}</source>
         <translation>第 {offset} 字节</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/settings_file.py" line="49"/>
+        <location filename="../../desktop/storage/settings_file.py" line="54"/>
         <source>the file is not valid UTF-8 text</source>
         <translation>文件不是有效的 UTF-8 文本</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/settings_file.py" line="53"/>
+        <location filename="../../desktop/storage/settings_file.py" line="58"/>
         <source>line {line}, column {column}</source>
         <translation>第 {line} 行，第 {column} 列</translation>
     </message>
@@ -2164,7 +2188,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="143"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="176"/>
         <source>%Ln token(s)</source>
         <translation>
             <numerusform>%Ln Token</numerusform>
@@ -2188,12 +2212,12 @@
         <translation>嵌套超过 %1 层</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="173"/>
+        <location filename="../../desktop/render/maths.py" line="171"/>
         <source>Math — not typeset</source>
         <translation>公式（未排版）</translation>
     </message>
     <message>
-        <location filename="../../desktop/render/maths.py" line="177"/>
+        <location filename="../../desktop/render/maths.py" line="175"/>
         <source>Formula not typeset: %1</source>
         <translation>公式未排版：%1</translation>
     </message>
@@ -2625,47 +2649,393 @@
         <source>The page is binary data, not HTML or text.</source>
         <translation>该网页是二进制数据，不是 HTML 或文本。</translation>
     </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="38"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="90"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="39"/>
+        <source>Icon</source>
+        <translation>图标</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="40"/>
+        <source>System prompt</source>
+        <translation>系统提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="41"/>
+        <source>Max output tokens</source>
+        <translation>最大输出 Token 数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="42"/>
+        <source>Summarise history above</source>
+        <translation>历史超过此长度时摘要</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="90"/>
+        <source>Folders and files</source>
+        <translation>文件夹和文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="72"/>
+        <source>(unnamed)</source>
+        <translation>（未命名）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="77"/>
+        <source>is not a server: expected an object with a “command” or a “url”</source>
+        <translation>不是服务器：应为包含“command”或“url”的对象</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="88"/>
+        <source>Its “envFile” is not read: add those variables to its environment.</source>
+        <translation>不会读取其“envFile”：请将其中的变量添加到它的环境变量中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="96"/>
+        <source>Uses ${…} placeholders, which Parley passes on as they are: put in real values.</source>
+        <translation>使用了 ${…} 占位符，Parley 会原样传递：请填入实际值。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="114"/>
+        <source>“type” must be a string such as &quot;stdio&quot; or &quot;http&quot;</source>
+        <translation>“type”必须是字符串，例如 &quot;stdio&quot; 或 &quot;http&quot;</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="119"/>
+        <source>has the type “{type}”, which Parley cannot use (it runs stdio programs and connects to HTTP or SSE URLs)</source>
+        <translation>类型为“{type}”，Parley 无法使用（Parley 可运行 stdio 程序，或连接 HTTP 或 SSE URL）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="126"/>
+        <source>has both a “command” and a “url”: add &quot;type&quot; to say which</source>
+        <translation>同时包含“command”和“url”：请添加 &quot;type&quot; 指明使用哪一个</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="131"/>
+        <source>has neither a “command” to run nor a “url” to connect to</source>
+        <translation>既没有可运行的“command”，也没有可连接的“url”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="143"/>
+        <source>“{field}” must be text</source>
+        <translation>“{field}”必须是文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="146"/>
+        <source>“{field}” is empty</source>
+        <translation>“{field}”为空</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="153"/>
+        <source>“{field}” must be a list of strings</source>
+        <translation>“{field}”必须是字符串列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="156"/>
+        <location filename="../../desktop/core/mcp_entry.py" line="170"/>
+        <source>“{field}” has more than {count} items</source>
+        <translation>“{field}”超过 {count} 项</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="166"/>
+        <source>“{field}” must be an object of names and text values</source>
+        <translation>“{field}”必须是由名称和文本值组成的对象</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="181"/>
+        <source>“{field}” holds text longer than {count} characters</source>
+        <translation>“{field}”包含超过 {count} 个字符的文本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_entry.py" line="188"/>
+        <source>“{field}” holds control or text-direction characters, which could hide what really runs</source>
+        <translation>“{field}”包含控制字符或文字方向字符，可能会隐藏实际运行的内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_import.py" line="72"/>
+        <source>is given twice in the pasted JSON: the last one is read</source>
+        <translation>在粘贴的 JSON 中出现了两次：以最后一个为准</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_import.py" line="79"/>
+        <source>Only the first {count} servers are read; paste the others separately.</source>
+        <translation>只读取了前 {count} 个服务器；请单独粘贴其余的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_import.py" line="97"/>
+        <source>is already set up as “{name}”: left out</source>
+        <translation>已配置为“{name}”：已跳过</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_import.py" line="104"/>
+        <source>Renamed to “{new}”: a server named “{old}” is already set up.</source>
+        <translation>已重命名为“{new}”：已有名为“{old}”的服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_import.py" line="110"/>
+        <source>No MCP servers were found in this JSON.</source>
+        <translation>此 JSON 中没有找到 MCP 服务器。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_import.py" line="127"/>
+        <source>This JSON is not an object of MCP servers. Paste the part that starts with {{ and holds “mcpServers”.</source>
+        <translation>此 JSON 不是由 MCP 服务器组成的对象。请粘贴以 {{ 开头并包含“mcpServers”的部分。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_import.py" line="136"/>
+        <source>“{key}” must be an object of servers, each under its name.</source>
+        <translation>“{key}”必须是对象，其中每个服务器以其名称为键。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_json.py" line="66"/>
+        <source>The pasted text is larger than 256 KiB, more than MCP server settings ever are. Copy only the part with the servers.</source>
+        <translation>粘贴的文本超过 256 KiB，远大于任何 MCP 服务器设置。请只复制包含服务器的部分。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_json.py" line="77"/>
+        <location filename="../../desktop/core/mcp_json.py" line="83"/>
+        <source>There is nothing to read: paste the servers&apos; JSON.</source>
+        <translation>没有可读取的内容：请粘贴服务器的 JSON。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_json.py" line="109"/>
+        <source>This is not valid JSON: {reason} (line {line}, column {column}).</source>
+        <translation>这不是有效的 JSON：{reason}（第 {line} 行，第 {column} 列）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_json.py" line="113"/>
+        <source>This JSON is nested too deeply to be MCP server settings.</source>
+        <translation>此 JSON 嵌套层级过深，不可能是 MCP 服务器设置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/mcp_json.py" line="115"/>
+        <source>This is not valid JSON: {reason}.</source>
+        <translation>这不是有效的 JSON：{reason}。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="149"/>
+        <source>… and %Ln more line(s)</source>
+        <translation>
+            <numerusform>… 还有 %Ln 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="291"/>
+        <source>… and %Ln more line(s) of the change</source>
+        <translation>
+            <numerusform>… 还有 %Ln 行更改</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/find.py" line="134"/>
+        <source>%Ln match(es)</source>
+        <translation>
+            <numerusform>%Ln 处匹配</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/visible_text.py" line="100"/>
+        <source>… %Ln line(s) not shown …</source>
+        <translation>
+            <numerusform>… 未显示 %Ln 行 …</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="248"/>
+        <source>Chats</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="252"/>
+        <source>Open the first search result</source>
+        <translation>打开第一个搜索结果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="253"/>
+        <source>Rename the selected chat</source>
+        <translation>重命名所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="254"/>
+        <source>Delete the selected chat</source>
+        <translation>删除所选对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="258"/>
+        <source>Composer</source>
+        <translation>输入框</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="260"/>
+        <source>Send the message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="261"/>
+        <source>New line in the message</source>
+        <translation>在消息中换行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="262"/>
+        <source>Insert a saved prompt (at the start of a line)</source>
+        <translation>插入已保存的提示词（在行首）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="267"/>
+        <source>Answer</source>
+        <translation>回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="269"/>
+        <source>Stop the answer (keeps what arrived)</source>
+        <translation>停止回答（保留已收到的内容）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="274"/>
+        <source>Find in chat</source>
+        <translation>在对话中查找</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="276"/>
+        <source>Find in this chat</source>
+        <translation>在此对话中查找</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="277"/>
+        <source>Next match (in the find bar)</source>
+        <translation>下一个匹配（在查找栏中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="278"/>
+        <source>Previous match (in the find bar)</source>
+        <translation>上一个匹配（在查找栏中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="280"/>
+        <source>Close the find bar</source>
+        <translation>关闭查找栏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="284"/>
+        <source>Edit</source>
+        <translation>编辑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="295"/>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="297"/>
+        <source>Show or hide the sidebar</source>
+        <translation>显示或隐藏侧边栏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="298"/>
+        <source>Larger text</source>
+        <translation>放大文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="299"/>
+        <source>Smaller text</source>
+        <translation>缩小文字</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="300"/>
+        <source>Text at its usual size</source>
+        <translation>恢复默认文字大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="305"/>
+        <source>Floating chat</source>
+        <translation>悬浮窗</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="307"/>
+        <source>Show or hide the floating chat</source>
+        <translation>显示或隐藏悬浮窗</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="309"/>
+        <source>The same from any application (set in Settings)</source>
+        <translation>在任意应用中执行同样操作（在设置中设定）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="312"/>
+        <source>Move it</source>
+        <translation>移动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="313"/>
+        <source>Move it 50 px at a time</source>
+        <translation>每次移动 50 px</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="314"/>
+        <source>Resize it</source>
+        <translation>调整大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="315"/>
+        <source>Hide it (when no answer is running)</source>
+        <translation>隐藏（没有正在生成的回答时）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="319"/>
+        <source>Parley</source>
+        <translation>Parley</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="320"/>
+        <source>This sheet</source>
+        <translation>本列表</translation>
+    </message>
 </context>
 <context>
     <name>AppearancePage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="19"/>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="31"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="20"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="29"/>
         <source>Follow the system</source>
         <translation>跟随系统</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="25"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="24"/>
         <source>Parley changes language when it next starts.</source>
         <translation>Parley 将在下次启动时切换语言。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="32"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="30"/>
         <source>Light</source>
         <translation>浅色</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="33"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="31"/>
         <source>Dark</source>
         <translation>深色</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="38"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="34"/>
         <source>System</source>
         <translation>系统默认</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="39"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="35"/>
         <source> pt</source>
         <translation> pt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="42"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="36"/>
         <source>Load remote images</source>
         <translation>加载远程图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="46"/>
+        <location filename="../../desktop/ui/views/settings_pages/appearance_page.py" line="40"/>
         <source>Show images that answers link to (https only) inside the message. Fetching an image tells its server your address; while off, images are links.</source>
         <translation>在消息中显示回答所链接的图片（仅限 https）。获取图片会让其服务器得知你的 IP 地址；关闭时图片显示为链接。</translation>
     </message>
@@ -2693,92 +3063,172 @@
 <context>
     <name>ApprovalDialog</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="195"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="80"/>
         <source>Allow %n tool call(s)?</source>
         <translation>
             <numerusform>允许 %n 个工具调用吗？</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="198"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="98"/>
+        <source>Allow all once</source>
+        <translation>全部允许一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="108"/>
         <source>The model wants to use tools. Nothing runs until you decide.</source>
         <translation>模型想要使用工具。在你做出决定之前不会运行任何工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="211"/>
-        <source>Approve all once</source>
-        <translation>全部批准一次</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="212"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="99"/>
         <source>Deny all</source>
         <translation>全部拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="215"/>
+        <location filename="../../desktop/ui/views/approval_dialog.py" line="102"/>
         <source>Decide later</source>
         <translation>稍后决定</translation>
     </message>
 </context>
 <context>
+    <name>ApprovalPreview</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="143"/>
+        <source>Other arguments: %1</source>
+        <translation>其他参数：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="176"/>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="230"/>
+        <source>in %1</source>
+        <translation>在 %1 中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="180"/>
+        <source>in the chat&apos;s workspace folder (none is set: it will not run)</source>
+        <translation>在对话的工作区文件夹中（尚未设置工作区，因此不会运行）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="184"/>
+        <source>in the folder its server chooses</source>
+        <translation>在其服务器选定的文件夹中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="187"/>
+        <source>Run this command</source>
+        <translation>运行此命令</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="239"/>
+        <source>Change %1 of %2</source>
+        <translation>第 %1 处修改（共 %2 处）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="243"/>
+        <source>Change this file</source>
+        <translation>修改此文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="260"/>
+        <source>The file already holds exactly this text.</source>
+        <translation>文件内容已与此文本完全相同。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="264"/>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="275"/>
+        <source>Replace this file</source>
+        <translation>替换此文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="271"/>
+        <source>Write this file</source>
+        <translation>写入此文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="273"/>
+        <source>Create this file</source>
+        <translation>创建此文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="278"/>
+        <source>The file there now is too large or not text to compare.</source>
+        <translation>现有文件过大或不是文本，无法比较。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="308"/>
+        <source>on %1</source>
+        <translation>位于 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="315"/>
+        <source>Read this web page</source>
+        <translation>读取此网页</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="317"/>
+        <source>Open this address</source>
+        <translation>打开此地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/approval_preview.py" line="332"/>
+        <source>Use the tool with these arguments</source>
+        <translation>使用以下参数调用工具</translation>
+    </message>
+</context>
+<context>
     <name>Approvals</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="53"/>
-        <source>may change files or run commands</source>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="78"/>
+        <source>May change files or run commands</source>
         <translation>可能修改文件或运行命令</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="55"/>
-        <source>reads only</source>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="80"/>
+        <source>Reads only</source>
         <translation>仅读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="56"/>
-        <source>changes files</source>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="81"/>
+        <source>Changes files</source>
         <translation>修改文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="57"/>
-        <source>runs commands</source>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="82"/>
+        <source>Runs commands</source>
         <translation>运行命令</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="63"/>
-        <source>built-in</source>
-        <translation>内置</translation>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="94"/>
+        <source>Built-in tool</source>
+        <translation>内置工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="65"/>
-        <source>unknown</source>
-        <translation>未知</translation>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="96"/>
+        <source>Unknown source</source>
+        <translation>来源未知</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="66"/>
-        <source>MCP server “%1”</source>
-        <translation>MCP 服务器“%1”</translation>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="97"/>
+        <source>From the MCP server “%1”</source>
+        <translation>来自 MCP 服务器“%1”</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="73"/>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="107"/>
         <source>Parley does not know this tool&apos;s description yet: its server has not started. It is shown here as soon as the server is up.</source>
         <translation>Parley 还不了解此工具的说明：它的服务器尚未启动。服务器启动后，说明会立即显示在这里。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="78"/>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="112"/>
         <source>Parley does not know this tool.</source>
         <translation>Parley 不了解此工具。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="85"/>
-        <source>Source: %1 · Risk: %2</source>
-        <translation>来源：%1 · 风险：%2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="95"/>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="134"/>
         <source>Possible once Parley knows what this tool is</source>
         <translation>Parley 了解此工具后才可选择</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/approvals.py" line="156"/>
+        <location filename="../../desktop/ui/viewmodels/approvals.py" line="222"/>
         <source>Could not save to %1: %2</source>
         <translation>无法保存到 %1：%2</translation>
     </message>
@@ -2786,12 +3236,12 @@
 <context>
     <name>AssistantMessage</name>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="373"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="451"/>
         <source>Review tool calls…</source>
         <translation>查看工具调用…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="393"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="495"/>
         <source>…</source>
         <translation>…</translation>
     </message>
@@ -2800,21 +3250,32 @@
     <name>AssistantPicker</name>
     <message>
         <location filename="../../desktop/ui/views/assistant_picker.py" line="74"/>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="76"/>
         <source>The assistant this conversation talks to</source>
         <translation>此对话使用的助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/assistant_picker.py" line="79"/>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="75"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="81"/>
         <source>Conversation prompt…</source>
         <translation>对话提示词…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/assistant_picker.py" line="106"/>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="82"/>
+        <source>Conversation prompt</source>
+        <translation>对话提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="109"/>
         <source>Give this conversation its own system prompt</source>
         <translation>为此对话设置专属的系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/assistant_picker.py" line="108"/>
+        <location filename="../../desktop/ui/views/assistant_picker.py" line="111"/>
         <source>This assistant keeps its own system prompt</source>
         <translation>此助手使用固定的系统提示词</translation>
     </message>
@@ -2822,32 +3283,53 @@
 <context>
     <name>AssistantsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="68"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="86"/>
         <source>None — use the model selected in the chat</source>
         <translation>无 — 使用对话中选择的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="79"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="97"/>
         <source>%1 (not configured)</source>
         <translation>%1（未配置）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="104"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="122"/>
         <source>New assistant</source>
         <translation>新助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="112"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="123"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="133"/>
+        <source>Assistant %1 added</source>
+        <translation>已添加助手 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="131"/>
         <source>%1 (copy)</source>
         <translation>%1（副本）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="155"/>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="140"/>
+        <source>Assistant %1 changed</source>
+        <translation>已修改助手 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/assistants.py" line="176"/>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="148"/>
+        <source>Assistant %1 deleted</source>
+        <translation>已删除助手 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="162"/>
+        <source>Default assistant changed</source>
+        <translation>已更改默认助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="183"/>
+        <source>%1 %2.</source>
+        <translation>%1：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/assistants.py" line="208"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -2855,208 +3337,223 @@
 <context>
     <name>AssistantsPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="58"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="81"/>
+        <source>Add an assistant for each kind of work: its own prompt, model, tools and documents.</source>
+        <translation>为每类工作添加一个助手：各自拥有提示词、模型、工具和文档。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="60"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="90"/>
         <source>Duplicate</source>
         <translation>创建副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="62"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="92"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="64"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="94"/>
         <source>Make default</source>
         <translation>设为默认</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="65"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="95"/>
         <source>New conversations talk to this assistant</source>
         <translation>新对话将使用此助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="74"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="105"/>
         <source>How the assistant should behave</source>
         <translation>助手应如何表现</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="77"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="111"/>
+        <source>One per line, e.g. “Quiz me on this week&apos;s vocabulary”</source>
+        <translation>每行一条，例如“考考我本周学的单词”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="114"/>
+        <source>Up to %1 messages a new chat offers to send with one click</source>
+        <translation>新对话中可一键发送的消息，最多 %1 条</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="125"/>
         <source>Model&apos;s default</source>
         <translation>模型默认值</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="85"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="133"/>
         <source>The chat&apos;s choice</source>
         <translation>跟随对话设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="87"/>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="125"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="135"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="175"/>
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="88"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="136"/>
         <source>Low</source>
         <translation>低</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="89"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="137"/>
         <source>Medium</source>
         <translation>中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="90"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="138"/>
         <source>High</source>
         <translation>高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="91"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="139"/>
         <source>Maximum</source>
         <translation>最高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="98"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="146"/>
         <source> tokens</source>
         <translation> Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="100"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="148"/>
+        <source>A chat may use its own prompt instead</source>
+        <translation>允许对话改用自己的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="150"/>
         <source>A conversation may replace the system prompt with its own</source>
         <translation>允许对话用自己的提示词替换系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="102"/>
-        <source>All tools</source>
-        <translation>所有工具</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="112"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="162"/>
         <source>Add libraries in Settings → Knowledge</source>
         <translation>请在“设置 → 知识库”中添加知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="114"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="164"/>
         <source>May search your earlier chats</source>
         <translation>可搜索你以往的对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="117"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="167"/>
         <source>A model that can call tools may look through your other chats with this assistant&apos;s answers, and cite them. The chat you are in is left out.</source>
         <translation>支持工具调用的模型可以查阅你与此助手的其他对话，并加以引用。当前所在的对话不包括在内。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="126"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="176"/>
         <source>All its memories, in every answer</source>
         <translation>每次回答都使用全部记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="127"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="177"/>
         <source>The memories that fit each message</source>
         <translation>仅使用与每条消息相关的记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="130"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="180"/>
         <source>Also memories kept for all assistants</source>
         <translation>同时使用所有助手共享的全局记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="136"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="186"/>
         <source>When the model needs them, if it can call tools</source>
         <translation>由模型按需搜索（需支持工具调用）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="137"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="187"/>
         <source>Before every answer</source>
         <translation>每次回答前</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="138"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="188"/>
         <source>Only when the model asks (tool calling)</source>
         <translation>仅在模型请求时（工具调用）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="143"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="193"/>
         <source>A model that can call tools searches your documents when it needs to, so it starts answering at once. Before every answer: the best passages for your message are found first and given to any model.</source>
         <translation>支持工具调用的模型会在需要时自行搜索你的文档，因此可以立即开始回答。“每次回答前”：先找出与你的消息最相关的段落，再提供给模型，适用于任何模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="148"/>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="170"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="235"/>
         <source>Icon and name</source>
         <translation>图标和名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="171"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="240"/>
         <source>System prompt</source>
         <translation>系统提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="172"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="241"/>
+        <source>Conversation starters</source>
+        <translation>开场问题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="242"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="173"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="243"/>
         <source>Temperature</source>
         <translation>温度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="174"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="244"/>
         <source>Top-p</source>
         <translation>Top-p</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="175"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="245"/>
         <source>Max output tokens</source>
         <translation>最大输出 Token 数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="176"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="246"/>
         <source>Reasoning effort</source>
         <translation>思考强度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="177"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="247"/>
         <source>Summarise history above</source>
         <translation>历史超过此长度时摘要</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="182"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="248"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="186"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="252"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="187"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="253"/>
         <source>Search documents</source>
         <translation>搜索文档</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="189"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="255"/>
         <source>Memories</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="204"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="480"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="220"/>
+        <location filename="../../desktop/ui/views/settings_pages/assistants_page.py" line="296"/>
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
@@ -3064,27 +3561,27 @@
 <context>
     <name>AttachmentChip</name>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="113"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="81"/>
         <source>Truncated at %1 characters</source>
         <translation>已截断至 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="160"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="123"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="161"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="125"/>
         <source>Remove %1</source>
         <translation>移除 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="178"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="142"/>
         <source>Adding…</source>
         <translation>正在添加…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="181"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="145"/>
         <source>%1 · truncated</source>
         <translation>%1 · 已截断</translation>
     </message>
@@ -3100,12 +3597,12 @@
 <context>
     <name>AttachmentNotice</name>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="339"/>
+        <location filename="../../desktop/ui/views/composer.py" line="373"/>
         <source>Dismiss</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="340"/>
+        <location filename="../../desktop/ui/views/composer.py" line="374"/>
         <source>Dismiss the notice</source>
         <translation>关闭此提示</translation>
     </message>
@@ -3131,67 +3628,72 @@
 <context>
     <name>CallPanel</name>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="77"/>
-        <source>Approve once</source>
-        <translation>批准一次</translation>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="118"/>
+        <source>Arguments as written</source>
+        <translation>原始参数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="78"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="140"/>
+        <source>Allow once</source>
+        <translation>允许一次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="141"/>
         <source>Always allow this tool</source>
         <translation>始终允许此工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="79"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="142"/>
         <source>Deny</source>
         <translation>拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="80"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="143"/>
         <source>Answer instead…</source>
         <translation>改为手动回复…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="91"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="156"/>
         <source>The result the model gets instead</source>
         <translation>模型将收到的替代结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="92"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="157"/>
         <source>Send answer</source>
         <translation>发送回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="137"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="263"/>
         <source>arguments.json</source>
         <translation>arguments.json</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="138"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="264"/>
         <source>Save Arguments</source>
         <translation>保存参数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="150"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="276"/>
         <source>Saved to %1</source>
         <translation>已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="175"/>
-        <source>Approved once</source>
-        <translation>已批准一次</translation>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="311"/>
+        <source>Allowed once</source>
+        <translation>已允许一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="176"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="312"/>
         <source>Always allowed</source>
         <translation>已始终允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="177"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="313"/>
         <source>Denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/approval_dialog.py" line="178"/>
+        <location filename="../../desktop/ui/views/approval_call_panel.py" line="314"/>
         <source>Answered instead</source>
         <translation>已手动回复</translation>
     </message>
@@ -3199,12 +3701,32 @@
 <context>
     <name>ChatView</name>
     <message>
-        <location filename="../../desktop/ui/views/chat_view.py" line="78"/>
-        <source>What would you like to talk about?</source>
-        <translation>想聊点什么？</translation>
+        <location filename="../../desktop/ui/views/chat_view.py" line="95"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/chat_view.py" line="181"/>
+        <location filename="../../desktop/ui/views/chat_view.py" line="97"/>
+        <source>The messages of this chat; arrow and page keys scroll</source>
+        <translation>此对话的消息；用方向键和翻页键滚动</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/chat_view.py" line="211"/>
+        <source>&amp;Find in Chat…</source>
+        <translation>在对话中查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/chat_view.py" line="214"/>
+        <source>Find &amp;Next</source>
+        <translation>查找下一个(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/chat_view.py" line="217"/>
+        <source>Find &amp;Previous</source>
+        <translation>查找上一个(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/chat_view.py" line="249"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -3212,32 +3734,32 @@
 <context>
     <name>ChatViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="270"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="275"/>
         <source>Add a provider and choose a model first.</source>
         <translation>请先添加服务商并选择模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="312"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="317"/>
         <source>Could not save to %1: %2</source>
         <translation>无法保存到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="326"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="331"/>
         <source>That chat has been deleted.</source>
         <translation>该对话已被删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="334"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="339"/>
         <source>Parley only opens web pages; this address was not opened: %1</source>
         <translation>Parley 只打开网页；此地址未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="363"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="368"/>
         <source>Parley only opens web and e-mail links; this one was not opened: %1</source>
         <translation>Parley 只打开网页和电子邮件链接；此链接未打开：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/chat.py" line="395"/>
+        <location filename="../../desktop/ui/viewmodels/chat.py" line="400"/>
         <source>Your message was not sent and is still here. %1</source>
         <translation>你的消息未发送，仍保留在这里。%1</translation>
     </message>
@@ -3266,96 +3788,138 @@
 <context>
     <name>Composer</name>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="125"/>
+        <location filename="../../desktop/ui/views/composer.py" line="127"/>
         <source>Message Parley…</source>
         <translation>给 Parley 发消息…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="134"/>
+        <location filename="../../desktop/ui/views/composer.py" line="128"/>
+        <source>Message</source>
+        <translation>消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="130"/>
+        <source>Enter sends the message; Shift+Enter starts a new line</source>
+        <translation>Enter 发送消息；Shift+Enter 换行</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="141"/>
+        <location filename="../../desktop/ui/views/composer.py" line="143"/>
         <source>Model for the next message</source>
         <translation>下一条消息使用的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="139"/>
+        <location filename="../../desktop/ui/views/composer.py" line="142"/>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="148"/>
+        <location filename="../../desktop/ui/views/composer.py" line="151"/>
         <source>How long the model may think before it answers</source>
         <translation>模型回答前可以思考多久</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="141"/>
+        <location filename="../../desktop/ui/views/composer.py" line="149"/>
+        <source>Reasoning effort</source>
+        <translation>思考强度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="154"/>
         <source>Reasoning off</source>
         <translation>关闭思考</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="142"/>
+        <location filename="../../desktop/ui/views/composer.py" line="155"/>
         <source>Reasoning low</source>
         <translation>思考：低</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="143"/>
+        <location filename="../../desktop/ui/views/composer.py" line="156"/>
         <source>Reasoning medium</source>
         <translation>思考：中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="144"/>
+        <location filename="../../desktop/ui/views/composer.py" line="157"/>
         <source>Reasoning high</source>
         <translation>思考：高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="145"/>
+        <location filename="../../desktop/ui/views/composer.py" line="158"/>
         <source>Reasoning max</source>
         <translation>思考：最高</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="153"/>
+        <location filename="../../desktop/ui/views/composer.py" line="166"/>
         <source>Enter to send · Shift+Enter for a new line</source>
         <translation>Enter 发送 · Shift+Enter 换行</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="160"/>
+        <location filename="../../desktop/ui/views/composer.py" line="173"/>
         <source>Send</source>
         <translation>发送</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="164"/>
+        <location filename="../../desktop/ui/views/composer.py" line="175"/>
+        <source>Send message</source>
+        <translation>发送消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="178"/>
         <source>Stop</source>
         <translation>停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="166"/>
+        <location filename="../../desktop/ui/views/composer.py" line="180"/>
         <source>Stop the answer and keep what arrived (Esc)</source>
         <translation>停止回答并保留已收到的内容（Esc）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="183"/>
+        <location filename="../../desktop/ui/views/composer.py" line="181"/>
+        <source>Stop the answer</source>
+        <translation>停止回答</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="196"/>
         <source>Attach files (or drop or paste them here)</source>
         <translation>添加附件（也可拖放或粘贴到这里）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/composer.py" line="184"/>
-        <location filename="../../desktop/ui/views/composer.py" line="264"/>
+        <location filename="../../desktop/ui/views/composer.py" line="197"/>
+        <location filename="../../desktop/ui/views/composer.py" line="290"/>
         <source>Attach files</source>
         <translation>添加附件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="205"/>
+        <source>Insert a saved prompt (or type / at the start of a line)</source>
+        <translation>插入已保存的提示词（也可在行首输入 /）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/composer.py" line="207"/>
+        <source>Insert a saved prompt</source>
+        <translation>插入已保存的提示词</translation>
     </message>
 </context>
 <context>
     <name>CompressDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="138"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="139"/>
         <source>Compress now</source>
         <translation>立即压缩</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="142"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="143"/>
         <source>Optional: what the summary must keep</source>
         <translation>可选：摘要必须保留的内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="144"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="145"/>
         <source>Compress</source>
         <translation>压缩</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="150"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="151"/>
         <source>Summarise all but the last few messages now. Nothing is deleted.</source>
         <translation>立即为除最近几条以外的所有消息生成摘要。不会删除任何内容。</translation>
     </message>
@@ -3402,12 +3966,12 @@
 <context>
     <name>CutBar</name>
     <message>
-        <location filename="../../desktop/ui/views/cut_bar.py" line="27"/>
+        <location filename="../../desktop/ui/views/cut_bar.py" line="28"/>
         <source>Copy all</source>
         <translation>全部复制</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/cut_bar.py" line="28"/>
+        <location filename="../../desktop/ui/views/cut_bar.py" line="29"/>
         <source>Save as file…</source>
         <translation>另存为文件…</translation>
     </message>
@@ -3443,49 +4007,44 @@
 <context>
     <name>DesktopPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="27"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="28"/>
         <source>Keep running in the tray when the window closes</source>
         <translation>关闭窗口后继续在托盘中运行</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="34"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="35"/>
         <source>Notify me when an answer is ready or a tool needs approval</source>
         <translation>回答就绪或工具需要批准时通知我</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="38"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="39"/>
         <source>Only while Parley is not the window you are working in.</source>
         <translation>仅在 Parley 不是当前活动窗口时。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="47"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="48"/>
         <source>None</source>
         <translation>无</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="48"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="49"/>
         <source>No global shortcut</source>
         <translation>不设全局快捷键</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="68"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="70"/>
         <source>Tray</source>
         <translation>托盘</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="69"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="71"/>
         <source>Notifications</source>
         <translation>通知</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="70"/>
+        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="72"/>
         <source>Floating chat shortcut</source>
         <translation>悬浮窗快捷键</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="78"/>
-        <source>Saved.</source>
-        <translation>已保存。</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/views/settings_pages/desktop_page.py" line="102"/>
@@ -3496,24 +4055,19 @@
 <context>
     <name>DesktopSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="62"/>
+        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="66"/>
         <source>Parley keeps running in the tray; quit it from the tray menu.</source>
         <translation>Parley 会继续在托盘中运行；可从托盘菜单退出。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="64"/>
+        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="68"/>
         <source>This desktop shows no system tray, so there would be no way back to a hidden window: closing the window quits Parley.</source>
         <translation>当前桌面环境不显示系统托盘，隐藏的窗口将无法恢复：关闭窗口即退出 Parley。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="91"/>
+        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="95"/>
         <source>Shortcut: %1.</source>
         <translation>快捷键：%1。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/desktop_settings.py" line="112"/>
-        <source>Could not save settings: %1</source>
-        <translation>无法保存设置：%1</translation>
     </message>
 </context>
 <context>
@@ -3525,109 +4079,227 @@
     </message>
 </context>
 <context>
+    <name>EditActions</name>
+    <message>
+        <location filename="../../desktop/ui/views/edit_actions.py" line="26"/>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/edit_actions.py" line="27"/>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/edit_actions.py" line="28"/>
+        <source>Cu&amp;t</source>
+        <translation>剪切(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/edit_actions.py" line="29"/>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/edit_actions.py" line="30"/>
+        <source>&amp;Paste</source>
+        <translation>粘贴(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/edit_actions.py" line="32"/>
+        <source>Select &amp;All</source>
+        <translation>全选(&amp;A)</translation>
+    </message>
+</context>
+<context>
     <name>EmbeddingPicker</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="39"/>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="50"/>
         <source>Model name</source>
         <translation>模型名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="44"/>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="57"/>
         <source>Refresh list</source>
         <translation>刷新列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="45"/>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="58"/>
         <source>Ask the provider for its embedding models</source>
         <translation>向服务商查询其嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="53"/>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="66"/>
         <source>Model&apos;s default</source>
         <translation>模型默认值</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="55"/>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="70"/>
         <source>Dimensions</source>
         <translation>维度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="58"/>
+        <location filename="../../desktop/ui/views/settings_pages/embedding_picker.py" line="73"/>
         <source>Without an embedding model a library is searched by its words only. Changing the model embeds every passage again; searching by words keeps working meanwhile.</source>
         <translation>未设置嵌入模型时，知识库仅按关键词搜索。更换模型会重新嵌入所有段落，期间关键词搜索仍可正常使用。</translation>
     </message>
 </context>
 <context>
-    <name>FloatingWindow</name>
+    <name>EmptyChat</name>
     <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="132"/>
-        <source>Parley — Floating Chat</source>
-        <translation>Parley — 悬浮窗</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="149"/>
-        <source>Drag to move (Alt+arrows)</source>
-        <translation>拖动以移动（Alt+方向键）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="153"/>
-        <location filename="../../desktop/ui/views/floating_window.py" line="163"/>
-        <source>New chat</source>
-        <translation>新对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="154"/>
-        <location filename="../../desktop/ui/views/floating_window.py" line="155"/>
-        <source>Conversation</source>
-        <translation>对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="165"/>
-        <source>Open in the main window</source>
-        <translation>在主窗口中打开</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="167"/>
-        <source>More</source>
-        <translation>更多</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="170"/>
-        <source>Reset Position and Size</source>
-        <translation>重置位置和大小</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="173"/>
-        <source>Open in Main Window</source>
-        <translation>在主窗口中打开</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="175"/>
-        <source>Hide</source>
-        <translation>隐藏</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="177"/>
-        <source>Hide (Esc)</source>
-        <translation>隐藏（Esc）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="188"/>
+        <location filename="../../desktop/ui/views/empty_chat.py" line="30"/>
         <source>What would you like to talk about?</source>
         <translation>想聊点什么？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="213"/>
+        <location filename="../../desktop/ui/views/empty_chat.py" line="35"/>
+        <source>Assistant:</source>
+        <translation>助手：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/empty_chat.py" line="39"/>
+        <source>Assistant</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/empty_chat.py" line="40"/>
+        <source>The assistant this conversation will talk to</source>
+        <translation>此对话将使用的助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/empty_chat.py" line="89"/>
+        <source>Start with one of these</source>
+        <translation>从这些开始</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/empty_chat.py" line="91"/>
+        <source>Try one of these</source>
+        <translation>试试这些</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/empty_chat.py" line="103"/>
+        <source>Send this as your first message</source>
+        <translation>作为第一条消息发送</translation>
+    </message>
+</context>
+<context>
+    <name>FindBar</name>
+    <message>
+        <location filename="../../desktop/ui/views/find_bar.py" line="73"/>
+        <location filename="../../desktop/ui/views/find_bar.py" line="74"/>
+        <source>Find in chat</source>
+        <translation>在对话中查找</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/find_bar.py" line="84"/>
+        <source>Previous match (Shift+Enter)</source>
+        <translation>上一个匹配（Shift+Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/find_bar.py" line="86"/>
+        <source>Next match (Enter)</source>
+        <translation>下一个匹配（Enter）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/find_bar.py" line="87"/>
+        <source>Match case</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/find_bar.py" line="89"/>
+        <source>Close find (Esc)</source>
+        <translation>关闭查找（Esc）</translation>
+    </message>
+</context>
+<context>
+    <name>FindModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/find.py" line="131"/>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/find.py" line="132"/>
+        <source>No matches</source>
+        <translation>无匹配结果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/find.py" line="136"/>
+        <source>%1 of %2</source>
+        <translation>%1/%2</translation>
+    </message>
+</context>
+<context>
+    <name>FloatingWindow</name>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="133"/>
+        <source>Parley — Floating Chat</source>
+        <translation>Parley — 悬浮窗</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="150"/>
+        <source>Drag to move (Alt+arrows)</source>
+        <translation>拖动以移动（Alt+方向键）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="154"/>
+        <location filename="../../desktop/ui/views/floating_window.py" line="164"/>
+        <source>New chat</source>
+        <translation>新对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="155"/>
+        <location filename="../../desktop/ui/views/floating_window.py" line="156"/>
+        <source>Conversation</source>
+        <translation>对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="166"/>
+        <source>Open in the main window</source>
+        <translation>在主窗口中打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="168"/>
+        <source>More</source>
+        <translation>更多</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="171"/>
+        <source>Reset Position and Size</source>
+        <translation>重置位置和大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="174"/>
+        <source>Open in Main Window</source>
+        <translation>在主窗口中打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="176"/>
+        <source>Hide</source>
+        <translation>隐藏</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="178"/>
+        <source>Hide (Esc)</source>
+        <translation>隐藏（Esc）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="189"/>
+        <source>What would you like to talk about?</source>
+        <translation>想聊点什么？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/floating_window.py" line="214"/>
         <source>Add a model in the main window to start chatting.</source>
         <translation>请在主窗口中添加模型后开始对话。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="216"/>
+        <location filename="../../desktop/ui/views/floating_window.py" line="217"/>
         <source>Open Parley</source>
         <translation>打开 Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/floating_window.py" line="227"/>
+        <location filename="../../desktop/ui/views/floating_window.py" line="228"/>
         <source>Drag to resize (Alt+Shift+arrows)</source>
         <translation>拖动以调整大小（Alt+Shift+方向键）</translation>
     </message>
@@ -3727,175 +4399,153 @@
 <context>
     <name>HeadersEditor</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="24"/>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="31"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="24"/>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="31"/>
         <source>Value</source>
         <translation>值</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="38"/>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="46"/>
         <source>Add header</source>
         <translation>添加请求头</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="40"/>
+        <location filename="../../desktop/ui/views/settings_pages/headers_editor.py" line="48"/>
         <source>Remove header</source>
         <translation>移除请求头</translation>
     </message>
 </context>
 <context>
-    <name>KnowledgePage</name>
+    <name>KeyCaps</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="68"/>
-        <source>No libraries yet.
-
-Add one with folders and files, then choose which assistants may search and cite it in Settings → Assistants.</source>
-        <translation>暂无知识库。
-
-添加一个包含文件夹和文件的知识库，然后在“设置 → 助手”中选择哪些助手可以搜索并引用它。</translation>
+        <location filename="../../desktop/ui/views/keycaps.py" line="53"/>
+        <source>Enter</source>
+        <translation>Enter</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="75"/>
+        <location filename="../../desktop/ui/views/keycaps.py" line="96"/>
+        <source>or</source>
+        <translation>或</translation>
+    </message>
+</context>
+<context>
+    <name>KnowledgePage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="94"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="77"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="96"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="89"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="108"/>
         <source>e.g. Product docs</source>
         <translation>例如：产品文档</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="90"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="110"/>
         <source>Assistants may search this library</source>
         <translation>允许助手搜索此知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="95"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="115"/>
         <source>Add folder…</source>
         <translation>添加文件夹…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="117"/>
         <source>Add files…</source>
         <translation>添加文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="99"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="119"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="130"/>
-        <source>Files that could not be read</source>
-        <translation>无法读取的文件</translation>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="83"/>
+        <source>No libraries yet.</source>
+        <translation>暂无知识库。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="134"/>
-        <source>Files indexed only in part</source>
-        <translation>仅部分索引的文件</translation>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="87"/>
+        <source>A library is folders and files your assistants may search and cite. Add one, then choose in Settings → Assistants which assistants use it.</source>
+        <translation>知识库由文件夹和文件组成，助手可以搜索并引用其中的内容。添加一个知识库后，在“设置 → 助手”中选择使用它的助手。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="138"/>
-        <source>Re-scan</source>
-        <translation>重新扫描</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="139"/>
-        <source>Look for new, changed and removed files now</source>
-        <translation>立即查找新增、修改和删除的文件</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="141"/>
-        <source>Cancel indexing</source>
-        <translation>取消索引</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="146"/>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="173"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="172"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="175"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="174"/>
         <source>Folders and files</source>
         <translation>文件夹和文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="179"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="178"/>
         <source>Include</source>
         <translation>包含</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="180"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="179"/>
         <source>Exclude</source>
         <translation>排除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="185"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="184"/>
         <source>One pattern a line, matched against the path inside the library, e.g. *.md or docs/**. No include patterns: every file Parley can read.</source>
         <translation>每行一个模式，与文件在知识库内的路径匹配，例如 *.md 或 docs/**。未设置包含模式时，使用 Parley 能读取的所有文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="191"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="190"/>
         <source>Files to use</source>
         <translation>要使用的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="192"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="191"/>
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="193"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="192"/>
         <source>Indexing</source>
         <translation>索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="231"/>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="344"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="223"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="336"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="365"/>
         <source>Choose or type the embedding model&apos;s name.</source>
         <translation>请选择或输入嵌入模型的名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="363"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="397"/>
         <source>Add a folder</source>
         <translation>添加文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="370"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="404"/>
         <source>Add files</source>
         <translation>添加文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="393"/>
-        <source>Indexing starts when the library is saved.</source>
-        <translation>保存知识库后即开始索引。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="436"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="434"/>
         <source>Delete library</source>
         <translation>删除知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="438"/>
+        <location filename="../../desktop/ui/views/settings_pages/knowledge_page.py" line="436"/>
         <source>Delete the library “%1”? Its index is removed; the folders and files themselves are not touched.</source>
         <translation>要删除知识库“%1”吗？其索引将被移除，文件夹和文件本身不受影响。</translation>
     </message>
@@ -3903,124 +4553,139 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>KnowledgeSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="130"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="143"/>
         <source>New library</source>
         <translation>新知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="154"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="167"/>
         <source>None — search by words only</source>
         <translation>无 — 仅按关键词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="216"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="229"/>
         <source>Turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="219"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="231"/>
+        <source>No folders or files yet</source>
+        <translation>尚未添加文件夹或文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="234"/>
         <source>Not indexed yet</source>
         <translation>尚未索引</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="223"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="238"/>
         <source>Looking for new and changed files…</source>
         <translation>正在查找新增和修改的文件…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="225"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="240"/>
         <source>Indexing %1 of %2</source>
         <translation>正在索引 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="231"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="246"/>
         <source>Re-embedding…</source>
         <translation>正在重新嵌入…</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="234"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="249"/>
         <source>Cancelled · %n file(s) indexed</source>
         <translation>
             <numerusform>已取消 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="236"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="251"/>
         <source>Stopped · %n file(s) indexed</source>
         <translation>
             <numerusform>已停止 · 已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="238"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="253"/>
         <source>Indexed %n file(s)</source>
         <translation>
             <numerusform>已索引 %n 个文件</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="241"/>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="277"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="256"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="292"/>
         <source>%1 failed</source>
         <translation>失败 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="271"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="286"/>
         <source>%1 indexed</source>
         <translation>已索引 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="274"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="289"/>
         <source>%1 waiting</source>
         <translation>等待中 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="280"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="295"/>
         <source>%1 skipped</source>
         <translation>已跳过 %1 个</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="245"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="330"/>
+        <source>%1 %2.</source>
+        <translation>%1：%2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="340"/>
+        <source>Library %1 added</source>
+        <translation>已添加知识库 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="342"/>
+        <source>Library %1 changed</source>
+        <translation>已修改知识库 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="367"/>
+        <source>Library %1 deleted</source>
+        <translation>已删除知识库 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="260"/>
         <source>words only</source>
         <translation>仅关键词搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="161"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="174"/>
         <source>%1 (not available)</source>
         <translation>%1（不可用）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="190"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="203"/>
         <source>Asking %1 for its embedding models…</source>
         <translation>正在向 %1 查询其嵌入模型…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="199"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="212"/>
         <source>Could not ask %1 for its models: %2. Type the model&apos;s name.</source>
         <translation>无法向 %1 查询模型：%2。请输入模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="203"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="216"/>
         <source>%1 lists no embedding models. Type the model&apos;s name.</source>
         <translation>%1 未列出嵌入模型。请输入模型名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="255"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="270"/>
         <source>Re-embedding — search by words keeps working meanwhile</source>
         <translation>正在重新嵌入 — 期间关键词搜索仍可使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="293"/>
-        <source>Add a folder or files for the library to hold.</source>
-        <translation>请为知识库添加文件夹或文件。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="312"/>
-        <source>%1: %2</source>
-        <translation>%1：%2</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="366"/>
+        <location filename="../../desktop/ui/viewmodels/knowledge_settings.py" line="394"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -4059,6 +4724,34 @@ Add one with folders and files, then choose which assistants may search and cite
     </message>
 </context>
 <context>
+    <name>LibraryProgress</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/library_progress.py" line="40"/>
+        <source>Files that could not be read</source>
+        <translation>无法读取的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/library_progress.py" line="44"/>
+        <source>Files indexed only in part</source>
+        <translation>仅部分索引的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/library_progress.py" line="48"/>
+        <source>Re-scan</source>
+        <translation>重新扫描</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/library_progress.py" line="49"/>
+        <source>Look for new, changed and removed files now</source>
+        <translation>立即查找新增、修改和删除的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/library_progress.py" line="51"/>
+        <source>Cancel indexing</source>
+        <translation>取消索引</translation>
+    </message>
+</context>
+<context>
     <name>LongText</name>
     <message>
         <location filename="../../desktop/ui/viewmodels/long_text.py" line="31"/>
@@ -4072,155 +4765,198 @@ Add one with folders and files, then choose which assistants may search and cite
     </message>
 </context>
 <context>
-    <name>MainWindow</name>
+    <name>MainMenus</name>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="104"/>
-        <source>Exported to %1</source>
-        <translation>已导出到 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="114"/>
-        <source>Saved to %1</source>
-        <translation>已保存到 %1</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="148"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="83"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="149"/>
-        <source>&amp;New Chat</source>
-        <translation>新建对话(&amp;N)</translation>
+        <location filename="../../desktop/ui/views/main_menus.py" line="84"/>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="150"/>
-        <source>&amp;Search Chats</source>
-        <translation>搜索对话(&amp;S)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="152"/>
-        <source>&amp;Export Chat</source>
-        <translation>导出对话(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="156"/>
-        <source>&amp;Import Chat…</source>
-        <translation>导入对话(&amp;I)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="159"/>
-        <source>&amp;Settings…</source>
-        <translation>设置(&amp;S)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="164"/>
-        <source>&amp;Quit</source>
-        <translation>退出(&amp;Q)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="165"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="85"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="167"/>
-        <source>&amp;Copy Last Answer</source>
-        <translation>复制上一条回答(&amp;C)</translation>
+        <location filename="../../desktop/ui/views/main_menus.py" line="86"/>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="170"/>
-        <source>&amp;Edit Last Message</source>
-        <translation>编辑上一条消息(&amp;E)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="173"/>
-        <source>Co&amp;mpress Conversation…</source>
-        <translation>压缩对话(&amp;M)…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="180"/>
-        <source>&amp;Floating Chat</source>
-        <translation>悬浮窗(&amp;F)</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="182"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="87"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="183"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="112"/>
+        <source>&amp;New Chat</source>
+        <translation>新建对话(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="114"/>
+        <source>&amp;Search Chats</source>
+        <translation>搜索对话(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="116"/>
+        <source>&amp;Export Chat</source>
+        <translation>导出对话(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="117"/>
+        <source>&amp;Import Chat…</source>
+        <translation>导入对话(&amp;I)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="120"/>
+        <source>&amp;Settings…</source>
+        <translation>设置(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="127"/>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="142"/>
+        <source>Insert &amp;Prompt…</source>
+        <translation>插入提示词(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="148"/>
+        <source>&amp;Copy Last Answer</source>
+        <translation>复制上一条回答(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="151"/>
+        <source>&amp;Edit Last Message</source>
+        <translation>编辑上一条消息(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="154"/>
+        <source>Co&amp;mpress Conversation…</source>
+        <translation>压缩对话(&amp;M)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="159"/>
+        <source>&amp;Floating Chat</source>
+        <translation>悬浮窗(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="165"/>
+        <source>Show &amp;Sidebar</source>
+        <translation>显示侧边栏(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="171"/>
+        <source>Zoom &amp;In</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="174"/>
+        <source>Zoom &amp;Out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="176"/>
+        <source>&amp;Actual Size</source>
+        <translation>实际大小(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="181"/>
+        <source>&amp;Full Screen</source>
+        <translation>全屏(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="199"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="184"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="201"/>
         <source>Open &amp;Log Folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="185"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="202"/>
         <source>&amp;About Parley</source>
         <translation>关于 Parley(&amp;A)</translation>
     </message>
+</context>
+<context>
+    <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="200"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="134"/>
+        <source>Exported to %1</source>
+        <translation>已导出到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="144"/>
+        <source>Saved to %1</source>
+        <translation>已保存到 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="203"/>
         <source>Markdown — this branch…</source>
         <translation>Markdown — 当前分支…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="201"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="204"/>
         <source>Markdown — all versions…</source>
         <translation>Markdown — 所有版本…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="202"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="205"/>
         <source>Parley JSON — whole chat…</source>
         <translation>Parley JSON — 完整对话…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="203"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="206"/>
         <source>Parley JSON — this branch…</source>
         <translation>Parley JSON — 当前分支…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="229"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="232"/>
         <source>Export Chat</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="232"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="235"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="232"/>
-        <location filename="../../desktop/ui/views/main_window.py" line="246"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="235"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="249"/>
         <source>Parley JSON (*.json)</source>
         <translation>Parley JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="244"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="247"/>
         <source>Import Chat</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="254"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="257"/>
         <source>Imported %1 messages.</source>
         <translation>已导入 %1 条消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="256"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="259"/>
         <source>This chat was already here; nothing new to import.</source>
         <translation>此对话已存在，没有可导入的新内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="321"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="385"/>
         <source>About Parley</source>
         <translation>关于 Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="325"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="389"/>
         <source>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;A native desktop chat client for large language models.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;面向大语言模型的原生桌面聊天客户端。&lt;/p&gt;&lt;p&gt;日志：%2&lt;/p&gt;</translation>
     </message>
@@ -4228,294 +4964,497 @@ Add one with folders and files, then choose which assistants may search and cite
 <context>
     <name>McpConsentDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="37"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="30"/>
         <source>Allow {name} to run?</source>
         <translation>允许运行 {name} 吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="40"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="33"/>
         <source>This MCP server is a program that will run on your computer with your permissions. Start it only if you trust it.</source>
         <translation>此 MCP 服务器是一个将以你的权限在你的电脑上运行的程序。请仅在信任它时启动。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="49"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="42"/>
         <source>(Parley&apos;s working folder)</source>
         <translation>（Parley 的工作文件夹）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="50"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="43"/>
         <source>(none)</source>
         <translation>（无）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="52"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="45"/>
         <source>Command line</source>
         <translation>命令行</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="53"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="46"/>
         <source>Working folder</source>
         <translation>工作文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="54"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="47"/>
         <source>Environment variables</source>
         <translation>环境变量</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="58"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_consent.py" line="51"/>
         <source>Allow and start</source>
         <translation>允许并启动</translation>
     </message>
 </context>
 <context>
-    <name>McpHeadersDialog</name>
+    <name>McpImportDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="112"/>
-        <source>Headers for {name}</source>
-        <translation>{name} 的请求头</translation>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="121"/>
+        <source>Add MCP servers from JSON</source>
+        <translation>从 JSON 添加 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="125"/>
+        <source>Paste the “mcpServers” JSON of Claude Desktop or Cursor, VS Code&apos;s “servers”, or one server from its README.</source>
+        <translation>粘贴 Claude Desktop 或 Cursor 的“mcpServers” JSON、VS Code 的“servers”，或某个服务器 README 中的配置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="132"/>
+        <source>MCP servers&apos; JSON</source>
+        <translation>MCP 服务器的 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="158"/>
+        <source>Servers are added turned off. Turn one on to use it: a program asks you first to allow its exact command line.</source>
+        <translation>添加的服务器默认处于关闭状态，开启后即可使用：程序类服务器会先请你允许其完整的命令行。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="215"/>
+        <source>Not added</source>
+        <translation>未添加</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="229"/>
+        <source>Add %n server(s)</source>
+        <translation>
+            <numerusform>添加 %n 个服务器</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_import_dialog.py" line="229"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+</context>
+<context>
+    <name>McpImportPreview</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_import_preview.py" line="33"/>
+        <source>Program (stdio)</source>
+        <translation>程序（stdio）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_import_preview.py" line="34"/>
+        <source>URL (HTTP or SSE)</source>
+        <translation>URL（HTTP 或 SSE）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_import_preview.py" line="54"/>
+        <source>Working folder: %1</source>
+        <translation>工作文件夹：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_import_preview.py" line="60"/>
+        <source>Environment: %1</source>
+        <translation>环境变量：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_import_preview.py" line="66"/>
+        <source>Headers: %1</source>
+        <translation>请求头：%1</translation>
+    </message>
+</context>
+<context>
+    <name>McpServerForm</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="47"/>
+        <source>e.g. Time</source>
+        <translation>例如：时间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="57"/>
+        <source>Parley&apos;s own working folder</source>
+        <translation>Parley 自己的工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="58"/>
+        <source>Choose…</source>
+        <translation>选择…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="61"/>
+        <source>Add variable</source>
+        <translation>添加变量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="62"/>
+        <source>Remove variable</source>
+        <translation>移除变量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="75"/>
+        <source>Separated by spaces; put quotes around one that has spaces.</source>
+        <translation>用空格分隔；含空格的参数请加引号。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="78"/>
+        <source>Streamable HTTP; a server that only speaks the older SSE works too.</source>
+        <translation>Streamable HTTP；仅支持旧版 SSE 的服务器也可使用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="83"/>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="84"/>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="94"/>
+        <source>Command</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="95"/>
+        <source>Arguments</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="96"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="184"/>
+        <source>Working folder</source>
+        <translation>工作文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="97"/>
+        <source>Environment</source>
+        <translation>环境变量</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="98"/>
+        <source>URL</source>
+        <translation>URL</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_server_form.py" line="99"/>
+        <source>Headers</source>
+        <translation>请求头</translation>
     </message>
 </context>
 <context>
     <name>McpServersModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="83"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="94"/>
         <source>Turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="85"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="96"/>
         <source>Not allowed to run: left out of conversations</source>
         <translation>未获准运行：不会用于对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="87"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="98"/>
         <source>Waiting for your consent</source>
         <translation>等待你的同意</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="90"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="101"/>
         <source>Starts when a conversation uses tools</source>
         <translation>对话使用工具时启动</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="92"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="103"/>
         <source>Running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="96"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="107"/>
         <source>Stopped unexpectedly too often: not restarted (see its log)</source>
         <translation>意外停止次数过多：不再重启（请查看其日志）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="98"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="109"/>
         <source>Stopped unexpectedly — restarting in {seconds:g} s when next used</source>
         <translation>意外停止 — 下次使用时将在 {seconds:g} 秒后重启</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="100"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="111"/>
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="125"/>
-        <source>This server has no URL to send headers to.</source>
-        <translation>此服务器没有可发送请求头的 URL。</translation>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="122"/>
+        <source>MCP server %1 added</source>
+        <translation>已添加 MCP 服务器 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="140"/>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="146"/>
+        <source>MCP server %1 changed</source>
+        <translation>已修改 MCP 服务器 %1</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="166"/>
+        <source>%n MCP server(s) added</source>
+        <translation>
+            <numerusform>已添加 %n 个 MCP 服务器</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="180"/>
+        <source>MCP server %1 turned on</source>
+        <translation>已开启 MCP 服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="180"/>
+        <source>MCP server %1 turned off</source>
+        <translation>已关闭 MCP 服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="196"/>
+        <source>MCP server %1 removed</source>
+        <translation>已移除 MCP 服务器 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="245"/>
+        <source>The settings file could not be written.</source>
+        <translation>无法写入设置文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_server_draft.py" line="64"/>
+        <source>Give the server a name.</source>
+        <translation>请为服务器命名。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_server_draft.py" line="76"/>
+        <source>Enter the program to run, such as uvx or npx.</source>
+        <translation>请输入要运行的程序，例如 uvx 或 npx。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_server_draft.py" line="85"/>
+        <source>The arguments cannot be read: %1.</source>
+        <translation>无法解析参数：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_server_draft.py" line="97"/>
+        <source>Enter the server&apos;s address, such as https://…/mcp.</source>
+        <translation>请输入服务器地址，例如 https://…/mcp。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/mcp_server_draft.py" line="114"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="259"/>
-        <source>The header with the value %1 needs a name.</source>
-        <translation>值为 %1 的请求头需要名称。</translation>
+        <location filename="../../desktop/ui/viewmodels/mcp_server_draft.py" line="134"/>
+        <source>The value %1 needs a name.</source>
+        <translation>值 %1 缺少名称。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/mcp_servers.py" line="263"/>
-        <source>The header %1 is given twice.</source>
-        <translation>请求头 %1 重复填写了两次。</translation>
+        <location filename="../../desktop/ui/viewmodels/mcp_server_draft.py" line="139"/>
+        <source>The name %1 is given twice.</source>
+        <translation>名称 %1 重复了。</translation>
     </message>
 </context>
 <context>
     <name>McpServersPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="144"/>
-        <source>Servers</source>
-        <translation>服务器</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="147"/>
-        <source>Add a server</source>
-        <translation>添加服务器</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="149"/>
-        <source>Program (stdio)</source>
-        <translation>程序（stdio）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="150"/>
-        <source>URL (streamable HTTP)</source>
-        <translation>URL（Streamable HTTP）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="159"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="59"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="164"/>
-        <source>Kind</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="165"/>
-        <source>Name</source>
-        <translation>名称</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="166"/>
-        <source>Command</source>
-        <translation>命令</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="167"/>
-        <source>Arguments</source>
-        <translation>参数</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="168"/>
-        <source>URL</source>
-        <translation>URL</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="169"/>
-        <source>Headers</source>
-        <translation>请求头</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="232"/>
-        <source>No MCP server is set up.</source>
-        <translation>尚未配置 MCP 服务器。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="247"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="75"/>
         <source>Allow…</source>
         <translation>允许…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="251"/>
-        <source>Enabled</source>
-        <translation>启用</translation>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="48"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="256"/>
-        <source>Headers…</source>
-        <translation>请求头…</translation>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="51"/>
+        <source>No MCP servers yet. Add one, or paste the “mcpServers” JSON of Claude Desktop or Cursor here (Ctrl+V).</source>
+        <translation>暂无 MCP 服务器。可以添加一个，或将 Claude Desktop 或 Cursor 的“mcpServers” JSON 粘贴到这里（Ctrl+V）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="260"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="61"/>
+        <source>Paste JSON…</source>
+        <translation>粘贴 JSON…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="63"/>
+        <source>Add servers from the JSON of Claude Desktop, Cursor or VS Code</source>
+        <translation>从 Claude Desktop、Cursor 或 VS Code 的 JSON 添加服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="78"/>
         <source>Open log</source>
         <translation>打开日志</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="263"/>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="80"/>
         <source>Remove</source>
         <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="83"/>
+        <source>Use this server in conversations</source>
+        <translation>在对话中使用此服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="88"/>
+        <source>A program runs only once you allow its exact command line.</source>
+        <translation>程序只有在你允许其完整命令行后才会运行。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="91"/>
+        <source>Add server</source>
+        <translation>添加服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="182"/>
+        <source>New server</source>
+        <translation>新服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="206"/>
+        <source>%1 (off)</source>
+        <translation>%1（已关闭）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="243"/>
+        <source>The clipboard holds no MCP servers&apos; JSON.</source>
+        <translation>剪贴板中没有 MCP 服务器的 JSON。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/mcp_page.py" line="266"/>
+        <source>%n server(s) added, turned off: turn one on to use it.</source>
+        <translation>
+            <numerusform>已添加 %n 个服务器，均处于关闭状态：开启后即可使用。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>MemoryCard</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_cards.py" line="66"/>
+        <location filename="../../desktop/ui/viewmodels/memory_cards.py" line="86"/>
+        <source>This memory is no longer kept.</source>
+        <translation>此记忆已不再保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_cards.py" line="72"/>
+        <source>Removed from memory.</source>
+        <translation>已从记忆中移除。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_cards.py" line="77"/>
+        <location filename="../../desktop/ui/viewmodels/memory_cards.py" line="98"/>
+        <source>Could not change the memory: %1</source>
+        <translation>无法更改记忆：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_cards.py" line="94"/>
+        <source>Changed to: %1</source>
+        <translation>已改为：%1</translation>
     </message>
 </context>
 <context>
     <name>MemoryPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="68"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="64"/>
         <source>What assistants were asked to remember. Global memories are for every assistant that uses memory; the others for one assistant only.</source>
         <translation>助手被要求记住的内容。全局记忆适用于所有启用了记忆的助手，其他记忆仅适用于某一个助手。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="76"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="72"/>
         <source>Search memories</source>
         <translation>搜索记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="95"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="85"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="87"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="99"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="89"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="101"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="91"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="102"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="92"/>
         <source>Save the memories listed as a Markdown file</source>
         <translation>将列表中的记忆保存为 Markdown 文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="108"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="98"/>
         <source>Memory deleted.</source>
         <translation>记忆已删除。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="109"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="99"/>
         <source>Undo</source>
         <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="121"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="111"/>
         <source>Keep for</source>
         <translation>适用于</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="124"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="114"/>
         <source>e.g. I prefer metric units.</source>
         <translation>例如：我习惯使用公制单位。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="128"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="118"/>
         <source>Save</source>
         <translation>保存</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="131"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="121"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="155"/>
-        <source>Save model</source>
-        <translation>保存模型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="159"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="147"/>
         <source>Without a model memories are found by their words. A memory saved while the model cannot be reached is marked “words only” until it is embedded.</source>
         <translation>未设置模型时，将按关键词查找记忆。在无法连接模型时保存的记忆会标记为“仅关键词”，直到完成嵌入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="174"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="162"/>
         <source>Embedding model</source>
         <translation>嵌入模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="236"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="216"/>
         <source>No memories match.</source>
         <translation>没有匹配的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="239"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="220"/>
         <source>No memories yet.
 
 Add one here, or ask an assistant that uses memory to remember something.</source>
@@ -4524,32 +5463,32 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 可以在这里添加，也可以让启用了记忆的助手记住某些内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="250"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="229"/>
         <source>words only</source>
         <translation>仅关键词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="272"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="254"/>
         <source>New memory</source>
         <translation>新建记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="281"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="263"/>
         <source>Edit memory</source>
         <translation>编辑记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="327"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="309"/>
         <source>Export Memories</source>
         <translation>导出记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="329"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="311"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="345"/>
+        <location filename="../../desktop/ui/views/settings_pages/memory_page.py" line="324"/>
         <source>Choose or type the embedding model&apos;s name.</source>
         <translation>请选择或输入嵌入模型的名称。</translation>
     </message>
@@ -4585,95 +5524,100 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>MemorySettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="142"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="146"/>
         <source>All memories</source>
         <translation>全部记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="153"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="157"/>
         <source>Global</source>
         <translation>全局</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="156"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="160"/>
         <source>%1 (removed assistant)</source>
         <translation>%1（已删除的助手）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="186"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="190"/>
         <source>Could not read the memories: %1</source>
         <translation>无法读取记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="207"/>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="225"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="211"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="229"/>
         <source>Could not save the memory: %1</source>
         <translation>无法保存记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="210"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="214"/>
         <source>That is already kept as a memory.</source>
         <translation>已有相同的记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="214"/>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="231"/>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="317"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="218"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="235"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="328"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="237"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="241"/>
         <source>Saved. It is found by its words only until it can be embedded.</source>
         <translation>已保存。完成嵌入之前，只能按关键词找到它。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="238"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="242"/>
         <source>Saved. It is found by its words only until it can be embedded: %1.</source>
         <translation>已保存。完成嵌入之前，只能按关键词找到它：%1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="249"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="253"/>
         <source>Could not delete the memory: %1</source>
         <translation>无法删除记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="271"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="275"/>
         <source>Could not bring the memory back: %1</source>
         <translation>无法恢复记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="274"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="278"/>
         <source>The memory could not be brought back.</source>
         <translation>无法恢复该记忆。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="276"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="280"/>
         <source>Memory restored.</source>
         <translation>记忆已恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="297"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="301"/>
         <source>Could not export to %1: %2</source>
         <translation>无法导出到 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="300"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="304"/>
         <source>Memories exported to %1: %2.</source>
         <translation>已将 %2 条记忆导出到 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="315"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="320"/>
+        <source>Memories&apos; embedding model changed</source>
+        <translation>已更改记忆的嵌入模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="326"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="329"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="340"/>
         <source>Could not embed the memories: %1</source>
         <translation>无法嵌入记忆：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="331"/>
+        <location filename="../../desktop/ui/viewmodels/memory_settings.py" line="342"/>
         <source>Memories embedded with the new model: %1.</source>
         <translation>已用新模型嵌入 %1 条记忆。</translation>
     </message>
@@ -4681,67 +5625,67 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>MessageActions</name>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="44"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="46"/>
         <source>Copy as Markdown</source>
         <translation>复制为 Markdown</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="45"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="47"/>
         <source>Edit and answer again</source>
         <translation>编辑并重新回答</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="47"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="49"/>
         <source>Regenerate this answer</source>
         <translation>重新生成此回答</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="49"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="51"/>
         <source>Previous version</source>
         <translation>上一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="53"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="55"/>
         <source>Next version</source>
         <translation>下一个版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="56"/>
-        <source>▶ Continue</source>
-        <translation>▶ 继续</translation>
+        <location filename="../../desktop/ui/views/message_actions.py" line="60"/>
+        <source>Continue</source>
+        <translation>继续</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="56"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="58"/>
         <source>Continue this answer</source>
         <translation>继续生成此回答</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="59"/>
-        <source>↻ Retry</source>
-        <translation>↻ 重试</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="59"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="62"/>
         <source>Try this answer again</source>
         <translation>重新尝试此回答</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="65"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="64"/>
+        <source>Retry</source>
+        <translation>重试</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/message_actions.py" line="69"/>
         <source>Delete this message and what follows it</source>
         <translation>删除此消息及其后的内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="113"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="118"/>
         <source>Version %1 of %2</source>
         <translation>版本 %1/%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="122"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="127"/>
         <source>Unpin: the summary may stand for this message again</source>
         <translation>取消固定：摘要可再次代替此消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_actions.py" line="124"/>
+        <location filename="../../desktop/ui/views/message_actions.py" line="129"/>
         <source>Pin: always send this message in full</source>
         <translation>固定：始终完整发送此消息</translation>
     </message>
@@ -4772,42 +5716,42 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>MessageItem</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="91"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="124"/>
         <source>Thinking…</source>
         <translation>思考中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="93"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="126"/>
         <source>Thought for %n s</source>
         <translation>已思考 %n 秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="102"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="135"/>
         <source>%1 — retrying in %2 s (try %3 of %4)</source>
         <translation>%1 — %2 秒后重试（第 %3/%4 次）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="106"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="139"/>
         <source>%1 — trying again (try %3 of %4)</source>
         <translation>%1 — 正在重试（第 %3/%4 次）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="124"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="157"/>
         <source>Stopped</source>
         <translation>已停止</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="125"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="158"/>
         <source>Interrupted — Parley closed before the answer finished</source>
         <translation>已中断 — 回答完成前 Parley 已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="128"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="161"/>
         <source>Waiting for your approval</source>
         <translation>等待你的批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/message_item.py" line="148"/>
+        <location filename="../../desktop/ui/viewmodels/message_item.py" line="181"/>
         <source>first token %n ms</source>
         <translation>首 Token %n 毫秒</translation>
     </message>
@@ -4815,27 +5759,27 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>MessageWidget</name>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="161"/>
-        <source>⚑ Pinned — always sent in full</source>
-        <translation>⚑ 已固定 — 始终完整发送</translation>
+        <location filename="../../desktop/ui/views/message_widget.py" line="169"/>
+        <source>Pinned — always sent in full</source>
+        <translation>已固定 — 始终完整发送</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="197"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="210"/>
         <source>Show text</source>
         <translation>显示文本</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="257"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="270"/>
         <source>message.txt</source>
         <translation>message.txt</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="257"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="270"/>
         <source>answer.md</source>
         <translation>answer.md</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/message_widget.py" line="258"/>
+        <location filename="../../desktop/ui/views/message_widget.py" line="271"/>
         <source>Save Message</source>
         <translation>保存消息</translation>
     </message>
@@ -4851,72 +5795,67 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>NetworkPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="29"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="37"/>
         <source>Use the system&apos;s proxy settings</source>
         <translation>使用系统代理设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="30"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="38"/>
         <source>No proxy</source>
         <translation>不使用代理</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="31"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="39"/>
         <source>Custom proxy:</source>
         <translation>自定义代理：</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="45"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="56"/>
         <source>None: only the system&apos;s certificates</source>
         <translation>无：仅使用系统证书</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="46"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="57"/>
         <source>Browse…</source>
         <translation>浏览…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="48"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="59"/>
         <source>Clear</source>
         <translation>清除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="52"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="63"/>
         <source>Certificates (PEM) trusted in addition to the system&apos;s, e.g. for a company proxy that inspects encrypted connections.</source>
         <translation>除系统证书外额外信任的证书（PEM），例如用于会检查加密连接的公司代理。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="62"/>
-        <source>Save network settings</source>
-        <translation>保存网络设置</translation>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="137"/>
+        <source>Type the proxy&apos;s address and press Enter to use it.</source>
+        <translation>输入代理地址并按 Enter 即可使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="84"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="91"/>
         <source>Proxy</source>
         <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="85"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="92"/>
         <source>CA bundle</source>
         <translation>CA 证书包</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="96"/>
-        <source>Saved.</source>
-        <translation>已保存。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="118"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="162"/>
         <source>Choose a CA bundle</source>
         <translation>选择 CA 证书包</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="121"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="165"/>
         <source>Certificates (*.pem *.crt *.cer)</source>
         <translation>证书 (*.pem *.crt *.cer)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="121"/>
+        <location filename="../../desktop/ui/views/settings_pages/network_page.py" line="165"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
@@ -4924,14 +5863,9 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>NetworkSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/network_settings.py" line="42"/>
+        <location filename="../../desktop/ui/viewmodels/network_settings.py" line="67"/>
         <source>%1: %2.</source>
         <translation>%1：%2。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/network_settings.py" line="48"/>
-        <source>Could not save settings: %1</source>
-        <translation>无法保存设置：%1</translation>
     </message>
 </context>
 <context>
@@ -4947,57 +5881,47 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
         <translation>仅列出能识别图片的模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/ocr_page.py" line="49"/>
+        <location filename="../../desktop/ui/views/settings_pages/ocr_page.py" line="47"/>
         <source>OCR model</source>
         <translation>OCR 模型</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/ocr_page.py" line="62"/>
-        <source>Saved.</source>
-        <translation>已保存。</translation>
     </message>
 </context>
 <context>
     <name>OcrSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="48"/>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="51"/>
         <source>None — use the local engine</source>
         <translation>无 — 使用本地引擎</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="57"/>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="60"/>
         <source>cannot see images</source>
         <translation>无法识别图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="71"/>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="74"/>
         <source>Local OCR engine: installed</source>
         <translation>本地 OCR 引擎：已安装</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="72"/>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="75"/>
         <source>Local OCR engine: not installed — %1</source>
         <translation>本地 OCR 引擎：未安装 — %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="78"/>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="81"/>
         <source>Images are read by %1.</source>
         <translation>图片由 %1 识别。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="80"/>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="83"/>
         <source>Images are read by the local engine, on this computer.</source>
         <translation>图片由本机上的本地引擎识别。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="82"/>
+        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="85"/>
         <source>No OCR is available: images cannot be sent to models without vision until you choose an OCR model or install the local engine.</source>
         <translation>没有可用的 OCR：在你选择 OCR 模型或安装本地引擎之前，无法向不支持视觉的模型发送图片。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/ocr_settings.py" line="98"/>
-        <source>Could not save settings: %1</source>
-        <translation>无法保存设置：%1</translation>
     </message>
 </context>
 <context>
@@ -5021,72 +5945,72 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>OverridesEditor</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="44"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="48"/>
         <source>Images (vision)</source>
         <translation>图片（视觉）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="45"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="49"/>
         <source>Tool calls</source>
         <translation>工具调用</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="46"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="50"/>
         <source>Reasoning</source>
         <translation>思考</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="47"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="51"/>
         <source>System prompt role</source>
         <translation>系统提示词角色</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="53"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="57"/>
         <source>On</source>
         <translation>开启</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="53"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="57"/>
         <source>Off</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="60"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="65"/>
         <source> tokens</source>
         <translation> Token</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="62"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="68"/>
         <source>Add models above to adjust what they can do.</source>
         <translation>先在上方添加模型，再调整它们的能力。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="71"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="77"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="74"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="80"/>
         <source>Context length</source>
         <translation>上下文长度</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="123"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="142"/>
         <source>Default (on)</source>
         <translation>默认（开启）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="123"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="142"/>
         <source>Default (off)</source>
         <translation>默认（关闭）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="127"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="146"/>
         <source>Default (%1)</source>
         <translation>默认（%1）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="129"/>
+        <location filename="../../desktop/ui/views/settings_pages/overrides_editor.py" line="148"/>
         <source>Default</source>
         <translation>默认</translation>
     </message>
@@ -5099,7 +6023,7 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="553"/>
+        <location filename="../../desktop/app.py" line="557"/>
         <source>Parley could not start.
 
 %1</source>
@@ -5111,22 +6035,22 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>PresetPicker</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="26"/>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="29"/>
         <source>Add a provider</source>
         <translation>添加服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="29"/>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="32"/>
         <source>Choose a service to fill in its address; every field can be changed.</source>
         <translation>选择一个服务以填入其地址；所有字段均可修改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="46"/>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="51"/>
         <source>Any other server that speaks OpenAI&apos;s API (vLLM, llama.cpp, …)</source>
         <translation>任何兼容 OpenAI API 的其他服务器（vLLM、llama.cpp 等）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="51"/>
+        <location filename="../../desktop/ui/views/settings_pages/preset_picker.py" line="56"/>
         <source>On this computer</source>
         <translation>本机</translation>
     </message>
@@ -5155,165 +6079,404 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
     </message>
 </context>
 <context>
+    <name>PromptInserter</name>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_insert.py" line="191"/>
+        <source>No saved prompts — add them in Settings → Prompts</source>
+        <translation>没有已保存的提示词 — 请在“设置 → 提示词”中添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_insert.py" line="193"/>
+        <source>No prompt matches “%1”</source>
+        <translation>没有与“%1”匹配的提示词</translation>
+    </message>
+</context>
+<context>
+    <name>PromptLibraryModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="71"/>
+        <source>Asked when inserted: %1</source>
+        <translation>插入时询问：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="73"/>
+        <source>Filled in when sent: %1</source>
+        <translation>发送时自动填入：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="75"/>
+        <source>No variables. Write {{name}} where the prompt should ask for a word.</source>
+        <translation>没有变量。在需要插入时填写的位置写上 {{name}}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="82"/>
+        <source>New prompt</source>
+        <translation>新提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="84"/>
+        <source>Prompt added</source>
+        <translation>已添加提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="92"/>
+        <source>Summarise</source>
+        <translation>总结</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="94"/>
+        <source>Summarise the following in a few bullet points. Keep names, numbers and decisions.
+
+</source>
+        <translation>用几个要点总结以下内容，保留名称、数字和决定。
+
+</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="100"/>
+        <source>Translate</source>
+        <translation>翻译</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="102"/>
+        <source>Translate the following into {{language}}. Keep the meaning, tone and formatting, and reply with the translation only.
+
+</source>
+        <translation>将以下内容翻译成{{language}}。保留原意、语气和格式，只回复译文。
+
+</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="108"/>
+        <source>Explain code</source>
+        <translation>解释代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="110"/>
+        <source>Explain what this code does, step by step, and point out anything that could go wrong.
+
+</source>
+        <translation>逐步解释这段代码的作用，并指出可能出错的地方。
+
+</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="115"/>
+        <source>Example prompts added</source>
+        <translation>已添加示例提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="123"/>
+        <source>%1 (copy)</source>
+        <translation>%1（副本）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="126"/>
+        <source>Prompt “%1” duplicated</source>
+        <translation>已创建提示词“%1”的副本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="133"/>
+        <source>A prompt needs a title.</source>
+        <translation>提示词需要标题。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="135"/>
+        <source>A title can be at most %1 characters.</source>
+        <translation>标题最多 %1 个字符。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="147"/>
+        <source>Prompt “%1” deleted</source>
+        <translation>已删除提示词“%1”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/prompt_library.py" line="163"/>
+        <source>Prompt “%1” edited</source>
+        <translation>已编辑提示词“%1”</translation>
+    </message>
+</context>
+<context>
+    <name>PromptPopup</name>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_popup.py" line="138"/>
+        <location filename="../../desktop/ui/views/prompt_popup.py" line="147"/>
+        <source>Saved prompts</source>
+        <translation>已保存的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_popup.py" line="140"/>
+        <location filename="../../desktop/ui/views/prompt_popup.py" line="141"/>
+        <source>Find a prompt</source>
+        <translation>查找提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_popup.py" line="158"/>
+        <source>Open Settings</source>
+        <translation>打开设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_popup.py" line="161"/>
+        <source>↑↓ to move · Enter to insert · Esc to close</source>
+        <translation>↑↓ 移动 · Enter 插入 · Esc 关闭</translation>
+    </message>
+</context>
+<context>
+    <name>PromptVariablesDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_variables_dialog.py" line="30"/>
+        <source>Insert prompt</source>
+        <translation>插入提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_variables_dialog.py" line="35"/>
+        <source>Fill in the blanks. Enter moves to the next one.</source>
+        <translation>请填写空白处。按 Enter 跳到下一项。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_variables_dialog.py" line="51"/>
+        <source>Insert</source>
+        <translation>插入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/prompt_variables_dialog.py" line="53"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
+    <name>PromptsPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="45"/>
+        <source>Prompts you use often. Type / at the start of a message to insert one. Write {{name}} where a prompt should ask for a word when it is inserted.</source>
+        <translation>你常用的提示词。在消息开头输入 / 即可插入。在提示词中写上 {{name}}，插入时会询问要填入的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="54"/>
+        <source>Saved prompts</source>
+        <translation>已保存的提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="61"/>
+        <source>No saved prompts yet. Add your own, or start from a few examples.</source>
+        <translation>暂无已保存的提示词。可以自己添加，也可以从几个示例开始。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="66"/>
+        <source>Add examples</source>
+        <translation>添加示例</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="67"/>
+        <source>Summarise, Translate and Explain code</source>
+        <translation>总结、翻译和解释代码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="78"/>
+        <source>Add</source>
+        <translation>添加</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="80"/>
+        <source>Duplicate</source>
+        <translation>创建副本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="82"/>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="87"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="90"/>
+        <source>Prompt title</source>
+        <translation>提示词标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="91"/>
+        <source>e.g. Summarise</source>
+        <translation>例如：总结</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="96"/>
+        <source>Text</source>
+        <translation>内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="100"/>
+        <source>Prompt text</source>
+        <translation>提示词内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/prompts_page.py" line="102"/>
+        <source>e.g. Translate the following into {{language}}:</source>
+        <translation>例如：将以下内容翻译成{{language}}：</translation>
+    </message>
+</context>
+<context>
     <name>ProviderForm</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="57"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="74"/>
         <source>e.g. Local server</source>
         <translation>例如：本地服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="61"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="78"/>
         <source>OpenAI Chat Completions (and compatible)</source>
         <translation>OpenAI Chat Completions（及兼容接口）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="62"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="79"/>
         <source>OpenAI Responses</source>
         <translation>OpenAI Responses</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="63"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="80"/>
         <source>Anthropic Messages</source>
         <translation>Anthropic Messages</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="64"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="81"/>
         <source>Google Gemini</source>
         <translation>Google Gemini</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="65"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="82"/>
         <source>Ollama</source>
         <translation>Ollama</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="80"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="97"/>
         <source>Test connection</source>
         <translation>测试连接</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="82"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="99"/>
         <source>List the server&apos;s models (or ask the model for one token) with these settings</source>
         <translation>使用这些设置列出服务器的模型（或请模型回复一个 Token）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="91"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="108"/>
         <source>One model id per line, or fetch them</source>
         <translation>每行一个模型 ID，或从服务器获取</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="95"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="112"/>
         <source>Fetch models</source>
         <translation>获取模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="96"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="113"/>
         <source>Ask the server which models it offers</source>
         <translation>询问服务器提供哪些模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="112"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="129"/>
         <source> s</source>
         <translation> 秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="132"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="165"/>
         <source>Merged over every request Parley sends; null removes a field.</source>
         <translation>合并到 Parley 发送的每个请求中；null 表示删除该字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="142"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="172"/>
         <source>How long the server may stay silent, before its first word or between two, before Parley gives up. Give more to a local server that loads a large model or a model that thinks at length.</source>
         <translation>服务器在开始输出前或两次输出之间可以保持无响应的最长时间，超过后 Parley 将放弃。加载大型模型的本地服务器或需要长时间思考的模型，可设置更长的时间。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="160"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="190"/>
         <source>Connection</source>
         <translation>连接</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="161"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="191"/>
         <source>Name</source>
         <translation>名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="166"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="196"/>
         <source>Protocol</source>
         <translation>协议</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="167"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="197"/>
         <source>Base URL</source>
         <translation>API 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="168"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="198"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="170"/>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="171"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="200"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="201"/>
         <source>Models</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="172"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="202"/>
         <source>Default model</source>
         <translation>默认模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="173"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="203"/>
         <source>Requests</source>
         <translation>请求</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="174"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="204"/>
         <source>Custom headers</source>
         <translation>自定义请求头</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="175"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="205"/>
         <source>Extra JSON body</source>
         <translation>额外 JSON 请求体</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="176"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="206"/>
         <source>Stall timeout</source>
         <translation>无响应超时</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="177"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="207"/>
         <source>Model capabilities</source>
         <translation>模型能力</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="180"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="210"/>
         <source>What Parley assumes each model can do. Change it when a model can do more or less than its family usually can.</source>
         <translation>Parley 对每个模型能力的默认假设。当某个模型的能力多于或少于其系列的通常水平时，请在此修改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="213"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="261"/>
         <source>This service also speaks: %1</source>
         <translation>此服务还支持：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="278"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="370"/>
         <source>Saved in the keyring — leave empty to keep it</source>
         <translation>已保存在密钥环中 — 留空则保持不变</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="280"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="372"/>
         <source>Required for this service</source>
         <translation>此服务必填</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="282"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="374"/>
         <source>Not needed for most local servers</source>
         <translation>大多数本地服务器无需填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="284"/>
+        <location filename="../../desktop/ui/views/settings_pages/provider_form.py" line="376"/>
         <source>&lt;a href=&quot;%1&quot;&gt;Get an API key&lt;/a&gt;</source>
         <translation>&lt;a href=&quot;%1&quot;&gt;获取 API 密钥&lt;/a&gt;</translation>
     </message>
@@ -5321,190 +6484,460 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>ProvidersPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="45"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="70"/>
         <source>Add</source>
         <translation>添加</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="47"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="72"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="61"/>
-        <source>Save provider</source>
-        <translation>保存服务商</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="98"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="117"/>
         <source>Unavailable: no system keyring</source>
         <translation>不可用：没有系统密钥环</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="186"/>
-        <source>Saving…</source>
-        <translation>正在保存…</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="193"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="278"/>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="201"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="307"/>
         <source>Asking the server for its models…</source>
         <translation>正在向服务器获取模型列表…</translation>
     </message>
-    <message numerus="yes">
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="208"/>
-        <source>%n model(s) found. Save to use them.</source>
-        <translation>
-            <numerusform>找到 %n 个模型。保存后即可使用。</numerusform>
-        </translation>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="68"/>
+        <source>No providers yet — choose a service on the right.</source>
+        <translation>暂无服务商 — 请在右侧选择一个服务。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="210"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="292"/>
+        <source>Remove provider</source>
+        <translation>移除服务商</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="294"/>
+        <source>Remove the provider “%1”? Its API key is deleted from the keyring; chats with its models are kept.</source>
+        <translation>要移除服务商“%1”吗？其 API 密钥将从密钥环中删除；使用其模型的对话会保留。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="312"/>
         <source>The server offers no models.</source>
         <translation>服务器没有提供任何模型。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="314"/>
+        <source>%n model(s) found and saved.</source>
+        <translation>
+            <numerusform>找到并保存了 %n 个模型。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="315"/>
+        <source>%n model(s) found.</source>
+        <translation>
+            <numerusform>找到 %n 个模型。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="219"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="324"/>
         <source>Connecting…</source>
         <translation>正在连接…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="229"/>
+        <location filename="../../desktop/ui/views/settings_pages/providers_page.py" line="334"/>
         <source>This server keeps no model list: type its model ids, one per line</source>
         <translation>此服务器不提供模型列表：请填写模型 ID，每行一个</translation>
     </message>
 </context>
 <context>
+    <name>ReasoningCard</name>
+    <message>
+        <location filename="../../desktop/ui/views/message_widget.py" line="316"/>
+        <source>Reasoning: %1</source>
+        <translation>思考过程：%1</translation>
+    </message>
+</context>
+<context>
     <name>SecretField</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="52"/>
+        <location filename="../../desktop/ui/views/settings_pages/secret_field.py" line="32"/>
         <source>Replace</source>
         <translation>更换</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="54"/>
+        <location filename="../../desktop/ui/views/settings_pages/secret_field.py" line="34"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="100"/>
+        <location filename="../../desktop/ui/views/settings_pages/secret_field.py" line="82"/>
         <source>Type the new one; leave empty to keep the saved one</source>
         <translation>输入新的密钥或密码；留空则保持不变</translation>
     </message>
 </context>
 <context>
-    <name>SettingsDialog</name>
+    <name>SettingsBar</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="27"/>
-        <source>Settings</source>
-        <translation>设置</translation>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="30"/>
+        <source>Undo</source>
+        <translation>撤销</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="33"/>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="34"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="45"/>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="46"/>
+        <source>Saved</source>
+        <translation>已保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="47"/>
+        <source>Undone</source>
+        <translation>已撤销</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="54"/>
+        <source>Changes are saved as you make them.</source>
+        <translation>更改会即时保存。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="63"/>
+        <source>Not saved</source>
+        <translation>未保存</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="69"/>
+        <source>Undo “%1” (Ctrl+Z).</source>
+        <translation>撤销“%1”（Ctrl+Z）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_bar.py" line="70"/>
+        <source>Keys and passwords kept in the keyring are not undone.</source>
+        <translation>保存在密钥环中的密钥和密码不会被撤销。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsChanges</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="19"/>
         <source>Providers</source>
         <translation>模型服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="34"/>
-        <source>Appearance</source>
-        <translation>外观</translation>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="20"/>
+        <source>Theme</source>
+        <translation>主题</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="35"/>
-        <source>Network</source>
-        <translation>网络</translation>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="21"/>
+        <source>Text size</source>
+        <translation>字号</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="37"/>
-        <source>Assistants</source>
-        <translation>助手</translation>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="22"/>
+        <source>Remote images</source>
+        <translation>远程图片</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="39"/>
-        <source>Knowledge</source>
-        <translation>知识库</translation>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="25"/>
+        <source>Language</source>
+        <translation>语言</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="42"/>
-        <source>Memory</source>
-        <translation>记忆</translation>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="26"/>
+        <source>Last model</source>
+        <translation>上次使用的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="44"/>
-        <source>Web search</source>
-        <translation>网络搜索</translation>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="27"/>
+        <source>Proxy</source>
+        <translation>代理</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="47"/>
-        <source>Tools</source>
-        <translation>工具</translation>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="28"/>
+        <source>Proxy URL</source>
+        <translation>代理地址</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="50"/>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="29"/>
+        <source>CA bundle</source>
+        <translation>CA 证书包</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="30"/>
+        <source>Reasoning effort</source>
+        <translation>思考强度</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="31"/>
+        <source>Tool permissions</source>
+        <translation>工具权限</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="32"/>
+        <source>Always allowed tools</source>
+        <translation>始终允许的工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="35"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="52"/>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="36"/>
+        <source>MCP servers allowed to start</source>
+        <translation>允许启动的 MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="39"/>
+        <source>OCR model</source>
+        <translation>OCR 模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="40"/>
+        <source>Tray</source>
+        <translation>托盘</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="41"/>
+        <source>Notifications</source>
+        <translation>通知</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="44"/>
+        <source>Floating chat shortcut</source>
+        <translation>悬浮窗快捷键</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="47"/>
+        <source>Utility model</source>
+        <translation>辅助模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="48"/>
+        <source>Prices</source>
+        <translation>价格</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="49"/>
+        <source>Currency</source>
+        <translation>货币</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="50"/>
+        <source>Chat titles</source>
+        <translation>对话标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="51"/>
+        <source>Follow-up suggestions</source>
+        <translation>追问建议</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="54"/>
+        <source>Assistants</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="55"/>
+        <source>Default assistant</source>
+        <translation>默认助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="56"/>
+        <source>Knowledge libraries</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="57"/>
+        <source>Web search engine</source>
+        <translation>网络搜索引擎</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="60"/>
+        <source>SearXNG address</source>
+        <translation>SearXNG 地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="63"/>
+        <source>SearXNG user name</source>
+        <translation>SearXNG 用户名</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="66"/>
+        <source>Results per search</source>
+        <translation>每次搜索结果数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="69"/>
+        <source>Opening web pages</source>
+        <translation>网页读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="72"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="73"/>
+        <source>Prompts</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="95"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_change_names.py" line="96"/>
+        <source>%1 changed</source>
+        <translation>已更改%1</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="57"/>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="70"/>
+        <source>Providers</source>
+        <translation>模型服务商</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="93"/>
+        <source>Appearance</source>
+        <translation>外观</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="95"/>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="72"/>
+        <source>Assistants</source>
+        <translation>助手</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="62"/>
+        <source>Settings categories</source>
+        <translation>设置分类</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="74"/>
+        <source>Prompts</source>
+        <translation>提示词</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="76"/>
+        <source>Knowledge</source>
+        <translation>知识库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="79"/>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="81"/>
+        <source>Web search</source>
+        <translation>网络搜索</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="84"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="87"/>
+        <source>MCP servers</source>
+        <translation>MCP 服务器</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="89"/>
         <source>OCR</source>
         <translation>文字识别 (OCR)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="54"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="91"/>
         <source>Usage &amp;&amp; models</source>
         <translation>用量与模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="56"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="97"/>
         <source>Desktop</source>
         <translation>桌面</translation>
     </message>
 </context>
 <context>
+    <name>SettingsUndo</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings_undo.py" line="139"/>
+        <source>Could not save settings: %1</source>
+        <translation>无法保存设置：%1</translation>
+    </message>
+</context>
+<context>
     <name>SettingsViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="167"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="180"/>
         <source>The settings file %1 is invalid: %2.</source>
         <translation>设置文件 %1 无效：%2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="172"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="185"/>
         <source>A copy was kept at %1.</source>
         <translation>已在 %1 保留一份副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="175"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="188"/>
         <source>Parley started with default settings.</source>
         <translation>Parley 已使用默认设置启动。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="184"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="197"/>
         <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings → Network.</source>
         <translation>无法应用网络设置：%1。在“设置 → 网络”中修复之前，Parley 仅使用系统证书。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="297"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="246"/>
+        <source>Provider %1 saved</source>
+        <translation>已保存服务商 %1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="264"/>
+        <source>Provider %1 removed, with its API key</source>
+        <translation>已移除服务商 %1 及其 API 密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="323"/>
         <source>Connected: %1 answered.</source>
         <translation>已连接：%1 已回复。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="299"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="325"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>已连接：%n 个模型可用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="301"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="327"/>
         <source>Connected, but the server offers no models.</source>
         <translation>已连接，但服务器没有提供任何模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="364"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="395"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -5512,115 +6945,23 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>ShortcutsDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="21"/>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="67"/>
+        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="68"/>
         <source>Keyboard Shortcuts</source>
         <translation>键盘快捷键</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="23"/>
-        <source>New chat</source>
-        <translation>新建对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="24"/>
-        <source>Search chats</source>
-        <translation>搜索对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="25"/>
-        <source>Send the message</source>
-        <translation>发送消息</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="26"/>
-        <source>New line in the message</source>
-        <translation>在消息中换行</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="27"/>
-        <source>Stop the answer (keeps what arrived)</source>
-        <translation>停止回答（保留已收到的内容）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="28"/>
-        <source>Edit your last message</source>
-        <translation>编辑你的上一条消息</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="29"/>
-        <source>Copy the last answer</source>
-        <translation>复制上一条回答</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="30"/>
-        <source>Show or hide the floating chat</source>
-        <translation>显示或隐藏悬浮窗</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="31"/>
-        <source>The same from any application (set in Settings)</source>
-        <translation>在任意应用中执行同样操作（在设置中设定）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="32"/>
-        <source>Floating chat: move it (Alt+arrows; with Ctrl, 50 px)</source>
-        <translation>悬浮窗：移动（Alt+方向键；同时按 Ctrl 每次移动 50 px）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="33"/>
-        <source>Floating chat: resize it (Alt+Shift+arrows)</source>
-        <translation>悬浮窗：调整大小（Alt+Shift+方向键）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="34"/>
-        <source>Floating chat: hide it (when no answer is running)</source>
-        <translation>悬浮窗：隐藏（没有正在生成的回答时）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="35"/>
-        <source>Rename the selected chat</source>
-        <translation>重命名所选对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="36"/>
-        <source>Delete the selected chat</source>
-        <translation>删除所选对话</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="37"/>
-        <source>Settings</source>
-        <translation>设置</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="38"/>
-        <source>This list</source>
-        <translation>本列表</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="39"/>
-        <source>Quit</source>
-        <translation>退出</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="42"/>
-        <source>Keys</source>
-        <translation>按键</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/shortcuts_dialog.py" line="42"/>
-        <source>Action</source>
-        <translation>操作</translation>
     </message>
 </context>
 <context>
     <name>Sidebar</name>
     <message>
         <location filename="../../desktop/ui/views/sidebar.py" line="47"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="84"/>
         <source>Chats</source>
         <translation>对话</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/views/sidebar.py" line="49"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="52"/>
         <source>New chat</source>
         <translation>新对话</translation>
     </message>
@@ -5630,52 +6971,77 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
         <translation>开始新对话（Ctrl+N）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="57"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="53"/>
+        <source>Starts a new, empty chat</source>
+        <translation>开始一个新的空白对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="59"/>
         <source>Search chats (Ctrl+K)</source>
         <translation>搜索对话（Ctrl+K）</translation>
     </message>
     <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="61"/>
+        <source>Search chats</source>
+        <translation>搜索对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="63"/>
+        <source>Finds chats by title and message text; Down moves into the results</source>
+        <translation>按标题和消息内容查找对话；按下方向键进入结果列表</translation>
+    </message>
+    <message>
         <location filename="../../desktop/ui/views/sidebar.py" line="71"/>
+        <source>Search results</source>
+        <translation>搜索结果</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="78"/>
         <source>No chats match.</source>
         <translation>没有匹配的对话。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="93"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="86"/>
+        <source>Your chats, pinned first, then by date; F2 renames, Delete removes one</source>
+        <translation>你的对话，置顶的在前，其余按日期排列；F2 重命名，Delete 删除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/sidebar.py" line="104"/>
         <source>Delete</source>
         <translation>删除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="130"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="141"/>
         <source>Delete chat?</source>
         <translation>删除对话？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="131"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="142"/>
         <source>Delete “%1”? Its messages will be removed from this computer.</source>
         <translation>删除“%1”？其消息将从这台电脑上移除。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="200"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="211"/>
         <source>Unpin</source>
         <translation>取消置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="200"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="211"/>
         <source>Pin</source>
         <translation>置顶</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="203"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="214"/>
         <source>Rename</source>
         <translation>重命名</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="204"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="215"/>
         <source>Export…</source>
         <translation>导出…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/sidebar.py" line="206"/>
+        <location filename="../../desktop/ui/views/sidebar.py" line="217"/>
         <source>Delete…</source>
         <translation>删除…</translation>
     </message>
@@ -5694,6 +7060,52 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
     </message>
 </context>
 <context>
+    <name>SourcePanel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sources.py" line="102"/>
+        <source>The file is no longer there.</source>
+        <translation>文件已不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sources.py" line="105"/>
+        <source>The file cannot be read now (%1); showing the passage as it was quoted.</source>
+        <translation>暂时无法读取文件（%1）；显示的是引用时的段落。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sources.py" line="109"/>
+        <source>This file has changed since this answer; showing the passage as it was quoted.</source>
+        <translation>此文件在这条回答之后已被修改；显示的是引用时的段落。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sources.py" line="153"/>
+        <source>Reading the file…</source>
+        <translation>正在读取文件…</translation>
+    </message>
+</context>
+<context>
+    <name>Starters</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/starters.py" line="16"/>
+        <source>What can you help me with?</source>
+        <translation>你能帮我做些什么？</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/starters.py" line="17"/>
+        <source>Explain how compound interest works, simply</source>
+        <translation>简单解释一下复利是怎么回事</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/starters.py" line="18"/>
+        <source>Help me write a polite email declining a meeting</source>
+        <translation>帮我写一封礼貌地拒绝会议邀请的邮件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/starters.py" line="19"/>
+        <source>Give me three ideas for a weekend project</source>
+        <translation>给我三个周末项目的点子</translation>
+    </message>
+</context>
+<context>
     <name>SuggestionChips</name>
     <message>
         <location filename="../../desktop/ui/views/suggestion_chips.py" line="40"/>
@@ -5704,27 +7116,27 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>SummaryDivider</name>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="36"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="37"/>
         <source>Earlier messages summarised</source>
         <translation>较早的消息已摘要</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="38"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="39"/>
         <source>Older messages are sent as this summary; your history stays intact</source>
         <translation>较早的消息会以此摘要发送；你的历史记录保持完整</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="59"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="60"/>
         <source>Edit…</source>
         <translation>编辑…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="61"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="62"/>
         <source>Compress now…</source>
         <translation>立即压缩…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="62"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="63"/>
         <source>Summarise all but the last few messages now</source>
         <translation>立即为除最近几条以外的所有消息生成摘要</translation>
     </message>
@@ -5732,12 +7144,12 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>SummaryEditor</name>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="109"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="110"/>
         <source>Edit summary</source>
         <translation>编辑摘要</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/summary_divider.py" line="121"/>
+        <location filename="../../desktop/ui/views/summary_divider.py" line="122"/>
         <source>The model gets this instead of the older messages.</source>
         <translation>模型将收到这段摘要，而不是较早的消息。</translation>
     </message>
@@ -5745,114 +7157,114 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>ToolCard</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="41"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
         <source>waiting for approval</source>
         <translation>等待批准</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="42"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
         <source>running</source>
         <translation>运行中</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="43"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
         <source>done</source>
         <translation>已完成</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="44"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
         <source>error</source>
         <translation>出错</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="45"/>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="46"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="60"/>
         <source>denied</source>
         <translation>已拒绝</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="46"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="47"/>
         <source>answered</source>
         <translation>已回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="47"/>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="62"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="48"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="63"/>
         <source>interrupted</source>
         <translation>已中断</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="48"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="49"/>
         <source>cancelled</source>
         <translation>已取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="56"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
         <source>allowed</source>
         <translation>已允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="57"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
         <source>approved once</source>
         <translation>已批准一次</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="58"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="59"/>
         <source>always allowed</source>
         <translation>始终允许</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="60"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="61"/>
         <source>answered instead</source>
         <translation>已改为回复</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="61"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="62"/>
         <source>turned off</source>
         <translation>已关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="66"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="67"/>
         <source>by policy</source>
         <translation>（按策略）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="67"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="68"/>
         <source>by you</source>
         <translation>（由你决定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="68"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="69"/>
         <source>by Parley</source>
         <translation>（由 Parley 决定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="76"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="77"/>
         <source>%1 %2</source>
         <translation>%1%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="81"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="82"/>
         <source>%n B</source>
         <translation>%n B</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="83"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="84"/>
         <source>%n KiB</source>
         <translation>%n KiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="86"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="87"/>
         <source>%n MiB</source>
         <translation>%n MiB</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="113"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="151"/>
         <source>%n ms</source>
         <translation>%n 毫秒</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="115"/>
+        <location filename="../../desktop/ui/viewmodels/tool_card.py" line="153"/>
         <source>%n s</source>
         <translation>%n 秒</translation>
     </message>
@@ -5860,19 +7272,52 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>ToolCardWidget</name>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="57"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="73"/>
         <source>Arguments</source>
         <translation>参数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="60"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="76"/>
         <source>Result</source>
         <translation>结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/tool_cards.py" line="106"/>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="116"/>
+        <source>Tool call %1: %2</source>
+        <translation>工具调用 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/tool_cards.py" line="129"/>
         <source>Full output: %1 — &lt;a href=&apos;open&apos;&gt;Open&lt;/a&gt;</source>
         <translation>完整输出：%1 — &lt;a href=&apos;open&apos;&gt;打开&lt;/a&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>ToolChecklist</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tool_checklist.py" line="27"/>
+        <source>All tools</source>
+        <translation>所有工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tool_checklist.py" line="28"/>
+        <source>Every tool, including ones added later</source>
+        <translation>所有工具，包括以后添加的工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tool_checklist.py" line="32"/>
+        <source>Tools</source>
+        <translation>工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tool_checklist.py" line="33"/>
+        <source>Every tool, including ones added later.</source>
+        <translation>所有工具，包括以后添加的工具。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/tool_checklist.py" line="34"/>
+        <source>No tools are available.</source>
+        <translation>没有可用的工具。</translation>
     </message>
 </context>
 <context>
@@ -5931,22 +7376,22 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>Transcript</name>
     <message>
-        <location filename="../../desktop/ui/views/transcript.py" line="35"/>
-        <source>↓  Jump to latest</source>
-        <translation>↓  跳到最新</translation>
+        <location filename="../../desktop/ui/views/transcript.py" line="38"/>
+        <source>Jump to latest</source>
+        <translation>跳到最新</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/transcript.py" line="38"/>
+        <location filename="../../desktop/ui/views/transcript.py" line="42"/>
         <source>Scroll to the newest message (End)</source>
         <translation>滚动到最新消息（End）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/transcript.py" line="65"/>
+        <location filename="../../desktop/ui/views/transcript.py" line="69"/>
         <source>Delete message?</source>
         <translation>删除消息？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/transcript.py" line="66"/>
+        <location filename="../../desktop/ui/views/transcript.py" line="70"/>
         <source>Delete this message and everything after it in this branch of the chat?</source>
         <translation>删除此消息以及此对话分支中它之后的所有内容？</translation>
     </message>
@@ -6041,225 +7486,205 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>UsagePage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="37"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="39"/>
         <source>Titles for new chats and follow-up suggestions are written in the background by the utility model. A small, fast model keeps them cheap.</source>
         <translation>新对话的标题和追问建议由辅助模型在后台生成。选用小而快的模型可以降低成本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="52"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="55"/>
         <source>Name new chats from their first answer</source>
         <translation>根据第一条回答为新对话命名</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="54"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="57"/>
         <source>Suggest follow-up questions</source>
         <translation>推荐追问问题</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="57"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="60"/>
         <source>Utility model</source>
         <translation>辅助模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="60"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="66"/>
         <source>Currency</source>
         <translation>货币</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="65"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="71"/>
         <source>Prices per million tokens. Leave a row empty for no cost; reasoning tokens cost the output price unless you give them their own.</source>
         <translation>每百万 Token 的价格。留空表示不计费；除非单独设置，思考 Token 按输出价格计费。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="76"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="82"/>
         <source>Model</source>
         <translation>模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="77"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="83"/>
         <source>Input / 1M</source>
         <translation>输入 / 1M</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="78"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="84"/>
         <source>Output / 1M</source>
         <translation>输出 / 1M</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="79"/>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="85"/>
         <source>Reasoning / 1M</source>
         <translation>思考 / 1M</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="98"/>
-        <source>Saved.</source>
-        <translation>已保存。</translation>
+        <location filename="../../desktop/ui/views/settings_pages/usage_page.py" line="94"/>
+        <source>No models yet: add a provider, and its models are listed here to price.</source>
+        <translation>暂无模型：添加服务商后，其模型会列在这里，供你设置价格。</translation>
     </message>
 </context>
 <context>
     <name>UsageSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="60"/>
+        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="73"/>
         <source>The conversation&apos;s own model</source>
         <translation>对话自身的模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="68"/>
+        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="81"/>
         <source>%1 (not configured)</source>
         <translation>%1（未配置）</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/viewmodels/usage_settings.py" line="152"/>
-        <source>Could not save settings: %1</source>
-        <translation>无法保存设置：%1</translation>
     </message>
 </context>
 <context>
     <name>WebSearchPage</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="112"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="46"/>
         <source>Models that can call tools may search the web with the engine chosen here, and cite what they find. What they search for is sent to that engine.</source>
         <translation>支持工具调用的模型可以通过这里选择的搜索引擎进行网络搜索，并引用搜索到的内容。模型的搜索词会发送给该搜索引擎。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="123"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="57"/>
         <source>Off — models do not search the web</source>
         <translation>关闭 — 模型不进行网络搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="124"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="58"/>
         <source>SearXNG (your own instance)</source>
         <translation>SearXNG（自建实例）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="125"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="59"/>
         <source>Brave Search (API key)</source>
         <translation>Brave Search（需要 API 密钥）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="126"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="60"/>
         <source>Tavily (API key)</source>
         <translation>Tavily（需要 API 密钥）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="127"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="61"/>
         <source>DuckDuckGo (no key, may be rate-limited)</source>
         <translation>DuckDuckGo（无需密钥，可能受频率限制）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="136"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="73"/>
         <source>Only if the instance asks for one</source>
         <translation>仅在实例要求时填写</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="137"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="79"/>
         <source>A password is saved</source>
         <translation>已保存密码</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="138"/>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="139"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="80"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="81"/>
         <source>A key is saved</source>
         <translation>已保存密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="155"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="99"/>
         <source>Models may open web pages (asks you each time)</source>
         <translation>允许模型打开网页（每次都会先询问你）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="157"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="102"/>
         <source>Test search</source>
         <translation>测试搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="165"/>
-        <source>Save</source>
-        <translation>保存</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="182"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="123"/>
         <source>Engine</source>
         <translation>搜索引擎</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="183"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="126"/>
         <source>SearXNG address</source>
         <translation>SearXNG 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="184"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="127"/>
         <source>User name</source>
         <translation>用户名</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="185"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="128"/>
         <source>Password</source>
         <translation>密码</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="186"/>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="187"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="129"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="130"/>
         <source>API key</source>
         <translation>API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="188"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="131"/>
         <source>Results per search</source>
         <translation>每次搜索结果数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="205"/>
-        <source>Removed.</source>
-        <translation>已移除。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="250"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="200"/>
         <source>Searching…</source>
         <translation>正在搜索…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="264"/>
-        <source>Saved.</source>
-        <translation>已保存。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="290"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="267"/>
         <source>Models are not offered web search or web pages.</source>
         <translation>不向模型提供网络搜索和网页读取功能。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="292"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="269"/>
         <source>A SearXNG instance you run, or one you may use: its settings.yml must list json in search.formats. Public instances allow only a few searches a minute.</source>
         <translation>你自己部署或有权使用的 SearXNG 实例：其 settings.yml 的 search.formats 中必须包含 json。公共实例每分钟只允许少量搜索。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="296"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="273"/>
         <source>Needs an API key for the Brave Search API (api-dashboard.search.brave.com).</source>
         <translation>需要 Brave Search API 的 API 密钥（api-dashboard.search.brave.com）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="298"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="275"/>
         <source>Needs a Tavily API key (app.tavily.com).</source>
         <translation>需要 Tavily API 密钥（app.tavily.com）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="300"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="277"/>
         <source>No key needed, but DuckDuckGo limits scripted searches and may stop answering for a while: your own SearXNG instance is more dependable.</source>
         <translation>无需密钥，但 DuckDuckGo 会限制自动化搜索，可能会暂时停止响应：使用自建的 SearXNG 实例更可靠。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="308"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="285"/>
         <source>Remove the saved password from the keyring?</source>
         <translation>要从密钥环中移除已保存的密码吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="310"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="287"/>
         <source>Remove the saved key from the keyring?</source>
         <translation>要从密钥环中移除已保存的密钥吗？</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="313"/>
+        <location filename="../../desktop/ui/views/settings_pages/web_search_page.py" line="290"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
@@ -6267,49 +7692,59 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>WebSearchSettingsModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="185"/>
-        <source>Could not save settings: %1</source>
-        <translation>无法保存设置：%1</translation>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="152"/>
+        <source>Removed from the keyring</source>
+        <translation>已从密钥环中移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="201"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="165"/>
+        <source>SearXNG password saved in the keyring</source>
+        <translation>SearXNG 密码已保存到密钥环</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="167"/>
+        <source>API key saved in the keyring</source>
+        <translation>API 密钥已保存到密钥环</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="218"/>
         <source>Choose an engine to test.</source>
         <translation>请选择要测试的搜索引擎。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="227"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="244"/>
         <source>Found %n result(s): %1</source>
         <translation>
             <numerusform>找到 %n 条结果：%1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="230"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="247"/>
         <source>The engine answered, but found nothing.</source>
         <translation>搜索引擎已响应，但没有找到任何结果。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="258"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="275"/>
         <source>Engine</source>
         <translation>搜索引擎</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="259"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="276"/>
         <source>SearXNG address</source>
         <translation>SearXNG 地址</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="260"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="277"/>
         <source>User name</source>
         <translation>用户名</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="261"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="278"/>
         <source>Results per search</source>
         <translation>每次搜索结果数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="264"/>
+        <location filename="../../desktop/ui/viewmodels/web_search_settings.py" line="281"/>
         <source>%1: %2.</source>
         <translation>%1：%2。</translation>
     </message>

@@ -145,3 +145,20 @@ def test_the_default_must_be_a_known_assistant():
         parse_settings({"assistants": [{"id": "a", "name": "A"}], "default_assistant": "b"})
     assert raised.value.field == "default_assistant"
     assert parse_settings({"default_assistant": "default"}).default_assistant == "default"
+
+
+def test_conversation_starters_are_kept_and_checked():
+    starters = ("Quiz me on French verbs", "Plan a week of meals")
+    settings = Settings(assistants=(Assistant("tutor", "Tutor", starters=starters),))
+    data = dump_settings(settings)
+    assert data["assistants"][0]["starters"] == list(starters)
+    assert parse_settings(data).assistants[0].starters == starters
+    assert (
+        "starters"
+        not in dump_settings(Settings(assistants=(Assistant("a", "A"),)))["assistants"][0]
+    )
+    for bad in ("not a list", [1], ["x"] * 7, ["y" * 501]):
+        data["assistants"][0]["starters"] = bad
+        with pytest.raises(SettingsError) as raised:
+            parse_settings(data)
+        assert raised.value.field == "assistants[0].starters"

@@ -140,3 +140,42 @@ def test_no_translated_text_hides_in_an_f_string() -> None:
 def test_the_f_string_scan_sees_a_hidden_tr() -> None:
     source = 'x = f"{a} ({self.tr(\'not configured\')})"\ny = tr("fine {a}").format(a=1)\n'
     assert [f.split(":")[1] for f in _hidden_in_f_strings(source, "probe.py")] == ["1"]
+
+
+def _translate_text(call: ast.Call) -> ast.expr | None:
+    """The source text a translate call passes: `QCoreApplication.translate(ctx, text)`
+    or `self.tr(text)` / `tr(text)` (None for any other call)."""
+    name = _called_name(call)
+    if name == "translate" and len(call.args) >= 2:
+        return call.args[1]
+    if name == "tr" and call.args:
+        return call.args[0]
+    return None
+
+
+def _wrappers(tree: ast.AST) -> list[int]:
+    """Lines of functions that translate one of their own parameters, as in
+    `def _tr(text): return QCoreApplication.translate("Ctx", text)`: the texts their
+    callers pass are literals lupdate does not know to collect."""
+    found = []
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        parameters = {a.arg for a in function.args.args + function.args.kwonlyargs}
+        for node in ast.walk(function):
+            text = _translate_text(node) if isinstance(node, ast.Call) else None
+            if isinstance(text, ast.Name) and text.id in parameters:
+                found.append(function.lineno)
+    return found
+
+
+def test_no_view_model_or_view_hides_the_texts_it_translates_from_lupdate():
+    """Such texts are never in the .ts: the Chinese UI would show them in English. (The
+    few helpers outside the UI that translate a parameter are handed texts collected
+    with `QT_TR_NOOP`, as `_KINDS` in core/settings.py; the UI writes each text out.)"""
+    found = [
+        f"{path.relative_to(ROOT.parent)}:{line}"
+        for path in sorted((ROOT / "ui").rglob("*.py"))
+        for line in _wrappers(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)))
+    ]
+    assert found == [], "translate wrappers:\n" + "\n".join(found)

@@ -51,13 +51,15 @@ def _executable(bundle: Path) -> Path:
 
 def test_the_bundle_carries_its_resources_and_passes_the_smoke_test(bundle, tmp_path):
     internal = bundle / "_internal"
-    for resource in ("icons/parley.svg", "themes/parley.qss"):
+    for resource in ("icons/parley.svg", "icons/ui/copy.svg", "themes/parley.qss"):
         assert (internal / "resources" / resource).is_file(), f"{resource} is not bundled"
+    assert list(internal.glob("PySide6/QtSvg.*")), "QtSvg (Parley's icons) is not bundled"
     # The Qt plugins that draw the window icon (SVG) and reach an X11 or Wayland desktop.
     plugins = internal / "PySide6" / "Qt" / "plugins"
     if sys.platform.startswith("linux"):
         for plugin in (
             "iconengines/libqsvgicon.so",
+            "imageformats/libqsvg.so",
             "platforms/libqxcb.so",
             "platforms/libqwayland.so",
         ):

@@ -24,7 +24,10 @@ from desktop.render.cost import text_cost
 from desktop.render.guard import FORMAT_BUDGET
 from desktop.render.markdown import render_fragment
 
-_COPY_RE = re.compile(r'<a href="parley-copy:(\d+)">Copy</a>')
+_COPY_RE = re.compile(
+    r'<a href="parley-copy:(\d+)" style="[^"]*">'
+    r'<img src="parley-icon:copy\?[^"]*"[^>]*/>&nbsp;Copy</a>'
+)
 
 
 def _python_file(lines: int) -> str:

@@ -6,7 +6,10 @@ import re
 from desktop.render import code_blocks, copy_href, copy_index, render_markdown
 from tests.support.markdown_corpus import MIXED
 
-_COPY_LINK_RE = re.compile(r'<a href="parley-copy:(\d+)">Copy</a>')
+_COPY_LINK_RE = re.compile(
+    r'<a href="parley-copy:(\d+)" style="[^"]*">'
+    r'<img src="parley-icon:copy\?[^"]*"[^>]*/>&nbsp;Copy</a>'
+)
 _PRE_RE = re.compile(r'<pre style="margin: 0px;">(.*?)</pre>', re.DOTALL)
 _TAG_RE = re.compile(r"<[^>]+>")
 
@@ -20,7 +23,20 @@ def test_python_fence_is_highlighted_with_inline_colours_and_labelled() -> None:
     assert '<span style="color: #' in html
     assert "<small>python</small>" in html
     assert 'class="' not in html
-    assert '<a href="parley-copy:0">Copy</a>' in html
+    assert _copy_indices(html) == [0]
+
+
+def test_the_copy_link_is_a_muted_icon_and_word_not_an_underlined_link() -> None:
+    source = "```python\nx = 1\n```\n"
+    for dark, muted in ((False, "57606a"), (True, "8b949e")):
+        html = render_markdown(source, dark=dark)
+        link = re.search(r'<a href="parley-copy:0"[^>]*>(.*?)</a>', html)
+        assert link is not None
+        assert f'style="color: #{muted}; text-decoration: none;"' in link.group(0)
+        # The icon in the same muted colour (the view draws it), then the word.
+        icon = f'<img src="parley-icon:copy?color={muted}&amp;size=14" width="14" height="14"'
+        assert link.group(1).startswith(icon)
+        assert link.group(1).endswith("/>&nbsp;Copy")
 
 
 def test_dark_and_light_highlighting_differ() -> None:

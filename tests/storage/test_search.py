@@ -652,3 +652,25 @@ def test_the_short_index_agrees_with_the_definition_of_a_match(
         found = {h.message_id for h in search(db, query, limit=100) if h.message_id}
         marked = {i for i, body in ids.items() if make_snippet(body, (query,))[1]}
         assert found == marked, query
+
+
+def test_a_message_snippet_reads_as_text_not_markdown_source(repo: ChatRepository, db: Database):
+    chat = repo.create_conversation("Trip")
+    question = _say(repo, chat.id, "Where?")
+    _say(
+        repo,
+        chat.id,
+        "## Plan\n\nTake the **tram 28** to [Alfama](https://example.com/alfama) and `walk`.\n"
+        + "filler words here " * 400
+        + "\n- **tram 28** again",
+        question,
+    )
+    (hit,) = search(db, "tram")
+    assert "**" not in hit.snippet and "](" not in hit.snippet and "##" not in hit.snippet
+    assert "tram 28" in hit.snippet and "Alfama" in hit.snippet
+    assert hit.snippet.endswith("…")  # the message goes on past the window
+    assert _marked(hit) and all(m.lower() == "tram" for m in _marked(hit))
+    # A title is shown as written.
+    titled = repo.create_conversation("C# **tips**")
+    _say(repo, titled.id, "nothing")
+    assert any(h.snippet == "C# **tips**" for h in search(db, "tips"))

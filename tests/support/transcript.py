@@ -33,7 +33,7 @@ def message(
         is_user=user,
         markdown=text,
         html_source=body,
-        reasoning_html="",
+        reasoning_source="",
         reasoning_label="",
         reasoning_live=False,
         notices=(),

@@ -158,8 +158,9 @@ def test_the_main_window_is_in_chinese(chinese, driver, tmp_path):
                 assert HAN.search(item.text()), item.text()
     window.show_settings()
     dialog = window._settings_dialog
-    tabs = [dialog.tabs.tabText(i) for i in range(dialog.tabs.count())]
-    assert all(HAN.search(text) for text in tabs), tabs
+    titles = [dialog.nav.item(i).text() for i in range(dialog.nav.count())]
+    assert titles == dialog.titles()
+    assert all(HAN.search(text) for text in titles), titles
     appearance = dialog.appearance
     assert appearance.language.itemText(appearance.language.findData("zh_CN")) == "简体中文"
 

@@ -232,8 +232,8 @@ def test_no_label_in_any_window_leaves_qt_to_guess_at_markup(driver, sse_server,
 
         window.show_settings()
         dialog = window._settings_dialog
-        for index in range(dialog.tabs.count()):
-            dialog.tabs.setCurrentIndex(index)
+        for page in dialog.pages():
+            dialog.show_page(page)
             look()
         dialog.providers.start_new()
         look()  # the preset picker
@@ -254,7 +254,7 @@ def test_no_label_in_any_window_leaves_qt_to_guess_at_markup(driver, sse_server,
     windows = {"MainWindow", "ApprovalDialog", "McpConsentDialog", "SettingsDialog"}
     windows |= {"FloatingWindow", "QMessageBox", "ShortcutsDialog", "SummaryEditor"}
     windows |= {"PromptEditor", "CompressDialog"}
-    shown = {"ErrorBox", "StatusLabel", "MetaLabel", "PinMarker", "AttachmentName"}
+    shown = {"ErrorBox", "StatusLabel", "MetaLabel", "PinMarkerText", "AttachmentName"}
     shown |= {"ToolArguments", "ToolResult", "SummaryText", "ChatTitle", "ContextMeter"}
     assert windows | shown <= covered  # every state above was really reached
 

@@ -35,12 +35,14 @@ from desktop.ui.viewmodels.attachment_tray import AttachmentTray, SendBatch
 from desktop.ui.viewmodels.citation_card import CitationCard
 from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.viewmodels.context_meter import ContextMeterModel
+from desktop.ui.viewmodels.find import FindModel
 from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
 from desktop.ui.viewmodels.knowledge_status import KnowledgeStatusModel
 from desktop.ui.viewmodels.memory_cards import MemoryCardsViewModel
 from desktop.ui.viewmodels.model_picker import ModelPickerModel
 from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.sources import SourcesViewModel
+from desktop.ui.viewmodels.starters import StartersModel
 from desktop.ui.viewmodels.suggestions import SuggestionsModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_outputs import ToolOutputs
@@ -86,6 +88,7 @@ class ChatViewModel(QObject):
         self.tray = AttachmentTray(attachments, tasks, self)  # the composer's files
         self.transcript = TranscriptModel(chat, self.tray.files.note, images, self)
         self.transcript.stale.connect(self._show_again)
+        self.find = FindModel(self.transcript, self)  # in-chat find (before the views connect)
         self._conversation_id = ""
         # The new chat a first message is on its way to, until it is saved.
         self._new_chat: Conversation | None = None
@@ -118,6 +121,8 @@ class ChatViewModel(QObject):
         self.suggestions = SuggestionsModel(chat, self)  # follow-up chips
         self.conversationIdChanged.connect(self.suggestions.follow)
         self.suggestions.chosen.connect(self.submit)
+        self.starters = StartersModel(self.assistants, self)  # what an empty chat offers
+        self.starters.chosen.connect(self.submit)
         self.usage = UsageModel(chat, settings, self)  # tokens and cost
         self.conversationIdChanged.connect(self.usage.follow)
         self.transcript.set_cost_text(self.usage.cost_text)

@@ -13,6 +13,7 @@ from desktop.core.desktop_settings import DesktopSettings, parse_floating_shortc
 from desktop.core.errors import SettingsError
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 
 # Registers the global shortcut with the desktop (`GlobalShortcut.set_sequence` in
 # ui/desktop/global_shortcut.py): returns why it could not, or None.
@@ -23,8 +24,8 @@ Support = Callable[[], tuple[bool, str]]
 
 class DesktopSettingsModel(QObject):
     changed = Signal()
-    saved = Signal()
-    failed = Signal(str)
+    # Why the shortcut was not taken ("" once one is): shown beside the field.
+    shortcutProblemChanged = Signal(str)
 
     def __init__(
         self,
@@ -32,9 +33,12 @@ class DesktopSettingsModel(QObject):
         parent: QObject | None = None,
         *,
         tray_available: Callable[[], bool] = QSystemTrayIcon.isSystemTrayAvailable,
+        undo: SettingsUndo | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
+        self._undo = undo if undo is not None else SettingsUndo(service, self)
+        self._shown = service.settings.desktop
         self._tray_available = tray_available
         self._register: Register | None = None
         self._support: Support | None = None
@@ -88,31 +92,28 @@ class DesktopSettingsModel(QObject):
         try:
             sequence = parse_floating_shortcut(sequence, "floating_shortcut")
         except SettingsError as error:
-            self.failed.emit(self.tr("Shortcut: %1.").replace("%1", error.problem))
+            self.shortcutProblemChanged.emit(self.tr("Shortcut: %1.").replace("%1", error.problem))
             self.changed.emit()  # puts the saved shortcut back in the field
             return
         if sequence == self.settings.floating_shortcut:
+            self.shortcutProblemChanged.emit("")
             return
         if self._register is not None:
             problem = self._register(sequence)
             if problem:
                 self._register(self.settings.floating_shortcut)
-                self.failed.emit(problem)
+                self.shortcutProblemChanged.emit(problem)
                 self.changed.emit()
                 return
+        self.shortcutProblemChanged.emit("")
         self._save(replace(self.settings, floating_shortcut=sequence))
 
     def _save(self, desktop: DesktopSettings) -> None:
         settings = self._service.settings
-        if desktop == settings.desktop:
-            return
-        try:
-            self._service.save(replace(settings, desktop=desktop))
-        except Exception as error:  # an unwritable settings file
-            self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))
-            self.changed.emit()
-            return
-        self.saved.emit()
+        if desktop != settings.desktop and not self._undo.save(replace(settings, desktop=desktop)):
+            self.changed.emit()  # not written: the page shows what is saved again
 
-    def _on_settings_changed(self, _settings: Settings) -> None:
-        self.changed.emit()
+    def _on_settings_changed(self, settings: Settings) -> None:
+        if settings.desktop != self._shown:  # changed here, by Undo, or from the tray
+            self._shown = settings.desktop
+            self.changed.emit()

@@ -1,6 +1,10 @@
 """Settings → Knowledge: the libraries (folders and files the assistants may cite), each
 saved to settings.json as the other settings are, and how their indexing goes.
 
+A library is made at once ("New library", no folders yet) and saved field by field as
+it is edited; a save that changes nothing writes nothing, and one the settings file
+would refuse is reported with its field (`invalid`) and not written.
+
 A library's files, patterns or embedding model changing makes the engine look again
 (`rescan`); a new name alone does not. Deleting a library takes it off every assistant
 and drops its index. Indexing itself runs in the engine; this only reads its reports.
@@ -14,6 +18,7 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QObject, Signal
 
 from desktop.core.errors import ParleyError, SettingsError
+from desktop.core.i18n import QT_TR_NOOP, tr
 from desktop.core.knowledge import (
     EmbeddingChoice,
     IndexProgress,
@@ -27,6 +32,7 @@ from desktop.core.settings import ProviderKind, ProviderSettings, Settings
 from desktop.engine.settings_service import SettingsService
 from desktop.providers.embedding_models import embedding_models
 from desktop.ui.viewmodels.knowledge_progress import ACTIVE_STATES, KnowledgeProgress
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 # The protocols with no embeddings at all.
@@ -80,12 +86,17 @@ class ProgressView:
     notice: str = ""  # re-embedding, or why the pass stopped
 
 
+# The form's names for the fields an error can name.
+_LABELS = {"name": QT_TR_NOOP("Name"), "paths": QT_TR_NOOP("Folders and files")}
+
+
 class KnowledgeSettingsModel(QObject):
     changed = Signal()  # the list of libraries or the providers offered
     progressChanged = Signal(str)  # library id: its state line and indexing section
     embeddingModelsChanged = Signal(str)  # provider id: its models or their note
     saved = Signal(str)  # library id
-    failed = Signal(str)
+    failed = Signal(str)  # the settings file could not be written
+    invalid = Signal(str, str)  # field, sentence: what settings.json would refuse
 
     def __init__(
         self,
@@ -94,10 +105,12 @@ class KnowledgeSettingsModel(QObject):
         parent: QObject | None = None,
         *,
         tasks: TaskGroup | None = None,
+        undo: SettingsUndo | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
         self._progress = progress
+        self._undo = undo  # the Settings window's: its saves can be undone there
         self._tasks = tasks  # None: the endpoints are never asked (saved models only)
         # What each endpoint said, by provider id with the address it was asked at.
         self._listed: dict[str, tuple[tuple[str, str], list[str]]] = {}
@@ -214,6 +227,8 @@ class KnowledgeSettingsModel(QObject):
             return ""
         if not library.enabled:
             return self.tr("Turned off")
+        if not library.paths:
+            return self.tr("No folders or files yet")
         progress = self._progress.progress(library_id)
         if progress is None or (progress.state is LibraryState.IDLE and not progress.counts):
             line = self.tr("Not indexed yet")
@@ -285,13 +300,16 @@ class KnowledgeSettingsModel(QObject):
 
     # --- changes ------------------------------------------------------------------
 
-    def save(self, draft: LibraryDraft) -> str:
+    def add(self) -> str:
+        """A new library, saved at once with no folders yet (nothing to index until
+        some are added); its id, or "" when it could not be saved."""
+        return self.save(self.new_draft())
+
+    def save(self, draft: LibraryDraft, *, coalesce: bool = False) -> str:
         """Store the form's library (checked as settings.json is read); its id, or ""
-        when it was not saved. Indexing starts again when what it covers changed."""
-        paths = tuple(p.strip() for p in draft.paths if p.strip())
-        if not paths:
-            self.failed.emit(self.tr("Add a folder or files for the library to hold."))
-            return ""
+        when it was not saved. Indexing starts again when what it covers changed.
+        `coalesce`: typing, whose quick saves Undo takes back as one."""
+        paths = tuple(dict.fromkeys(p.strip() for p in draft.paths if p.strip()))
         library_id = draft.library_id or self._free_id(draft.name)
         data = dump_library(
             LibrarySettings(
@@ -307,24 +325,30 @@ class KnowledgeSettingsModel(QObject):
         try:
             library = parse_library(data, "library")
         except SettingsError as error:
-            field = error.field.removeprefix("library").lstrip(".")
-            self.failed.emit(
-                self.tr("%1: %2").replace("%1", field).replace("%2", error.problem)
-                if field
-                else error.problem
-            )
+            field = error.field.removeprefix("library").lstrip(".").split("[", 1)[0]
+            label = tr(_LABELS[field]) if field in _LABELS else field
+            sentence = self.tr("%1 %2.").replace("%1", label).replace("%2", error.problem)
+            self.invalid.emit(field, sentence if field else error.problem)
             return ""
         settings = self._settings
         before = settings.library(library_id)
+        if library == before:
+            return library_id  # nothing changed
         listed = [library if lib.id == library_id else lib for lib in settings.libraries]
         if before is None:
             listed.append(library)
-        if not self._write(replace(settings, libraries=tuple(listed))):
+            label = self.tr("Library %1 added")
+        else:
+            label = self.tr("Library %1 changed")
+        label = label.replace("%1", library.name)
+        if not self._write(replace(settings, libraries=tuple(listed)), label, coalesce=coalesce):
             return ""
         self.saved.emit(library_id)
         if not library.enabled:
             if before is not None and before.enabled and self.active(library_id):
                 self._progress.cancel(library_id)
+        elif before is None and not library.paths:
+            pass  # a new library with nothing in it yet: nothing to index
         elif before is None or _covers_differently(before, library):
             self._progress.rescan(library_id)
         return library_id
@@ -332,14 +356,16 @@ class KnowledgeSettingsModel(QObject):
     def delete(self, library_id: str) -> None:
         """Remove the library, take it off the assistants that used it, drop its index."""
         settings = self._settings
-        if settings.library(library_id) is None:
+        library = settings.library(library_id)
+        if library is None:
             return
         assistants = tuple(
             replace(a, libraries=tuple(i for i in a.libraries if i != library_id))
             for a in settings.assistants
         )
         libraries = tuple(lib for lib in settings.libraries if lib.id != library_id)
-        if self._write(replace(settings, libraries=libraries, assistants=assistants)):
+        label = self.tr("Library %1 deleted").replace("%1", library.name)
+        if self._write(replace(settings, libraries=libraries, assistants=assistants), label):
             self._progress.forget(library_id)
 
     def rescan(self, library_id: str) -> None:
@@ -359,8 +385,10 @@ class KnowledgeSettingsModel(QObject):
             candidate, number = f"{base}-{number}", number + 1
         return candidate
 
-    def _write(self, settings: Settings) -> bool:
+    def _write(self, settings: Settings, label: str, *, coalesce: bool = False) -> bool:
         try:
+            if self._undo is not None:  # (which says itself when the file cannot be written)
+                return self._undo.save(settings, label, coalesce=coalesce)
             self._service.save(settings)
         except (OSError, ParleyError) as error:
             self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))

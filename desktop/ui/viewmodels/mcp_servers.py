@@ -6,25 +6,31 @@ consent and starts the server. When a conversation would offer tools and an enab
 server still waits for consent, the manager says so and `consentAsked` asks the window to
 show the same dialog, once per run for each server; declining (`decline`) leaves the
 server out, and the MCP page says so.
+
+An existing server's fields are saved as they are edited (`update`), with no Save
+button: the Settings window's undo takes them back. Servers read from pasted JSON
+(`read_import`, then `add_imported`) are added turned off; pasting starts nothing.
 """
 
 from __future__ import annotations
 
-import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, QUrl, Signal
+from PySide6.QtCore import QObject, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 
-from desktop.core.errors import SettingsError
-from desktop.core.mcp_settings import McpServerSettings, McpTransport, has_consent, parse_mcp_server
+from desktop.core.errors import ParleyError
+from desktop.core.mcp_entry import server_id_for
+from desktop.core.mcp_import import McpImport, added_to, read_servers
+from desktop.core.mcp_settings import McpServerSettings, McpTransport, has_consent
 from desktop.core.settings import Settings
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.mcp.events import McpConsentWanted, McpEvent, McpServersChanged
 from desktop.engine.tools.mcp.manager import McpManager
+from desktop.ui.viewmodels.mcp_server_draft import DraftProblem, McpServerDraft, server_of
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 
@@ -51,11 +57,16 @@ class McpServersModel(QObject):
         manager: McpManager,
         tasks: TaskGroup,
         parent: QObject | None = None,
+        *,
+        undo: SettingsUndo | None = None,
     ) -> None:
         super().__init__(parent)
         self._settings = settings
         self._manager = manager
         self._tasks = tasks
+        # Saves go through the Settings window's undo, which also reports a failed write.
+        self._undo = undo if undo is not None else SettingsUndo(settings, self)
+        self._last_edit = ("", "")  # (server id, field): a repeat coalesces in undo
         self._asked: set[str] = set()  # asked from a conversation in this run
         self._declined: set[str] = set()  # the person said no in this run
         settings.changed.subscribe(self._on_settings_changed)
@@ -99,85 +110,93 @@ class McpServersModel(QObject):
             ).format(seconds=delay)
         return self.tr("Stopped")
 
-    def add_stdio(self, name: str, command: str, args: str) -> str | None:
-        """Add a stdio server (not started); its id, or None when invalid."""
-        try:
-            arguments = shlex.split(args)
-        except ValueError as error:
-            self.saveFailed.emit(f"args: {error}")
-            return None
-        data = {"name": name, "command": command, "args": arguments}
-        return self._add(data, ask_consent=True)
-
-    def add_http(self, name: str, url: str, headers: Sequence[tuple[str, str]] = ()) -> str | None:
-        header_map, problem = header_rows(headers)
+    def add(self, draft: McpServerDraft) -> tuple[str, DraftProblem | None]:
+        """Add the server the form describes (a program is not started: the consent
+        dialog is asked for first); its id, or what stops it."""
+        settings = self._settings.settings
+        sid = server_id_for(draft.name.strip() or "server", {s.id for s in settings.mcp_servers})
+        server = server_of(draft, sid)
+        if isinstance(server, DraftProblem):
+            return "", server
+        servers = (*settings.mcp_servers, server)
+        label = self.tr("MCP server %1 added").replace("%1", server.name)
+        problem = self._save(replace(settings, mcp_servers=servers), label)
         if problem:
-            self.saveFailed.emit(problem)
-            return None
-        data = {"name": name, "transport": "http", "url": url, "headers": header_map}
-        return self._add(data, ask_consent=False)
+            return "", DraftProblem("name", problem)
+        if server.needs_consent:
+            self.consentNeeded.emit(server.id)
+        return server.id, None
 
-    def set_headers(self, server_id: str, headers: Sequence[tuple[str, str]]) -> str | None:
-        """Save an HTTP server's headers (it reconnects with them); the problem, or None."""
+    def update(self, server_id: str, draft: McpServerDraft, field: str = "") -> DraftProblem | None:
+        """Save an edited server at once (no Save button; the Settings window can undo
+        it: edits of the same `field` in a row are one step). A server whose command
+        line changed needs consent again before it runs."""
         settings = self._settings.settings
         server = settings.mcp_server(server_id)
-        if server is None or server.transport is not McpTransport.HTTP:
-            return self.tr("This server has no URL to send headers to.")
-        header_map, problem = header_rows(headers)
-        if problem:
-            return problem
-        data: dict[str, Any] = {
-            "id": server.id,
-            "name": server.name,
-            "transport": "http",
-            "url": server.url,
-        }
-        data |= {"headers": header_map, "enabled": server.enabled}
-        try:
-            changed = parse_mcp_server(data, "server")
-        except SettingsError as error:
-            return (
-                self.tr("%1: %2")
-                .replace("%1", error.field.removeprefix("server."))
-                .replace("%2", error.problem)
-            )
+        if server is None:
+            return None
+        changed = server_of(draft, server_id, enabled=server.enabled)
+        if isinstance(changed, DraftProblem):
+            return changed
+        if changed == server:
+            return None
         servers = tuple(changed if s.id == server_id else s for s in settings.mcp_servers)
-        try:
-            self._settings.save(replace(settings, mcp_servers=servers))
-        except Exception as error:  # an unwritable settings file
-            return str(error)
+        repeat = (server_id, field) == self._last_edit and bool(field)
+        self._last_edit = (server_id, field)
+        label = self.tr("MCP server %1 changed").replace("%1", changed.name)
+        problem = self._save(replace(settings, mcp_servers=servers), label, coalesce=repeat)
+        if problem:
+            return DraftProblem("name", problem)
+        if changed.command_line_hash != server.command_line_hash:
+            self._asked.discard(server_id)  # a new program: ask again when it is wanted
+            self._declined.discard(server_id)
         self._tasks.start(self._manager.refresh(), "mcp-refresh")
         return None
 
-    def _add(self, data: dict[str, Any], *, ask_consent: bool) -> str | None:
+    def read_import(self, text: str) -> McpImport:
+        """Servers in pasted JSON, as they would be added (nothing is saved)."""
+        return read_servers(text, self.servers())
+
+    def add_imported(self, servers: Sequence[McpServerSettings]) -> str:
+        """Add servers read from JSON, turned off: none starts until the person turns it
+        on and, for a program, allows its command line. "" or what went wrong."""
+        if not servers:
+            return ""
         settings = self._settings.settings
-        data = {**data, "id": self._new_id(str(data.get("name") or "server"), settings)}
-        try:
-            server = parse_mcp_server(data, "server")
-        except SettingsError as error:
-            self.saveFailed.emit(str(error))
-            return None
-        if not self._save(replace(settings, mcp_servers=(*settings.mcp_servers, server))):
-            return None
-        if ask_consent and server.transport is McpTransport.STDIO:
-            self.consentNeeded.emit(server.id)
-        return server.id
+        label = self.tr("%n MCP server(s) added", "", len(servers))
+        return self._save(
+            replace(settings, mcp_servers=added_to(settings.mcp_servers, servers)), label
+        )
 
     def set_enabled(self, server_id: str, enabled: bool) -> None:
         settings = self._settings.settings
+        server = settings.mcp_server(server_id)
+        if server is None:
+            return
         servers = tuple(
             replace(s, enabled=enabled) if s.id == server_id else s for s in settings.mcp_servers
         )
-        if self._save(replace(settings, mcp_servers=servers)):
+        said = (
+            self.tr("MCP server %1 turned on") if enabled else self.tr("MCP server %1 turned off")
+        )
+        label = said.replace("%1", server.name)
+        if not self._report(self._save(replace(settings, mcp_servers=servers), label)):
             self._tasks.start(self._manager.refresh(), "mcp-refresh")
             if enabled and self.needs_consent(server_id):
                 self.consentNeeded.emit(server_id)
 
     def remove(self, server_id: str) -> None:
+        """Remove a server and the consent given to it (Undo brings back both)."""
         settings = self._settings.settings
+        server = settings.mcp_server(server_id)
+        if server is None:
+            return
         servers = tuple(s for s in settings.mcp_servers if s.id != server_id)
         consent = {k: v for k, v in settings.mcp_consent.items() if k != server_id}
-        if self._save(replace(settings, mcp_servers=servers, mcp_consent=consent)):
+        label = self.tr("MCP server %1 removed").replace("%1", server.name)
+        if not self._report(
+            self._save(replace(settings, mcp_servers=servers, mcp_consent=consent), label)
+        ):
             self._tasks.start(self._manager.refresh(), "mcp-refresh")
 
     def consent_request(self, server_id: str) -> ConsentRequest | None:
@@ -216,21 +235,19 @@ class McpServersModel(QObject):
         target = path if path.exists() else path.parent
         return target.exists() and QDesktopServices.openUrl(QUrl.fromLocalFile(str(target)))
 
-    def _new_id(self, name: str, settings: Settings) -> str:
-        base = re.sub(r"[^a-z0-9_-]+", "-", name.lower()).strip("-_")[:32] or "server"
-        taken = {s.id for s in settings.mcp_servers}
-        candidate, n = base, 2
-        while candidate in taken:
-            candidate, n = f"{base}-{n}", n + 1
-        return candidate
-
-    def _save(self, settings: Settings) -> bool:
+    def _save(self, settings: Settings, label: str, *, coalesce: bool = False) -> str:
+        """Save as a change the Settings window can undo; "" or why it was not saved
+        (the window's bar also says why a write failed)."""
         try:
-            self._settings.save(settings)
-        except Exception as error:  # an unwritable settings file
-            self.saveFailed.emit(str(error))
-            return False
-        return True
+            saved = self._undo.save(settings, label, coalesce=coalesce)
+        except ParleyError as error:  # settings the file would not accept
+            return str(error)
+        return "" if saved else self.tr("The settings file could not be written.")
+
+    def _report(self, problem: str) -> str:
+        if problem:
+            self.saveFailed.emit(problem)
+        return problem
 
     def _on_settings_changed(self, _settings: Settings) -> None:
         self.changed.emit()
@@ -243,26 +260,3 @@ class McpServersModel(QObject):
                 if server_id not in self._asked and server_id not in self._declined:
                     self._asked.add(server_id)
                     self.consentAsked.emit(server_id)
-
-
-def header_rows(rows: Sequence[tuple[str, str]]) -> tuple[dict[str, str], str]:
-    """The headers editor's rows as a mapping, and what is wrong with them ("" if
-    nothing): a value without a name, or a name given twice. Empty rows are ignored;
-    names and values are checked again by the settings parser."""
-    headers: dict[str, str] = {}
-    seen: set[str] = set()
-    for raw_name, raw_value in rows:
-        name, value = raw_name.strip(), raw_value.strip()
-        if not name and not value:
-            continue
-        if not name:
-            return {}, QCoreApplication.translate(
-                "McpServersModel", "The header with the value %1 needs a name."
-            ).replace("%1", repr(value))
-        if name.lower() in seen:
-            return {}, QCoreApplication.translate(
-                "McpServersModel", "The header %1 is given twice."
-            ).replace("%1", repr(name))
-        seen.add(name.lower())
-        headers[name] = value
-    return headers, ""

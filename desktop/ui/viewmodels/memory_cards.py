@@ -17,10 +17,6 @@ from desktop.engine.memory.service import MemoryService
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("MemoryCard", text)
-
-
 class MemoryCardsViewModel(QObject):
     """`changed(call_id)` once an action on that call's memory is done (or failed):
     `status(call_id)` then says what happened."""
@@ -67,27 +63,39 @@ class MemoryCardsViewModel(QObject):
         try:
             memory = await self._saved(message_id, text)
             if memory is None:
-                self._status[call_id] = _tr("This memory is no longer kept.")
+                self._status[call_id] = QCoreApplication.translate(
+                    "MemoryCard", "This memory is no longer kept."
+                )
             else:
                 assert self._memory is not None
                 await self._memory.delete(memory.id)
-                self._status[call_id] = _tr("Removed from memory.")
+                self._status[call_id] = QCoreApplication.translate(
+                    "MemoryCard", "Removed from memory."
+                )
             self._undone.add(call_id)
         except ParleyError as error:
-            self._status[call_id] = _tr("Could not change the memory: %1").replace("%1", str(error))
+            self._status[call_id] = QCoreApplication.translate(
+                "MemoryCard", "Could not change the memory: %1"
+            ).replace("%1", str(error))
         self.changed.emit(call_id)
 
     async def _edit(self, call_id: str, message_id: str, text: str, new_text: str) -> None:
         try:
             memory = await self._saved(message_id, text)
             if memory is None:
-                self._status[call_id] = _tr("This memory is no longer kept.")
+                self._status[call_id] = QCoreApplication.translate(
+                    "MemoryCard", "This memory is no longer kept."
+                )
                 self._undone.add(call_id)
             else:
                 assert self._memory is not None
                 changed = await self._memory.update(memory.id, new_text)
                 self._texts[call_id] = changed.text
-                self._status[call_id] = _tr("Changed to: %1").replace("%1", changed.text)
+                self._status[call_id] = QCoreApplication.translate(
+                    "MemoryCard", "Changed to: %1"
+                ).replace("%1", changed.text)
         except ParleyError as error:
-            self._status[call_id] = _tr("Could not change the memory: %1").replace("%1", str(error))
+            self._status[call_id] = QCoreApplication.translate(
+                "MemoryCard", "Could not change the memory: %1"
+            ).replace("%1", str(error))
         self.changed.emit(call_id)

@@ -26,6 +26,7 @@ from desktop.engine.memory.block import export_markdown
 from desktop.engine.memory.service import MemoryService
 from desktop.engine.settings_service import SettingsService
 from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.transfer import write_atomically
 
@@ -92,9 +93,12 @@ class MemorySettingsModel(QObject):
         tasks: TaskGroup,
         embeddings: KnowledgeSettingsModel,
         parent: QObject | None = None,
+        *,
+        undo: SettingsUndo | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
+        self._settings_undo = undo  # the Settings window's: the model chosen can be undone
         self._memory = memory
         self._tasks = tasks
         # The embedding picker's providers and model lists: the knowledge page's, so an
@@ -309,8 +313,15 @@ class MemorySettingsModel(QObject):
         settings = self._settings
         if choice == settings.memory.embedding:
             return
+        changed = replace(settings, memory=replace(settings.memory, embedding=choice))
         try:
-            self._service.save(replace(settings, memory=replace(settings.memory, embedding=choice)))
+            if self._settings_undo is not None:  # (it says when the file cannot be written)
+                if not self._settings_undo.save(
+                    changed, self.tr("Memories' embedding model changed")
+                ):
+                    return
+            else:
+                self._service.save(changed)
         except (OSError, ParleyError) as error:
             self._fail(self.tr("Could not save settings: %1"), error)
             return

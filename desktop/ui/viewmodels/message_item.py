@@ -31,6 +31,29 @@ class Notice:
     detail: str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class TextSegment:
+    """A run of an answer's text between tool calls: its HTML, or what renders it."""
+
+    html_source: str | Callable[[], str]
+
+    @property
+    def html(self) -> str:
+        source = self.html_source
+        return source if isinstance(source, str) else source()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSegment:
+    """Tool calls made one after another: `MessageItem.tools[start:stop]`."""
+
+    start: int
+    stop: int
+
+
+Segment = TextSegment | ToolSegment
+
+
 @dataclass(frozen=True)
 class MessageItem:
     """One message as the transcript shows it.
@@ -43,7 +66,7 @@ class MessageItem:
     is_user: bool
     markdown: str  # the source, for "copy"
     html_source: str | Callable[[], str]
-    reasoning_html: str
+    reasoning_source: str | Callable[[], str]  # its HTML, or what renders it when opened
     reasoning_label: str
     reasoning_live: bool  # still thinking: the section is open and streams
     notices: tuple[Notice, ...]
@@ -59,10 +82,20 @@ class MessageItem:
     awaiting_approval: bool = False  # tool calls wait for the person
     cut_note: str = ""  # the text is too long to show all of it: says how much is shown
     sources: tuple[CitationCard, ...] = ()  # every source the answer was given, by number
+    # An answer that called tools, in the order it was written: its text between the
+    # calls and the calls themselves. Empty for every other message (one text: `html`).
+    segments: tuple[Segment, ...] = ()
 
     @cached_property
     def html(self) -> str:
+        if self.segments:
+            return "\n".join(s.html for s in self.segments if isinstance(s, TextSegment))
         source = self.html_source
+        return source if isinstance(source, str) else source()
+
+    @cached_property
+    def reasoning_html(self) -> str:
+        source = self.reasoning_source
         return source if isinstance(source, str) else source()
 
     @cached_property

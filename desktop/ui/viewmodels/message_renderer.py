@@ -23,20 +23,20 @@ from collections.abc import Callable
 
 from markdown_it.common.utils import escapeHtml
 
-from desktop.core.models import Message, MessageStatus, Role, TextPart
+from desktop.core.models import Message, MessageStatus, Role, TextPart, ToolCallPart
 from desktop.engine.turn import versions
 from desktop.render.blocks import note
 from desktop.render.guard import MAX_SHOWN_CHARS
 from desktop.render.images import pending_images
 from desktop.render.markdown import render_markdown
 from desktop.render.maths import MathSource, pending_maths
-from desktop.render.plain import plain_text_html, units_html
+from desktop.render.plain import units_html
 from desktop.render.streaming import StreamingRenderer
 from desktop.render.theme import palette
 from desktop.ui.viewmodels import message_item as mi
 from desktop.ui.viewmodels.citation_card import citation_cards, source_numbers
 from desktop.ui.viewmodels.long_text import cut_note, hidden_note
-from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.viewmodels.message_item import MessageItem, Segment, TextSegment, ToolSegment
 from desktop.ui.viewmodels.tool_card import tool_cards
 
 USER_TEXT_OPEN = '<p style="white-space: pre-wrap; margin: 0">'
@@ -47,13 +47,36 @@ def user_text_html(text: str) -> str:
     return units_html(text[:MAX_SHOWN_CHARS], USER_TEXT_OPEN, "</p>")
 
 
-def reasoning_html(text: str, *, dark: bool) -> str:
-    """The model's reasoning as plain text; past the shown limit, a line saying how much more."""
-    html = plain_text_html(text[:MAX_SHOWN_CHARS])
+def _hidden_after(html: str, text: str, *, dark: bool) -> str:
+    """`html`, and past the shown limit a line saying how much more `text` there is."""
     hidden = len(text) - MAX_SHOWN_CHARS
     if hidden > 0:
         html += "\n" + note(hidden_note(hidden), palette(dark))
     return html
+
+
+def answer_flow(message: Message) -> list[str | tuple[int, int]]:
+    """An answer that called tools, in the order it was written: its text between the
+    calls, and (first, stop) runs of its calls (indices among its tool calls). Empty when
+    it called none: its text is one piece then."""
+    flow: list[str | tuple[int, int]] = []
+    calls = 0
+    for part in message.parts:
+        last = flow[-1] if flow else None
+        if isinstance(part, TextPart):
+            if isinstance(last, str):
+                flow[-1] = last + part.text
+            else:
+                flow.append(part.text)
+        elif isinstance(part, ToolCallPart):
+            if isinstance(last, tuple):
+                flow[-1] = (last[0], calls + 1)
+            else:
+                flow.append((calls, calls + 1))
+            calls += 1
+    if not calls:
+        return []
+    return [piece for piece in flow if not isinstance(piece, str) or piece.strip()]
 
 
 def _may_hold_maths(text: str) -> bool:
@@ -65,15 +88,33 @@ class _Body:
     (a bound method in a `partial` is three): a long chat keeps thousands of these, and
     every full pass of the garbage collector walks them all."""
 
-    __slots__ = ("_message", "_renderer", "_text")
+    __slots__ = ("_key", "_last", "_message", "_renderer", "_text")
 
-    def __init__(self, renderer: MessageRenderer, message: Message, text: str) -> None:
+    def __init__(
+        self,
+        renderer: MessageRenderer,
+        message: Message,
+        text: str,
+        key: str = "",
+        last: bool = True,
+    ) -> None:
         self._renderer = renderer
         self._message = message
         self._text = text
+        self._key = key
+        self._last = last
 
     def __call__(self) -> str:
-        return self._renderer._html(self._message, self._text)
+        return self._renderer._html(self._message, self._text, self._key, self._last)
+
+
+class _Reasoning(_Body):
+    """A message's reasoning as HTML, rendered when the person opens it."""
+
+    __slots__ = ()
+
+    def __call__(self) -> str:
+        return self._renderer._reasoning_html(self._message, self._text)
 
 
 class MessageRenderer:
@@ -121,9 +162,9 @@ class MessageRenderer:
         self._loaded |= {url}
         waiting = self._waiting.pop(url, {})
         for message_id in waiting:
-            self._done.pop(message_id, None)
-            if message_id in self._streaming:  # its cached blocks hold the link
-                self._streaming[message_id] = self._new_renderer()
+            for key in self._forget(message_id):
+                if key in self._streaming:  # its cached blocks hold the link
+                    self._streaming[key] = self._new_renderer()
         return list(waiting.values()) if self._remote_images else []
 
     def maths_typeset(self, keys: list[str]) -> list[Message]:
@@ -133,8 +174,16 @@ class MessageRenderer:
         for key in keys:
             messages.update(self._math_waiting.pop(key, {}))
         for message_id in messages:
-            self._done.pop(message_id, None)
+            self._forget(message_id)
         return list(messages.values())
+
+    def _forget(self, message_id: str) -> list[str]:
+        """Drop the finished renders of a message (its text pieces, its reasoning); the
+        keys they had (see `_key`)."""
+        keys = [k for k in (*self._done, *self._streaming) if _key_of(k) == message_id]
+        for key in keys:
+            self._done.pop(key, None)
+        return keys
 
     def _new_renderer(self) -> StreamingRenderer:
         return StreamingRenderer(dark=self._dark, images=self._images, maths=self._maths)
@@ -160,31 +209,34 @@ class MessageRenderer:
         self._waiting.clear()
         self._math_waiting.clear()
 
-    def _html(self, message: Message, text: str) -> str:
-        rendered = self._rendered(message, text)
+    def _html(self, message: Message, text: str, key: str = "", last: bool = True) -> str:
+        """`text` of `message` as HTML. `key` names the piece in the caches (the message
+        id for its first or only text, see `_key`); only the `last` piece of a streaming
+        answer is still growing."""
+        rendered = self._rendered(message, text, key or message.id, last)
         if self._remote_images and self._request_image is not None:
             for url in pending_images(rendered):
                 self._waiting.setdefault(url, {})[message.id] = message
                 self._request_image(url)
         if self._maths is not None:
-            for key in pending_maths(rendered):
-                self._math_waiting.setdefault(key, {})[message.id] = message
+            for formula in pending_maths(rendered):
+                self._math_waiting.setdefault(formula, {})[message.id] = message
         return rendered
 
-    def _rendered(self, message: Message, text: str) -> str:
+    def _rendered(self, message: Message, text: str, key: str, last: bool) -> str:
         if message.role is Role.USER:
             return user_text_html(text)
         # The sources this answer was given: its [n] for them are links. The set grows
         # while an answer that searches streams; every cached render depends on it.
         sources = source_numbers(message)
-        if message.status is MessageStatus.STREAMING:
-            renderer = self._streaming.get(message.id)
+        if message.status is MessageStatus.STREAMING and last:
+            renderer = self._streaming.get(key)
             if renderer is None:
-                renderer = self._streaming[message.id] = self._new_renderer()
+                renderer = self._streaming[key] = self._new_renderer()
             renderer.citations = sources
             return renderer.render(text)
-        streamed = self._streaming.pop(message.id, None) or self._settling.pop(message.id, None)
-        cached = self._done.get(message.id)
+        streamed = self._streaming.pop(key, None) or self._settling.pop(key, None)
+        cached = self._done.get(key)
         if cached is not None and cached[0] == text and cached[1] == sources:
             return cached[2]
         if streamed is None and self._maths is not None and _may_hold_maths(text):
@@ -205,9 +257,37 @@ class MessageRenderer:
             )
         )
         if streamed is not None and self._maths is not None and pending_maths(html):
-            self._settling[message.id] = streamed
-        self._done[message.id] = (text, sources, html)
+            self._settling[key] = streamed
+        self._done[key] = (text, sources, html)
         return html
+
+    def _reasoning_html(self, message: Message, text: str) -> str:
+        """The model's reasoning rendered as markdown like the answer (no citations, no
+        web images): it streams open while live and is cached once it is done."""
+        key = f"{message.id}:r"
+        if mi.is_reasoning_live(message):
+            renderer = self._streaming.get(key)
+            if renderer is None:
+                renderer = self._streaming[key] = self._reasoning_renderer()
+            html = renderer.render(text)
+        else:
+            streamed = self._streaming.pop(key, None)
+            cached = self._done.get(key)
+            if cached is not None and cached[0] == text:
+                return cached[2]
+            if streamed is not None:
+                html = streamed.render(text, final=True)
+            else:
+                html = render_markdown(text, dark=self._dark, maths=self._maths)
+            html = _hidden_after(html, text, dark=self._dark)
+            self._done[key] = (text, frozenset(), html)
+        if self._maths is not None:
+            for formula in pending_maths(html):
+                self._math_waiting.setdefault(formula, {})[message.id] = message
+        return html
+
+    def _reasoning_renderer(self) -> StreamingRenderer:
+        return StreamingRenderer(dark=self._dark, images=None, maths=self._maths)
 
     def item(self, message: Message, version: tuple[int, int] = (1, 1)) -> MessageItem:
         """Opening a long chat makes thousands of these, so the common case is kept cheap:
@@ -218,7 +298,8 @@ class MessageRenderer:
         reasoning = "" if only_text else mi.reasoning_text(message)
         streaming = message.status is MessageStatus.STREAMING
         body: str | Callable[[], str] = ""
-        if text:
+        flow = [] if only_text else answer_flow(message)
+        if text and not flow:
             # A streaming answer is on screen: render now. Others only when laid out.
             body = self._html(message, text) if streaming else _Body(self, message, text)
         answer = message.role is Role.ASSISTANT
@@ -227,7 +308,7 @@ class MessageRenderer:
             is_user=message.role is Role.USER,
             markdown=text,
             html_source=body,
-            reasoning_html=reasoning_html(reasoning, dark=self._dark) if reasoning else "",
+            reasoning_source=_Reasoning(self, message, reasoning) if reasoning else "",
             reasoning_label="" if only_text else mi.reasoning_label(message),
             reasoning_live=not only_text and mi.is_reasoning_live(message),
             notices=() if only_text else mi.notices(message),
@@ -243,4 +324,36 @@ class MessageRenderer:
             awaiting_approval=message.status is MessageStatus.AWAITING_APPROVAL,
             cut_note=cut_note(MAX_SHOWN_CHARS, len(text)) if len(text) > MAX_SHOWN_CHARS else "",
             sources=() if only_text or not answer else citation_cards(message),
+            segments=self._segments(message, flow, streaming),
         )
+
+    def _segments(
+        self, message: Message, flow: list[str | tuple[int, int]], streaming: bool
+    ) -> tuple[Segment, ...]:
+        segments: list[Segment] = []
+        pieces = sum(isinstance(piece, str) for piece in flow)
+        for piece in flow:
+            if isinstance(piece, tuple):
+                segments.append(ToolSegment(*piece))
+                continue
+            index = sum(isinstance(s, TextSegment) for s in segments)
+            key = _key(message.id, index)
+            last = index == pieces - 1 and not isinstance(flow[-1], tuple)
+            source: str | Callable[[], str] = (
+                self._html(message, piece, key, last)
+                if streaming
+                else _Body(self, message, piece, key, last)
+            )
+            segments.append(TextSegment(source))
+        return tuple(segments)
+
+
+def _key(message_id: str, index: int) -> str:
+    """The cache key of a message's `index`th text piece: its id for the first (so an
+    answer's text keeps its cache when a tool call splits it), then ``id:n``."""
+    return message_id if index == 0 else f"{message_id}:{index}"
+
+
+def _key_of(key: str) -> str:
+    """The message a cache key belongs to."""
+    return key.partition(":")[0]

@@ -11,6 +11,7 @@ from desktop.core.models import ModelRef
 from desktop.core.settings import Settings
 from desktop.engine.ocr.local_engine import INSTALL_HINT, LocalOcrEngine
 from desktop.engine.settings_service import SettingsService
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,17 +29,19 @@ class OcrSettingsModel(QObject):
     shows what is saved rather than pretending another choice."""
 
     changed = Signal()  # the choices, the selection or the local engine's status
-    saved = Signal()
-    failed = Signal(str)
 
     def __init__(
         self,
         service: SettingsService,
         local: LocalOcrEngine | None = None,
         parent: QObject | None = None,
+        *,
+        undo: SettingsUndo | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
+        # Saves go through the Settings window's undo, which also reports a failed write.
+        self._undo = undo if undo is not None else SettingsUndo(service, self)
         self._local = local if local is not None else LocalOcrEngine()
         service.changed.subscribe(self._on_settings_changed)
         service.model_info_changed.subscribe(self._on_model_info_changed)
@@ -90,14 +93,11 @@ class OcrSettingsModel(QObject):
         if not 0 <= index < len(choices):
             return
         settings = self._service.settings
-        if choices[index].ref == settings.ocr_model:
+        chosen = choices[index].ref
+        if chosen == settings.ocr_model:
             return
-        try:
-            self._service.save(replace(settings, ocr_model=choices[index].ref))
-        except Exception as error:  # an unwritable settings file
-            self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))
-            return
-        self.saved.emit()
+        if not self._undo.save(replace(settings, ocr_model=chosen)):
+            self.changed.emit()  # not saved: the picker shows the saved choice again
 
     def _on_settings_changed(self, _settings: Settings) -> None:
         self.changed.emit()

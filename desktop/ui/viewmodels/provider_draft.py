@@ -123,6 +123,13 @@ def _reworded(error: SettingsError) -> DraftError:
     return DraftError(key, text)
 
 
+def require_name(draft: ProviderDraft) -> None:
+    """A provider the person saves is named: the list and the model picker show the
+    name. (Testing an address needs none, so `build_provider` does not ask for it.)"""
+    if not draft.name.strip():
+        raise DraftError("name", tr("Give the provider a name."))
+
+
 def build_provider(draft: ProviderDraft, taken: set[str]) -> ProviderSettings:
     """Validate `draft`; raises DraftError with a sentence that names the field."""
     models = [m.strip() for m in draft.models if m.strip()]

@@ -35,6 +35,7 @@ from desktop.ui.viewmodels.mcp_servers import McpServersModel
 from desktop.ui.viewmodels.memory_settings import MemorySettingsModel
 from desktop.ui.viewmodels.network_settings import NetworkSettingsModel
 from desktop.ui.viewmodels.ocr_settings import OcrSettingsModel
+from desktop.ui.viewmodels.prompt_library import PromptLibraryModel
 from desktop.ui.viewmodels.properties import read_only
 from desktop.ui.viewmodels.provider_draft import (
     DraftError,
@@ -42,6 +43,7 @@ from desktop.ui.viewmodels.provider_draft import (
     build_provider,
     format_extra_body,
 )
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_settings import ToolSettingsModel
 from desktop.ui.viewmodels.usage_settings import UsageSettingsModel
@@ -51,6 +53,7 @@ from desktop.ui.viewmodels.web_search_settings import WebSearchSettingsModel
 class SettingsViewModel(QObject):
     providersChanged = Signal()
     themeChanged = Signal(str)
+    appearanceChanged = Signal()  # any of the Appearance page's settings
     loadRemoteImagesChanged = Signal(bool)
     providerSaved = Signal(str)  # provider id
     saveFailed = Signal(str)
@@ -80,23 +83,33 @@ class SettingsViewModel(QObject):
         self._tasks = tasks
         self._fetching = False
         self._testing = False
+        self._appearance = service.settings.appearance
+        # Every change made in the Settings window is saved at once and recorded here.
+        self.undo = SettingsUndo(service, self)
         self.local_servers = LocalServersModel(service, tasks, local_servers, self)
-        self.network = NetworkSettingsModel(service, self)
-        self.ocr = OcrSettingsModel(service, parent=self)
-        self.desktop = DesktopSettingsModel(service, self)
-        self.usage = UsageSettingsModel(service, self)
-        self.assistants = AssistantsModel(service, tools, self)
-        self.tools = ToolSettingsModel(service, tools, self, mcp=mcp) if tools is not None else None
-        self.mcp = McpServersModel(service, mcp, tasks, self) if mcp is not None else None
+        self.network = NetworkSettingsModel(service, self, undo=self.undo)
+        self.ocr = OcrSettingsModel(service, parent=self, undo=self.undo)
+        self.desktop = DesktopSettingsModel(service, self, undo=self.undo)
+        self.usage = UsageSettingsModel(service, self, undo=self.undo)
+        self.assistants = AssistantsModel(service, tools, self, undo=self.undo)
+        self.tools = (
+            ToolSettingsModel(service, tools, self, mcp=mcp, undo=self.undo)
+            if tools is not None
+            else None
+        )
+        self.mcp = (
+            McpServersModel(service, mcp, tasks, self, undo=self.undo) if mcp is not None else None
+        )
         self.knowledge = KnowledgeSettingsModel(
-            service, knowledge or KnowledgeProgress(tasks), self, tasks=tasks
+            service, knowledge or KnowledgeProgress(tasks), self, tasks=tasks, undo=self.undo
         )
         self.memory = (
-            MemorySettingsModel(service, memory, tasks, self.knowledge, self)
+            MemorySettingsModel(service, memory, tasks, self.knowledge, self, undo=self.undo)
             if memory is not None
             else None
         )
-        self.web_search = WebSearchSettingsModel(service, tasks, self)
+        self.web_search = WebSearchSettingsModel(service, tasks, self, undo=self.undo)
+        self.prompts = PromptLibraryModel(service, self, undo=self.undo)  # and the "/" list
         service.changed.subscribe(self._on_settings_changed)
 
     # --- read-only state ----------------------------------------------------------
@@ -216,19 +229,25 @@ class SettingsViewModel(QObject):
         """Validate the form exactly as the settings file is validated."""
         return build_provider(draft, {p.id for p in self.providers})
 
-    def save_provider(self, draft: ProviderDraft, api_key: str) -> None:
+    def save_provider(self, draft: ProviderDraft, api_key: str, *, coalesce: bool = False) -> None:
         """Save a provider; an empty `api_key` keeps the stored one. Nothing is saved
-        while any field is invalid."""
+        while any field is invalid. `coalesce`: a text field's edit, which merges with
+        the same field's edit just before into one undo step."""
         try:
             provider = self.build_provider(draft)
         except DraftError as error:
             self.saveFailed.emit(str(error))
             return
-        self._tasks.start(self._save(provider, api_key or None), "save-provider")
+        self._tasks.start(self._save(provider, api_key or None, coalesce), "save-provider")
 
-    async def _save(self, provider: ProviderSettings, api_key: str | None) -> None:
+    async def _save(
+        self, provider: ProviderSettings, api_key: str | None, coalesce: bool = False
+    ) -> None:
+        label = self.tr("Provider %1 saved").replace("%1", provider.name)
         try:
-            await self._service.save_provider(provider, api_key)
+            # Only the provider list is this save's: the key is the keyring's (no undo).
+            with self.undo.recording(label, coalesce=coalesce, fields=("providers",)):
+                await self._service.save_provider(provider, api_key)
         except (ParleyError, OSError) as error:
             self.saveFailed.emit(str(error))
         else:
@@ -239,8 +258,15 @@ class SettingsViewModel(QObject):
         self._tasks.start(self._remove(provider_id), "remove-provider")
 
     async def _remove(self, provider_id: str) -> None:
+        gone = self.provider(provider_id)
+        # Undo brings the provider back but not its key (the keyring keeps no history):
+        # the step says so, and Settings asked before removing it.
+        label = self.tr("Provider %1 removed, with its API key").replace(
+            "%1", gone.name if gone else provider_id
+        )
         try:
-            await self._service.remove_provider(provider_id)
+            with self.undo.recording(label, fields=("providers",)):
+                await self._service.remove_provider(provider_id)
         except (ParleyError, OSError) as error:
             self.saveFailed.emit(str(error))
 
@@ -304,10 +330,13 @@ class SettingsViewModel(QObject):
             self._set_testing(False)
 
     # --- appearance ---------------------------------------------------------------
+    # `undoable`: the change comes from the Settings window, whose Undo can take it back;
+    # a change from elsewhere (View → Zoom) is saved without being recorded.
 
     @Slot(str)
-    def set_theme(self, theme: str) -> None:
-        self._save_appearance(replace(self._service.settings.appearance, theme=Theme(theme)))
+    def set_theme(self, theme: str, *, undoable: bool = False) -> None:
+        appearance = replace(self._service.settings.appearance, theme=Theme(theme))
+        self._save_appearance(appearance, undoable=undoable)
 
     def _get_load_remote_images(self) -> bool:
         return self._service.settings.appearance.load_remote_images
@@ -315,9 +344,9 @@ class SettingsViewModel(QObject):
     loadRemoteImages = read_only(bool, _get_load_remote_images, notify=loadRemoteImagesChanged)
 
     @Slot(bool)
-    def set_load_remote_images(self, enabled: bool) -> None:
+    def set_load_remote_images(self, enabled: bool, *, undoable: bool = False) -> None:
         appearance = self._service.settings.appearance
-        self._save_appearance(replace(appearance, load_remote_images=enabled))
+        self._save_appearance(replace(appearance, load_remote_images=enabled), undoable=undoable)
 
     @property
     def language(self) -> str:
@@ -336,9 +365,9 @@ class SettingsViewModel(QObject):
         return self.chosen_language != language_of(QLocale())
 
     @Slot(str)
-    def set_language(self, language: str) -> None:
+    def set_language(self, language: str, *, undoable: bool = False) -> None:
         appearance = self._service.settings.appearance
-        self._save_appearance(replace(appearance, language=Language(language)))
+        self._save_appearance(replace(appearance, language=Language(language)), undoable=undoable)
 
     @property
     def font_size(self) -> int:
@@ -346,24 +375,31 @@ class SettingsViewModel(QObject):
         return self._service.settings.appearance.font_size or 0
 
     @Slot(int)
-    def set_font_size(self, points: int) -> None:
-        appearance = self._service.settings.appearance
-        self._save_appearance(replace(appearance, font_size=points or None))
+    def set_font_size(self, points: int, *, undoable: bool = False) -> None:
+        appearance = replace(self._service.settings.appearance, font_size=points or None)
+        # A spin box saves on each step: quick steps make one undo step.
+        self._save_appearance(appearance, undoable=undoable, coalesce=True)
 
-    def _save_appearance(self, appearance: AppearanceSettings) -> None:
-        settings = self._service.settings
-        if appearance != settings.appearance:
-            self._save_settings(replace(settings, appearance=appearance))
-
-    # --- saving -------------------------------------------------------------------
-
-    def _save_settings(self, settings: Settings) -> None:
+    def _save_appearance(
+        self, appearance: AppearanceSettings, *, undoable: bool, coalesce: bool = False
+    ) -> None:
+        settings = replace(self._service.settings, appearance=appearance)
+        if appearance == self._service.settings.appearance:
+            return
+        if undoable:
+            self.undo.save(settings, coalesce=coalesce)
+            return
         try:
             self._service.save(settings)
         except OSError as error:
             self.saveFailed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))
 
+    # --- changes from elsewhere ----------------------------------------------------
+
     def _on_settings_changed(self, settings: Settings) -> None:
+        if settings.appearance != self._appearance:  # changed, or put back by Undo
+            self._appearance = settings.appearance
+            self.appearanceChanged.emit()
         self.providersChanged.emit()
         self.themeChanged.emit(settings.appearance.theme.value)
         self.loadRemoteImagesChanged.emit(settings.appearance.load_remote_images)

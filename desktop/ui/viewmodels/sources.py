@@ -67,10 +67,6 @@ def _read(path: Path) -> _Outcome:
         return _Missing() if not path.exists() else _Unreadable(error.problem)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SourcePanel", text)
-
-
 def _around(text: str, start: int, end: int) -> tuple[str, str]:
     """The text before `start` and after `end`, each at most `CONTEXT_CHARS`, cut at a
     line break where there is one (the beginning and end of the document are kept)."""
@@ -102,11 +98,18 @@ def passage_view(card: CitationCard, outcome: _Outcome) -> SourcePassage:
         card.number, card.file_name, card.location, part.path, "", part.excerpt, ""
     )
     if isinstance(outcome, _Missing):
-        return replace(quoted, note=_tr("The file is no longer there."))
+        return replace(
+            quoted, note=QCoreApplication.translate("SourcePanel", "The file is no longer there.")
+        )
     if isinstance(outcome, _Unreadable):
-        note = _tr("The file cannot be read now (%1); showing the passage as it was quoted.")
+        note = QCoreApplication.translate(
+            "SourcePanel", "The file cannot be read now (%1); showing the passage as it was quoted."
+        )
         return replace(quoted, note=note.replace("%1", outcome.reason))
-    changed = _tr("This file has changed since this answer; showing the passage as it was quoted.")
+    changed = QCoreApplication.translate(
+        "SourcePanel",
+        "This file has changed since this answer; showing the passage as it was quoted.",
+    )
     if part.source_sha256 and outcome.sha256 != part.source_sha256:
         return replace(quoted, note=changed, can_open=True)
     found = _passage_range(part, outcome.text)
@@ -147,7 +150,7 @@ class SourcesViewModel(QObject):
             "",
             part.excerpt,
             "",
-            note=_tr("Reading the file…"),
+            note=QCoreApplication.translate("SourcePanel", "Reading the file…"),
             loading=True,
         )
         self._show(reading)

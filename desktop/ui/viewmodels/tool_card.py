@@ -27,6 +27,7 @@ class ToolCard:
     name: str
     state: str  # "running", "done", "denied", "error", "answered", "interrupted", "pending"…
     state_label: str
+    headline: str  # the arguments on one line ("du -sh ~", "query: lisbon trams")
     summary: str  # decision and who made it, duration, result size, on one line
     arguments: str  # pretty JSON (or the raw text when it is not JSON), as shown
     result: str  # the result, or its preview when the output was large, as shown
@@ -93,8 +94,45 @@ def pretty_json(text: str) -> str:
         return text
     try:
         return json.dumps(json.loads(text or "{}"), ensure_ascii=False, indent=2)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested too deep for the parser: as written
         return text
+
+
+# Arguments that say most about a call, shown alone when a call has one.
+_TELLING_KEYS = ("command", "cmd", "query", "q", "url", "path", "file", "filename", "text", "name")
+MAX_HEADLINE_CHARS = 160
+
+
+def headline(arguments: str) -> str:
+    """The arguments on one line, for the card's header: a telling argument's value
+    alone (a command, a query, a path), else ``key: value`` pairs. Control characters
+    and runs of spaces become one space; what a model wrote is shown, never run."""
+    if len(arguments) > MAX_PRETTY_CHARS:
+        return _one_line(arguments)
+    try:
+        value = json.loads(arguments or "{}")
+    except (ValueError, RecursionError):  # nested too deep for the parser: as written
+        return _one_line(arguments)
+    if not isinstance(value, dict):
+        return _one_line(json.dumps(value, ensure_ascii=False))
+    for key in _TELLING_KEYS:
+        telling = value.get(key)
+        if isinstance(telling, str) and telling.strip():
+            return _one_line(telling)
+        if isinstance(telling, list) and telling and all(isinstance(v, str) for v in telling):
+            return _one_line(" ".join(telling))
+    pairs = (f"{key}: {_scalar(item)}" for key, item in value.items())
+    return _one_line(", ".join(pairs))
+
+
+def _scalar(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _one_line(text: str) -> str:
+    cut = text[: MAX_HEADLINE_CHARS * 4]
+    line = " ".join("".join(c if c.isprintable() else " " for c in cut).split())
+    return line if len(line) <= MAX_HEADLINE_CHARS else line[: MAX_HEADLINE_CHARS - 1] + "…"
 
 
 def shown_text(text: str) -> str:
@@ -126,6 +164,7 @@ def tool_card(part: ToolCallPart) -> ToolCard:
         name=part.name,
         state=state.value,
         state_label=_state_labels()[state],
+        headline=headline(part.arguments),
         summary=" · ".join(b for b in bits if b),
         arguments=shown_text(pretty_json(part.arguments)),
         result=shown_text(result),
@@ -142,7 +181,7 @@ def _memory_saved(part: ToolCallPart, state: CallState) -> str:
         return ""
     try:
         result = json.loads(part.result)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested too deep for the parser: as written
         return ""
     if not isinstance(result, dict) or result.get("saved") is not True:
         return ""

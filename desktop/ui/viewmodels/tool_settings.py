@@ -14,6 +14,7 @@ from desktop.engine.settings_service import SettingsService
 from desktop.engine.tools.mcp.events import McpEvent, McpServersChanged
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +35,12 @@ class ToolSettingsModel(QObject):
         parent: QObject | None = None,
         *,
         mcp: McpManager | None = None,
+        undo: SettingsUndo | None = None,
     ) -> None:
         super().__init__(parent)
         self._settings = settings
         self._tools = tools
+        self._undo = undo  # the Settings window's history: every change can be undone
         settings.changed.subscribe(self._on_settings_changed)
         if mcp is not None:
             mcp.events.subscribe(self._on_mcp_event)
@@ -66,8 +69,12 @@ class ToolSettingsModel(QObject):
         self._save(replace(self._current, always_allow=grants))
 
     def _save(self, tools: ToolSettings) -> None:
+        changed = replace(self._settings.settings, tools=tools)
+        if self._undo is not None:
+            self._undo.save(changed)  # a failure is said in the window's bar
+            return
         try:
-            self._settings.save(replace(self._settings.settings, tools=tools))
+            self._settings.save(changed)
         except Exception as error:  # an unwritable settings file
             self.saveFailed.emit(str(error))
 

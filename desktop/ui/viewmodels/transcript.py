@@ -96,6 +96,29 @@ class TranscriptModel(QObject):
         """What a finished answer's footer says it cost."""
         self._renderer.cost_text = cost_text
 
+    # --- what in-chat find searches (see find.py) -------------------------------------
+
+    @property
+    def conversation_id(self) -> str:
+        """The chat shown ("" for a new chat)."""
+        return self._conversation_id
+
+    def path_ids(self) -> list[str]:
+        """The shown branch's message ids, root first, read or not yet."""
+        return list(self._path)
+
+    def read_messages(self, message_ids: list[str]) -> list[Message]:
+        """These messages of the shown chat as they are now (a streaming answer as far as
+        it has come); ones deleted meanwhile are left out."""
+        messages = self._chat.messages_by_id(message_ids)
+        return [self._streamed.get(m.id, m) for m in messages]
+
+    def reveal(self, message_id: str) -> None:
+        """Make sure a message of the shown branch has a row: one not read yet is read
+        now, with everything after it, and scrolled to (`focusMessage`)."""
+        if message_id in self._older:
+            self.show(self._conversation_id, message_id)
+
     # --- which chat is shown ----------------------------------------------------------
 
     def show(self, conversation_id: str, focus_message_id: str = "") -> None:

@@ -4,6 +4,7 @@ the price table that turns token counts into a cost.
 Prices are typed as text in a table; a row is saved once its input and output prices
 are both valid numbers, and emptied prices remove the row's price. Models priced
 earlier but no longer configured stay listed, so a price is never dropped unseen.
+Everything is saved as it changes, through the Settings window's undo.
 """
 
 from __future__ import annotations
@@ -17,6 +18,10 @@ from desktop.core.models import ModelRef
 from desktop.core.settings import Settings
 from desktop.core.usage_settings import ModelPrice, parse_currency, parse_price
 from desktop.engine.settings_service import SettingsService
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
+
+CURRENCY = "currency"
+PRICES = "prices"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,12 +50,20 @@ def _number(text: str) -> float | str | None:
 
 class UsageSettingsModel(QObject):
     changed = Signal()
-    saved = Signal()
-    failed = Signal(str)
+    # A field's problem ("" once it is fine): the page shows it beside that field.
+    problemChanged = Signal(str, str)  # CURRENCY or PRICES, the problem
 
-    def __init__(self, service: SettingsService, parent: QObject | None = None) -> None:
+    def __init__(
+        self,
+        service: SettingsService,
+        parent: QObject | None = None,
+        *,
+        undo: SettingsUndo | None = None,
+    ) -> None:
         super().__init__(parent)
         self._service = service
+        self._undo = undo if undo is not None else SettingsUndo(service, self)
+        self._shown = self._shown_part(service.settings)
         service.changed.subscribe(self._on_settings_changed)
 
     # --- utility model --------------------------------------------------------------
@@ -110,13 +123,13 @@ class UsageSettingsModel(QObject):
     def set_price(
         self, ref: ModelRef, input_text: str, output_text: str, reasoning_text: str
     ) -> bool:
-        """Save (or, all empty, remove) `ref`'s price; False with `failed` when refused."""
+        """Save (or, all empty, remove) `ref`'s price; False, with the problem, when
+        refused."""
         values = [_number(t) for t in (input_text, output_text, reasoning_text)]
         prices = dict(self._service.settings.prices)
         if all(v is None for v in values):
-            if prices.pop(ref, None) is None:
-                return True
-            return self._save(replace(self._service.settings, prices=prices))
+            prices.pop(ref, None)
+            return self._save(replace(self._service.settings, prices=prices), PRICES)
         raw = {
             k: v
             for k, v in zip(("input", "output", "reasoning"), values, strict=True)
@@ -125,34 +138,42 @@ class UsageSettingsModel(QObject):
         try:
             price = parse_price(raw, f"prices.{ref}")
         except SettingsError as error:
-            self.failed.emit(str(error))
+            self.problemChanged.emit(PRICES, str(error))
             return False
-        if prices.get(ref) == price:
-            return True
         prices[ref] = price
-        return self._save(replace(self._service.settings, prices=prices))
+        return self._save(replace(self._service.settings, prices=prices), PRICES)
 
     @Slot(str)
     def set_currency(self, text: str) -> bool:
         try:
             currency = parse_currency(text)
         except SettingsError as error:
-            self.failed.emit(str(error))
+            self.problemChanged.emit(CURRENCY, str(error))
             return False
-        if currency == self._service.settings.currency:
-            return True
-        return self._save(replace(self._service.settings, currency=currency))
+        return self._save(replace(self._service.settings, currency=currency), CURRENCY)
 
-    def _save(self, settings: Settings) -> bool:
-        if settings == self._service.settings:
-            return True
-        try:
-            self._service.save(settings)
-        except Exception as error:  # an unwritable settings file
-            self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))
-            return False
-        self.saved.emit()
-        return True
+    def _save(self, settings: Settings, field: str = "") -> bool:
+        """Save (text fields and price cells: quick edits make one undo step)."""
+        saved = self._undo.save(settings, coalesce=bool(field))
+        if saved and field:
+            self.problemChanged.emit(field, "")
+        return saved
 
-    def _on_settings_changed(self, _settings: Settings) -> None:
-        self.changed.emit()
+    @staticmethod
+    def _shown_part(settings: Settings) -> tuple[object, ...]:
+        """What the page shows: an unrelated change (the last model used) must not
+        redraw it and lose a half-typed price row."""
+        return (
+            settings.providers,
+            settings.utility_model,
+            settings.prices,
+            settings.currency,
+            settings.auto_titles,
+            settings.follow_up_suggestions,
+        )
+
+    def _on_settings_changed(self, settings: Settings) -> None:
+        shown = self._shown_part(settings)
+        if shown != self._shown:
+            self._shown = shown
+            self.changed.emit()

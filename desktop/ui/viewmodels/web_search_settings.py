@@ -1,9 +1,10 @@
 """Settings → Web search: the engine, its address or key, and a test search.
 
-The form is checked as the settings file is checked before anything is written, so a
-typo shows on the page and the form keeps what was typed. Keys and the SearXNG
-password go to the keyring through the settings service, never to settings.json, and
-are never read back into the form: the page only learns whether one is saved. The
+Each field is saved as it changes, after the same check as the settings file's, so a
+typo shows beside its field and the field keeps what was typed; the other fields are
+saved regardless. Keys and the SearXNG password go to the keyring through the settings
+service, never to settings.json, and are never read back into the form: the page only
+learns whether one is saved. They are not part of the Settings window's undo. The
 keyring is asked in the background (`load_keys`, when the page is first shown): a
 locked one may wait for the person to unlock it, and a person who never opens the
 page never loads it.
@@ -17,25 +18,30 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from desktop.core.errors import ParleyError, SettingsError
+from desktop.core.settings import Settings
 from desktop.core.web_search import (
     FIELD,
     WebEngine,
     WebSearchSettings,
     parse_web_search,
     secret_name,
+    web_search_data,
 )
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.web.engines import web_search
 from desktop.engine.web.results import WebSearchError
 from desktop.ui.viewmodels.properties import read_only
+from desktop.ui.viewmodels.settings_undo import SettingsUndo
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 # What a test search asks for: a word every engine has results for.
 TEST_QUERY = "Wikipedia"
+KEY = "key"  # problemChanged's field for the chosen engine's key (SearXNG: password)
 
 
 def _engine(value: str) -> WebEngine | None:
@@ -47,9 +53,11 @@ def _engine(value: str) -> WebEngine | None:
 
 
 class WebSearchSettingsModel(QObject):
-    saved = Signal()
-    failed = Signal(str)
+    changed = Signal()  # the saved web search settings changed (also by Undo)
+    # A field's problem ("" once it is fine): "searxng_url", "searxng_username", KEY...
+    problemChanged = Signal(str, str)
     keysChanged = Signal()  # whether keys are saved became known, or changed
+    keySaved = Signal(str)  # the engine whose typed key is now in the keyring
     keyRemoved = Signal()
     testingChanged = Signal(bool)
     testPassed = Signal(str)  # "Found N results: <first title>"
@@ -62,10 +70,14 @@ class WebSearchSettingsModel(QObject):
         parent: QObject | None = None,
         *,
         endpoints: Mapping[WebEngine, str] | None = None,
+        undo: SettingsUndo | None = None,
     ) -> None:
         super().__init__(parent)
         self._service = service
         self._tasks = tasks
+        self._undo = undo if undo is not None else SettingsUndo(service, self)
+        self._shown = service.settings.web_search
+        service.changed.subscribe(self._on_settings_changed)
         # Engines' public addresses replaced (a loopback server standing in for Brave).
         self._endpoints = endpoints
         self._saved_keys: set[str] = set()  # keyring entries known to hold something
@@ -119,7 +131,7 @@ class WebSearchSettingsModel(QObject):
         """Save `engine`'s key in the keyring (a blank value changes nothing)."""
         name = self._secret(engine)
         if name is not None and value.strip():
-            self._tasks.start(self._store_then(name, value, None), "web-search-key")
+            self._tasks.start(self._store(engine, name, value), "web-search-key")
 
     def clear_key(self, engine: str) -> None:
         """Remove `engine`'s key from the keyring."""
@@ -131,60 +143,65 @@ class WebSearchSettingsModel(QObject):
         try:
             await self._service.delete_secret(name)
         except ParleyError as error:
-            self.failed.emit(str(error))
+            self.problemChanged.emit(KEY, str(error))
             return
         self._saved_keys.discard(name)
+        self.problemChanged.emit(KEY, "")
         self.keysChanged.emit()
         self.keyRemoved.emit()
+        self._undo.note(self.tr("Removed from the keyring"))
 
-    async def _store_then(self, name: str, value: str, web: WebSearchSettings | None) -> None:
-        """Store a key, then (if given) the settings: a key the keyring refused saves
-        nothing, so the form and the file still agree."""
+    async def _store(self, engine: str, name: str, value: str) -> None:
         try:
             await self._service.set_secret(name, value)
         except (ParleyError, ValueError) as error:
-            self.failed.emit(str(error))
+            self.problemChanged.emit(KEY, str(error))
             return
         self._saved_keys.add(name)
+        self.problemChanged.emit(KEY, "")
+        self.keySaved.emit(engine)
         self.keysChanged.emit()
-        if web is None:
-            self.saved.emit()
+        if _engine(engine) is WebEngine.SEARXNG:
+            self._undo.note(self.tr("SearXNG password saved in the keyring"))
         else:
-            self._write(web)
+            self._undo.note(self.tr("API key saved in the keyring"))
 
     # --- saving -----------------------------------------------------------------------
 
-    def save(
-        self,
-        engine: str,
-        url: str,
-        username: str,
-        max_results: int,
-        fetch_enabled: bool,
-        key: str = "",
-    ) -> None:
-        """Check the form, then save it; `key`, when typed, goes to the keyring first as
-        the chosen engine's key (SearXNG: password). An invalid field saves nothing."""
-        try:
-            web = self._parse(engine, url, username, max_results, fetch_enabled)
-        except SettingsError as error:
-            self.failed.emit(self._problem(error))
-            return
-        name = self._secret(engine)
-        if name is not None and key.strip():
-            self._tasks.start(self._store_then(name, key, web), "save-web-search")
-        else:
-            self._write(web)
+    def set_engine(self, engine: str) -> bool:
+        """The engine models search with ("" for none)."""
+        return self._set("engine", engine or None)
 
-    def _write(self, web: WebSearchSettings) -> None:
+    def set_searxng_url(self, url: str) -> bool:
+        return self._set("searxng_url", url, coalesce=True)
+
+    def set_searxng_username(self, username: str) -> bool:
+        return self._set("searxng_username", username, coalesce=True)
+
+    def set_max_results(self, count: int) -> bool:
+        return self._set("max_results", count, coalesce=True)
+
+    def set_fetch_enabled(self, enabled: bool) -> bool:
+        return self._set("fetch_enabled", enabled)
+
+    def _set(self, name: str, value: Any, *, coalesce: bool = False) -> bool:
+        """Save one field, the others as saved; checked as the settings file is. An
+        invalid value saves nothing and its problem is shown beside the field."""
         settings = self._service.settings
         try:
-            if web != settings.web_search:
-                self._service.save(replace(settings, web_search=web))
-        except (ParleyError, OSError) as error:
-            self.failed.emit(self.tr("Could not save settings: %1").replace("%1", str(error)))
-            return
-        self.saved.emit()
+            web = parse_web_search({**web_search_data(settings.web_search), name: value})
+        except SettingsError as error:
+            self.problemChanged.emit(name, self._problem(error))
+            return False
+        saved = self._undo.save(replace(settings, web_search=web), coalesce=coalesce)
+        if saved:
+            self.problemChanged.emit(name, "")
+        return saved
+
+    def _on_settings_changed(self, settings: Settings) -> None:
+        if settings.web_search != self._shown:
+            self._shown = settings.web_search
+            self.changed.emit()
 
     # --- test search ------------------------------------------------------------------
 

@@ -1,5 +1,14 @@
 """The approval dialog: every waiting tool call of one answer, and the person's say.
 
+Each call says first what allowing it does — the command line and the folder it runs
+in, the file and its change, the address read (see `approval_preview`) — then the
+tool, where it comes from and its risk on a coloured badge; the arguments as written
+are one click away, with Copy all and Save as file…. There is one primary answer:
+Deny for a tool that may change or run something (and for one Parley does not know),
+Allow once for one that only reads; it has the focus, so Enter gives it. The dialog is
+as large as what it shows, within 60 % of the screen's width and 70 % of its height;
+a longer preview scrolls inside its box.
+
 Shown with `show()`, not modal: the rest of Parley (Stop included) stays usable while
 it is open. It follows its request: a call decided elsewhere is marked, and when the
 request closes (every call decided, Stop, a new send) the dialog closes itself.
@@ -10,174 +19,50 @@ a restart, and brings one back when the chat's "Review tool calls" button asks.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFontDatabase, QGuiApplication, QTextOption
+from PySide6.QtCore import QEvent, QSize, Qt, QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
-    QFileDialog,
     QFrame,
     QHBoxLayout,
-    QLineEdit,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop.core.models import Decision
-from desktop.engine.tools.approval import ApprovalRequest, PendingCall
-from desktop.ui.viewmodels.approvals import ApprovalsViewModel, call_view
-from desktop.ui.views.cut_bar import CutBar
-from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
-from desktop.ui.views.plain_text_view import PlainTextView
+from desktop.engine.tools.approval import ApprovalRequest
+from desktop.ui.viewmodels.approvals import ApprovalsViewModel
+from desktop.ui.views.approval_call_panel import CallPanel, wrapped
+from desktop.ui.views.approval_preview_box import primary_style
+
+WIDTH_SHARE = 0.6  # of the screen's available width, at most
+HEIGHT_SHARE = 0.7  # of its height
+MIN_WIDTH = 460
+PREVIEW_SHARE = 0.5  # of the dialog's largest height, for one call's preview box
 
 
-class CallPanel(QFrame):
-    """One call: what it is, its complete arguments, and the four answers. Arguments too
-    long to lay out show their start and end, with Copy all and Save as file… for all."""
+class _FittedScroll(QScrollArea):
+    """A scroll area that asks for the size of what it holds (Qt's asks for a fixed
+    share of the font's height, whatever it holds)."""
 
-    def __init__(
-        self, vm: ApprovalsViewModel, message_id: str, call: PendingCall, parent: QWidget
-    ) -> None:
+    def __init__(self, inner: QWidget, parent: QWidget) -> None:
         super().__init__(parent)
-        self.setObjectName("ApprovalCall")
-        self.setFrameShape(QFrame.Shape.StyledPanel)
-        self._vm = vm
-        self._message_id = message_id
-        self.call = call
-        self.view = view = call_view(call)
-        self._decided = False
-        self.title = MarkupLabel(f"<b>{escape(view.name)}</b>", self)
-        self.facts = PlainLabel("", self)
-        self.facts.setObjectName("MetaLabel")
-        self.description = PlainLabel("", self)
-        self.description.setWordWrap(True)
-        self.arguments = PlainTextView(view.arguments, self)
-        self.arguments.setObjectName("ApprovalArguments")
-        # Long values wrap instead of running off to the side; a long call scrolls.
-        self.arguments.setLineWrapMode(QPlainTextEdit.LineWrapMode.WidgetWidth)
-        self.arguments.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
-        self.arguments.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
-        line_height = self.arguments.fontMetrics().lineSpacing()
-        self.arguments.setMinimumHeight(8 * line_height + 12)
-        self.cut_bar = CutBar(self)
-        self.cut_bar.set_note(view.cut_note)
-        self.cut_bar.copyClicked.connect(self._copy_arguments)
-        self.cut_bar.saveClicked.connect(self._save_arguments)
-        self.saved = PlainLabel("", self)
-        self.saved.setObjectName("MetaLabel")
-        self.saved.setWordWrap(True)
-        self.saved.hide()
-        vm.argumentsSaved.connect(self._on_vm_arguments_saved)
-        vm.saveFailed.connect(self._on_vm_save_failed)
+        self.inner = inner
+        self.setWidgetResizable(True)
+        self.setWidget(inner)
 
-        self.approve = QPushButton(self.tr("Approve once"), self)
-        self.always = QPushButton(self.tr("Always allow this tool"), self)
-        self.deny = QPushButton(self.tr("Deny"), self)
-        self.answer_instead = QPushButton(self.tr("Answer instead…"), self)
-        self.approve.clicked.connect(lambda: vm.approve_once(message_id, call.call_id))
-        self.always.clicked.connect(lambda: vm.always_allow(message_id, call.call_id))
-        self.deny.clicked.connect(lambda: vm.deny(message_id, call.call_id))
-        self.answer_instead.clicked.connect(self._begin_answer)
-        buttons = QHBoxLayout()
-        for button in (self.approve, self.always, self.deny, self.answer_instead):
-            buttons.addWidget(button)
-        buttons.addStretch(1)
+    def sizeHint(self) -> QSize:
+        frame = 2 * self.frameWidth()
+        return self.inner.sizeHint() + QSize(frame, frame)
 
-        self.answer_text = QLineEdit(self)
-        self.answer_text.setPlaceholderText(self.tr("The result the model gets instead"))
-        self.send_answer = QPushButton(self.tr("Send answer"), self)
-        self.send_answer.clicked.connect(self._send_answer)
-        self.answer_text.returnPressed.connect(self._send_answer)
-        self.answer_row = QWidget(self)
-        answer_layout = QHBoxLayout(self.answer_row)
-        answer_layout.setContentsMargins(0, 0, 0, 0)
-        answer_layout.addWidget(self.answer_text, 1)
-        answer_layout.addWidget(self.send_answer)
-        self.answer_row.hide()
+    def hasHeightForWidth(self) -> bool:
+        return self.inner.hasHeightForWidth()
 
-        self.outcome = PlainLabel("", self)
-        self.outcome.setObjectName("StatusLabel")
-        self.outcome.hide()
-
-        layout = QVBoxLayout(self)
-        for widget in (self.title, self.facts, self.description):
-            layout.addWidget(widget)
-        layout.addWidget(self.arguments, 1)
-        layout.addWidget(self.cut_bar)
-        layout.addWidget(self.saved)
-        layout.addLayout(buttons)
-        layout.addWidget(self.answer_row)
-        layout.addWidget(self.outcome)
-        self.show_call(call)
-
-    def show_call(self, call: PendingCall) -> None:
-        """What is known of the call's tool (more, once its server is up)."""
-        self.call = call
-        self.view = view = call_view(call)
-        self.facts.setText(view.facts)
-        self.description.setText(view.about)
-        self.description.setVisible(bool(view.about))
-        self._update_buttons()
-
-    def _update_buttons(self) -> None:
-        for button in (self.approve, self.deny, self.answer_instead):
-            button.setEnabled(not self._decided)
-        self.always.setEnabled(not self._decided and self.view.can_always_allow)
-        self.always.setToolTip(self.view.always_allow_tip)
-
-    def _copy_arguments(self) -> None:
-        QGuiApplication.clipboard().setText(self.call.arguments)
-
-    def _save_arguments(self) -> None:
-        """Ask where, then have the view-model write the arguments there."""
-        name = self.tr("arguments.json")
-        dialog = QFileDialog(self.window(), self.tr("Save Arguments"), str(Path.home() / name))
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        message_id, call_id = self._message_id, self.call.call_id
-        dialog.fileSelected.connect(lambda path: self._vm.save_arguments(message_id, call_id, path))
-        dialog.open()
-
-    def _mine(self, message_id: str, call_id: str) -> bool:
-        return (message_id, call_id) == (self._message_id, self.call.call_id)
-
-    def _on_vm_arguments_saved(self, message_id: str, call_id: str, path: str) -> None:
-        if self._mine(message_id, call_id):
-            self._say(self.tr("Saved to %1").replace("%1", path))
-
-    def _on_vm_save_failed(self, message_id: str, call_id: str, reason: str) -> None:
-        if self._mine(message_id, call_id):
-            self._say(reason)
-
-    def _say(self, text: str) -> None:
-        self.saved.setText(text)
-        self.saved.show()
-
-    def _begin_answer(self) -> None:
-        self.answer_row.show()
-        self.answer_text.setFocus()
-
-    def _send_answer(self) -> None:
-        self._vm.answer(self._message_id, self.call.call_id, self.answer_text.text())
-
-    def show_decision(self, decision: Decision | None) -> None:
-        decided = self._decided = decision is not None
-        self._update_buttons()
-        self.answer_row.setEnabled(not decided)
-        self.outcome.setVisible(decided)
-        if decision is not None:
-            self.outcome.setText(
-                {
-                    Decision.APPROVED_ONCE: self.tr("Approved once"),
-                    Decision.ALWAYS_ALLOWED: self.tr("Always allowed"),
-                    Decision.DENIED: self.tr("Denied"),
-                    Decision.ANSWERED: self.tr("Answered instead"),
-                }.get(decision, decision.value)
-            )
+    def heightForWidth(self, width: int) -> int:
+        frame = 2 * self.frameWidth()
+        return self.inner.heightForWidth(width - frame) + frame
 
 
 class ApprovalDialog(QDialog):
@@ -193,44 +78,79 @@ class ApprovalDialog(QDialog):
         self.request = request
         count = len(request.calls)
         self.setWindowTitle(self.tr("Allow %n tool call(s)?", "", count))
-        self.resize(640, 520)
-        intro = PlainLabel(
-            self.tr("The model wants to use tools. Nothing runs until you decide."), self
-        )
-        intro.setWordWrap(True)
         body = QWidget()
-        column = QVBoxLayout(body)
-        self.panels = [CallPanel(vm, request.message_id, call, body) for call in request.calls]
+        self._column = column = QVBoxLayout(body)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(10)
+        self.panels = [
+            CallPanel(vm, request.message_id, call, body, framed=count > 1)
+            for call in request.calls
+        ]
         for panel in self.panels:
             column.addWidget(panel, 1 if count == 1 else 0)
+            panel.on_answering = self._choose_default
+            panel.on_grown = self.grow_to_content
         if count > 1:
             column.addStretch(1)
-        scroll = QScrollArea(self)
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(body)
-        self.approve_all = QPushButton(self.tr("Approve all once"), self)
+        self.scroll_area = _FittedScroll(body, self)
+        self.scroll_area.setObjectName("ApprovalScroll")
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.approve_all = QPushButton(self.tr("Allow all once"), self)
         self.deny_all = QPushButton(self.tr("Deny all"), self)
         self.approve_all.clicked.connect(lambda: self._all(vm.approve_once))
         self.deny_all.clicked.connect(lambda: self._all(vm.deny))
         self.later = QPushButton(self.tr("Decide later"), self)
         self.later.clicked.connect(self.close)
-        footer = QHBoxLayout()
+        self._layout = layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 14, 16, 14)
         if count > 1:
-            footer.addWidget(self.approve_all)
+            intro = wrapped(
+                self.tr("The model wants to use tools. Nothing runs until you decide."), self
+            )
+            layout.addWidget(intro)
+        layout.addWidget(self.scroll_area, 1)
+        if count > 1:
+            footer = QHBoxLayout()
+            footer.addWidget(self.later)
+            footer.addStretch(1)
             footer.addWidget(self.deny_all)
-        else:
+            footer.addWidget(self.approve_all)
+            layout.addLayout(footer)
+        else:  # one call: its answers and "Decide later" share one row
             self.approve_all.hide()
             self.deny_all.hide()
-        footer.addStretch(1)
-        footer.addWidget(self.later)
-        layout = QVBoxLayout(self)
-        layout.addWidget(intro)
-        layout.addWidget(scroll, 1)
-        layout.addLayout(footer)
+            self.panels[0].buttons.insertWidget(0, self.later)
+        self._primary: QPushButton | None = None
+        self._fitted = QSize()
         self.refresh()
+        self.fit_to_content()
 
     def panel(self, call_id: str) -> CallPanel:
         return next(p for p in self.panels if p.call.call_id == call_id)
+
+    @property
+    def primary(self) -> QPushButton:
+        """The one button Enter presses: a call's answer to it, Deny (all) when anything
+        may change or run, else Allow (all) once; Send answer while one is written."""
+        answering = next((p for p in self.panels if p.answering), None)
+        if answering is not None:
+            return answering.send_answer
+        if len(self.panels) == 1:
+            return self.panels[0].primary
+        risky = any(p.view.risky for p in self.panels)
+        return self.deny_all if risky else self.approve_all
+
+    def _choose_default(self) -> None:
+        primary = self.primary
+        if primary is self._primary:
+            return
+        if self._primary is not None:
+            self._primary.setStyleSheet("")
+        self._primary = primary
+        primary.setDefault(True)
+        primary.setStyleSheet(primary_style(self))
+        if not any(p.answering for p in self.panels):  # else the answer has the focus
+            primary.setFocus()
 
     def _all(self, decide: object) -> None:
         ids = [c.call_id for c in self.request.undecided()]
@@ -246,6 +166,81 @@ class ApprovalDialog(QDialog):
                 panel.show_call(call)
             answer = answers.get(panel.call.call_id)
             panel.show_decision(answer.decision if answer else None)
+        self._choose_default()
+
+    # --- size -----------------------------------------------------------------------
+
+    def _available(self) -> QSize:
+        parent = self.parentWidget()
+        screen = (parent.screen() if parent is not None else None) or self.screen()
+        area = (screen or QGuiApplication.primaryScreen()).availableGeometry()
+        return QSize(int(area.width() * WIDTH_SHARE), int(area.height() * HEIGHT_SHARE))
+
+    def _wanted(self) -> QSize:
+        """The size that shows everything, within the screen's share."""
+        most = self._available()
+        self.ensurePolished()  # style sheets' paddings and borders count, before a show
+        for box in (p.preview for p in self.panels if not p.preview.isHidden()):
+            box.set_hint(QSize(min(box.text_width(), most.width()), box.sizeHint().height()))
+        self._settle()
+        hint = self.sizeHint()
+        margins = self._layout.contentsMargins()
+        outside = margins.left() + margins.right() + 2 * self.scroll_area.frameWidth()
+        least = max(MIN_WIDTH, self.scroll_area.inner.minimumSizeHint().width() + outside)
+        width = max(least, min(hint.width(), most.width()))  # the buttons always fit
+        # Each box gets what the dialog's width leaves it; then as tall as its text.
+        share = PREVIEW_SHARE if len(self.panels) == 1 else PREVIEW_SHARE / 2
+        for panel in self.panels:
+            box = panel.preview
+            if box.isHidden():
+                continue
+            room = width - outside - panel.chrome_width()
+            height = min(box.height_for(room), int(most.height() * share))
+            box.set_hint(QSize(room, max(height, box.minimumSizeHint().height())))
+        self._settle()
+        layout = self._layout
+        height = (
+            layout.totalHeightForWidth(width)
+            if layout.hasHeightForWidth()
+            else self.sizeHint().height()
+        )
+        if height > most.height():  # it scrolls: room for the scroll bar, not sideways
+            width += self.scroll_area.verticalScrollBar().sizeHint().width()
+        return QSize(width, min(height, most.height()))
+
+    def _settle(self) -> None:
+        """Size hints as they are now, not as Qt will have them after its next layout
+        pass (a hidden dialog's layouts are only marked for one)."""
+        for panel in self.panels:
+            panel.settle()
+        self._column.activate()
+        self.scroll_area.updateGeometry()
+        self._layout.invalidate()
+        self._layout.activate()
+
+    def fit_to_content(self) -> None:
+        self._fitted = self._wanted()
+        self.resize(self._fitted)
+
+    def grow_to_content(self) -> None:
+        """Fitted again when what is shown changed (arguments opened, a diff arrived);
+        once the person has resized the dialog, only ever larger."""
+        if self.size() == self._fitted:
+            self.fit_to_content()
+            return
+        wanted = self._wanted()
+        self.resize(max(self.width(), wanted.width()), max(self.height(), wanted.height()))
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            for panel in getattr(self, "panels", []):
+                panel.restyle()
+            primary = getattr(self, "_primary", None)
+            if primary is not None:
+                primary.setStyleSheet(primary_style(self))
+            if getattr(self, "_fitted", None) is not None:  # the new theme's sizes
+                QTimer.singleShot(0, self.grow_to_content)
 
 
 class ApprovalDialogs:

@@ -72,11 +72,14 @@ class AssistantPicker(QWidget):
         self.combo = ElidingComboBox(self, shortest=6)  # a long name elides, not the header
         self.combo.setObjectName("AssistantPicker")
         self.combo.setToolTip(self.tr("The assistant this conversation talks to"))
+        self.combo.setAccessibleName(self.tr("Assistant"))
+        self.combo.setAccessibleDescription(self.tr("The assistant this conversation talks to"))
         self.combo.activated.connect(model.choose)
         self.prompt_button = QToolButton(self)
         self.prompt_button.setObjectName("ConversationPromptButton")
         self.prompt_button.setAutoRaise(True)
         self.prompt_button.setText(self.tr("Conversation prompt…"))
+        self.prompt_button.setAccessibleName(self.tr("Conversation prompt"))
         self.prompt_button.clicked.connect(self.edit_prompt)
         self._editor: PromptEditor | None = None
         row = QHBoxLayout(self)

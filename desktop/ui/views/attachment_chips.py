@@ -11,14 +11,11 @@ from PySide6.QtCore import QCoreApplication, QLocale, QRect, Qt, Signal
 from PySide6.QtGui import (
     QColor,
     QFont,
-    QIcon,
     QImage,
     QKeyEvent,
     QMouseEvent,
     QPainter,
-    QPainterPath,
     QPaintEvent,
-    QPen,
     QPixmap,
 )
 from PySide6.QtWidgets import (
@@ -32,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.limits import MAX_EXTRACTED_CHARS
+from desktop.ui.icons import icon_button
 from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.attachment_tray import AttachmentFiles, AttachmentTray, PendingFile
 from desktop.ui.views.flow_layout import FlowLayout
@@ -72,36 +70,6 @@ def file_badge(name: str, colour: QColor, side: int = ICON_SIDE) -> QPixmap:
     )
     painter.end()
     return pixmap
-
-
-def paperclip_icon(colour: QColor, side: int = 18) -> QIcon:
-    """The attach button's icon, drawn rather than taken from a font (emoji fonts are
-    often missing on Linux)."""
-    ratio = 2.0
-    pixmap = QPixmap(int(side * ratio), int(side * ratio))
-    pixmap.setDevicePixelRatio(ratio)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    pen = QPen(colour, 1.6)
-    pen.setCapStyle(Qt.PenCapStyle.RoundCap)
-    painter.setPen(pen)
-    painter.translate(side / 2, side / 2)
-    painter.rotate(40)
-    painter.translate(-side / 2, -side / 2)
-    u = side / 18
-    clip = QPainterPath()
-    clip.moveTo(11 * u, 6 * u)  # the inner wire, then round the outer loop
-    clip.lineTo(11 * u, 13 * u)
-    clip.arcTo(7 * u, 11 * u, 4 * u, 4 * u, 0, -180)
-    clip.lineTo(7 * u, 4 * u)
-    clip.arcTo(7 * u, 1 * u, 6 * u, 6 * u, 180, -180)
-    clip.lineTo(13 * u, 13 * u)
-    clip.arcTo(5 * u, 9 * u, 8 * u, 8 * u, 0, -180)
-    clip.lineTo(5 * u, 6 * u)
-    painter.drawPath(clip)
-    painter.end()
-    return QIcon(pixmap)
 
 
 def tooltip_for(name: str, attachment: Attachment | None) -> str:
@@ -152,12 +120,8 @@ class AttachmentChip(QFrame):
         row.addLayout(texts)
         self.remove_button: QToolButton | None = None
         if removable:
-            button = self.remove_button = QToolButton(self)
-            button.setObjectName("MessageAction")
-            button.setText("✕")
-            button.setAutoRaise(True)
+            button = self.remove_button = icon_button(self, "close", self.tr("Remove"))
             button.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
-            button.setToolTip(self.tr("Remove"))
             button.setAccessibleName(self.tr("Remove %1").replace("%1", name))
             button.clicked.connect(lambda: self.removeRequested.emit(self.key))
             row.addWidget(button)

@@ -2,13 +2,27 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QFontInfo, QFontMetricsF, QGuiApplication, QPalette, QShowEvent
+from PySide6.QtGui import (
+    QAction,
+    QFontInfo,
+    QFontMetricsF,
+    QGuiApplication,
+    QKeySequence,
+    QPalette,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
+    QApplication,
     QFrame,
     QHBoxLayout,
+    QLineEdit,
+    QPlainTextEdit,
     QSizePolicy,
     QStackedWidget,
+    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
@@ -21,7 +35,10 @@ from desktop.ui.views.approval_dialog import ApprovalDialogs
 from desktop.ui.views.assistant_picker import AssistantPicker
 from desktop.ui.views.composer import Composer
 from desktop.ui.views.elided import ElidedLabel
+from desktop.ui.views.empty_chat import EmptyChat
 from desktop.ui.views.file_drop import FileDrop
+from desktop.ui.views.find_bar import FindBar
+from desktop.ui.views.find_highlights import FindHighlights
 from desktop.ui.views.labels import PlainLabel
 from desktop.ui.views.onboarding import Onboarding
 from desktop.ui.views.source_dialog import SourceDialogs
@@ -75,15 +92,23 @@ class ChatView(QWidget):
         self.banner.hide()
 
         self.transcript = Transcript(chat, self)
-        self.empty = PlainLabel(self.tr("What would you like to talk about?"), self)
-        self.empty.setObjectName("EmptyTitle")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.transcript.setAccessibleName(self.tr("Conversation"))
+        self.transcript.setAccessibleDescription(
+            self.tr("The messages of this chat; arrow and page keys scroll")
+        )
+        self.empty = EmptyChat(chat.starters, chat.assistants, self)
         self.composer = Composer(chat, self)
 
         chat_page = QWidget(self)
         page = QVBoxLayout(chat_page)
         page.setContentsMargins(0, 0, 0, 0)
         page.setSpacing(0)
+        self.find_bar = FindBar(chat.find, self.transcript.top_message_id, chat_page)
+        self.find_bar.hide()
+        self.find_bar.closed.connect(self.focus_composer)
+        self.find_highlights = FindHighlights(chat.find, self.transcript, chat.transcript)
+        self.find_bar.stepped.connect(self.find_highlights.show_current)
+        page.addWidget(self.find_bar)
         page.addWidget(self.transcript, 1)
         page.addWidget(self.empty, 1)
         self.suggestions = SuggestionChips(chat.suggestions, chat_page)
@@ -134,6 +159,7 @@ class ChatView(QWidget):
         self._update_empty()
         self._screen_followed = False
         self._update_math_style()
+        self._add_find_actions()
 
     # --- how formulas look: as the text does, on this screen -----------------------
 
@@ -176,6 +202,48 @@ class ChatView(QWidget):
 
     def focus_composer(self) -> None:
         self.composer.focus()
+
+    # --- in-chat find ----------------------------------------------------------------
+
+    def _add_find_actions(self) -> None:
+        """Ctrl+F, F3 and Shift+F3 anywhere in the window. The Edit menu can show the
+        same actions (`find_action`...): one action per key, so no shortcut is ambiguous."""
+        self.find_action = QAction(self.tr("&Find in Chat…"), self)
+        self.find_action.setShortcut(QKeySequence(QKeySequence.StandardKey.Find))
+        self.find_action.triggered.connect(self.show_find)
+        self.find_next_action = QAction(self.tr("Find &Next"), self)
+        self.find_next_action.setShortcut(QKeySequence(QKeySequence.StandardKey.FindNext))
+        self.find_next_action.triggered.connect(lambda: self._find_step(self._chat.find.next))
+        self.find_previous_action = QAction(self.tr("Find &Previous"), self)
+        self.find_previous_action.setShortcut(QKeySequence(QKeySequence.StandardKey.FindPrevious))
+        self.find_previous_action.triggered.connect(
+            lambda: self._find_step(self._chat.find.previous)
+        )
+        for action in (self.find_action, self.find_next_action, self.find_previous_action):
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(action)
+
+    def show_find(self) -> None:
+        """Open the find bar (the selected text, if any, as its query) and focus it."""
+        if self.pages.currentWidget() is self.chat_page:
+            self.find_bar.open(self._selected_text())
+
+    def _find_step(self, step: Callable[[], None]) -> None:
+        """F3 / Shift+F3: the next or previous match; a closed bar opens first."""
+        if self.find_bar.isHidden():
+            self.show_find()
+        if self.find_bar.isVisible():
+            step()
+            self.find_highlights.show_current()
+
+    @staticmethod
+    def _selected_text() -> str:
+        widget = QApplication.focusWidget()
+        if isinstance(widget, QTextEdit | QPlainTextEdit):
+            return widget.textCursor().selectedText()
+        if isinstance(widget, QLineEdit) and widget.objectName() != "FindField":
+            return widget.selectedText()
+        return ""
 
     def _on_title_changed(self, title: str) -> None:
         self.title.setText(title or self.tr("New chat"))

@@ -21,13 +21,15 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core.models import new_id
+from desktop.ui.icons import set_icon
 from desktop.ui.viewmodels.chat import ChatViewModel
-from desktop.ui.views.attachment_chips import paperclip_icon
+from desktop.ui.viewmodels.prompt_library import PromptLibraryModel
 from desktop.ui.views.chip_tray import ChipTray
 from desktop.ui.views.context_meter import ContextMeter
 from desktop.ui.views.elided import ElidingComboBox, WholeLabel
 from desktop.ui.views.file_drop import FileDrop, local_files
 from desktop.ui.views.labels import PlainLabel
+from desktop.ui.views.prompt_insert import PromptInserter
 
 MAX_VISIBLE_LINES = 8
 MODEL_CHARS = 10  # the model picker's narrowest, in characters
@@ -123,6 +125,11 @@ class Composer(QFrame):
 
         self.edit = ComposerEdit(self)
         self.edit.setPlaceholderText(self.tr("Message Parley…"))
+        self.edit.setAccessibleName(self.tr("Message"))
+        self.edit.setAccessibleDescription(
+            self.tr("Enter sends the message; Shift+Enter starts a new line")
+        )
+        self.edit.setProperty("ownFocusRing", True)  # the frame around it shows the focus
         self.edit.submitted.connect(self.submit)
         self.edit.textChanged.connect(self._update_buttons)
         self.edit.focusChanged.connect(self._on_focus_changed)
@@ -132,11 +139,17 @@ class Composer(QFrame):
         self.model_picker = ElidingComboBox(self, shortest=MODEL_CHARS)
         self.model_picker.setObjectName("ModelPicker")
         self.model_picker.setToolTip(self.tr("Model for the next message"))
+        self.model_picker.setAccessibleName(self.tr("Model"))
+        self.model_picker.setAccessibleDescription(self.tr("Model for the next message"))
         self.model_picker.activated.connect(chat.models.select_model)
 
         self.effort = ElidingComboBox(self, shortest=None)  # short labels: never elided
         self.effort.setObjectName("ReasoningEffort")
         self.effort.setToolTip(self.tr("How long the model may think before it answers"))
+        self.effort.setAccessibleName(self.tr("Reasoning effort"))
+        self.effort.setAccessibleDescription(
+            self.tr("How long the model may think before it answers")
+        )
         for value, label in (
             ("off", self.tr("Reasoning off")),
             ("low", self.tr("Reasoning low")),
@@ -159,11 +172,13 @@ class Composer(QFrame):
 
         self.send_button = QPushButton(self.tr("Send"), self)
         self.send_button.setObjectName("SendButton")
+        self.send_button.setAccessibleName(self.tr("Send message"))
         self.send_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.send_button.clicked.connect(self.submit)
         self.stop_button = QPushButton(self.tr("Stop"), self)
         self.stop_button.setObjectName("StopButton")
         self.stop_button.setToolTip(self.tr("Stop the answer and keep what arrived (Esc)"))
+        self.stop_button.setAccessibleName(self.tr("Stop the answer"))
         self.stop_button.clicked.connect(chat.stop)
 
         tray = self._tray = chat.tray
@@ -176,14 +191,21 @@ class Composer(QFrame):
         self.edit.imagePasted.connect(self._attach_image)
         self.attach_button = QToolButton(self)
         self.attach_button.setObjectName("AttachButton")
-        self.attach_button.setIcon(
-            paperclip_icon(self.palette().color(self.palette().ColorRole.PlaceholderText))
-        )
+        set_icon(self.attach_button, "attach", size=18)
         self.attach_button.setAutoRaise(True)
         self.attach_button.setToolTip(self.tr("Attach files (or drop or paste them here)"))
         self.attach_button.setAccessibleName(self.tr("Attach files"))
         self.attach_button.clicked.connect(self.pick_files)
         self.attach_button.setVisible(tray.available)
+        self.prompts_button = QToolButton(self)
+        self.prompts_button.setObjectName("PromptsButton")
+        set_icon(self.prompts_button, "prompts", size=18)
+        self.prompts_button.setAutoRaise(True)
+        self.prompts_button.setToolTip(
+            self.tr("Insert a saved prompt (or type / at the start of a line)")
+        )
+        self.prompts_button.setAccessibleName(self.tr("Insert a saved prompt"))
+        self.prompts_button.clicked.connect(self.open_prompt_menu)
         self._picker: QFileDialog | None = None
         if tray.available:
             self.drop = FileDrop(self, (self.edit.viewport(),))
@@ -200,6 +222,7 @@ class Composer(QFrame):
         row = self._row = QHBoxLayout()
         row.setSpacing(8)
         row.addWidget(self.attach_button)
+        row.addWidget(self.prompts_button)
         if compact:
             pickers = QHBoxLayout()
             pickers.setSpacing(8)
@@ -219,6 +242,9 @@ class Composer(QFrame):
         # As tall as its parts need at its width (the tray's rows of chips included).
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.edit.installEventFilter(self)
+        # Saved prompts: "/" at the start of a line, the Prompts button, the Edit menu.
+        # After the filter above, so Esc closes the list before it stops an answer.
+        self.prompts = PromptInserter(self.edit, self)
 
         # Submissions from here whose saving may yet fail: id -> whether the composer was
         # cleared for it (then a failure puts the text back).
@@ -272,6 +298,14 @@ class Composer(QFrame):
             self._tray.add_image(image)
         else:
             self._tray.add_image_data(image)
+
+    def set_prompt_library(self, library: PromptLibraryModel) -> None:
+        """The saved prompts "/" and the Prompts button offer (Settings → Prompts')."""
+        self.prompts.set_library(library)
+
+    def open_prompt_menu(self) -> None:
+        """The saved prompts with a filter field; the chosen one goes in at the cursor."""
+        self.prompts.open_menu()
 
     def focus(self) -> None:
         self.edit.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -334,7 +368,7 @@ class AttachmentNotice(QFrame):
         self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.close_button = QToolButton(self)
         self.close_button.setObjectName("MessageAction")
-        self.close_button.setText("✕")
+        set_icon(self.close_button, "close")
         self.close_button.setAutoRaise(True)
         self.close_button.setToolTip(self.tr("Dismiss"))
         self.close_button.setAccessibleName(self.tr("Dismiss the notice"))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt, Signal, SignalInstance
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QToolButton, QWidget
 
+from desktop.ui.icons import set_icon
 from desktop.ui.views.labels import PlainLabel
 
 
@@ -24,8 +25,8 @@ class CutBar(QWidget):
         self.label.setObjectName("MetaLabel")
         self.label.setWordWrap(True)
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        self.copy_button = self._button(self.tr("Copy all"), self.copyClicked)
-        self.save_button = self._button(self.tr("Save as file…"), self.saveClicked)
+        self.copy_button = self._button("copy", self.tr("Copy all"), self.copyClicked)
+        self.save_button = self._button("save", self.tr("Save as file…"), self.saveClicked)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
         row.setSpacing(6)
@@ -33,13 +34,15 @@ class CutBar(QWidget):
         row.addWidget(self.copy_button)
         row.addWidget(self.save_button)
 
-    def _button(self, text: str, clicked: SignalInstance) -> QToolButton:
+    def _button(self, icon: str, text: str, clicked: SignalInstance) -> QToolButton:
         button = QToolButton(self)
         button.setObjectName("MessageAction")
         button.setText(text)
         button.setAccessibleName(text)
         button.setAutoRaise(True)
         button.setCursor(Qt.CursorShape.PointingHandCursor)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        set_icon(button, icon)
         button.clicked.connect(clicked)
         return button
 

@@ -46,6 +46,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.ui.icons import TITLE_BAR_ICON_PX, IconLabel, icon_button
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.views.composer import Composer
@@ -143,8 +144,8 @@ class FloatingWindow(QWidget):
         self.setMinimumSize(MIN_SIZE)
 
         self.title_bar = TitleBar(self)
-        # Labels pass their clicks on: the handle and the gap are where to drag it by.
-        self.handle = PlainLabel("⠿", self.title_bar)
+        # The handle passes its clicks on, as labels do: it and the gap are where to drag it by.
+        self.handle = IconLabel("grip", self.title_bar, size=TITLE_BAR_ICON_PX)
         self.handle.setObjectName("FloatingHandle")
         self.handle.setToolTip(self.tr("Drag to move (Alt+arrows)"))
         self.picker = ElidingComboBox(self.title_bar, shortest=None)  # long titles elide
@@ -160,11 +161,11 @@ class FloatingWindow(QWidget):
         self.picker.setMinimumContentsLength(8)
         self.picker.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.picker.activated.connect(self._on_picked)
-        self.new_button = self._tool_button("+", self.tr("New chat"), self.new_chat)
+        self.new_button = self._tool_button("plus", self.tr("New chat"), self.new_chat)
         self.main_button = self._tool_button(
-            "⤢", self.tr("Open in the main window"), self.open_in_main
+            "open-in-main", self.tr("Open in the main window"), self.open_in_main
         )
-        self.menu_button = self._tool_button("⋯", self.tr("More"), None)
+        self.menu_button = self._tool_button("more", self.tr("More"), None)
         self.menu_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         menu = QMenu(self.menu_button)
         self.reset_action = QAction(self.tr("Reset Position and Size"), menu)
@@ -174,7 +175,7 @@ class FloatingWindow(QWidget):
         menu.addSeparator()
         menu.addAction(self.tr("Hide"), self.hide)
         self.menu_button.setMenu(menu)
-        self.hide_button = self._tool_button("✕", self.tr("Hide (Esc)"), self.hide)
+        self.hide_button = self._tool_button("close", self.tr("Hide (Esc)"), self.hide)
         title_row = QHBoxLayout(self.title_bar)
         title_row.setContentsMargins(8, 6, 6, 6)
         title_row.setSpacing(4)
@@ -261,14 +262,10 @@ class FloatingWindow(QWidget):
         self._update_page()
         self._update_empty()
 
-    def _tool_button(self, text: str, tip: str, slot) -> QToolButton:  # type: ignore[no-untyped-def]
-        button = QToolButton(self.title_bar)
-        button.setObjectName("FloatingButton")
-        button.setText(text)
-        button.setToolTip(tip)
-        button.setAccessibleName(tip)
-        button.setAutoRaise(True)
-        button.setCursor(Qt.CursorShape.PointingHandCursor)
+    def _tool_button(self, icon: str, tip: str, slot) -> QToolButton:  # type: ignore[no-untyped-def]
+        button = icon_button(
+            self.title_bar, icon, tip, object_name="FloatingButton", size=TITLE_BAR_ICON_PX
+        )
         if slot is not None:
             button.clicked.connect(slot)
         return button

@@ -3,7 +3,8 @@
 Qt copies an image in a document as U+FFFC (the object replacement character). A
 formula's image carries its source, delimiters included, as its tooltip (see
 `desktop.render.maths`): the copied text gets that instead, and the HTML is left out,
-since its images name resources only this window has.
+since its images name resources only this window has. One of Parley's own icons (a code
+block's Copy, see `desktop.render.icon_refs`) is decoration: it copies as nothing.
 """
 
 from __future__ import annotations
@@ -11,13 +12,14 @@ from __future__ import annotations
 from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QTextCursor, QTextDocument
 
+from desktop.render.icon_refs import ICON_SCHEME
 from desktop.ui.math_images import MATH_SCHEME
 
 OBJECT = "\ufffc"
 
 
 def formula_sources(document: QTextDocument, start: int, end: int) -> dict[int, str]:
-    """Position → TeX of each formula image between `start` and `end`."""
+    """Position → TeX of each formula image between `start` and `end` ("" for an icon)."""
     found: dict[int, str] = {}
     block = document.findBlock(start)
     while block.isValid() and block.position() < end:
@@ -26,8 +28,12 @@ def formula_sources(document: QTextDocument, start: int, end: int) -> dict[int, 
             fragment = fragments.fragment()
             form = fragment.charFormat()
             inside = start <= fragment.position() < end
-            if inside and form.isImageFormat() and _is_formula(form.toImageFormat().name()):
-                found[fragment.position()] = form.toolTip()
+            if inside and form.isImageFormat():
+                name = form.toImageFormat().name()
+                if _is_formula(name):
+                    found[fragment.position()] = form.toolTip()
+                elif name.startswith(f"{ICON_SCHEME}:"):
+                    found[fragment.position()] = ""
             fragments += 1
         block = block.next()
     return found

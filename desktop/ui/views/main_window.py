@@ -1,4 +1,6 @@
-"""The main window: sidebar | chat, menus, error messages, the About box."""
+"""The main window: sidebar | chat, menus, error messages, the About box, and the
+habits of a desktop window: a sidebar that hides, text that zooms, full screen, Tab
+that follows the screen."""
 
 from __future__ import annotations
 
@@ -7,17 +9,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QUrl, Signal
+from PySide6.QtCore import QByteArray, QEvent, QRect, QSettings, Qt, QTimer, QUrl, Signal
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
     QCursor,
     QDesktopServices,
+    QGuiApplication,
     QIcon,
     QKeySequence,
     QShowEvent,
 )
-from PySide6.QtWidgets import QFileDialog, QMainWindow, QMenu, QMessageBox, QSplitter, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QSplitter,
+    QWidget,
+)
 
 from desktop import __version__
 from desktop.core.models import Role
@@ -28,13 +39,24 @@ from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.viewmodels.text_zoom import TextZoom
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.chat_view import ChatView
+from desktop.ui.views.focus_ring import FocusRing
 from desktop.ui.views.labels import escape, message_box
+from desktop.ui.views.main_menus import MainMenus
 from desktop.ui.views.settings_pages.mcp_page import McpConsentPrompt
 from desktop.ui.views.shortcuts_dialog import ShortcutsDialog
 from desktop.ui.views.sidebar import Sidebar
 from desktop.ui.views.summary_divider import CompressDialog
+from desktop.ui.views.tab_order import next_in_reading_order
+from desktop.ui.views.window_geometry import (
+    MAIN_MIN_SIZE,
+    area_for,
+    clamp,
+    first_main_rect,
+    minimum_within,
+)
 
 if TYPE_CHECKING:
     from desktop.ui.views.settings_dialog import SettingsDialog
@@ -75,8 +97,9 @@ class MainWindow(QMainWindow):
         self._quitting = False
         self.setWindowTitle("Parley")
         self.setWindowIcon(QIcon(str(resource_path("icons", "parley.svg"))))
-        self.resize(1100, 720)
-        self.setMinimumSize(640, 420)
+        area = self._screen_area(None)
+        self.setMinimumSize(minimum_within(MAIN_MIN_SIZE, area))
+        self.setGeometry(first_main_rect(area))  # until a saved geometry is restored
 
         self.sidebar = Sidebar(conversations, search, self)
         self.chat_view = ChatView(chat, self, local_servers=settings.local_servers)
@@ -88,6 +111,13 @@ class MainWindow(QMainWindow):
         splitter.setStretchFactor(1, 1)
         splitter.setSizes([260, 840])
         self.setCentralWidget(splitter)
+        app = QApplication.instance()
+        self.focus_ring = FocusRing(app, self) if isinstance(app, QApplication) else None
+        self.zoom = TextZoom(settings, lambda: QApplication.font().pointSize(), self)
+        self._restyle = QTimer(self)  # one restyle for a burst of font changes
+        self._restyle.setSingleShot(True)
+        self._restyle.setInterval(0)
+        self._restyle.timeout.connect(self._apply_font_everywhere)
         self._build_menus()
         self._window_state = QSettings(
             str(log_folder.parent / "window.ini"), QSettings.Format.IniFormat
@@ -145,52 +175,25 @@ class MainWindow(QMainWindow):
         return dialog
 
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu(self.tr("&File"))
-        self._action(file_menu, self.tr("&New Chat"), self.new_chat, QKeySequence.StandardKey.New)
-        self._action(file_menu, self.tr("&Search Chats"), self.sidebar.focus_search, "Ctrl+K")
-        file_menu.addSeparator()
-        self.export_menu = file_menu.addMenu(self.tr("&Export Chat"))
+        menus = self.menus = MainMenus(self, self.zoom)
+        self.export_menu = menus.export_menu
         self._fill_export_menu(self.export_menu)
         self.export_menu.triggered.connect(self._on_export_chosen)
-        file_menu.aboutToShow.connect(self._update_export_menu)
-        self._action(file_menu, self.tr("&Import Chat…"), self.import_chat)
-        self._action(
-            file_menu,
-            self.tr("&Settings…"),
-            self.show_settings,
-            QKeySequence.StandardKey.Preferences,
-        ).setShortcuts([QKeySequence(QKeySequence.StandardKey.Preferences), QKeySequence("Ctrl+,")])
-        file_menu.addSeparator()
-        self._action(file_menu, self.tr("&Quit"), self.quit, QKeySequence.StandardKey.Quit)
-        chat_menu = self.menuBar().addMenu(self.tr("&Chat"))
-        self._action(
-            chat_menu, self.tr("&Copy Last Answer"), self._chat.copy_last_answer, "Ctrl+Shift+C"
-        )
-        self.edit_last_action = self._action(
-            chat_menu, self.tr("&Edit Last Message"), self.edit_last_message, "Ctrl+Shift+E"
-        )
-        self.compress_action = self._action(
-            chat_menu, self.tr("Co&mpress Conversation…"), self.compress_conversation
-        )
-        chat_menu.aboutToShow.connect(
-            lambda: self.compress_action.setEnabled(bool(self._chat.conversationId))
-        )
-        chat_menu.addSeparator()
-        self.floating_action = self._action(
-            chat_menu, self.tr("&Floating Chat"), self.floatingRequested, "Ctrl+Shift+F"
-        )
-        help_menu = self.menuBar().addMenu(self.tr("&Help"))
-        self._action(help_menu, self.tr("&Keyboard Shortcuts"), self.show_shortcuts, "F1")
-        self._action(help_menu, self.tr("Open &Log Folder"), self.open_log_folder)
-        self._action(help_menu, self.tr("&About Parley"), self.show_about)
+        menus.file_menu.aboutToShow.connect(self._update_export_menu)
+        self.edit_last_action = menus.edit_last
+        self.compress_action = menus.compress
+        self.floating_action = menus.floating
+        self.sidebar_action = menus.sidebar
+        self.full_screen_action = menus.full_screen
 
-    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:  # type: ignore[no-untyped-def]
-        action = QAction(text, self)
-        if shortcut is not None:
-            action.setShortcut(QKeySequence(shortcut))
-        action.triggered.connect(slot)
-        menu.addAction(action)
-        return action
+    @property
+    def chat(self) -> ChatViewModel:
+        return self._chat
+
+    def global_floating_keys(self) -> list[QKeySequence]:
+        """The floating chat's shortcut from any application, as set in Settings."""
+        keys = self._settings.desktop.settings.floating_shortcut
+        return [QKeySequence(keys)] if keys else []
 
     # --- export and import ----------------------------------------------------------
 
@@ -280,6 +283,66 @@ class MainWindow(QMainWindow):
         self._chat.new_chat()
         self.chat_view.focus_composer()
 
+    def focus_search(self) -> None:
+        self.set_sidebar_shown(True)
+        self.sidebar.focus_search()
+
+    def insert_prompt(self) -> None:
+        self.chat_view.composer.open_prompt_menu()
+
+    def show_prompt_settings(self) -> None:
+        """Settings on its Prompts page (the empty "/" list offers it)."""
+        self.show_settings()
+        dialog = self._settings_dialog
+        if dialog is not None:
+            dialog.show_page(dialog.prompts)
+
+    # --- view -----------------------------------------------------------------------
+
+    def set_sidebar_shown(self, shown: bool) -> None:
+        """Show or hide the chat list; the chat takes its room. Kept across restarts."""
+        focused = QApplication.focusWidget()
+        if not shown and focused is not None and self.sidebar.isAncestorOf(focused):
+            self.chat_view.focus_composer()
+        self.sidebar.setVisible(shown)
+        self.sidebar_action.setChecked(shown)
+
+    def set_full_screen(self, on: bool) -> None:
+        state = self.windowState()
+        if on != bool(state & Qt.WindowState.WindowFullScreen):
+            self.setWindowState(state ^ Qt.WindowState.WindowFullScreen)
+        self.full_screen_action.setChecked(on)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.WindowStateChange:
+            self.full_screen_action.setChecked(self.isFullScreen())
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ApplicationFontChange:
+            self._restyle.start()
+        return super().event(event)
+
+    def _apply_font_everywhere(self) -> None:
+        """A new text size (zoom, Settings → Appearance) reaches every widget.
+
+        Qt does not pass a changed application font on to widgets under an application
+        style sheet: they keep the size they were polished with. Setting the style sheet
+        again polishes them anew, at the new size (in all windows, once per change)."""
+        app = QApplication.instance()
+        if isinstance(app, QApplication) and app.styleSheet():
+            app.setStyleSheet(app.styleSheet())
+
+    def focusNextPrevChild(self, next: bool) -> bool:
+        """Tab goes where the eye goes (see `tab_order`)."""
+        current = QApplication.focusWidget() or self.focusWidget()
+        target = next_in_reading_order(self, current, next)
+        if target is None:
+            return super().focusNextPrevChild(next)
+        reason = Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason
+        target.setFocus(reason)
+        return True
+
     def show_settings(self, new_provider: bool = False) -> None:
         if self._settings_dialog is None:
             # Built, and its nine pages imported, when first opened, not at start.
@@ -287,7 +350,7 @@ class MainWindow(QMainWindow):
 
             self._settings_dialog = SettingsDialog(self._settings, self)
         if new_provider is True:
-            self._settings_dialog.tabs.setCurrentWidget(self._settings_dialog.providers)
+            self._settings_dialog.show_page(self._settings_dialog.providers)
             self._settings_dialog.providers.start_new()
         self._settings_dialog.show()
         self._settings_dialog.raise_()
@@ -307,10 +370,11 @@ class MainWindow(QMainWindow):
         if self._settings_dialog is None or not self._settings_dialog.isVisible():
             self.show_error(message)
 
-    def show_shortcuts(self) -> None:
-        dialog = ShortcutsDialog(self)
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self.menus.shortcut_sections(), self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.open()
+        return dialog
 
     def open_log_folder(self) -> None:
         QDesktopServices.openUrl(QUrl.fromLocalFile(str(self._log_folder)))
@@ -331,20 +395,59 @@ class MainWindow(QMainWindow):
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         box.open()
 
+    def _screen_area(self, rect: QRect | None) -> QRect:
+        """The free area of the screen showing most of `rect` (where the window opens,
+        without one), in logical pixels: at 2× scaling a 1280×720 screen is 640×360."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        fallback = screen.availableGeometry() if screen is not None else QRect(0, 0, 1024, 768)
+        if rect is None:
+            return fallback
+        areas = [s.availableGeometry() for s in QGuiApplication.screens()]
+        return area_for(rect, areas, fallback)
+
     def _restore_window_state(self) -> None:
-        """Size, position and sidebar width as the person left them (kept on screen by Qt)."""
+        """Size, position and sidebar as the person left them; a size from a bigger
+        screen (or a lower scale) shrinks to fit the one the window comes back on."""
         geometry = self._window_state.value("main/geometry")
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
+            if not self.windowState() & (
+                Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen
+            ):
+                area = self._screen_area(self.geometry())
+                self.setMinimumSize(minimum_within(MAIN_MIN_SIZE, area))
+                self.setGeometry(clamp(self.geometry(), area))
+        self.full_screen_action.setChecked(self.isFullScreen())
+        shown = self._window_state.value("main/sidebar", True, bool)
+        self.set_sidebar_shown(bool(shown))
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         if not self._splitter_restored:  # only once laid out at its real size
             self._splitter_restored = True
+            self._log_geometry()
             state = self._window_state.value("main/splitter")
             if isinstance(state, QByteArray) and not state.isEmpty():
                 self.splitter.restoreState(state)
+                self.sidebar.setVisible(self.sidebar_action.isChecked())  # as hidden or not
             self._reopen_last_chat()
+
+    def _log_geometry(self) -> None:
+        """Where the window opened, for a report of a window that did not fit."""
+        rect, area = self.geometry(), self._screen_area(self.geometry())
+        screen = self.screen()
+        log.info(
+            "main window %dx%d at %d,%d; screen area %dx%d at %d,%d, scale %g",
+            rect.width(),
+            rect.height(),
+            rect.x(),
+            rect.y(),
+            area.width(),
+            area.height(),
+            area.x(),
+            area.y(),
+            screen.devicePixelRatio() if screen is not None else 1.0,
+        )
 
     def _reopen_last_chat(self) -> None:
         """The chat that was open when Parley last quit, as the first window shows it
@@ -356,6 +459,7 @@ class MainWindow(QMainWindow):
     def _save_window_state(self) -> None:
         self._window_state.setValue("main/geometry", self.saveGeometry())
         self._window_state.setValue("main/splitter", self.splitter.saveState())
+        self._window_state.setValue("main/sidebar", self.sidebar_action.isChecked())
         self._window_state.setValue("main/conversation", self._chat.conversationId)
         self._window_state.sync()
 

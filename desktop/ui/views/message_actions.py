@@ -2,8 +2,9 @@
 pin, delete.
 
 Which buttons show is decided from the `MessageItem` alone (the view-model's flags);
-the row only reports clicks. Glyph buttons carry a tooltip and an accessible name, and
-every button is reachable with Tab once the row is shown.
+the row only reports clicks. Icon buttons (desktop/ui/icons.py) carry a tooltip and an
+accessible name, and every button is reachable with Tab once the row is shown. Deleting
+is a trash can, never the ✕ that closes things elsewhere.
 
 Most messages never show their row (it appears on hover), so an `ActionSlot` keeps the
 row's space from the start and builds the row the first time it is needed: a message
@@ -17,6 +18,7 @@ from typing import ClassVar
 from PySide6.QtCore import QEvent, Qt, QTimer, Signal, SignalInstance
 from PySide6.QtWidgets import QHBoxLayout, QSizePolicy, QToolButton, QWidget
 
+from desktop.ui.icons import icon_button, set_icon
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.views.labels import PlainLabel
 
@@ -41,28 +43,30 @@ class MessageActions(QWidget):
         policy.setHorizontalPolicy(QSizePolicy.Policy.Maximum)
         self.setSizePolicy(policy)
 
-        self.copy_button = self._button("❐", self.tr("Copy as Markdown"), self.copyClicked)
-        self.edit_button = self._button("✎", self.tr("Edit and answer again"), self.editClicked)
+        self.copy_button = self._button("copy", self.tr("Copy as Markdown"), self.copyClicked)
+        self.edit_button = self._button("edit", self.tr("Edit and answer again"), self.editClicked)
         self.regenerate_button = self._button(
-            "↻", self.tr("Regenerate this answer"), self.regenerateClicked
+            "regenerate", self.tr("Regenerate this answer"), self.regenerateClicked
         )
-        self.previous_button = self._button("‹", self.tr("Previous version"), None)
+        self.previous_button = self._button("chevron-left", self.tr("Previous version"), None)
         self.previous_button.clicked.connect(lambda: self.versionClicked.emit(-1))
         self.version_label = PlainLabel("", self)
         self.version_label.setObjectName("VersionLabel")
-        self.next_button = self._button("›", self.tr("Next version"), None)
+        self.next_button = self._button("chevron-right", self.tr("Next version"), None)
         self.next_button.clicked.connect(lambda: self.versionClicked.emit(1))
         self.continue_button = self._button(
-            self.tr("▶ Continue"), self.tr("Continue this answer"), self.continueClicked
+            "continue", self.tr("Continue this answer"), self.continueClicked
         )
+        self._add_text(self.continue_button, self.tr("Continue"))
         self.retry_button = self._button(
-            self.tr("↻ Retry"), self.tr("Try this answer again"), self.retryClicked
+            "retry", self.tr("Try this answer again"), self.retryClicked
         )
-        self.pin_button = self._button("⚑", "", self.pinClicked)
+        self._add_text(self.retry_button, self.tr("Retry"))
+        self.pin_button = self._button("pin", "", self.pinClicked)
         self.pin_button.setCheckable(True)
         self.set_pinned(False)
         self.delete_button = self._button(
-            "✕", self.tr("Delete this message and what follows it"), self.deleteClicked
+            "delete", self.tr("Delete this message and what follows it"), self.deleteClicked
         )
 
         self.buttons = (
@@ -82,18 +86,19 @@ class MessageActions(QWidget):
         for widget in (self.previous_button, self.version_label, *self.buttons[1:]):
             row.addWidget(widget)
 
-    def _button(self, text: str, tip: str, clicked: SignalInstance | None) -> QToolButton:
-        button = QToolButton(self)
-        button.setObjectName("MessageAction")
-        button.setText(text)
-        button.setToolTip(tip)
-        button.setAccessibleName(tip)
-        button.setAutoRaise(True)
-        button.setCursor(Qt.CursorShape.PointingHandCursor)
+    def _button(self, icon: str, tip: str, clicked: SignalInstance | None) -> QToolButton:
+        button = icon_button(self, icon, tip)
         button.setFocusPolicy(Qt.FocusPolicy.TabFocus)
         if clicked is not None:
             button.clicked.connect(clicked)
         return button
+
+    @staticmethod
+    def _add_text(button: QToolButton, text: str) -> None:
+        """A button whose word says more than its icon would alone."""
+        button.setText(text)
+        button.setProperty("iconOnly", False)
+        button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
 
     def show_item(self, item: MessageItem) -> None:
         idle = not item.streaming
@@ -128,9 +133,10 @@ class MessageActions(QWidget):
         self.pin_button.setAccessibleName(tip)
 
     def flash_copied(self) -> None:
-        """A moment of feedback on the copy button; the context object stops a late call."""
-        self.copy_button.setText("✓")
-        QTimer.singleShot(COPIED_FEEDBACK_MS, self, lambda: self.copy_button.setText("❐"))
+        """A moment of feedback on the copy button (a check mark); the context object
+        stops a late call."""
+        set_icon(self.copy_button, "check", tone="accent")
+        QTimer.singleShot(COPIED_FEEDBACK_MS, self, lambda: set_icon(self.copy_button, "copy"))
 
 
 def has_actions(item: MessageItem) -> bool:

@@ -9,6 +9,7 @@ message too long to show in full gets a `CutBar` under its text.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, Qt, QUrl, Signal
@@ -26,15 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.ui.icons import IconLabel, set_icon
 from desktop.ui.viewmodels.chat import ChatViewModel
-from desktop.ui.viewmodels.message_item import MessageItem
+from desktop.ui.viewmodels.message_item import MessageItem, ToolSegment
 from desktop.ui.views.citation_cards import CitationCards
 from desktop.ui.views.cut_bar import CutBar
 from desktop.ui.views.labels import MarkupLabel, PlainLabel
 from desktop.ui.views.message_actions import ActionSlot, MessageActions, has_actions
 from desktop.ui.views.notice_detail import NoticeDetailDialog, notice_index, notices_html
 from desktop.ui.views.rich_text import RichText
-from desktop.ui.views.tool_cards import ToolCards
+from desktop.ui.views.tool_cards import ToolCards, ToolCardWidget
 
 
 def _label(name: str, parent: QWidget) -> QLabel:
@@ -56,7 +58,7 @@ class MessageWidget(QFrame):
     pinRequested = Signal(str)  # toggle: the transcript's context model knows the state
     _pinned = False
     _header: QWidget | None = None  # a row above the message (the summary divider)
-    _pin_marker: QLabel | None = None
+    _pin_marker: QWidget | None = None
     _cut_bar: CutBar | None = None  # built for a message too long to show in full
 
     def __init__(
@@ -120,6 +122,10 @@ class MessageWidget(QFrame):
     def action_row(self) -> MessageActions:
         return self.actions
 
+    def text_views(self) -> list[RichText]:
+        """The message's text, in reading order (in-chat find highlights in these)."""
+        return [self.body]
+
     @property
     def _id(self) -> str:
         return self._item.id
@@ -157,9 +163,16 @@ class MessageWidget(QFrame):
         """Mark the message as pinned: always sent in full, never summarised."""
         self._pinned = pinned
         if pinned and self._pin_marker is None:
-            marker = self._pin_marker = _label("PinMarker", self)
-            marker.setText(self.tr("⚑ Pinned — always sent in full"))
-            marker.setWordWrap(False)
+            marker = self._pin_marker = QWidget(self)
+            marker.setObjectName("PinMarker")
+            text = _label("PinMarkerText", marker)
+            text.setText(self.tr("Pinned — always sent in full"))
+            text.setWordWrap(False)
+            row = QHBoxLayout(marker)
+            row.setContentsMargins(0, 0, 0, 0)
+            row.setSpacing(4)
+            row.addWidget(IconLabel("pin", marker, size=12, tone="accent"))
+            row.addWidget(text, 1)
             layout = self._top_layout()
             layout.insertWidget(1 if self._header is not None else 0, marker)
         if self._pin_marker is not None:
@@ -263,8 +276,61 @@ class MessageWidget(QFrame):
         dialog.open()
 
 
+@dataclass(frozen=True, slots=True)
+class AllCards:
+    """Every tool card of an answer, in order, whichever run of calls holds it."""
+
+    cards: list[ToolCardWidget]
+
+
+class ReasoningCard(QFrame):
+    """The model's reasoning: a muted, bordered card that folds. It streams open while
+    the model thinks ("Thinking…") and folds away once the answer starts ("Thought for
+    N s"), unless the person opened or closed it themselves."""
+
+    def __init__(self, chat: ChatViewModel, wrap_width: int, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.setObjectName("ReasoningCard")
+        self.touched = False  # the person opened/closed it: stop auto-toggling
+        self.toggle = QToolButton(self)
+        self.toggle.setObjectName("ReasoningToggle")
+        self.toggle.setCheckable(True)
+        self.toggle.setAutoRaise(True)
+        self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.body = RichText(self)
+        self.body.setObjectName("ReasoningBody")
+        self.body.set_image_source(chat.transcript.image)
+        self.body.document().setDefaultStyleSheet(chat.transcript.document_css)
+        self.body.set_wrap_width(wrap_width - 2 * _CARD_PADDING - 2)
+        self.body.hide()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(_CARD_PADDING, 2, _CARD_PADDING, 2)
+        layout.setSpacing(2)
+        layout.addWidget(self.toggle, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.body)
+
+    def show_item(self, item: MessageItem) -> None:
+        has_reasoning = bool(item.reasoning_label)
+        self.setVisible(has_reasoning)
+        self.toggle.setText(item.reasoning_label)
+        self.toggle.setAccessibleName(self.tr("Reasoning: %1").replace("%1", item.reasoning_label))
+        if has_reasoning and not self.touched:
+            self.toggle.setChecked(item.reasoning_live)
+        expanded = has_reasoning and self.toggle.isChecked()
+        set_icon(self.toggle, "chevron-down" if expanded else "chevron-right", size=12)
+        self.setProperty("expanded", expanded)
+        self.style().polish(self)
+        self.body.setVisible(expanded)
+        if expanded:  # rendered only once opened: most reasoning is never read
+            self.body.set_html(item.reasoning_html, growing=item.reasoning_live)
+
+
+_CARD_PADDING = 8
+
+
 class AssistantMessage(MessageWidget):
-    """A full-width answer: reasoning (built when there is some), text, notices, footer."""
+    """A full-width answer: reasoning (built when there is some), then its text and tool
+    calls in the order it wrote them, its sources, notices, and the footer."""
 
     def __init__(
         self,
@@ -277,9 +343,10 @@ class AssistantMessage(MessageWidget):
         super().__init__(item, chat, parent)
         self.setObjectName("AssistantMessage")
         self.setAttribute(Qt.WidgetAttribute.WA_StaticContents)  # no background: see RichText
-        self._reasoning_touched = False  # the person opened/closed it: stop auto-toggling
-        self._reasoning: tuple[QToolButton, RichText] | None = None
-        self._tools: ToolCards | None = None  # built for answers that call tools
+        self._reasoning: ReasoningCard | None = None
+        self._texts: list[RichText] = [self.body]  # its text between tool calls, in order
+        self._tool_groups: list[ToolCards] = []  # its runs of tool calls, in order
+        self._flow: list[QWidget] = [self.body]  # both, as they sit in the layout
         self._citations: CitationCards | None = None  # built for answers that cite sources
         self._approval: QPushButton | None = None
         self.meta = _label("MetaLabel", self)
@@ -303,48 +370,59 @@ class AssistantMessage(MessageWidget):
         self.update_item(item)
 
     def _cut_bar_place(self) -> tuple[QVBoxLayout, int]:
-        return self._layout, self._layout.indexOf(self.body) + 1
+        return self._layout, self._layout.indexOf(self._flow[-1]) + 1
+
+    def text_views(self) -> list[RichText]:
+        views = [self.reasoning_body] if self._reasoning is not None else []
+        return [view for view in (*views, *self._texts) if view.isVisibleTo(self)]
 
     @property
-    def reasoning_toggle(self) -> QToolButton:
-        return self._reasoning_parts()[0]
-
-    @property
-    def reasoning_body(self) -> RichText:
-        return self._reasoning_parts()[1]
-
-    def _reasoning_parts(self) -> tuple[QToolButton, RichText]:
+    def reasoning_card(self) -> ReasoningCard:
         if self._reasoning is None:
-            toggle = QToolButton(self)
-            toggle.setObjectName("ReasoningToggle")
-            toggle.setCheckable(True)
-            toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-            toggle.clicked.connect(self._on_reasoning_clicked)
-            toggle.hide()
-            body = RichText(self)
-            body.setObjectName("ReasoningBody")
-            body.set_wrap_width(self._wrap_width)
-            body.hide()
-            self._layout.insertWidget(0, toggle)
-            self._layout.insertWidget(1, body)
-            self._reasoning = (toggle, body)
+            card = self._reasoning = ReasoningCard(self._chat, self._wrap_width, self)
+            card.toggle.clicked.connect(self._on_reasoning_clicked)
+            card.hide()
+            self._layout.insertWidget(0, card)
         return self._reasoning
 
     @property
-    def tool_cards(self) -> ToolCards:
-        if self._tools is None:
-            self._tools = ToolCards(self, self._chat.tray.files)
-            self._tools.openOutput.connect(self._chat.outputs.open)
-            memories = self._chat.memory_cards
-            self._tools.memoryUndo.connect(
-                lambda call_id, text: memories.undo(call_id, self._id, text)
-            )
-            self._tools.memoryEdit.connect(
+    def reasoning_toggle(self) -> QToolButton:
+        return self.reasoning_card.toggle
+
+    @property
+    def reasoning_body(self) -> RichText:
+        return self.reasoning_card.body
+
+    @property
+    def tool_cards(self) -> AllCards:
+        return AllCards([card for group in self._tool_groups for card in group.cards])
+
+    def _tool_group(self, index: int) -> ToolCards:
+        """The `index`th run of tool calls' cards, made when first needed."""
+        memories = self._chat.memory_cards
+        while len(self._tool_groups) <= index:
+            group = ToolCards(self, self._chat.tray.files)
+            group.openOutput.connect(self._chat.outputs.open)
+            group.memoryUndo.connect(lambda call_id, text: memories.undo(call_id, self._id, text))
+            group.memoryEdit.connect(
                 lambda call_id, text, new: memories.edit(call_id, self._id, text, new)
             )
-            memories.changed.connect(self._memory_changed)
-            self._layout.insertWidget(self._layout.indexOf(self.body) + 1, self._tools)
-        return self._tools
+            if not self._tool_groups:
+                memories.changed.connect(self._memory_changed)
+            self._tool_groups.append(group)
+        return self._tool_groups[index]
+
+    def _text_view(self, index: int) -> RichText:
+        """The `index`th piece of text's view (the first is `body`)."""
+        while len(self._texts) <= index:
+            view = RichText(self)
+            view.setObjectName("MessageBody")
+            view.set_image_source(self._chat.transcript.image)
+            view.document().setDefaultStyleSheet(self._chat.transcript.document_css)
+            view.linkActivated.connect(self._on_link)
+            view.set_wrap_width(self._wrap_width)
+            self._texts.append(view)
+        return self._texts[index]
 
     @property
     def citation_cards(self) -> CitationCards:
@@ -357,8 +435,8 @@ class AssistantMessage(MessageWidget):
 
     def _memory_changed(self, call_id: str) -> None:
         memories = self._chat.memory_cards
-        if self._tools is not None:
-            self._tools.show_memory_status(
+        for group in self._tool_groups:
+            group.show_memory_status(
                 call_id, memories.status(call_id), memories.undone(call_id), memories.text(call_id)
             )
 
@@ -379,38 +457,67 @@ class AssistantMessage(MessageWidget):
         return self._approval
 
     def update_item(self, item: MessageItem) -> None:
-        if item.tools or self._tools is not None:
-            self.tool_cards.show_cards(item.tools)
-            for card in item.tools:
-                if card.memory_saved:
-                    self._memory_changed(card.call_id)
+        if item.reasoning_label or self._reasoning is not None:
+            self.reasoning_card.show_item(item)
+        self._show_flow(item)
+        for card in item.tools:
+            if card.memory_saved:
+                self._memory_changed(card.call_id)
         if item.awaiting_approval or self._approval is not None:
             self.approval_button.setVisible(item.awaiting_approval)
-        has_reasoning = bool(item.reasoning_html)
-        if has_reasoning or self._reasoning is not None:
-            self._show_reasoning(item, has_reasoning)
-        self.body.setVisible(bool(item.html) or (item.streaming and not has_reasoning))
-        placeholder = self.tr("…") if item.streaming else ""
-        self.body.set_html(item.html or placeholder, growing=item.streaming)
         if item.citations or self._citations is not None:
             self.citation_cards.show_cards(item.citations)
         self.meta.setVisible(bool(item.meta) and not item.streaming)
         self.meta.setText(item.meta)
         super().update_item(item)
 
-    def _show_reasoning(self, item: MessageItem, has_reasoning: bool) -> None:
-        toggle, body = self._reasoning_parts()
-        toggle.setVisible(has_reasoning)
-        toggle.setText(item.reasoning_label)
-        if has_reasoning and not self._reasoning_touched:
-            # Live reasoning streams open; it folds away once the answer starts.
-            toggle.setChecked(item.reasoning_live)
-        expanded = has_reasoning and toggle.isChecked()
-        toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
-        body.setVisible(expanded)
-        if expanded:
-            body.set_html(item.reasoning_html, growing=item.streaming)
+    def _show_flow(self, item: MessageItem) -> None:
+        """The answer's text and tool calls, in the order it wrote them."""
+        flow: list[QWidget] = []
+        texts = groups = 0
+        segments = item.segments
+        for segment in segments:
+            if isinstance(segment, ToolSegment):
+                group = self._tool_group(groups)
+                group.show_cards(item.tools[segment.start : segment.stop])
+                flow.append(group)
+                groups += 1
+            else:
+                view = self._text_view(texts)
+                last = segment is segments[-1]
+                view.set_html(segment.html, growing=item.streaming and last)
+                view.show()
+                flow.append(view)
+                texts += 1
+        if not segments:
+            # Its whole text in one view: "…" while an answer without reasoning starts.
+            shown = bool(item.html) or (item.streaming and not item.reasoning_label)
+            placeholder = self.tr("…") if item.streaming else ""
+            self.body.set_html(item.html or placeholder, growing=item.streaming)
+            self.body.setVisible(shown)
+            flow.append(self.body)
+            texts = 1
+            if item.tools:  # an item made without its order: the calls after the text
+                self._tool_group(0).show_cards(item.tools)
+                flow.append(self._tool_groups[0])
+                groups = 1
+        elif not texts:
+            self.body.hide()  # only tool calls so far: the text view waits, empty
+            flow.insert(0, self.body)
+            texts = 1
+        for extra in (*self._texts[texts:], *self._tool_groups[groups:]):
+            extra.hide()
+        self._place(flow)
+
+    def _place(self, flow: list[QWidget]) -> None:
+        """Put the flow's widgets in order right after the reasoning card."""
+        first = 0 if self._reasoning is None else self._layout.indexOf(self._reasoning) + 1
+        for offset, widget in enumerate(flow):
+            if self._layout.indexOf(widget) != first + offset:
+                self._layout.removeWidget(widget)
+                self._layout.insertWidget(first + offset, widget)
+        self._flow = flow
 
     def _on_reasoning_clicked(self) -> None:
-        self._reasoning_touched = True
+        self.reasoning_card.touched = True
         self.update_item(self._item)

@@ -14,6 +14,7 @@ text for Qt's layout (see ``soft_breaks``), so it is the text as it came.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QMimeData, QPointF, QSize, Qt, QUrl, Signal
@@ -28,6 +29,8 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QFrame, QSizePolicy, QTextBrowser, QTextEdit, QToolTip, QWidget
 
+from desktop.render.icon_refs import ICON_SCHEME, parse_icon_src
+from desktop.ui.icons import icon_image
 from desktop.ui.plain_text import tooltip
 from desktop.ui.views.changed_repaints import ChangedRepaints
 from desktop.ui.views.document_tail import TailWriter
@@ -40,6 +43,8 @@ _TRANSCRIPT_KEYS = frozenset(
 )
 DEFAULT_WRAP_WIDTH = 600
 _IMAGE_RESOURCE = QTextDocument.ResourceType.ImageResource.value
+# Images sized to the column (not the renderer's icons, whose size is fixed).
+_FITTED_IMAGE_RE = re.compile(rf'<img src="(?!{ICON_SCHEME}:)')
 
 ImageSource = Callable[[QUrl], QImage | None]
 
@@ -109,13 +114,20 @@ class RichText(QTextBrowser):
     def loadResource(self, type: int, name: QUrl | str) -> object:
         """Never load anything referenced by content: no files, no network.
 
-        An image comes only from the image source, scaled down to the wrap width; one it
-        does not have is a blank pixel, never None, with which Qt would try the URL as a
-        local file name.
+        An image comes only from the image source, scaled down to the wrap width, or is
+        one of Parley's icons the renderer placed (``parley-icon:``, drawn for this
+        screen); one it does not have is a blank pixel, never None, with which Qt would
+        try the URL as a local file name.
         """
         if type != _IMAGE_RESOURCE:
             return None
-        image = self._image_source(QUrl(name)) if self._image_source is not None else None
+        url = QUrl(name)
+        if url.scheme() == ICON_SCHEME:
+            ref = parse_icon_src(url.toString())
+            if ref is None:
+                return _blank_image()
+            return icon_image(ref.name, ref.colour, ref.size, self.devicePixelRatioF())
+        image = self._image_source(url) if self._image_source is not None else None
         if image is None or image.isNull():
             return _blank_image()
         width = self.lineWrapColumnOrWidth() - math.ceil(self.document().documentMargin() * 2)
@@ -139,7 +151,7 @@ class RichText(QTextBrowser):
         """Wrap at `width` px; set it before the content when the width is known."""
         if width > 0 and width != self.lineWrapColumnOrWidth():
             self.setLineWrapColumnOrWidth(width)
-            if "<img " in self._html:  # images were fitted to the old width: fit them again
+            if _FITTED_IMAGE_RE.search(self._html):  # fitted to the old width: fit them again
                 self._tail.reset()
                 self.setHtml(self._html)
 

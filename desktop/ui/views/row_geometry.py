@@ -38,7 +38,7 @@ def estimate_height(item: MessageItem, column_width: int, metrics: TextMetrics) 
     extra = 0
     if not item.is_user:
         extra += (text.count("```", 0, shown) // 2) * 2 * metrics.line_height  # code headers
-        extra += metrics.line_height + 8 if item.reasoning_html else 0
+        extra += metrics.line_height + 8 if item.reasoning_label else 0
         extra += 3 * metrics.line_height if item.error else 0
     chrome = metrics.user_chrome if item.is_user else metrics.assistant_chrome
     return lines * metrics.line_height + extra + chrome

@@ -49,6 +49,8 @@ class Sidebar(QFrame):
         self.new_button = QPushButton(self.tr("New chat"), self)
         self.new_button.setObjectName("NewChatButton")
         self.new_button.setToolTip(self.tr("Start a new chat (Ctrl+N)"))
+        self.new_button.setAccessibleName(self.tr("New chat"))
+        self.new_button.setAccessibleDescription(self.tr("Starts a new, empty chat"))
         self.new_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.new_button.clicked.connect(self.newChatRequested)
 
@@ -56,12 +58,17 @@ class Sidebar(QFrame):
         self.search_field.setObjectName("SearchField")
         self.search_field.setPlaceholderText(self.tr("Search chats (Ctrl+K)"))
         self.search_field.setClearButtonEnabled(True)
+        self.search_field.setAccessibleName(self.tr("Search chats"))
+        self.search_field.setAccessibleDescription(
+            self.tr("Finds chats by title and message text; Down moves into the results")
+        )
         self.search_field.textChanged.connect(search.set_query)
         self.search_field.returnPressed.connect(self._on_search_return)
         self.search_field.installEventFilter(self)
 
         self.results = QListView(self)
         self.results.setObjectName("ConversationList")
+        self.results.setAccessibleName(self.tr("Search results"))
         self.results.setModel(search)
         self.results.setItemDelegate(SearchHitDelegate(self.results))
         self.results.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -74,6 +81,10 @@ class Sidebar(QFrame):
 
         self.list = QListView(self)
         self.list.setObjectName("ConversationList")
+        self.list.setAccessibleName(self.tr("Chats"))
+        self.list.setAccessibleDescription(
+            self.tr("Your chats, pinned first, then by date; F2 renames, Delete removes one")
+        )
         self.scroll_anchor = ScrollAnchor(self.list, model)  # also sets the model
         self.list.setItemDelegate(ConversationDelegate(self.list))
         # Headers and chats are the same height, so laying out 10,000 rows after a

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from desktop.ui.icons import set_icon
 from desktop.ui.viewmodels.context import ContextViewModel
 from desktop.ui.views.labels import PlainLabel
 
@@ -84,7 +85,7 @@ class SummaryDivider(QFrame):
         self.toggle.blockSignals(True)
         self.toggle.setChecked(expanded)
         self.toggle.blockSignals(False)
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        set_icon(self.toggle, "chevron-down" if expanded else "chevron-right", size=12)
         self.text.setText(self._context.summary_text)
         self.details.setVisible(expanded)
         self.compress_button.setEnabled(not self._context.busy)

@@ -1,20 +1,24 @@
 """Tool calls inside an answer: one compact card each, folded open for the details.
 
-Every part is a word-wrapped label, so the card answers `heightForWidth` and the
-transcript measures it like the rest of the message; folding shows or hides children,
-which makes the transcript place its rows again.
+A card's header is one line: the tool's name, what it was asked (the arguments on one
+line, elided) and where the call stands; the decision, timing, arguments and result
+are inside. Every other part is a word-wrapped label, so the card answers
+`heightForWidth` and the transcript measures it like the rest of the message; folding
+shows or hides children, which makes the transcript place its rows again.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QFrame, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QFontDatabase, QMouseEvent
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from desktop.ui.icons import set_icon
 from desktop.ui.plain_text import button_text
 from desktop.ui.viewmodels.attachment_tray import AttachmentFiles
 from desktop.ui.viewmodels.tool_card import ToolCard
 from desktop.ui.views.attachment_chips import SentChips
+from desktop.ui.views.elided import ElidedLabel
 from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape
 from desktop.ui.views.memory_row import MemorySaveRow
 
@@ -47,13 +51,25 @@ class ToolCardWidget(QFrame):
         self.toggle.setObjectName("ToolCardToggle")
         self.toggle.setCheckable(True)
         self.toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
-        self.toggle.setArrowType(Qt.ArrowType.RightArrow)
+        set_icon(self.toggle, "chevron-right", size=12)
         self.toggle.setAutoRaise(True)
         self.toggle.toggled.connect(self._on_toggled)
-        self.summary = PlainLabel("", self)  # may quote a tool's error
+        # What the model asked for, on one line: a click on it opens the card too.
+        self.headline = ElidedLabel("", self)
+        self.headline.setObjectName("ToolHeadline")
+        self.headline.mousePressEvent = self._click_toggle  # type: ignore[method-assign]
+        self.state = PlainLabel("", self)
+        self.state.setObjectName("ToolState")
+        header = QHBoxLayout()
+        header.setContentsMargins(0, 0, 0, 0)
+        header.setSpacing(6)
+        header.addWidget(self.toggle)
+        header.addWidget(self.headline, 1)
+        header.addWidget(self.state)
+        self.details = QWidget(self)
+        self.summary = PlainLabel("", self.details)  # may quote a tool's error
         self.summary.setObjectName("MetaLabel")
         self.summary.setWordWrap(True)
-        self.details = QWidget(self)
         self.arguments_title = PlainLabel(self.tr("Arguments"), self.details)
         self.arguments_title.setObjectName("MetaLabel")
         self.arguments = _mono_label(self.details, "ToolArguments")
@@ -70,6 +86,7 @@ class ToolCardWidget(QFrame):
         inner.setContentsMargins(20, 0, 0, 0)
         inner.setSpacing(2)
         for widget in (
+            self.summary,
             self.arguments_title,
             self.arguments,
             self.result_title,
@@ -81,8 +98,7 @@ class ToolCardWidget(QFrame):
         layout = self._outer = QVBoxLayout(self)
         layout.setContentsMargins(6, 2, 6, 4)
         layout.setSpacing(2)
-        layout.addWidget(self.toggle)
-        layout.addWidget(self.summary)
+        layout.addLayout(header)
         layout.addWidget(self.details)
         self.show_card(card)
 
@@ -93,7 +109,14 @@ class ToolCardWidget(QFrame):
     def show_card(self, card: ToolCard) -> None:
         self._card = card
         self.setProperty("toolState", card.state)
-        self.toggle.setText(button_text(f"{card.name} — {card.state_label}"))
+        self.state.setProperty("toolState", card.state)
+        self.state.style().polish(self.state)  # its colour follows the state
+        self.toggle.setText(button_text(card.name))
+        self.toggle.setAccessibleName(
+            self.tr("Tool call %1: %2").replace("%1", card.name).replace("%2", card.state_label)
+        )
+        self.headline.setText(card.headline)
+        self.state.setText(card.state_label)
         self.summary.setText(card.summary)
         self.summary.setVisible(bool(card.summary))
         self.arguments.setText(card.arguments or "{}")
@@ -141,8 +164,12 @@ class ToolCardWidget(QFrame):
             self.chips.setProperty("attachmentIds", list(ids))
             self._inner.insertWidget(self._inner.indexOf(self.output), self.chips)
 
+    def _click_toggle(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.toggle.toggle()
+
     def _on_toggled(self, expanded: bool) -> None:
-        self.toggle.setArrowType(Qt.ArrowType.DownArrow if expanded else Qt.ArrowType.RightArrow)
+        set_icon(self.toggle, "chevron-down" if expanded else "chevron-right", size=12)
         self.details.setVisible(expanded)
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import cast
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMessageBox, QPushButton, QWidget
 
+from desktop.ui.icons import set_icon
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.views.confirm import confirm_delete
@@ -27,12 +28,15 @@ __all__ = ["MAX_TEXT_WIDTH", "Transcript"]
 
 
 class Transcript(VirtualList):
+    widgetCreated = Signal(object)  # MessageWidget: a message was laid out (find highlights it)
+
     def __init__(self, chat: ChatViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._chat = chat
         self.setObjectName("Transcript")
         self.viewport().setObjectName("TranscriptViewport")
-        self.jump_button = QPushButton(self.tr("↓  Jump to latest"), self)
+        self.jump_button = QPushButton(self.tr("Jump to latest"), self)
+        set_icon(self.jump_button, "arrow-down", tone="text")
         self.jump_button.setObjectName("JumpButton")
         self.jump_button.setCursor(Qt.CursorShape.PointingHandCursor)
         self.jump_button.setToolTip(self.tr("Scroll to the newest message (End)"))
@@ -78,6 +82,7 @@ class Transcript(VirtualList):
         widget.deleteRequested.connect(self.confirm_delete)
         widget.pinRequested.connect(self._chat.context.toggle_pin)
         self._show_context(widget)
+        self.widgetCreated.emit(widget)
         return widget  # shown by `_place` once it has its size: no layout at a wrong width
 
     def summary_divider(self) -> SummaryDivider | None:

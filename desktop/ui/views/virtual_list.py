@@ -77,6 +77,15 @@ class VirtualList(QAbstractScrollArea):
     def message_ids(self) -> list[str]:
         return self._rows.ids()
 
+    def message_widgets(self) -> list[MessageWidget]:
+        """The widgets of the messages near the viewport, in no particular order."""
+        return list(self._widgets.values())
+
+    def top_message_id(self) -> str:
+        """The first message visible at the top of the view ("" when there is none)."""
+        anchor = self._rows.anchor_at(self.verticalScrollBar().value())
+        return anchor[0] if anchor is not None else ""
+
     @property
     def at_bottom(self) -> bool:
         bar = self.verticalScrollBar()

@@ -1,4 +1,8 @@
-"""Keeping a small window on screen, and remembering where the person put it.
+"""Keeping windows on screen, and remembering where the person put them.
+
+The main window's first rectangle fits the screen it opens on (a 1366×768 laptop, or
+a 1280×720 screen at 2× scaling, which is 640×360 logical pixels); a size saved on a
+bigger screen is shrunk to the one it comes back on.
 
 The floating chat window places itself (it has no window-manager frame to lean on), so
 it must never end up where nobody can reach it: after a monitor is unplugged, a smaller
@@ -17,6 +21,11 @@ from PySide6.QtCore import QPoint, QRect, QSettings, QSize
 DEFAULT_SIZE = QSize(420, 560)
 MIN_SIZE = QSize(320, 360)
 CORNER_MARGIN = 24  # px between the default position and the screen's corner
+MAIN_SIZE = QSize(1100, 720)  # the main window's first size, where the screen has room
+MAIN_MIN_SIZE = QSize(640, 420)
+# Of the screen's free area a first main window may take: the rest is left for the
+# window frame and title bar (outside the rectangle Qt sizes), and to see it is a window.
+MAIN_SHARE = 0.9
 
 
 def clamp(rect: QRect, area: QRect) -> QRect:
@@ -45,6 +54,23 @@ def default_rect(area: QRect, size: QSize = DEFAULT_SIZE) -> QRect:
     rect = QRect(QPoint(0, 0), size)
     rect.moveBottomRight(area.bottomRight() - QPoint(CORNER_MARGIN, CORNER_MARGIN))
     return clamp(rect, area)
+
+
+def first_main_rect(area: QRect, preferred: QSize = MAIN_SIZE) -> QRect:
+    """The main window's first rectangle: `preferred`, or as much of `area` as
+    `MAIN_SHARE` allows when that is smaller, centred in `area`."""
+    size = preferred.boundedTo(
+        QSize(int(area.width() * MAIN_SHARE), int(area.height() * MAIN_SHARE))
+    )
+    rect = QRect(QPoint(0, 0), size)
+    rect.moveCenter(area.center())
+    return clamp(rect, area)
+
+
+def minimum_within(minimum: QSize, area: QRect) -> QSize:
+    """A minimum size that never asks for more than a first window takes of the screen
+    (`first_main_rect`): else the window could not be made to fit, whatever else is done."""
+    return minimum.boundedTo(QSize(int(area.width() * MAIN_SHARE), int(area.height() * MAIN_SHARE)))
 
 
 def _overlap(a: QRect, b: QRect) -> int:

@@ -140,7 +140,7 @@ def test_the_desktop_page_saves_its_choices_and_says_why_the_tray_is_off(
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
     page = dialog.desktop
-    assert dialog.tabs.tabText(dialog.tabs.indexOf(page)) == "Desktop"
+    assert dialog.title_of(page) == "Desktop"
     # No tray host offscreen: the choice is off, with the reason beside it.
     assert not page.close_to_tray.isEnabled() and not page.close_to_tray.isChecked()
     assert "no system tray" in page.tray_note.text()
@@ -152,7 +152,10 @@ def test_the_desktop_page_saves_its_choices_and_says_why_the_tray_is_off(
     assert page.notifications.isChecked()
     page.notifications.click()
     assert saved_settings(tmp_path)["desktop"] == {"notifications": False}
-    assert page.status.text() == "Saved."
+    assert (dialog.bar.state.text(), dialog.bar.detail.text()) == (
+        "Saved",
+        "Notifications changed",
+    )
     assert not parley.settings.settings.desktop.notifications
 
 
@@ -188,7 +191,8 @@ def test_the_shortcut_is_registered_before_it_is_saved(tmp_path, qtbot):
         Qt.Key.Key_N,
         Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier,
     )
-    assert page.status.text() == "Ctrl+Alt+N is taken by another application."
+    assert page.shortcut_problem.text() == "Ctrl+Alt+N is taken by another application."
+    assert page.shortcut_problem.property("tone") == "error"
     assert registered == ["Ctrl+J", "Ctrl+J"]  # the saved one put back
     assert saved_settings(tmp_path)["desktop"]["floating_shortcut"] == "Ctrl+J"
     assert page.shortcut.keySequence() == QKeySequence("Ctrl+J")

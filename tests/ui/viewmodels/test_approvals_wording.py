@@ -12,7 +12,8 @@ from desktop.ui.viewmodels.approvals import call_view
 
 def test_a_tool_not_known_yet_is_worded_as_the_worst_and_cannot_be_always_allowed(qapp):
     view = call_view(PendingCall("c1", "mcp__git__git_add", "{}", source="Git"))
-    assert view.facts == "Source: MCP server “Git” · Risk: may change files or run commands"
+    assert view.source == "From the MCP server “Git”"
+    assert view.risk == "May change files or run commands" and view.risky
     assert "has not started" in view.about
     assert not view.can_always_allow and view.always_allow_tip
 
@@ -22,7 +23,8 @@ def test_a_known_tool_shows_its_risk_description_and_pretty_arguments_whole(qapp
         "c1", "read_file", '{"path":"a.txt"}', "Reads a file.", BUILTIN_SOURCE, ToolRisk.READ
     )
     view = call_view(call)
-    assert view.facts == "Source: built-in · Risk: reads only"
+    assert (view.source, view.risk) == ("Built-in tool", "Reads only")
+    assert not view.risky  # Allow once is its default answer
     assert view.about == "Reads a file."
     assert view.arguments == json.dumps({"path": "a.txt"}, indent=2)
     assert view.cut_note == ""

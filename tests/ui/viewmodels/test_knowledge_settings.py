@@ -99,12 +99,39 @@ def test_turning_a_library_off_stops_its_pass(knowledge):
 
 def test_what_settings_json_would_refuse_is_not_saved(knowledge):
     model = model_of(knowledge)
-    problems: list[str] = []
-    model.failed.connect(problems.append)
+    problems: list[tuple[str, str]] = []
+    model.invalid.connect(lambda field, text: problems.append((field, text)))
     assert model.save(LibraryDraft("", "   ", paths=("/data/x",))) == ""
-    assert model.save(LibraryDraft("", "Empty")) == ""
-    assert problems == ["name: must not be empty", "Add a folder or files for the library to hold."]
+    assert model.save(replace(model.draft_for("docs"), name="")) == ""
+    assert problems == [("name", "Name must not be empty."), ("name", "Name must not be empty.")]
     assert [lib["id"] for lib in knowledge.saved()["libraries"]] == ["docs"]
+    assert knowledge.saved()["libraries"][0]["name"] == "Docs"
+    assert knowledge.control.calls == []
+
+
+def test_a_new_library_is_made_empty_and_indexed_once_it_holds_something(knowledge):
+    model = model_of(knowledge)
+    library_id = model.add()
+    assert library_id == "new-library"
+    saved = knowledge.saved()["libraries"][1]
+    assert saved == {"id": "new-library", "name": "New library", "paths": []}
+    assert knowledge.control.calls == []  # nothing to index yet
+    assert model.state_line(library_id) == "No folders or files yet"
+
+    assert model.save(replace(model.draft_for(library_id), paths=("/data/x",))) == library_id
+    assert knowledge.control.calls == [("rescan", "new-library")]
+    # Emptied again: looked at again, so what it held is dropped from its index.
+    assert model.save(replace(model.draft_for(library_id), paths=())) == library_id
+    assert knowledge.control.calls[-1] == ("rescan", "new-library")
+
+
+def test_a_save_that_changes_nothing_writes_nothing(knowledge):
+    model = model_of(knowledge)
+    saves: list[str] = []
+    model.saved.connect(saves.append)
+    before = knowledge.service.path.read_bytes()
+    assert model.save(model.draft_for("docs")) == "docs"
+    assert saves == [] and knowledge.service.path.read_bytes() == before
     assert knowledge.control.calls == []
 
 

@@ -248,6 +248,11 @@ def test_huge_arguments_awaiting_approval_show_both_ends_and_copy_and_save_as_wr
         type_and_send(parley, "Write my notes")
         await driver.until(lambda: len(dialogs(parley)) == 1)
         panel = dialogs(parley)[0].panels[0]
+        # What will happen, first: the new text's start and end, how much is between.
+        preview = panel.preview.toPlainText().replace("\u200b", "")
+        assert preview.startswith("Begin. ") and preview.endswith("rm -rf ~ at the very end")
+        assert "characters not shown" in preview
+        panel.arguments_toggle.click()  # the arguments as written
         document = panel.arguments.document()
         text = document.toPlainText().replace("\u200b", "")
         hidden = len(arguments) - SHOWN

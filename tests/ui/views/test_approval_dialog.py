@@ -60,12 +60,15 @@ def test_deny_leaves_the_file_untouched_and_the_model_hears_it(driver, sse_serve
         dialog = dialogs(parley)[0]
         assert dialog.isVisible() and not dialog.isModal()
         panel = dialog.panels[0]
+        assert panel.target.text() == "notes.txt"  # what will happen comes first
+        assert not panel.arguments.isVisible()  # the arguments as written: on request
+        panel.arguments_toggle.click()
         shown = panel.arguments.toPlainText()
         assert shown == json.dumps({"path": "notes.txt", "content": LONG}, indent=2)
         assert panel.arguments.isReadOnly()
         assert panel.arguments.verticalScrollBar().maximum() > 0  # it scrolls, uncut
-        assert "write_file" in panel.title.text() and "built-in" in panel.facts.text()
-        assert "changes files" in panel.facts.text()
+        assert "write_file" in panel.title.text() and "Built-in" in panel.facts.text()
+        assert panel.badge.text() == "Changes files"
         # The chat says it waits, with a way back to the dialog.
         answer = answer_widget(parley)
         await driver.until(lambda: answer_widget(parley).approval_button.isVisible())
@@ -98,7 +101,7 @@ def test_approve_once_runs_the_write_and_its_card_shows_the_result(driver, sse_s
         assert (workspace / "notes.txt").read_text(encoding="utf-8") == "hello"
         await driver.until(lambda: "Done." in answer_widget(parley).body.toPlainText())
         (card,) = answer_widget(parley).tool_cards.cards
-        assert card.toggle.text() == "write_file — done"
+        assert card.toggle.text() == "write_file" and card.state.text() == "done"
         assert "approved once by you" in card.summary.text()
         assert not card.details.isVisible()  # compact until opened
         card.toggle.click()
@@ -130,7 +133,7 @@ def test_answer_instead_text_reaches_the_next_request(driver, sse_server, tmp_pa
         assert "The notes are already written." in answered["content"]
         await driver.until(lambda: bool(answer_widget(parley).tool_cards.cards))
         (card,) = answer_widget(parley).tool_cards.cards
-        assert card.toggle.text() == "write_file — answered"
+        assert card.toggle.text() == "write_file" and card.state.text() == "answered"
 
     driver.run(body())
 
@@ -271,8 +274,9 @@ def start_with_git(driver, sse_server, tmp_path):
         await driver.until(lambda: len(dialogs(parley)) == 1)
 
     driver.run(body())
-    facts = dialogs(parley)[0].panels[0].facts.text()
-    assert "Git" in facts and "changes files" in facts  # known while the server runs
+    panel = dialogs(parley)[0].panels[0]
+    assert "Git" in panel.facts.text()  # known while the server runs
+    assert panel.badge.text() == "Changes files"
     driver.close(parley)
     return repo, data
 
@@ -293,7 +297,12 @@ def answer_ended(parley, message_id: str) -> bool:
     return stored is not None and stored.status not in waiting
 
 
-KNOWN = "Source: MCP server “Git” · Risk: changes files"
+KNOWN = ("From the MCP server “Git”", "Changes files")
+
+
+def described(panel) -> tuple[str, str]:
+    """The panel's source and risk, as its labels show them."""
+    return panel.facts.text(), panel.badge.text()
 
 
 def test_a_restored_mcp_call_is_described_once_its_server_is_up(driver, sse_server, tmp_path):
@@ -303,8 +312,8 @@ def test_a_restored_mcp_call_is_described_once_its_server_is_up(driver, sse_serv
     async def body() -> None:
         await driver.until(lambda: len(dialogs(again)) == 1)
         panel = dialogs(again)[0].panels[0]
-        assert "reads only" not in panel.facts.text()  # never the harmless default
-        await driver.until(lambda: panel.facts.text() == KNOWN)
+        assert panel.badge.text() != "Reads only"  # never the harmless default
+        await driver.until(lambda: described(panel) == KNOWN)
         assert panel.description.text().startswith("Adds file contents to the staging area")
         assert panel.always.isEnabled() and panel.approve.isEnabled()  # still undecided
         assert git_status(repo) == "?? notes.txt\n"
@@ -329,17 +338,18 @@ def test_a_restored_call_whose_server_cannot_start_yet_is_worded_cautiously(
     async def body() -> None:
         await driver.until(lambda: len(dialogs(again)) == 1)
         panel = dialogs(again)[0].panels[0]
-        cautious = "Source: MCP server “Git” · Risk: may change files or run commands"
-        assert panel.facts.text() == cautious
+        cautious = ("From the MCP server “Git”", "May change files or run commands")
+        assert described(panel) == cautious
+        assert dialogs(again)[0].focusWidget() is panel.deny  # unknown: Deny is default
         assert "has not started" in panel.description.text()
         assert not panel.always.isEnabled()  # no grant for a tool nobody has seen
         assert panel.approve.isEnabled() and panel.deny.isEnabled()
         prompt = again.window.mcp_consent  # the server is asked for, to describe the tool
         await driver.until(lambda: "git" in prompt.dialogs)
-        assert panel.facts.text() == cautious
+        assert described(panel) == cautious
 
         QTest.mouseClick(prompt.dialogs["git"].allow, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: panel.facts.text() == KNOWN)
+        await driver.until(lambda: described(panel) == KNOWN)
         assert panel.description.text().startswith("Adds file contents to the staging area")
         assert panel.always.isEnabled()
         assert git_status(repo) == "?? notes.txt\n"  # starting the server ran nothing

@@ -13,6 +13,7 @@ from PySide6.QtCore import (
     QPointF,
     QRect,
     QSettings,
+    QSize,
     Qt,
     QUrl,
 )
@@ -262,6 +263,21 @@ def test_the_chat_menu_toggles_it_and_open_in_main_window_brings_the_main_window
     QTest.mouseClick(floating.main_button, Qt.MouseButton.LeftButton)
     assert not floating.isVisible()
     assert parley.window.isVisible() and not parley.window.isMinimized()
+
+
+def test_the_title_row_buttons_are_icons_with_names(driver, tmp_path):
+    floating = show_floating(driver.start(tmp_path))
+    icons = {
+        floating.new_button: "plus",
+        floating.main_button: "open-in-main",
+        floating.menu_button: "more",
+        floating.hide_button: "close",
+    }
+    for button, name in icons.items():
+        assert button.property("iconName") == name and button.text() == ""
+        assert button.iconSize() == QSize(20, 20)
+        assert button.accessibleName() and button.toolTip() == button.accessibleName()
+    assert floating.handle.property("iconName") == "grip"
 
 
 def test_dragging_the_title_row_moves_the_window(driver, tmp_path):

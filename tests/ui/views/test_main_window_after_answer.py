@@ -140,7 +140,7 @@ def test_usage_settings_save_the_utility_model_prices_and_currency(driver, sse_s
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
     page = dialog.usage
-    assert dialog.tabs.tabText(dialog.tabs.indexOf(page)) == "Usage && models"
+    assert dialog.title_of(page) == "Usage & models"
     labels = [page.utility.itemText(i) for i in range(page.utility.count())]
     assert labels == ["The conversation's own model", "test-model — Local", "mini — Local"]
 
@@ -154,10 +154,11 @@ def test_usage_settings_save_the_utility_model_prices_and_currency(driver, sse_s
     assert "prices" not in saved_settings(tmp_path)
     page.table.item(1, 2).setText("0,6")
     assert saved_settings(tmp_path)["prices"] == {"local/mini": {"input": 0.15, "output": 0.6}}
-    assert page.status.text() == "Saved."
+    assert dialog.bar.detail.text() == "Prices changed"
 
     page.table.item(1, 3).setText("lots")
-    assert "must be a number" in page.status.text()
+    assert "must be a number" in page.price_problem.text()
+    assert page.price_problem.property("tone") == "error"
     assert saved_settings(tmp_path)["prices"] == {"local/mini": {"input": 0.15, "output": 0.6}}
 
     page.table.item(1, 3).setText("")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLineEdit, QPushButton
 
 from tests.support.settings_files import saved_settings, write_settings
 from tests.support.sse_server import default_stream
@@ -21,6 +22,17 @@ def write_with_assistants(data_dir: Path, base_url: str, assistants: list[dict])
     (data_dir / "settings.json").write_text(json.dumps(data), encoding="utf-8")
 
 
+def until(driver, predicate) -> None:
+    driver.run(driver.until(predicate))
+
+
+def finish(edit: QLineEdit, text: str) -> None:
+    """Put `text` in `edit` and press Enter, as a person finishes a field."""
+    edit.setFocus()
+    edit.setText(text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
 def picker_items(parley) -> list[str]:
     combo = parley.window.chat_view.assistant.combo
     return [combo.itemText(i) for i in range(combo.count())]
@@ -32,25 +44,34 @@ def test_an_assistant_made_in_settings_is_saved_and_kept(driver, tmp_path):
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
     page = dialog.assistants
-    assert dialog.tabs.tabText(dialog.tabs.indexOf(page)) == "Assistants"
+    assert dialog.title_of(page) == "Assistants"
     assert page.list.count() == 1 and page.list.item(0).text() == "Parley  (default)"
     assert not page.delete_button.isEnabled()  # the built-in one always exists
 
+    assert "assistants" not in saved_settings(tmp_path)
+    assert page.list.placeholder().startswith("Add an assistant for each kind of work")
+
+    # Add makes it at once, selected, its name ready to be typed over.
     QTest.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
     assert page.list.count() == 2 and page.list.currentRow() == 1
-    page.name.setText("Translator")
-    page.icon.setText("🌐")
-    page.system_prompt.setPlainText("Translate into French.")
+    assert saved_settings(tmp_path)["assistants"] == [
+        {"id": "assistant-1", "name": "New assistant"}
+    ]
+    assert page.name.text() == "New assistant" and page.name.selectedText() == "New assistant"
+    assert page.list.placeholder() == ""
+    # Every change is saved as it is made: no Save button.
+    finish(page.name, "Translator")
+    finish(page.icon, "🌐")
+    page.system_prompt.setPlainText("Translate into French.")  # saved after a pause
     page.default_model.setCurrentIndex(page.default_model.findText("gpt-4o — Local"))
-    page.temperature.setValue(0.2)
-    page.all_tools.setChecked(False)
+    page.temperature.setValue(0.2)  # saved after a pause
+    page.all_tools.setChecked(False)  # every tool stays ticked, to untick some
     tools = {page.tools.item(i).text(): page.tools.item(i) for i in range(page.tools.count())}
     assert {"read_file", "run_command", "current_time"} <= set(tools)  # from the registry
-    tools["read_file"].setCheckState(Qt.CheckState.Checked)
-    QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
-    assert page.status.text() == "Saved."
-    written = saved_settings(tmp_path)["assistants"]
-    assert written == [
+    for name, item in tools.items():
+        if name != "read_file":
+            item.setCheckState(Qt.CheckState.Unchecked)
+    expected = [
         {
             "id": "assistant-1",
             "name": "Translator",
@@ -61,6 +82,9 @@ def test_an_assistant_made_in_settings_is_saved_and_kept(driver, tmp_path):
             "allowed_tools": ["read_file"],
         }
     ]
+    until(driver, lambda: saved_settings(tmp_path)["assistants"] == expected)
+    assert page.status.text() == "Saved."
+    assert not [b for b in page.findChildren(QPushButton) if b.text() == "Save"]
     # The header offers it at once.
     assert picker_items(parley) == ["Parley", "🌐 Translator"]
 
@@ -68,8 +92,7 @@ def test_an_assistant_made_in_settings_is_saved_and_kept(driver, tmp_path):
     assert saved_settings(tmp_path)["default_assistant"] == "assistant-1"
     page.temperature.setValue(3.0)  # clamped by the spin box to its maximum, 2
     page.max_tokens.setValue(0)
-    QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
-    assert saved_settings(tmp_path)["assistants"][0]["temperature"] == 2.0
+    until(driver, lambda: saved_settings(tmp_path)["assistants"][0]["temperature"] == 2.0)
 
     driver.close(parley)
     parley = driver.start(tmp_path)
@@ -103,10 +126,14 @@ def test_invalid_form_values_are_refused_with_the_field_named(driver, tmp_path):
     parley = driver.start(tmp_path)
     parley.window.show_settings()
     page = parley.window._settings_dialog.assistants
-    page.name.setText("   ")
-    QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
-    assert page.status.text() == "name: must not be empty"
+    finish(page.name, "   ")
+    assert page.name_error.error == "Name must not be empty."
+    assert page.name_error.isVisibleTo(page)
+    assert page.name.text() == "   "  # kept as typed, to be mended
     assert "assistants" not in saved_settings(tmp_path)
+    finish(page.name, "Parley's twin")
+    assert not page.name_error.error
+    assert saved_settings(tmp_path)["assistants"][0]["name"] == "Parley's twin"
 
 
 def test_picking_in_the_header_sets_the_assistant_and_its_model(driver, sse_server, tmp_path):

@@ -28,7 +28,7 @@ def test_an_assistant_is_given_libraries_from_a_checklist(driver, tmp_path):
     parley = driver.start(tmp_path)
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
-    assert dialog.tabs.tabText(dialog.tabs.indexOf(dialog.knowledge)) == "Knowledge"
+    assert dialog.title_of(dialog.knowledge) == "Knowledge"
     page = dialog.assistants
     page.select("writer")
     assert not page.libraries_hint.isVisibleTo(page)
@@ -45,8 +45,7 @@ def test_an_assistant_is_given_libraries_from_a_checklist(driver, tmp_path):
     page.memory.setCurrentIndex(page.memory.findText("The memories that fit each message"))
     assert page.global_memories.isEnabled()
     click(page.global_memories)
-    click(page.save_button)
-    assert page.status.text() == "Saved."
+    assert page.status.text() == "Saved."  # each change as it was made: no Save button
     saved = saved_settings(tmp_path)["assistants"][0]
     assert saved["libraries"] == ["notes"] and saved["retrieval"] == "pre_retrieve"
     assert saved["past_chats"] is True
@@ -55,7 +54,6 @@ def test_an_assistant_is_given_libraries_from_a_checklist(driver, tmp_path):
     page.select("writer")  # shown again as saved
     assert page.library_boxes["notes"].isChecked()
     click(page.library_boxes["notes"])
-    click(page.save_button)
     assert "libraries" not in saved_settings(tmp_path)["assistants"][0]
 
 
@@ -71,10 +69,11 @@ def test_without_libraries_the_checklist_says_where_to_add_them(driver, tmp_path
 
     # A library added on the Knowledge page is offered at once.
     knowledge = parley.window._settings_dialog.knowledge
-    click(knowledge.add_button)
+    click(knowledge.add_button)  # made at once, as "New library"
+    assert [b.text() for b in page.library_boxes.values()] == ["New library"]
     knowledge.name.setText("Handbook")
+    QTest.keyClick(knowledge.name, Qt.Key.Key_Return)
     knowledge.add_paths([str(tmp_path)])
-    click(knowledge.save_button)
     assert [b.text() for b in page.library_boxes.values()] == ["Handbook"]
     assert not page.libraries_hint.isVisibleTo(page)
     assert page.retrieval.isEnabled()

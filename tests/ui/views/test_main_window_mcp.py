@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QCheckBox, QLabel
 
 from tests.support.mcp_servers import TEST_SERVER, child_pid
 from tests.support.settings_files import write_settings
@@ -33,7 +32,10 @@ def start_with_server(driver, sse_server, tmp_path: Path, *, consent: bool):
 
 
 def status(page, server_id: str) -> str:
-    return page.rows[server_id].findChild(QLabel, "status").text()
+    """The status line the MCP page shows for the server (chosen in its list)."""
+    if page.list.current_id() != server_id:
+        page.show_server(server_id)
+    return page.status.text()
 
 
 def offered(request) -> set[str]:
@@ -91,7 +93,8 @@ def test_allowing_from_a_conversation_starts_the_server_and_the_tools_page_follo
         assert "mcp__test__echo" in offered(sse_server.requests[1])
 
         mcp_page = parley.window._settings_dialog.mcp
-        mcp_page.rows["test"].findChild(QCheckBox).setChecked(False)
+        mcp_page.show_server("test")
+        mcp_page.enabled.setChecked(False)
         await driver.until(lambda: "mcp__test__echo" not in tools_page.selectors)
         assert parley.mcp.connection("test") is None
 

@@ -135,7 +135,7 @@ def test_turning_remote_images_off_shows_links_again(driver, sse_server, tmp_pat
 def test_the_setting_toggles_in_the_settings_window_and_persists(driver, tmp_path):
     parley = driver.start(tmp_path)
     parley.window.show_settings()
-    appearance = parley.window._settings_dialog.tabs.widget(1)
+    appearance = parley.window._settings_dialog.appearance
     assert not appearance.remote_images.isChecked()
     appearance.remote_images.setChecked(True)
     saved = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))
@@ -144,7 +144,7 @@ def test_the_setting_toggles_in_the_settings_window_and_persists(driver, tmp_pat
 
     parley = driver.start(tmp_path)
     parley.window.show_settings()
-    appearance = parley.window._settings_dialog.tabs.widget(1)
+    appearance = parley.window._settings_dialog.appearance
     assert appearance.remote_images.isChecked()
     appearance.remote_images.setChecked(False)
     saved = json.loads((tmp_path / "settings.json").read_text(encoding="utf-8"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QPushButton
 
 from desktop.core.memory import GLOBAL_SCOPE, scope_for
 from tests.support.settings_files import saved_settings, write_settings
@@ -24,7 +25,7 @@ def open_page(parley):
     """The Memory tab, shown (showing it reads the list)."""
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
-    dialog.tabs.setCurrentWidget(dialog.memory)
+    dialog.show_page(dialog.memory)
     return dialog.memory
 
 
@@ -54,16 +55,16 @@ def live_texts(driver, parley) -> list[str]:
 def test_the_memory_tab_follows_knowledge_and_says_when_it_is_empty(driver, tmp_path):
     parley = start(driver, tmp_path)
     page = open_page(parley)
-    tabs = parley.window._settings_dialog.tabs
-    assert tabs.tabText(tabs.indexOf(page)) == "Memory"
-    assert tabs.tabText(tabs.indexOf(page) - 1) == "Knowledge"
+    titles = parley.window._settings_dialog.titles()
+    assert parley.window._settings_dialog.title_of(page) == "Memory"
+    assert titles[titles.index("Memory") - 1] == "Knowledge"
     assert parley.settings_vm.memory is not None
 
     async def body() -> None:
-        await driver.until(lambda: page.stack.currentWidget() is page.empty)
+        await driver.until(lambda: page.list.placeholder() != "")
 
     driver.run(body())
-    assert page.empty.text().startswith("No memories yet.")
+    assert page.list.placeholder().startswith("No memories yet.")  # drawn inside the list
     assert not page.edit_button.isEnabled() and not page.delete_button.isEnabled()
     assert not page.undo_bar.isVisible() and not page.editor.isVisible()
 
@@ -159,7 +160,7 @@ def test_delete_undo_and_a_deletion_that_stays_after_a_restart(driver, tmp_path)
     page = open_page(again)
 
     async def after() -> None:
-        await driver.until(lambda: page.stack.currentWidget() is page.empty)
+        await driver.until(lambda: page.list.placeholder().startswith("No memories yet."))
 
     driver.run(after())
 
@@ -197,8 +198,8 @@ def test_the_list_is_filtered_by_scope_and_by_words(driver, tmp_path):
         page.scope.setCurrentIndex(page.scope.findText("All memories"))
         await driver.until(lambda: texts(page) == [everything[0], everything[2]])
         page.search.setText("coffee")
-        await driver.until(lambda: page.stack.currentWidget() is page.empty)
-        assert page.empty.text() == "No memories match."
+        await driver.until(lambda: page.list.placeholder() == "No memories match.")
+        assert page.list.count() == 0
         page.search.clear()
         await driver.until(lambda: texts(page) == everything)
 
@@ -265,15 +266,12 @@ def test_the_embedding_model_is_saved_and_a_failing_one_marks_words_only(driver,
     page = open_page(parley)
     picker = page.embedding
     assert picker.provider.currentText() == "None — search by words only"
-    assert not page.save_model_button.isEnabled()  # nothing to save yet
-    picker.provider.setCurrentIndex(picker.provider.findText("Local"))
-    picker.model.setCurrentText("text-embedding-3-small")
-    assert page.save_model_button.isEnabled()
-    click(page.save_model_button)
+    assert not [b for b in page.findChildren(QPushButton) if b.text() == "Save model"]
+    picker.provider.setCurrentIndex(picker.provider.findText("Local"))  # saved as chosen
+    assert picker.model.currentText() == "text-embedding-3-small"  # named as one
     assert saved_settings(tmp_path)["memory"] == {
         "embedding": {"provider": "local", "model": "text-embedding-3-small"}
     }
-    assert not page.save_model_button.isEnabled()
 
     async def body() -> None:
         # Nothing answers at the provider's address: the memory is kept, words only.
@@ -289,9 +287,16 @@ def test_the_embedding_model_is_saved_and_a_failing_one_marks_words_only(driver,
     assert details(page, 0).endswith(" · words only")
     assert page.status.text().startswith("Saved. It is found by its words only")
 
+    # A provider with no model named: said beside it, the saved model kept.
+    picker.model.setFocus()
+    picker.model.setCurrentText("")
+    QTest.keyClick(picker.model, Qt.Key.Key_Return)
+    assert picker.error.error == "Choose or type the embedding model's name."
+    assert saved_settings(tmp_path)["memory"]["embedding"]["model"] == "text-embedding-3-small"
+
     # Back to words only: no row needs the mark.
     picker.provider.setCurrentIndex(0)
-    click(page.save_model_button)
+    assert not picker.error.error
     assert "memory" not in saved_settings(tmp_path)
     assert not any(details(page, row).endswith("words only") for row in range(2))
 
@@ -305,13 +310,12 @@ def test_choosing_a_model_embeds_the_memories_kept_by_their_words(
     remember(driver, parley, (GLOBAL_SCOPE, "Grows tomatoes"))  # no model yet: words only
     page = open_page(parley)
     picker = page.embedding
-    picker.provider.setCurrentIndex(picker.provider.findText("Local"))
-    assert picker.model.currentText() == "text-embedding-3-small"
 
     async def body() -> None:
         await driver.until(lambda: texts(page) == ["Grows tomatoes"])
         assert details(page, 0).count(" · ") == 1  # no model: no mark needed
-        click(page.save_model_button)
+        picker.provider.setCurrentIndex(picker.provider.findText("Local"))  # saved at once
+        assert picker.model.currentText() == "text-embedding-3-small"
         assert details(page, 0).endswith(" · words only")  # until it is embedded
         await driver.until(lambda: "Grows tomatoes" in embedding_server.embedded())
         await driver.until(lambda: page.status.text() == "Memories embedded with the new model: 1.")

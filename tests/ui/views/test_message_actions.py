@@ -188,3 +188,33 @@ def test_delete_asks_first(calls, app, driver):
         assert calls == [("delete_message", ("a",))]
 
     driver.run(body())
+
+
+def test_the_actions_are_icons_each_with_a_name_to_be_read_by(app, qtbot):
+    (answer,) = show(app, message("a", text="An answer", can_continue=True, version_count=2))
+    actions = answer.actions
+    icons = {
+        actions.copy_button: "copy",
+        actions.edit_button: "edit",
+        actions.regenerate_button: "regenerate",
+        actions.previous_button: "chevron-left",
+        actions.next_button: "chevron-right",
+        actions.continue_button: "continue",
+        actions.retry_button: "retry",
+        actions.pin_button: "pin",
+        actions.delete_button: "delete",  # a trash can: ✕ is for closing things
+    }
+    for button, name in icons.items():
+        assert button.property("iconName") == name and not button.icon().isNull()
+        assert button.accessibleName() and button.toolTip() == button.accessibleName()
+    worded = {actions.continue_button: "Continue", actions.retry_button: "Retry"}
+    for button in icons:
+        assert button.text() == worded.get(button, "")  # no glyphs standing in for icons
+    notice = app.window.chat_view.composer.notice
+    assert notice.close_button.property("iconName") == "close"
+    assert notice.close_button.accessibleName()
+
+    # Copied: a check mark for a moment, then the copy icon again.
+    QTest.mouseClick(actions.copy_button, Qt.MouseButton.LeftButton)
+    assert actions.copy_button.property("iconName") == "check"
+    qtbot.waitUntil(lambda: actions.copy_button.property("iconName") == "copy", timeout=10_000)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import keyring
 from keyring.backends import fail
@@ -12,6 +13,13 @@ from PySide6.QtTest import QTest
 
 from tests.support.settings_files import write_settings
 from tests.support.sse_server import json_response, models_body
+
+
+def default_model_saved(data_dir: Path) -> str | None:
+    """The first provider's default model in the settings file, once there is one."""
+    path = data_dir / "settings.json"
+    providers = json.loads(path.read_text(encoding="utf-8"))["providers"] if path.exists() else []
+    return providers[0].get("default_model") if providers else None
 
 
 def test_a_newcomer_is_greeted_and_sets_up_a_provider(driver, sse_server, tmp_path, memory_keyring):
@@ -37,13 +45,14 @@ def test_a_newcomer_is_greeted_and_sets_up_a_provider(driver, sse_server, tmp_pa
         await driver.until(lambda: form.models.toPlainText() == "llama3.2\nqwen2.5")
         assert sse_server.requests[-1].path.endswith("/v1/models")
         assert sse_server.requests[-1].headers["authorization"] == "Bearer sk-test-secret-123"
-        form.default_model.setCurrentText("qwen2.5")
-        QTest.mouseClick(page.save_button, Qt.MouseButton.LeftButton)
-        await driver.until(lambda: page.status.text() == "Saved.")
+        form.default_model.setCurrentText("qwen2.5")  # saved as chosen: no Save button
+        await driver.until(lambda: default_model_saved(tmp_path) == "qwen2.5")
 
     driver.run(body())
     assert chat_view.pages.currentWidget() is not chat_view.onboarding
-    assert chat_view.composer.model_picker.currentText() == "qwen2.5 — My Server"
+    # The composer took the provider's models as soon as they were saved (the first,
+    # the default then); the default chosen afterwards is the provider's from now on.
+    assert chat_view.composer.model_picker.currentText().endswith(" — My Server")
 
     saved = (tmp_path / "settings.json").read_text(encoding="utf-8")
     assert "sk-test-secret-123" not in saved
@@ -132,7 +141,7 @@ def test_a_chosen_file_keyring_is_used_and_the_window_says_what_it_is(
         page.form.api_key.setText("sk-file-keyring-321")
 
         async def body() -> None:
-            page.save_button.click()
+            QTest.keyClick(page.form.api_key, Qt.Key.Key_Return)  # saved when finished
             await driver.until(lambda: page.status.text() == "Saved.")
 
         driver.run(body())
@@ -145,7 +154,7 @@ def test_a_chosen_file_keyring_is_used_and_the_window_says_what_it_is(
 def test_theme_and_text_size_apply_at_once_and_are_saved(driver, tmp_path):
     parley = driver.start(tmp_path)
     parley.window.show_settings()
-    appearance = parley.window._settings_dialog.tabs.widget(1)
+    appearance = parley.window._settings_dialog.appearance
     appearance.theme.setCurrentIndex(appearance.theme.findData("dark"))
     assert parley.theme.dark
     assert parley.window.palette().window().color().lightness() < 80

@@ -1,6 +1,7 @@
-"""Settings → Web search through the real window: only the chosen engine's rows, the
-settings saved to the file and keys to the keyring (never shown again), a bad address
-refused with the form kept, and a test search against a loopback engine."""
+"""Settings → Web search through the real window: only the chosen engine's rows, each
+field saved to the file as it changes and keys to the keyring (never shown again), a bad
+address refused beside its field with the form kept, and a test search against a
+loopback engine."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 import keyring
 import pytest
 from keyring.backends import fail
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox
 
 from desktop.core.web_search import BRAVE_KEY_SECRET, SEARXNG_PASSWORD_SECRET
@@ -43,12 +46,25 @@ def open_page(driver: AppDriver, data_dir: Path) -> WebSearchPage:
     parley = driver.start(data_dir)
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
-    dialog.tabs.setCurrentWidget(dialog.web_search)  # shown: the keyring is asked
+    dialog.show_page(dialog.web_search)  # shown: the keyring is asked
     return dialog.web_search
 
 
 def choose(page: WebSearchPage, engine: str) -> None:
     page.engine.setCurrentIndex(page.engine.findData(engine))
+
+
+def type_and_enter(edit: QLineEdit, text: str) -> None:
+    """Type `text` into an emptied field and press Enter, as a person does."""
+    edit.setFocus()
+    edit.clear()
+    QTest.keyClicks(edit, text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def bar_text(page: WebSearchPage) -> str:
+    bar = page.window().bar
+    return f"{bar.state.text()}: {bar.detail.text()}"
 
 
 def shown_text(page: WebSearchPage) -> list[str]:
@@ -58,13 +74,13 @@ def shown_text(page: WebSearchPage) -> list[str]:
     ]
 
 
-def test_the_tab_follows_knowledge_and_shows_only_the_chosen_engines_rows(driver, tmp_path):
+def test_the_page_follows_knowledge_and_shows_only_the_chosen_engines_rows(driver, tmp_path):
     write_settings(tmp_path, "http://127.0.0.1:9/v1")
     page = open_page(driver, tmp_path)
     dialog = page.window()
-    tabs = dialog.tabs
-    assert tabs.tabText(tabs.indexOf(page)) == "Web search"
-    before = [tabs.tabText(i) for i in range(tabs.indexOf(page))]
+    assert dialog.title_of(page) == "Web search" == dialog.title.text()
+    titles = dialog.titles()
+    before = titles[: titles.index("Web search")]
     assert before[before.index("Knowledge") + 1 :] in ([], ["Memory"])
     assert [page.engine.itemText(i) for i in range(page.engine.count())] == [
         "Off — models do not search the web",
@@ -98,30 +114,33 @@ def test_the_tab_follows_knowledge_and_shows_only_the_chosen_engines_rows(driver
     assert (page.max_results.minimum(), page.max_results.maximum()) == (1, 8)
 
 
-def test_saving_writes_the_file_and_the_key_only_to_the_keyring(
+def test_each_change_is_saved_at_once_and_the_key_only_to_the_keyring(
     driver, memory_keyring: MemoryKeyring, tmp_path
 ):
     write_settings(tmp_path, "http://127.0.0.1:9/v1")
     page = open_page(driver, tmp_path)
+    assert not hasattr(page, "save_button")  # nothing waits for a Save button
     choose(page, "brave")
+    assert saved_settings(tmp_path)["web_search"] == {"engine": "brave"}
+    assert bar_text(page) == "Saved: Web search engine changed"
     assert not page.brave_key.shows_saved
-    page.brave_key.edit.setText(BRAVE_KEY)
+    type_and_enter(page.brave_key.edit, BRAVE_KEY)
+
+    async def key_saved() -> None:
+        await driver.until(lambda: page.brave_key.shows_saved)
+
+    driver.run(key_saved())
+    assert memory_keyring.passwords == {(SERVICE, BRAVE_KEY_SECRET): BRAVE_KEY}
+    assert bar_text(page) == "Saved: API key saved in the keyring"
     page.max_results.setValue(3)
     page.fetch_enabled.click()
-    click(page.save_button)
-
-    async def saved() -> None:
-        await driver.until(lambda: page.status.text() == "Saved.")
-
-    driver.run(saved())
     assert saved_settings(tmp_path)["web_search"] == {
         "engine": "brave",
         "max_results": 3,
         "fetch_enabled": True,
     }
     assert BRAVE_KEY not in (tmp_path / "settings.json").read_text(encoding="utf-8")
-    assert memory_keyring.passwords == {(SERVICE, BRAVE_KEY_SECRET): BRAVE_KEY}
-    assert page.brave_key.shows_saved and page.brave_key.typed == ""
+    assert page.brave_key.typed == ""
     assert page.brave_key.saved_label.text() == "A key is saved"
     assert not any(BRAVE_KEY in text for text in shown_text(page))
 
@@ -130,21 +149,16 @@ def test_saving_writes_the_file_and_the_key_only_to_the_keyring(
     page = open_page(driver, tmp_path)
     assert page.chosen == "brave" and page.max_results.value() == 3
     assert page.fetch_enabled.isChecked()
-
-    async def keys_known() -> None:
-        await driver.until(lambda: page.brave_key.shows_saved)
-
-    driver.run(keys_known())
+    driver.run(key_saved())
     assert page.brave_key.isVisibleTo(page) and page.brave_key.remove_button.isVisibleTo(page)
     assert not any(BRAVE_KEY in text for text in shown_text(page))
 
-    # Replace offers an empty field; saving it empty keeps the saved key.
+    # Replace offers an empty field; leaving it empty keeps the saved key.
     click(page.brave_key.replace_button)
     assert not page.brave_key.shows_saved and page.brave_key.edit.text() == ""
-    click(page.save_button)
-    driver.run(saved())
-    assert memory_keyring.passwords == {(SERVICE, BRAVE_KEY_SECRET): BRAVE_KEY}
+    QTest.keyClick(page.brave_key.edit, Qt.Key.Key_Return)
     assert page.brave_key.shows_saved
+    assert memory_keyring.passwords == {(SERVICE, BRAVE_KEY_SECRET): BRAVE_KEY}
 
     # Remove asks first, then takes the key out of the keyring.
     click(page.brave_key.remove_button)
@@ -157,45 +171,50 @@ def test_saving_writes_the_file_and_the_key_only_to_the_keyring(
 
     driver.run(removed())
     assert memory_keyring.passwords == {}
-    assert page.status.text() == "Removed."
+    assert bar_text(page) == "Saved: Removed from the keyring"
     assert saved_settings(tmp_path)["web_search"]["engine"] == "brave"
 
 
-def test_a_bad_searxng_address_is_refused_and_the_form_is_kept(
+def test_a_bad_searxng_address_is_refused_beside_it_and_the_rest_still_saves(
     driver, memory_keyring: MemoryKeyring, tmp_path
 ):
     write_settings(tmp_path, "http://127.0.0.1:9/v1")
     page = open_page(driver, tmp_path)
     choose(page, "searxng")
-    page.searxng_url.setText("searx.example.org")
-    page.searxng_username.setText("me")
-    page.searxng_password.edit.setText("hunter2-password")
-    click(page.save_button)
-    assert page.status.text() == (
+    type_and_enter(page.searxng_url, "searx.example.org")
+    assert page.url_problem.isVisibleTo(page)
+    assert page.url_problem.text() == (
         "SearXNG address: must be an http:// or https:// URL with a host."
     )
-    assert page.status.property("tone") == "error"
-    assert "web_search" not in saved_settings(tmp_path)
-    assert memory_keyring.passwords == {}
+    assert page.url_problem.property("tone") == "error"
+    assert saved_settings(tmp_path)["web_search"] == {"engine": "searxng"}  # no address
+    assert page.searxng_url.text() == "searx.example.org"  # nothing typed is lost
+
+    # The other fields save regardless, and a redraw keeps the refused address.
+    type_and_enter(page.searxng_username, "me")
+    type_and_enter(page.searxng_password.edit, "hunter2-password")
+
+    async def password_saved() -> None:
+        await driver.until(lambda: page.searxng_password.shows_saved)
+
+    driver.run(password_saved())
+    assert saved_settings(tmp_path)["web_search"] == {
+        "engine": "searxng",
+        "searxng_username": "me",
+    }
+    assert memory_keyring.passwords == {(SERVICE, SEARXNG_PASSWORD_SECRET): "hunter2-password"}
+    assert page.searxng_password.saved_label.text() == "A password is saved"
     assert page.searxng_url.text() == "searx.example.org"
-    assert page.searxng_username.text() == "me"
-    assert page.searxng_password.typed == "hunter2-password"
+    assert page.url_problem.isVisibleTo(page)
 
-    page.searxng_url.setText("https://searx.example.org/")
-    click(page.save_button)
-
-    async def saved() -> None:
-        await driver.until(lambda: page.status.text() == "Saved.")
-
-    driver.run(saved())
+    type_and_enter(page.searxng_url, "https://searx.example.org/")
+    assert not page.url_problem.isVisibleTo(page)
     assert saved_settings(tmp_path)["web_search"] == {
         "engine": "searxng",
         "searxng_url": "https://searx.example.org",
         "searxng_username": "me",
     }
-    assert memory_keyring.passwords == {(SERVICE, SEARXNG_PASSWORD_SECRET): "hunter2-password"}
-    assert page.searxng_password.shows_saved
-    assert page.searxng_password.saved_label.text() == "A password is saved"
+    assert page.searxng_url.text() == "https://searx.example.org"
 
 
 def test_test_search_reports_what_the_engine_found_without_saving(
@@ -216,7 +235,8 @@ def test_test_search_reports_what_the_engine_found_without_saving(
     assert page.test_result.text().startswith("Found 3 result")
     assert page.test_result.text().endswith(": Python asyncio docs")
     assert query_of(web_server.requests[0]) == {"q": TEST_QUERY, "format": "json"}
-    assert "web_search" not in saved_settings(tmp_path)
+    # The engine was saved when chosen; the address typed without Enter was not.
+    assert saved_settings(tmp_path)["web_search"] == {"engine": "searxng"}
 
 
 @pytest.mark.parametrize(
@@ -281,7 +301,8 @@ def test_test_search_uses_the_typed_key_or_else_the_saved_one(
         assert page.test_result.text() == (
             "Brave Search rejected the API key (HTTP 401): check it in Settings → Web search."
         )
-        assert json.loads(path.read_text(encoding="utf-8")).get("web_search") is None
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        assert saved["web_search"] == {"engine": "brave"}  # the choice, not the key
     finally:
         page.close()
         page.deleteLater()
@@ -299,6 +320,5 @@ def test_without_a_keyring_the_key_fields_say_why_and_the_rest_still_saves(drive
     assert page.tavily_key.note.text().startswith("No system keyring was found")
     choose(page, "duckduckgo")
     assert not page.tavily_key.note.isVisibleTo(page)
-    click(page.save_button)
-    assert page.status.text() == "Saved."
+    assert bar_text(page) == "Saved: Web search engine changed"
     assert saved_settings(tmp_path)["web_search"] == {"engine": "duckduckgo"}

@@ -1,4 +1,5 @@
-"""Appearance: language, theme, text size, and whether remote images load inside answers."""
+"""Appearance: language, theme, text size, and whether remote images load inside answers,
+each saved and applied as it is chosen."""
 
 from __future__ import annotations
 
@@ -20,25 +21,18 @@ class AppearancePage(QWidget):
         # Each language in its own words: whoever cannot read the current one finds theirs.
         self.language.addItem("English", "en")
         self.language.addItem("简体中文", "zh_CN")
-        self.language.setCurrentIndex(max(0, self.language.findData(vm.language)))
-        self.language.currentIndexChanged.connect(self._on_language)
         note = self.tr("Parley changes language when it next starts.")
         self.language_note = PlainLabel(note, self)
         self.language_note.setObjectName("FormHint")
         self.language_note.setWordWrap(True)
-        self.language_note.setVisible(vm.language_waits_for_restart)
         self.theme = QComboBox(self)
         self.theme.addItem(self.tr("Follow the system"), "system")
         self.theme.addItem(self.tr("Light"), "light")
         self.theme.addItem(self.tr("Dark"), "dark")
-        self.theme.setCurrentIndex(max(0, self.theme.findData(vm.theme)))
-        self.theme.currentIndexChanged.connect(lambda _: vm.set_theme(self.theme.currentData()))
         self.font_size = QSpinBox(self)
         self.font_size.setRange(SYSTEM_SIZE, MAX_FONT_SIZE)  # the minimum reads "System"
         self.font_size.setSpecialValueText(self.tr("System"))
         self.font_size.setSuffix(self.tr(" pt"))
-        self.font_size.setValue(vm.font_size or SYSTEM_SIZE)
-        self.font_size.valueChanged.connect(self._on_font_size)
         self.remote_images = QCheckBox(self.tr("Load remote images"), self)
         self.remote_images.setObjectName("RemoteImages")
         self.remote_images.setToolTip(
@@ -48,9 +42,15 @@ class AppearancePage(QWidget):
                 "are links."
             )
         )
-        self.remote_images.setChecked(vm.loadRemoteImages)
-        self.remote_images.toggled.connect(vm.set_load_remote_images)
         self._vm = vm
+        self.load()
+        self.language.currentIndexChanged.connect(self._on_language)
+        self.theme.currentIndexChanged.connect(
+            lambda _: vm.set_theme(self.theme.currentData(), undoable=True)
+        )
+        self.font_size.valueChanged.connect(self._on_font_size)
+        self.remote_images.toggled.connect(lambda on: vm.set_load_remote_images(on, undoable=True))
+        vm.appearanceChanged.connect(self.load)
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
         form.addRow(self.tr("Language"), self.language)
@@ -60,9 +60,25 @@ class AppearancePage(QWidget):
         form.addRow(self.tr("Images"), self.remote_images)
         plain_form_labels(form)
 
+    def load(self) -> None:
+        """The saved choices into the page (at start, and after Undo)."""
+        vm = self._vm
+        widgets = (self.language, self.theme, self.font_size, self.remote_images)
+        for widget in widgets:
+            widget.blockSignals(True)
+        try:
+            self.language.setCurrentIndex(max(0, self.language.findData(vm.language)))
+            self.theme.setCurrentIndex(max(0, self.theme.findData(vm.theme)))
+            self.font_size.setValue(vm.font_size or SYSTEM_SIZE)
+            self.remote_images.setChecked(vm.loadRemoteImages)
+        finally:
+            for widget in widgets:
+                widget.blockSignals(False)
+        self.language_note.setVisible(vm.language_waits_for_restart)
+
     def _on_language(self, _: int) -> None:
-        self._vm.set_language(self.language.currentData())
+        self._vm.set_language(self.language.currentData(), undoable=True)
         self.language_note.setVisible(self._vm.language_waits_for_restart)
 
     def _on_font_size(self, points: int) -> None:
-        self._vm.set_font_size(0 if points == SYSTEM_SIZE else points)
+        self._vm.set_font_size(0 if points == SYSTEM_SIZE else points, undoable=True)

@@ -1,4 +1,5 @@
-"""Settings → Desktop: the tray, notifications and the floating window's shortcut."""
+"""Settings → Desktop: the tray, notifications and the floating window's shortcut,
+saved as they change (the shortcut once the desktop has taken it)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from PySide6.QtWidgets import (
 
 from desktop.ui.viewmodels.desktop_settings import DesktopSettingsModel
 from desktop.ui.views.labels import PlainLabel, plain_form_labels
-from desktop.ui.views.settings_pages.providers_page import set_tone
+from desktop.ui.views.settings_pages.autosave import FieldError
 
 PORTABLE = QKeySequence.SequenceFormat.PortableText
 
@@ -50,8 +51,7 @@ class DesktopPage(QWidget):
         self.shortcut_note = PlainLabel("", self)
         self.shortcut_note.setObjectName("FormHint")
         self.shortcut_note.setWordWrap(True)
-        self.status = PlainLabel("", self)
-        self.status.setWordWrap(True)
+        self.shortcut_problem = FieldError(self)
 
         tray_column = QVBoxLayout()
         tray_column.setSpacing(2)
@@ -62,7 +62,9 @@ class DesktopPage(QWidget):
         shortcut_row = QHBoxLayout()
         shortcut_row.addWidget(self.shortcut)
         shortcut_row.addWidget(self.no_shortcut)
+        shortcut_row.addStretch(1)
         shortcut_column.addLayout(shortcut_row)
+        shortcut_column.addWidget(self.shortcut_problem)
         shortcut_column.addWidget(self.shortcut_note)
         form = QFormLayout()
         form.addRow(self.tr("Tray"), tray_column)
@@ -72,11 +74,9 @@ class DesktopPage(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(form)
         layout.addStretch(1)
-        layout.addWidget(self.status)
 
         model.changed.connect(self.load)
-        model.saved.connect(lambda: set_tone(self.status, self.tr("Saved."), "ok"))
-        model.failed.connect(lambda text: set_tone(self.status, text, "error"))
+        model.shortcutProblemChanged.connect(self._show_shortcut_problem)
         self.load()
 
     def load(self) -> None:
@@ -101,6 +101,9 @@ class DesktopPage(QWidget):
             reason
             or self.tr("Shows or hides the floating chat, even while another app is in front.")
         )
+
+    def _show_shortcut_problem(self, problem: str) -> None:
+        self.shortcut_problem.say(problem)
 
     def _on_shortcut_edited(self) -> None:
         sequence = self.shortcut.keySequence()

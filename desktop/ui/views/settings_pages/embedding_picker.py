@@ -1,10 +1,15 @@
 """A knowledge library's embedding model: the provider (or none: words only), then one
 of the models its endpoint says embed, or any name typed, and the vector size where the
 protocol takes one. Choosing a provider asks its endpoint (once a session; Refresh list
-asks again); what came back, or why nothing did, shows under the row."""
+asks again); what came back, or why nothing did, shows under the row.
+
+`changed` says the choice shown changed, for the page to save: a provider or a listed
+model picked, a name typed and finished, a size stepped (after a pause), or a model the
+endpoint listed filling an empty name. `error` is where the page says what is missing."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -17,9 +22,14 @@ from PySide6.QtWidgets import (
 from desktop.core.knowledge import MAX_DIMENSIONS, EmbeddingChoice
 from desktop.ui.viewmodels.knowledge_settings import EmbeddingProvider, KnowledgeSettingsModel
 from desktop.ui.views.labels import PlainLabel
+from desktop.ui.views.settings_pages.autosave import FieldError, save_number_on_pause
+
+PROVIDER_WIDTH = 280  # px, at most: "None — search by words only" fits
 
 
 class EmbeddingPicker(QWidget):
+    changed = Signal()
+
     def __init__(self, model: KnowledgeSettingsModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._model = model
@@ -30,13 +40,16 @@ class EmbeddingPicker(QWidget):
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
         self.provider.setMinimumContentsLength(12)
-        self.provider.currentIndexChanged.connect(lambda _index: self._show_provider(""))
+        self.provider.setMaximumWidth(PROVIDER_WIDTH)  # the model's name takes the rest
+        self.provider.currentIndexChanged.connect(self._on_provider_picked)
         self.model = QComboBox(self)
         self.model.setEditable(True)  # any model the endpoint did not list
         self.model.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         model_edit = self.model.lineEdit()
         if model_edit is not None:  # (editable: it has one)
             model_edit.setPlaceholderText(self.tr("Model name"))
+            model_edit.editingFinished.connect(self.changed)
+        self.model.activated.connect(lambda _index: self.changed.emit())
         self.model.setSizeAdjustPolicy(
             QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon
         )
@@ -52,6 +65,8 @@ class EmbeddingPicker(QWidget):
         self.dimensions.setSingleStep(128)
         self.dimensions.setSpecialValueText(self.tr("Model's default"))
         self.dimensions.setMaximumWidth(140)
+        self.dimensions_pause = save_number_on_pause(self.dimensions, self.changed.emit)
+        self.error = FieldError(self)
         self.dimensions_label = PlainLabel(self.tr("Dimensions"), self)
         hint = PlainLabel(
             self.tr(
@@ -68,6 +83,7 @@ class EmbeddingPicker(QWidget):
         row.addWidget(self.provider, 2)
         row.addWidget(self.model, 3)
         row.addWidget(self.list_button)
+        row.addStretch()  # words only: the provider alone keeps to the left
         dimensions_row = QHBoxLayout()
         dimensions_row.addWidget(self.dimensions_label)
         dimensions_row.addWidget(self.dimensions)
@@ -76,6 +92,7 @@ class EmbeddingPicker(QWidget):
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(4)
         column.addLayout(row)
+        column.addWidget(self.error)
         column.addWidget(self.note)
         column.addLayout(dimensions_row)
         column.addWidget(hint)
@@ -93,14 +110,32 @@ class EmbeddingPicker(QWidget):
         self.provider.setCurrentIndex(index)
         self.provider.blockSignals(False)
         self._show_provider(chosen.model if chosen else "")
-        self.dimensions.setValue((chosen.dimensions if chosen else None) or 0)
+        self._set_dimensions((chosen.dimensions if chosen else None) or 0)
+        self.error.clear_error()
 
     def refresh(self) -> None:
-        """Providers changed: offer them now, keeping the choice on show."""
+        """Providers changed: offer them now, keeping the choice on show (a model name
+        still missing, and the error that says so, too)."""
         if self._providers:
-            dimensions = self.dimensions.value()
-            self.show_choice(self.choice())
-            self.dimensions.setValue(dimensions)
+            before, dimensions, error = self.choice(), self.dimensions.value(), self.error.error
+            self.show_choice(before or self._typed_provider_only())
+            self._set_dimensions(dimensions)
+            if self.choice() != before:  # the missing name filled with a listed model
+                self.changed.emit()
+            elif error:
+                self.error.say(error)
+
+    def _typed_provider_only(self) -> EmbeddingChoice | None:
+        """The provider picked while no model is named: kept picked on a refresh."""
+        entry = self._picked()
+        if entry is None or entry.provider_id is None:
+            return None
+        return EmbeddingChoice(entry.provider_id, "")
+
+    def _set_dimensions(self, value: int) -> None:
+        self.dimensions.blockSignals(True)  # shown, not changed by the person
+        self.dimensions.setValue(value)
+        self.dimensions.blockSignals(False)
 
     def choice(self) -> EmbeddingChoice | None:
         """The chosen model, or None for words only (or a provider with no model named:
@@ -147,10 +182,17 @@ class EmbeddingPicker(QWidget):
         self.note.setText(note)
         self.note.setVisible(bool(note))
 
+    def _on_provider_picked(self, _index: int) -> None:
+        self._show_provider("")
+        self.changed.emit()
+
     def _on_models_listed(self, provider_id: str) -> None:
         entry = self._picked()
         if entry is not None and entry.provider_id == provider_id:
+            before = self.choice()
             self._fill_models(provider_id)
+            if self.choice() != before:  # an empty name filled with a listed model
+                self.changed.emit()
 
     def _list_again(self) -> None:
         entry = self._picked()

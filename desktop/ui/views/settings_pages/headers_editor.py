@@ -1,7 +1,11 @@
-"""Custom HTTP headers as a two-column table (name, value), sent with every request."""
+"""Custom HTTP headers as a two-column table (name, value), sent with every request.
+
+`changed` says a cell was edited or a row removed, for the form to save; a row added
+blank changes nothing until something is typed into it."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -17,8 +21,11 @@ ROW_LIMIT_VISIBLE = 4  # rows shown before the table scrolls
 
 
 class HeadersEditor(QWidget):
+    changed = Signal()
+
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._filling = False  # rows put in by the form, not typed
         self.table = QTableWidget(0, 2, self)
         self.table.setObjectName("HeadersTable")
         self.table.setHorizontalHeaderLabels([self.tr("Name"), self.tr("Value")])
@@ -35,6 +42,7 @@ class HeadersEditor(QWidget):
             | triggers.EditKeyPressed
             | triggers.AnyKeyPressed
         )
+        self.table.itemChanged.connect(self._on_item_changed)
         self.add_button = QPushButton(self.tr("Add header"), self)
         self.add_button.clicked.connect(self.add_row)
         self.remove_button = QPushButton(self.tr("Remove header"), self)
@@ -72,16 +80,25 @@ class HeadersEditor(QWidget):
             self.table.editItem(name)
 
     def _append(self, name: str, value: str) -> None:
-        row = self.table.rowCount()
-        self.table.insertRow(row)
-        self.table.setItem(row, 0, QTableWidgetItem(name))
-        self.table.setItem(row, 1, QTableWidgetItem(value))
+        self._filling = True
+        try:
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            self.table.setItem(row, 0, QTableWidgetItem(name))
+            self.table.setItem(row, 1, QTableWidgetItem(value))
+        finally:
+            self._filling = False
+
+    def _on_item_changed(self, _item: QTableWidgetItem) -> None:
+        if not self._filling:
+            self.changed.emit()
 
     def _remove_row(self) -> None:
         row = self.table.currentRow()
         if row >= 0:
             self.table.removeRow(row)
             self._fit()
+            self.changed.emit()
 
     def _fit(self) -> None:
         """As tall as its rows (up to a few), so an empty table takes little room."""

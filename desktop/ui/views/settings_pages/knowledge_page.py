@@ -1,9 +1,18 @@
 """Settings → Knowledge: the libraries on the left (with how their indexing stands), the
-selected one's folders, patterns and embedding model on the right, saved with Save, and
-its indexing below them: a bar, the file being read, counts, the files that failed and
-why. Everything here only asks the engine and listens: indexing never holds the window."""
+selected one's folders, patterns and embedding model on the right, saved as they are
+changed, and its indexing below them (`LibraryProgress`).
+
+Add makes a library at once ("New library", nothing in it yet) and puts the cursor on
+its name. A change is saved as soon as it is made (patterns after a pause in typing);
+what the settings file would refuse is said beside its field and not saved, and a
+provider chosen with no model named keeps the saved model until one is. The form is
+redrawn from the settings only where the saved library changed since it was shown (an
+Undo in the window), so a save never disturbs what is being typed.
+"""
 
 from __future__ import annotations
+
+from dataclasses import fields
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
@@ -19,7 +28,6 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QPlainTextEdit,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QStackedWidget,
@@ -28,14 +36,18 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.ui.plain_text import tooltip
-from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel, LibraryDraft
+from desktop.ui.viewmodels.knowledge_settings import (
+    KnowledgeSettingsModel,
+    LibraryDraft,
+    patterns,
+)
 from desktop.ui.views.confirm import confirm_delete
-from desktop.ui.views.elided import ElidedLabel
 from desktop.ui.views.labels import PlainLabel, form_hint, plain_form_labels
+from desktop.ui.views.record_list import Record, RecordList
+from desktop.ui.views.settings_pages.autosave import FieldError, PauseCommit, save_text_on_pause
 from desktop.ui.views.settings_pages.embedding_picker import EmbeddingPicker
+from desktop.ui.views.settings_pages.library_progress import LibraryProgress
 from desktop.ui.views.settings_pages.providers_page import set_tone
-
-_ID_ROLE = Qt.ItemDataRole.UserRole
 
 
 def _section(title: str, parent: QWidget) -> QLabel:
@@ -44,29 +56,43 @@ def _section(title: str, parent: QWidget) -> QLabel:
     return label
 
 
+def _patterns_edit(placeholder: str, parent: QWidget) -> QPlainTextEdit:
+    edit = QPlainTextEdit(parent)
+    edit.setObjectName("PatternsEdit")
+    edit.setPlaceholderText(placeholder)
+    edit.setFixedHeight(64)
+    edit.setTabChangesFocus(True)
+    return edit
+
+
 class KnowledgePage(QWidget):
     def __init__(self, model: KnowledgeSettingsModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._model = model
-        self._selected = ""  # the library shown in the form ("" while adding one)
+        self._selected = ""  # the library shown in the form
+        self._shown: LibraryDraft | None = None  # ... as the form last showed it
+        self._loading = False  # the form is being filled, not changed by the person
+        self._flushing = False  # saving the previous library's last edit, while switching
         self.file_dialog: QFileDialog | None = None  # the open "Add folder/files" dialog
 
         # --- the list ---------------------------------------------------------------
-        self.list = QListWidget(self)
+        self.list = RecordList(self)
         self.list.setObjectName("LibraryList")
+        self.list.setMaximumWidth(220)  # as wide as the other pages' lists
         self.list.setWordWrap(True)
+        self.list.set_placeholder(self.tr("No libraries yet."))
         self.list.currentItemChanged.connect(self._on_current_changed)
         self.empty = form_hint(
             self.tr(
-                "No libraries yet.\n\nAdd one with folders and files, then choose which "
-                "assistants may search and cite it in Settings → Assistants."
+                "A library is folders and files your assistants may search and cite. "
+                "Add one, then choose in Settings → Assistants which assistants use it."
             ),
             self,
         )
         self.empty.setObjectName("EmptyPageNote")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.add_button = QPushButton(self.tr("Add"), self)
-        self.add_button.clicked.connect(self.start_new)
+        self.add_button.clicked.connect(self.add)
         self.delete_button = QPushButton(self.tr("Delete"), self)
         self.delete_button.clicked.connect(self._ask_delete)
         self.confirm_box: QWidget | None = None
@@ -80,6 +106,7 @@ class KnowledgePage(QWidget):
         body.setObjectName("KnowledgeFormBody")
         self.name = QLineEdit(body)
         self.name.setPlaceholderText(self.tr("e.g. Product docs"))
+        self.name_error = FieldError(body)
         self.enabled = QCheckBox(self.tr("Assistants may search this library"), body)
         self.paths = QListWidget(body)
         self.paths.setObjectName("LibraryPaths")
@@ -91,16 +118,8 @@ class KnowledgePage(QWidget):
         self.add_files_button.clicked.connect(self.pick_files)
         self.remove_path_button = QPushButton(self.tr("Remove"), body)
         self.remove_path_button.clicked.connect(self.remove_selected_paths)
-        self.include = QPlainTextEdit(body)
-        self.include.setObjectName("PatternsEdit")
-        self.include.setPlaceholderText("*.md\n*.pdf")
-        self.include.setFixedHeight(64)
-        self.include.setTabChangesFocus(True)
-        self.exclude = QPlainTextEdit(body)
-        self.exclude.setObjectName("PatternsEdit")
-        self.exclude.setPlaceholderText("drafts/**\n*.tmp")
-        self.exclude.setFixedHeight(64)
-        self.exclude.setTabChangesFocus(True)
+        self.include = _patterns_edit("*.md\n*.pdf", body)
+        self.exclude = _patterns_edit("drafts/**\n*.tmp", body)
         self.embedding = EmbeddingPicker(model, body)
         # (the picker's parts, as tests and the layout reach them)
         self.embedding_provider = self.embedding.provider
@@ -108,38 +127,30 @@ class KnowledgePage(QWidget):
         self.list_models_button = self.embedding.list_button
         self.models_note = self.embedding.note
         self.dimensions = self.embedding.dimensions
-
-        # --- indexing ---------------------------------------------------------------
-        self.state = PlainLabel("", body)
-        self.state.setWordWrap(True)
-        self.bar = QProgressBar(body)
-        self.bar.setTextVisible(False)
-        self.bar.setFixedHeight(8)
-        self.current_file = ElidedLabel("", body, mode=Qt.TextElideMode.ElideMiddle)
-        self.current_file.setObjectName("FormHint")
-        self.counts = PlainLabel("", body)
-        self.notice = PlainLabel("", body)
-        self.notice.setWordWrap(True)
-        self.failures_title = PlainLabel(self.tr("Files that could not be read"), body)
-        self.failures = QListWidget(body)
-        self.failures.setObjectName("LibraryFailures")
-        self.failures.setFixedHeight(96)
-        self.partial_title = PlainLabel(self.tr("Files indexed only in part"), body)
-        self.partial = QListWidget(body)
-        self.partial.setObjectName("LibraryFailures")
-        self.partial.setFixedHeight(64)
-        self.rescan_button = QPushButton(self.tr("Re-scan"), body)
-        self.rescan_button.setToolTip(self.tr("Look for new, changed and removed files now"))
-        self.rescan_button.clicked.connect(lambda: self._model.rescan(self._selected))
-        self.cancel_button = QPushButton(self.tr("Cancel indexing"), body)
-        self.cancel_button.clicked.connect(lambda: self._model.cancel(self._selected))
-
+        self.progress = LibraryProgress(model, body)
+        # (its parts, as tests reach them)
+        self.state, self.bar, self.counts = (
+            self.progress.state,
+            self.progress.bar,
+            self.progress.counts,
+        )
+        self.current_file, self.notice = self.progress.current_file, self.progress.notice
+        self.failures_title, self.failures = self.progress.failures_title, self.progress.failures
+        self.partial_title, self.partial = self.progress.partial_title, self.progress.partial
+        self.rescan_button = self.progress.rescan_button
+        self.cancel_button = self.progress.cancel_button
         self.status = PlainLabel("", self)
         self.status.setWordWrap(True)
-        self.save_button = QPushButton(self.tr("Save"), self)
-        self.save_button.setObjectName("SendButton")
-        self.save_button.setDefault(True)
-        self.save_button.clicked.connect(self.save)
+
+        # --- saving as the person goes ------------------------------------------------
+        self.name.editingFinished.connect(self._save_typed)
+        self.enabled.toggled.connect(lambda _on: self.save())
+        self.embedding.changed.connect(self.save)
+        self.pauses: tuple[PauseCommit, ...] = (
+            save_text_on_pause(self.include, self._save_typed),
+            save_text_on_pause(self.exclude, self._save_typed),
+            self.embedding.dimensions_pause,
+        )
 
         # --- layout -------------------------------------------------------------------
         path_buttons = QHBoxLayout()
@@ -151,19 +162,14 @@ class KnowledgePage(QWidget):
         paths_column.setSpacing(4)
         paths_column.addWidget(self.paths)
         paths_column.addLayout(path_buttons)
-        index_buttons = QHBoxLayout()
-        index_buttons.addWidget(self.rescan_button)
-        index_buttons.addWidget(self.cancel_button)
-        index_buttons.addStretch(1)
-        progress_column = QVBoxLayout()
-        progress_column.setSpacing(4)
-        for widget in (self.state, self.bar, self.current_file, self.counts, self.notice):
-            progress_column.addWidget(widget)
-        progress_column.addLayout(index_buttons)
+        name_column = QVBoxLayout()
+        name_column.setSpacing(2)
+        name_column.addWidget(self.name)
+        name_column.addWidget(self.name_error)
 
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        form.addRow(self.tr("Name"), self.name)
+        form.addRow(self.tr("Name"), name_column)
         form.addRow("", self.enabled)
         form.addRow(self.tr("Folders and files"), paths_column)
         patterns_grid = QGridLayout()
@@ -184,11 +190,7 @@ class KnowledgePage(QWidget):
         form.addRow(self.tr("Files to use"), patterns_grid)
         form.addRow(self.tr("Embedding model"), self.embedding)
         form.addRow(_section(self.tr("Indexing"), body))
-        form.addRow(progress_column)
-        form.addRow(self.failures_title)
-        form.addRow(self.failures)
-        form.addRow(self.partial_title)
-        form.addRow(self.partial)
+        form.addRow(self.progress)
         plain_form_labels(form)
         body_layout = QVBoxLayout(body)
         body_layout.setContentsMargins(0, 0, 12, 0)
@@ -202,12 +204,9 @@ class KnowledgePage(QWidget):
         side = QVBoxLayout()
         side.addWidget(self.list, 1)
         side.addLayout(side_buttons)
-        save_row = QHBoxLayout()
-        save_row.addWidget(self.status, 1)
-        save_row.addWidget(self.save_button, 0, Qt.AlignmentFlag.AlignBottom)
         right = QVBoxLayout()
         right.addWidget(scroll, 1)
-        right.addLayout(save_row)
+        right.addWidget(self.status)
         self.editor = QWidget(self)
         self.editor.setLayout(right)
         right.setContentsMargins(0, 0, 0, 0)
@@ -223,12 +222,8 @@ class KnowledgePage(QWidget):
         model.progressChanged.connect(self._on_progress)
         model.saved.connect(lambda _id: set_tone(self.status, self.tr("Saved."), "ok"))
         model.failed.connect(lambda text: set_tone(self.status, text, "error"))
+        model.invalid.connect(self._on_invalid)
         self.reload()
-        if self.list.count():
-            self.list.setCurrentRow(0)
-        else:
-            self._show_draft(model.new_draft())
-            self.stack.setCurrentWidget(self.empty)  # nothing to edit until Add
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
@@ -237,119 +232,165 @@ class KnowledgePage(QWidget):
     # --- list ---------------------------------------------------------------------
 
     def reload(self) -> None:
-        """Redraw the list (keeping the selection) and the embedding models offered."""
-        self.list.blockSignals(True)
-        try:
-            self.list.clear()
-            for library in self._model.libraries():
-                item = QListWidgetItem(self.list)
-                item.setData(_ID_ROLE, library.id)
-                self._fill_row(item)
-                if library.id == self._selected:
-                    self.list.setCurrentItem(item)
-        finally:
-            self.list.blockSignals(False)
-        has_libraries = self.list.count() > 0
+        """Redraw the list (keeping the selection) and the form where the saved library
+        changed (or the first library, or the placeholder, when it is gone)."""
+        records = [
+            Record(
+                lib.id,
+                f"{lib.name}\n{self._model.state_line(lib.id)}",
+                "\n".join((lib.name, *lib.paths)),
+            )
+            for lib in self._model.libraries()
+        ]
+        if self._flushing:  # the list has moved on; the form is about to follow it
+            self.list.set_records(records, self.list.current_id())
+            return
         if self._selected and self._model.library(self._selected) is None:
             self._selected = ""  # deleted
-            if has_libraries:
-                self.list.setCurrentRow(0)
-            else:
-                self._show_draft(self._model.new_draft())
-                self.stack.setCurrentWidget(self.empty)
+        self.list.set_records(records, self._selected)
+        if self._selected:
+            self._refresh()
+        elif records:
+            self.list.setCurrentRow(0)
         else:
-            self.embedding.refresh()
+            self._shown = None
+            self.stack.setCurrentWidget(self.empty)  # nothing to edit until Add
+        self.embedding.refresh()
         self.delete_button.setEnabled(bool(self._selected))
 
-    def _fill_row(self, item: QListWidgetItem) -> None:
-        library = self._model.library(item.data(_ID_ROLE))
-        if library is None:
-            return
-        line = self._model.state_line(library.id)
-        item.setText(f"{library.name}\n{line}")
-        item.setToolTip(tooltip("\n".join((library.name, *library.paths))))
-
     def select(self, library_id: str) -> None:
-        for row in range(self.list.count()):
-            if self.list.item(row).data(_ID_ROLE) == library_id:
-                self.list.setCurrentRow(row)
-                if self._selected != library_id:  # already current: no signal came
-                    self._show(library_id)
-                return
+        row = self.list.row_of(library_id)
+        if row >= 0:
+            self.list.setCurrentRow(row)
+            self._show(library_id)  # (no signal when it was current already)
 
     def _on_current_changed(self, current: QListWidgetItem | None, *_: object) -> None:
         if current is not None:
-            self._show(current.data(_ID_ROLE))
+            self._show(self.list.current_id())
 
-    def start_new(self) -> None:
-        """An empty form for a new library; it is created by Save."""
-        self.list.blockSignals(True)
-        self.list.setCurrentRow(-1)
-        self.list.blockSignals(False)
-        self._selected = ""
-        self.stack.setCurrentWidget(self.editor)
-        self._show_draft(self._model.new_draft())
-        self.delete_button.setEnabled(False)
-        self.name.setFocus()
-        self.name.selectAll()
+    def add(self) -> None:
+        """A new library, saved at once, with its name ready to be typed over."""
+        library_id = self._model.add()
+        if library_id:
+            self.select(library_id)
+            self.name.setFocus()
+            self.name.selectAll()
 
     # --- form ---------------------------------------------------------------------
 
     def _show(self, library_id: str) -> None:
+        if library_id == self._selected and self._shown is not None:
+            return
+        self._flushing = True
+        try:  # what waited for a pause in typing is the previous library's
+            for pause in self.pauses:
+                pause.flush()
+        finally:
+            self._flushing = False
         self._selected = library_id
         self.stack.setCurrentWidget(self.editor)
-        self._show_draft(self._model.draft_for(library_id))
-        self.delete_button.setEnabled(True)
-
-    def _show_draft(self, draft: LibraryDraft) -> None:
-        self.name.setText(draft.name)
-        self.enabled.setChecked(draft.enabled)
-        self.paths.clear()
-        self.add_paths(draft.paths)
-        self.include.setPlainText(draft.include)
-        self.exclude.setPlainText(draft.exclude)
-        self.embedding.show_choice(draft.embedding)
+        draft = self._model.draft_for(library_id)
+        self._fill(draft, None)
+        for pause in self.pauses:
+            pause.cancel()  # the form's own filling is no change of the person's
+        self.name_error.clear_error()
         set_tone(self.status, "")
-        self._show_progress()
+        self.delete_button.setEnabled(True)
+        self.progress.show_library(library_id)
+
+    def _refresh(self) -> None:
+        """The library shown, saved anew: the fields whose saved value changed."""
+        draft = self._model.draft_for(self._selected)
+        shown = self._shown
+        if shown is None:
+            self._fill(draft, None)
+        elif draft != shown:
+            self._fill(
+                draft,
+                {f.name for f in fields(draft) if getattr(draft, f.name) != getattr(shown, f.name)},
+            )
+        self.progress.refresh()
+
+    def _fill(self, draft: LibraryDraft, changed: set[str] | None) -> None:
+        """Show `draft` (only the `changed` fields, when given). A text already as
+        saved is left alone, so its cursor stays where it is."""
+
+        def wanted(name: str) -> bool:
+            return changed is None or name in changed
+
+        self._loading = True
+        try:
+            if wanted("name") and self.name.text().strip() != draft.name:
+                self.name.setText(draft.name)
+            if wanted("enabled"):
+                self.enabled.setChecked(draft.enabled)
+            if wanted("paths") and self.path_list() != draft.paths:
+                self.paths.clear()
+                self.add_paths(draft.paths)
+            for name, edit in (("include", self.include), ("exclude", self.exclude)):
+                text = getattr(draft, name)
+                if wanted(name) and patterns(edit.toPlainText()) != patterns(text):
+                    edit.setPlainText(text)
+            if wanted("embedding"):
+                self.embedding.show_choice(draft.embedding)
+        finally:
+            self._loading = False
+        self._shown = draft
+
+    def path_list(self) -> tuple[str, ...]:
+        return tuple(self.paths.item(row).text() for row in range(self.paths.count()))
 
     def form_draft(self) -> LibraryDraft:
-        """The library as the form shows it now."""
+        """The library as the form shows it now (with the saved model while a provider
+        is picked but no model named)."""
+        saved = self._model.draft_for(self._selected)
+        lacking = self.embedding.lacks_model()
         return LibraryDraft(
             library_id=self._selected,
             name=self.name.text().strip(),
-            paths=tuple(self.paths.item(row).text() for row in range(self.paths.count())),
+            paths=self.path_list(),
             include=self.include.toPlainText(),
             exclude=self.exclude.toPlainText(),
-            embedding=self.embedding.choice(),
+            embedding=saved.embedding if lacking else self.embedding.choice(),
             enabled=self.enabled.isChecked(),
         )
 
-    def save(self) -> None:
-        if self.embedding.lacks_model():
-            set_tone(self.status, self.tr("Choose or type the embedding model's name."), "error")
-            self.embedding_model.setFocus()
+    def save(self, *, coalesce: bool = False) -> None:
+        """Save the form as it shows the library now (nothing when nothing changed).
+        `coalesce`: typing, whose quick saves Undo takes back as one."""
+        if not self._selected or self._loading:
             return
-        saved = self._model.save(self.form_draft())
-        if saved and saved != self._selected:
-            self._selected = saved
-            self.reload()
-            self.delete_button.setEnabled(True)
-            set_tone(self.status, self.tr("Saved."), "ok")  # the reload cleared nothing
-        self._show_progress()
+        self.name_error.clear_error()  # said again if it still holds
+        if self.embedding.lacks_model():
+            self.embedding.error.say(self.tr("Choose or type the embedding model's name."))
+        else:
+            self.embedding.error.clear_error()
+        self._model.save(self.form_draft(), coalesce=coalesce)
+
+    def _save_typed(self) -> None:
+        self.save(coalesce=True)
+
+    def _on_invalid(self, field: str, sentence: str) -> None:
+        if field == "name":
+            self.name_error.say(sentence)
+        else:
+            set_tone(self.status, sentence, "error")
 
     # --- folders and files --------------------------------------------------------
 
     def add_paths(self, paths: list[str] | tuple[str, ...]) -> None:
-        listed = {self.paths.item(row).text() for row in range(self.paths.count())}
+        listed = set(self.path_list())
         for path in paths:
             if path and path not in listed:
                 listed.add(path)
                 item = QListWidgetItem(path, self.paths)
                 item.setToolTip(tooltip(path))
+        self.save()
 
     def remove_selected_paths(self) -> None:
         for item in self.paths.selectedItems():
             self.paths.takeItem(self.paths.row(item))
+        self.save()
 
     def pick_folder(self) -> None:
         """A non-modal dialog: the settings stay usable while it is open."""
@@ -374,48 +415,12 @@ class KnowledgePage(QWidget):
     # --- indexing -----------------------------------------------------------------
 
     def _on_progress(self, library_id: str) -> None:
-        for row in range(self.list.count()):
-            item = self.list.item(row)
-            if item.data(_ID_ROLE) == library_id:
-                self._fill_row(item)
+        row = self.list.row_of(library_id)
+        library = self._model.library(library_id)
+        if row >= 0 and library is not None:
+            self.list.item(row).setText(f"{library.name}\n{self._model.state_line(library_id)}")
         if library_id == self._selected:
-            self._show_progress()
-
-    def _show_progress(self) -> None:
-        if not self._selected:
-            self.state.setText(self.tr("Indexing starts when the library is saved."))
-            hidden: tuple[QWidget, ...] = (
-                *(self.bar, self.current_file, self.counts, self.notice),
-                *(self.failures_title, self.failures, self.partial_title, self.partial),
-                *(self.rescan_button, self.cancel_button),
-            )
-            for widget in hidden:
-                widget.hide()
-            return
-        view = self._model.progress_view(self._selected)
-        self.state.setText(view.state)
-        self.bar.setVisible(view.active)
-        self.bar.setRange(0, view.total)  # 0 to 0: busy, still counting
-        self.bar.setValue(view.done)
-        self.current_file.setText(view.current_file)
-        self.current_file.setVisible(view.active and bool(view.current_file))
-        self.counts.setText(view.counts)
-        self.counts.setVisible(bool(view.counts))
-        self.notice.setText(view.notice)
-        self.notice.setVisible(bool(view.notice))
-        for title, listing, lines in (
-            (self.failures_title, self.failures, view.failures),
-            (self.partial_title, self.partial, view.partial),
-        ):
-            listing.clear()
-            for line in lines:
-                item = QListWidgetItem(line, listing)
-                item.setToolTip(tooltip(line))
-            title.setVisible(bool(lines))
-            listing.setVisible(bool(lines))
-        self.rescan_button.setVisible(self._model.can_index)
-        self.rescan_button.setEnabled(not view.active)
-        self.cancel_button.setVisible(view.active and self._model.can_index)
+            self.progress.refresh()
 
     # --- deleting -----------------------------------------------------------------
 

@@ -1,6 +1,12 @@
 """Settings → Memory: the memories, filtered by scope and by their words; Add, Edit,
 Delete and Export… under the list; an editor that opens below it; "Memory deleted.
-Undo" for a few seconds after a deletion; and the model memories are embedded with.
+Undo" for a few seconds after a deletion; and the model memories are embedded with,
+saved as soon as it is chosen (Undo in the window's bar takes it back).
+
+A memory's text keeps its own Save and Cancel, unlike the rest of Settings: memories
+live in the database, not the settings file, so the window's Undo cannot take an edit
+back; each save embeds the text (a request to the embedding model), which must not
+follow every pause in typing; and a memory half typed would be read by assistants.
 
 A memory's text is the person's or a model's: it is shown only as plain text (list
 items and tool tips that never read it as markup)."""
@@ -18,23 +24,20 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QListWidget,
-    QListWidgetItem,
     QPlainTextEdit,
     QPushButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from desktop.core.memory import MEMORY_MAX_CHARS
-from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.memory_settings import MemoryRow, MemorySettingsModel, ScopeOption
 from desktop.ui.views.labels import PlainLabel, form_hint
+from desktop.ui.views.record_list import Record, RecordList
 from desktop.ui.views.settings_pages.embedding_picker import EmbeddingPicker
 from desktop.ui.views.settings_pages.providers_page import set_tone
 
-_ID_ROLE = Qt.ItemDataRole.UserRole
+EMBEDDING_WIDTH = 600  # px: the provider, the model and Refresh list
 
 
 def _fill(combo: QComboBox, options: list[ScopeOption], keep: str | None) -> None:
@@ -70,7 +73,7 @@ class MemoryPage(QWidget):
         self.search.setClearButtonEnabled(True)
         self.search.textChanged.connect(lambda _text: self._filter())
 
-        self.list = QListWidget(self)
+        self.list = RecordList(self)  # says "No memories yet" inside when it is empty
         self.list.setObjectName("LibraryList")  # drawn as the Knowledge page's list
         self.list.setWordWrap(True)
         self.list.currentItemChanged.connect(lambda *_: self._update_buttons())
@@ -78,12 +81,6 @@ class MemoryPage(QWidget):
         delete_key = QShortcut(QKeySequence.StandardKey.Delete, self.list)
         delete_key.setContext(Qt.ShortcutContext.WidgetShortcut)  # not while typing
         delete_key.activated.connect(self.delete_selected)
-        self.empty = form_hint("", self)
-        self.empty.setObjectName("EmptyPageNote")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.stack = QStackedWidget(self)  # the list, or a note when it is empty
-        self.stack.addWidget(self.list)
-        self.stack.addWidget(self.empty)
 
         self.add_button = QPushButton(self.tr("Add"), self)
         self.add_button.clicked.connect(self.start_add)
@@ -142,11 +139,9 @@ class MemoryPage(QWidget):
         # --- the embedding model ------------------------------------------------------
         self.embedding = EmbeddingPicker(model.embeddings, self)
         self._hide_libraryform_hint()
-        self.embedding.provider.currentIndexChanged.connect(lambda _i: self._update_model_save())
-        self.embedding.model.currentTextChanged.connect(lambda _t: self._update_model_save())
-        self.embedding.dimensions.valueChanged.connect(lambda _v: self._update_model_save())
-        self.save_model_button = QPushButton(self.tr("Save model"), self)
-        self.save_model_button.clicked.connect(self.save_model)
+        self.embedding.changed.connect(self.save_model)
+        self.embedding.setMaximumWidth(EMBEDDING_WIDTH)  # a row of its own, not the page's
+        self._shown_model = model.embedding  # the saved model, as the picker last showed it
         self.model_hint = form_hint(
             self.tr(
                 "Without a model memories are found by their words. A memory saved while "
@@ -166,19 +161,16 @@ class MemoryPage(QWidget):
         buttons.addWidget(self.export_button)
         model_title = PlainLabel(self.tr("Embedding model"), self)
         model_title.setObjectName("SettingsSection")
-        model_row = QHBoxLayout()
-        model_row.addWidget(self.embedding, 1)
-        model_row.addWidget(self.save_model_button, 0, Qt.AlignmentFlag.AlignTop)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addLayout(filters)
-        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.list, 1)
         layout.addLayout(buttons)
         layout.addWidget(self.undo_bar)
         layout.addWidget(self.editor)
         layout.addWidget(self.status)
         layout.addWidget(model_title)
-        layout.addLayout(model_row)
+        layout.addWidget(self.embedding)
         layout.addWidget(self.model_hint)
 
         model.changed.connect(self.reload)
@@ -211,30 +203,24 @@ class MemoryPage(QWidget):
     def reload(self) -> None:
         """Draw the rows again, keeping the selection (or selecting what was saved)."""
         wanted = self._select_next or self.selected_id()
-        self.list.blockSignals(True)
-        try:
-            self.list.clear()
-            for row in self._model.rows():
-                item = QListWidgetItem(self._row_text(row), self.list)
-                item.setData(_ID_ROLE, row.memory_id)
-                item.setToolTip(tooltip(row.text))
-                if row.memory_id == wanted:
-                    self.list.setCurrentItem(item)
-        finally:
-            self.list.blockSignals(False)
+        self.list.set_records(
+            [Record(row.memory_id, self._row_text(row), row.text) for row in self._model.rows()],
+            wanted,
+        )
         if self._select_next and self.selected_id() == self._select_next:
             self._select_next = ""
         filtered = self._model.scope_filter is not None or bool(self._model.query)
-        self.empty.setText(
-            self.tr("No memories match.")
-            if filtered
-            else self.tr(
-                "No memories yet.\n\nAdd one here, or ask an assistant that uses memory "
-                "to remember something."
+        if not self._model.loaded:
+            self.list.set_placeholder("")  # not read yet: nothing to say
+        elif filtered:
+            self.list.set_placeholder(self.tr("No memories match."))
+        else:
+            self.list.set_placeholder(
+                self.tr(
+                    "No memories yet.\n\nAdd one here, or ask an assistant that uses "
+                    "memory to remember something."
+                )
             )
-        )
-        empty = self.list.count() == 0 and self._model.loaded
-        self.stack.setCurrentWidget(self.empty if empty else self.list)
         self._update_buttons()
 
     def _row_text(self, row: MemoryRow) -> str:
@@ -244,8 +230,7 @@ class MemoryPage(QWidget):
         return f"{row.preview}\n{' · '.join(details)}"
 
     def selected_id(self) -> str:
-        item = self.list.currentItem()
-        return str(item.data(_ID_ROLE)) if item is not None else ""
+        return self.list.current_id()
 
     def _update_buttons(self) -> None:
         for button in (self.edit_button, self.delete_button):
@@ -254,8 +239,12 @@ class MemoryPage(QWidget):
     def _show_options(self) -> None:
         _fill(self.scope, self._model.filter_options(), self._model.scope_filter)
         _fill(self.editor_scope, self._model.scope_options(), self.editor_scope.currentData())
-        self.embedding.refresh()
-        self._update_model_save()
+        saved = self._model.embedding
+        if saved != self._shown_model:  # put back by Undo, say: shown as it is now
+            self._shown_model = saved
+            self.embedding.show_choice(saved)
+        else:
+            self.embedding.refresh()
 
     # --- editor -------------------------------------------------------------------
 
@@ -328,15 +317,12 @@ class MemoryPage(QWidget):
 
     # --- embedding model ----------------------------------------------------------
 
-    def _update_model_save(self) -> None:
-        picked = self.embedding.choice()
-        differs = picked != self._model.embedding or self.embedding.lacks_model()
-        self.save_model_button.setEnabled(differs)
-
     def save_model(self) -> None:
+        """Save the model chosen; with a provider but no model named, say so and keep
+        the saved one."""
         if self.embedding.lacks_model():
-            set_tone(self.status, self.tr("Choose or type the embedding model's name."), "error")
-            self.embedding.model.setFocus()
+            self.embedding.error.say(self.tr("Choose or type the embedding model's name."))
             return
-        self._model.set_embedding(self.embedding.choice())
-        self._update_model_save()
+        self.embedding.error.clear_error()
+        self._shown_model = self.embedding.choice()
+        self._model.set_embedding(self._shown_model)

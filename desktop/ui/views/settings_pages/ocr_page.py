@@ -38,8 +38,6 @@ class OcrPage(QWidget):
         self.local_status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.summary = PlainLabel("", self)
         self.summary.setWordWrap(True)
-        self.status = PlainLabel("", self)
-        self.status.setWordWrap(True)
 
         picker_column = QVBoxLayout()
         picker_column.setSpacing(2)
@@ -56,11 +54,8 @@ class OcrPage(QWidget):
         layout.addWidget(self.local_status)
         layout.addWidget(self.summary)
         layout.addStretch(1)
-        layout.addWidget(self.status)
 
         model.changed.connect(self.load)
-        model.saved.connect(lambda: set_tone(self.status, self.tr("Saved."), "ok"))
-        model.failed.connect(lambda text: set_tone(self.status, text, "error"))
         self.load()
 
     def load(self) -> None:

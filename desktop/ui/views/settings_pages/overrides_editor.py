@@ -2,7 +2,7 @@
 
 Each flag is Default / On / Off, and "Default" says what the default is for that model
 ("Default (on)"), so the person sees what they are overriding. Edits are kept per model
-until the provider is saved.
+and `changed` tells the form, which saves the provider with them.
 """
 
 from __future__ import annotations
@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from PySide6.QtCore import QLocale, QObject
+from PySide6.QtCore import QLocale, QObject, Signal
 from PySide6.QtWidgets import QComboBox, QFormLayout, QSpinBox, QWidget
 
 from desktop.core.capabilities import Capabilities
 from desktop.core.settings import MAX_CONTEXT_LENGTH, ModelOverride
 from desktop.ui.views.labels import PlainLabel
+from desktop.ui.views.settings_pages.autosave import save_number_on_pause
 
 # ModelOverride field -> the Capabilities flag it overrides
 FLAGS = {
@@ -31,11 +32,14 @@ MAX_CONTEXT = MAX_CONTEXT_LENGTH
 class OverridesEditor(QObject):
     """Its fields are rows of the provider form (`add_rows`), so they line up with it."""
 
+    changed = Signal()  # the person changed an override
+
     def __init__(self, defaults: Callable[[str], Capabilities], parent: QWidget) -> None:
         super().__init__(parent)
         self._defaults = defaults  # model id -> capabilities without an override
         self._overrides: dict[str, ModelOverride] = {}
         self._shown = ""  # the model whose override the fields show
+        self._showing = False  # the fields are being filled, not changed by the person
         self.model = QComboBox(parent)
         self.model.setObjectName("OverrideModel")
         self.model.setMinimumWidth(220)
@@ -52,12 +56,14 @@ class OverridesEditor(QObject):
             combo.setObjectName(f"Override_{name}")
             combo.addItems(["", self.tr("On"), self.tr("Off")])  # "" is "Default (…)"
             combo.setMinimumWidth(160)
+            combo.currentIndexChanged.connect(self._on_field_changed)
             self.flags[name] = combo
         self.context = QSpinBox(parent)
         self.context.setRange(0, MAX_CONTEXT)
         self.context.setSingleStep(1024)
         self.context.setGroupSeparatorShown(True)
         self.context.setSuffix(self.tr(" tokens"))
+        self.context_pause = save_number_on_pause(self.context, self._on_field_changed)
         self.empty_note = PlainLabel(
             self.tr("Add models above to adjust what they can do."), parent
         )
@@ -102,8 +108,13 @@ class OverridesEditor(QObject):
     # --- fields ---------------------------------------------------------------------
 
     def _on_model_changed(self, model: str) -> None:
+        self.context_pause.flush()  # a number typed for the model shown is its own
         self._commit()
         self._show(model)
+
+    def _on_field_changed(self) -> None:
+        if not self._showing:
+            self.changed.emit()
 
     def _commit(self) -> None:
         """Keep the fields' values for the model they show."""
@@ -115,6 +126,14 @@ class OverridesEditor(QObject):
         self._overrides[self._shown] = override
 
     def _show(self, model: str) -> None:
+        self._showing = True
+        try:
+            self._fill(model)
+        finally:
+            self._showing = False
+        self.context_pause.cancel()
+
+    def _fill(self, model: str) -> None:
         self._shown = model
         override = self._overrides.get(model, ModelOverride())
         defaults = self._defaults(model) if model else Capabilities()

@@ -1,16 +1,19 @@
-"""Where adding a provider starts: the known services, and the servers found running here."""
+"""Where adding a provider starts: the known services, each with its monogram (the same
+badge the list of providers shows), and the servers found running here."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QGridLayout, QPushButton, QVBoxLayout, QWidget
 
 from desktop.providers.presets import Preset
 from desktop.ui.viewmodels.local_servers import LocalServersModel
 from desktop.ui.views.found_servers import FoundServers
 from desktop.ui.views.labels import PlainLabel
+from desktop.ui.views.monogram import monogram_icon
 
 COLUMNS = 3
+ICON_SIZE = 22  # the monogram on a preset's button
 
 
 class PresetPicker(QWidget):
@@ -40,6 +43,8 @@ class PresetPicker(QWidget):
         for index, preset in enumerate(presets):
             button = QPushButton(preset.name, self)
             button.setObjectName("PresetButton")
+            button.setIcon(monogram_icon(preset.name, preset.id))
+            button.setIconSize(QSize(ICON_SIZE, ICON_SIZE))
             button.setCursor(Qt.CursorShape.PointingHandCursor)
             button.setToolTip(
                 preset.base_url

@@ -1,12 +1,13 @@
 """One provider's fields: connection, models, and the advanced parts (custom headers,
-extra JSON body, per-model capabilities). It holds what is typed; the page validates
-and saves it through the view-model."""
+extra JSON body, per-model capabilities). It holds what is typed and says when the
+person changed something (`edited`, with the field); the page validates and saves it
+through the view-model and puts what cannot be saved beside its field (`show_error`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFontDatabase
 from PySide6.QtWidgets import (
     QComboBox,
@@ -29,6 +30,13 @@ from desktop.core.limits import STALL_TIMEOUT_MAX_S, STALL_TIMEOUT_MIN_S
 from desktop.core.settings import ProviderKind
 from desktop.ui.viewmodels.provider_draft import ProviderDraft
 from desktop.ui.views.labels import MarkupLabel, PlainLabel, escape, plain_form_labels
+from desktop.ui.views.settings_pages.autosave import (
+    FieldError,
+    PauseCommit,
+    field_column,
+    save_number_on_pause,
+    save_text_on_pause,
+)
 from desktop.ui.views.settings_pages.headers_editor import HeadersEditor
 from desktop.ui.views.settings_pages.overrides_editor import OverridesEditor
 
@@ -39,7 +47,14 @@ def _section(title: str, parent: QWidget) -> QLabel:
     return label
 
 
+# The form's fields by the name a DraftError gives them ("models" also for the default).
+ERROR_FIELDS = ("name", "base_url", "models", "headers", "extra_body", "capabilities")
+_ERROR_FIELD = {"default_model": "models", "model_overrides": "capabilities", "kind": "base_url"}
+
+
 class ProviderForm(QScrollArea):
+    edited = Signal(str)  # the field the person changed (an ERROR_FIELDS name or another)
+
     def __init__(
         self, defaults: Callable[[str, str, str], Capabilities], parent: QWidget | None = None
     ) -> None:
@@ -50,8 +65,10 @@ class ProviderForm(QScrollArea):
         self._provider_id = ""
         self._id_hint = ""
         self._key_usable = True
+        self._loading = False  # fields filled by `load`, not changed by the person
         body = QWidget(self)
         body.setObjectName("ProviderFormBody")
+        self.errors = {name: FieldError(body) for name in ERROR_FIELDS}
 
         self.name = QLineEdit(body)
         self.name.setPlaceholderText(self.tr("e.g. Local server"))
@@ -118,24 +135,37 @@ class ProviderForm(QScrollArea):
         # What an endpoint said about its models belongs to its address.
         self.base_url.editingFinished.connect(self.overrides.refresh_defaults)
 
-        key_column = QVBoxLayout()
-        key_column.setSpacing(2)
-        key_column.addWidget(self.api_key)
-        key_column.addWidget(self.key_link)
+        # --- saving as the person goes ------------------------------------------------
+        self.name.editingFinished.connect(lambda: self._edited("name"))
+        self.kind.currentIndexChanged.connect(lambda _: self._edited("kind"))
+        self.base_url.editingFinished.connect(lambda: self._edited("base_url"))
+        self.api_key.editingFinished.connect(self._on_key_finished)
+        self.default_model.currentIndexChanged.connect(lambda _: self._edited("default_model"))
+        self.headers.changed.connect(lambda: self._edited("headers"))
+        self.overrides.changed.connect(lambda: self._edited("model_overrides"))
+        self.pauses: tuple[PauseCommit, ...] = (
+            save_text_on_pause(self.models, lambda: self._edited("models")),
+            save_text_on_pause(self.extra_body, lambda: self._edited("extra_body")),
+            save_number_on_pause(self.stall_timeout, lambda: self._edited("stall_timeout")),
+            self.overrides.context_pause,
+        )
+
+        key_column = field_column(self.api_key, self.key_link)
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
         test_row.addWidget(self.connection_status, 1)
         models_row = QHBoxLayout()
         models_row.addWidget(self.models, 1)
         models_row.addWidget(self.fetch_button, 0, Qt.AlignmentFlag.AlignTop)
+        models_column = QVBoxLayout()
+        models_column.setSpacing(2)
+        models_column.addLayout(models_row)
+        models_column.addWidget(self.errors["models"])
         body_hint = PlainLabel(
             self.tr("Merged over every request Parley sends; null removes a field."), body
         )
         body_hint.setObjectName("FormHint")
-        body_column = QVBoxLayout()
-        body_column.setSpacing(2)
-        body_column.addWidget(self.extra_body)
-        body_column.addWidget(body_hint)
+        body_column = field_column(self.extra_body, self.errors["extra_body"], body_hint)
 
         stall_hint = PlainLabel(
             self.tr(
@@ -158,20 +188,20 @@ class ProviderForm(QScrollArea):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         form.addRow(_section(self.tr("Connection"), body))
-        form.addRow(self.tr("Name"), self.name)
+        form.addRow(self.tr("Name"), field_column(self.name, self.errors["name"]))
         kind_column = QVBoxLayout()
         kind_column.setSpacing(2)
         kind_column.addWidget(self.kind, 0, Qt.AlignmentFlag.AlignLeft)
         kind_column.addWidget(self.kind_hint)
         form.addRow(self.tr("Protocol"), kind_column)
-        form.addRow(self.tr("Base URL"), self.base_url)
+        form.addRow(self.tr("Base URL"), field_column(self.base_url, self.errors["base_url"]))
         form.addRow(self.tr("API key"), key_column)
         form.addRow("", test_row)
         form.addRow(_section(self.tr("Models"), body))
-        form.addRow(self.tr("Models"), models_row)
+        form.addRow(self.tr("Models"), models_column)
         form.addRow(self.tr("Default model"), self.default_model)
         form.addRow(_section(self.tr("Requests"), body))
-        form.addRow(self.tr("Custom headers"), self.headers)
+        form.addRow(self.tr("Custom headers"), field_column(self.headers, self.errors["headers"]))
         form.addRow(self.tr("Extra JSON body"), body_column)
         form.addRow(self.tr("Stall timeout"), stall_column)
         form.addRow(_section(self.tr("Model capabilities"), body))
@@ -185,6 +215,7 @@ class ProviderForm(QScrollArea):
         capabilities_hint.setObjectName("FormHint")
         capabilities_hint.setWordWrap(True)
         form.addRow(capabilities_hint)
+        form.addRow(self.errors["capabilities"])
         self.overrides.add_rows(form)
         plain_form_labels(form)
         layout = QVBoxLayout(body)
@@ -204,6 +235,23 @@ class ProviderForm(QScrollArea):
         other_kinds: tuple[str, ...] = (),
     ) -> None:
         """Show `draft`; the rest describes the preset it came from, if any."""
+        self._loading = True
+        try:
+            self._fill(draft, needs_key=needs_key, key_url=key_url, other_kinds=other_kinds)
+        finally:
+            self._loading = False
+        for pause in self.pauses:
+            pause.cancel()  # the form's own filling is no change of the person's
+        self.clear_errors()
+
+    def _fill(
+        self,
+        draft: ProviderDraft,
+        *,
+        needs_key: bool,
+        key_url: str,
+        other_kinds: tuple[str, ...],
+    ) -> None:
         self._provider_id = draft.provider_id
         self._id_hint = draft.id_hint
         self.name.setText(draft.name)
@@ -249,9 +297,46 @@ class ProviderForm(QScrollArea):
         return self._provider_id
 
     def saved_as(self, provider_id: str) -> None:
+        """The provider is being saved under `provider_id`: later changes update it."""
         self._provider_id = provider_id
+
+    def key_saved(self) -> None:
+        """The key typed is in the keyring: it is never shown again."""
         self.api_key.clear()
         self.set_key_hint(saved=True)
+
+    def flush(self) -> None:
+        """Save now what is waiting for a pause in typing."""
+        for pause in self.pauses:
+            pause.flush()
+
+    # --- errors -----------------------------------------------------------------------
+
+    def show_error(self, field: str, text: str, *, guide: bool = False) -> bool:
+        """Say `text` under the field a DraftError names; False when the form has no
+        place for it (the page says it)."""
+        self.clear_errors()
+        label = self.errors.get(_ERROR_FIELD.get(field, field))
+        if label is None:
+            return False
+        label.say(text, guide=guide)
+        return True
+
+    def has_error(self) -> bool:
+        """Whether a field says why what it holds was not saved."""
+        return any(label.error for label in self.errors.values())
+
+    def clear_errors(self) -> None:
+        for label in self.errors.values():
+            label.clear_error()
+
+    def _edited(self, field: str) -> None:
+        if not self._loading:
+            self.edited.emit(field)
+
+    def _on_key_finished(self) -> None:
+        if self.api_key.text().strip():
+            self._edited("api_key")
 
     def kind_value(self) -> str:
         return str(self.kind.currentData())
@@ -260,10 +345,17 @@ class ProviderForm(QScrollArea):
         return [line.strip() for line in self.models.toPlainText().splitlines() if line.strip()]
 
     def set_models(self, models: list[str]) -> None:
+        """Models the server listed: shown, and saved with the provider at once."""
         default = self.default_model.currentText()
-        self.models.setPlainText("\n".join(models))
-        if default in models:
-            self.default_model.setCurrentText(default)
+        self._loading = True
+        try:
+            self.models.setPlainText("\n".join(models))
+            if default in models:
+                self.default_model.setCurrentText(default)
+        finally:
+            self._loading = False
+        self.pauses[0].cancel()
+        self._edited("models")
 
     def disable_key(self, reason: str) -> None:
         """No keyring: keys cannot be stored, the page's note says why."""
@@ -293,7 +385,11 @@ class ProviderForm(QScrollArea):
 
     def _reload_default_choices(self) -> None:
         current = self.default_model.currentText()
-        self.default_model.clear()
-        self.default_model.addItems(self.model_ids())
-        if current in self.model_ids():
-            self.default_model.setCurrentText(current)
+        self.default_model.blockSignals(True)  # the list follows the models typed
+        try:
+            self.default_model.clear()
+            self.default_model.addItems(self.model_ids())
+            if current in self.model_ids():
+                self.default_model.setCurrentText(current)
+        finally:
+            self.default_model.blockSignals(False)

@@ -1,4 +1,5 @@
-"""Settings → Usage & models: the utility model picker and the price table."""
+"""Settings → Usage & models: the utility model picker and the price table, saved as
+they change (a price row once both its prices are typed)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFormLayout,
+    QHBoxLayout,
     QHeaderView,
     QLineEdit,
     QTableWidget,
@@ -15,9 +17,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from desktop.ui.viewmodels.usage_settings import PriceRow, UsageSettingsModel
-from desktop.ui.views.labels import PlainLabel, plain_form_labels
-from desktop.ui.views.settings_pages.providers_page import set_tone
+from desktop.ui.viewmodels.usage_settings import CURRENCY, PRICES, PriceRow, UsageSettingsModel
+from desktop.ui.views.labels import PlainLabel, form_hint, plain_form_labels
+from desktop.ui.views.settings_pages.autosave import FieldError
 
 MODEL, INPUT, OUTPUT, REASONING = range(4)
 
@@ -49,6 +51,7 @@ class UsagePage(QWidget):
         self.currency.setMaxLength(3)
         self.currency.setMaximumWidth(80)
         self.currency.editingFinished.connect(lambda: model.set_currency(self.currency.text()))
+        self.currency_problem = FieldError(self)
         self.titles = QCheckBox(self.tr("Name new chats from their first answer"), self)
         self.titles.toggled.connect(model.set_auto_titles)
         self.suggestions = QCheckBox(self.tr("Suggest follow-up questions"), self)
@@ -57,7 +60,10 @@ class UsagePage(QWidget):
         form.addRow(self.tr("Utility model"), self.utility)
         form.addRow("", self.titles)
         form.addRow("", self.suggestions)
-        form.addRow(self.tr("Currency"), self.currency)
+        currency_row = QHBoxLayout()
+        currency_row.addWidget(self.currency)
+        currency_row.addWidget(self.currency_problem, 1)
+        form.addRow(self.tr("Currency"), currency_row)
         plain_form_labels(form)
 
         prices_hint = PlainLabel(
@@ -82,9 +88,15 @@ class UsagePage(QWidget):
         self.table.verticalHeader().setVisible(False)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(MODEL, QHeaderView.ResizeMode.Stretch)
+        self.table.setMinimumHeight(160)
         self.table.itemChanged.connect(self._on_item_changed)
-        self.status = PlainLabel("", self)
-        self.status.setWordWrap(True)
+        self.no_models = form_hint(
+            self.tr("No models yet: add a provider, and its models are listed here to price."),
+            self,
+        )
+        self.no_models.setObjectName("EmptyListNote")
+        self.price_problem = FieldError(self)
+        self.problems = {CURRENCY: self.currency_problem, PRICES: self.price_problem}
 
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
@@ -92,11 +104,11 @@ class UsagePage(QWidget):
         layout.addSpacing(8)
         layout.addWidget(prices_hint)
         layout.addWidget(self.table, 1)
-        layout.addWidget(self.status)
+        layout.addWidget(self.no_models)
+        layout.addWidget(self.price_problem)
 
         model.changed.connect(self.load)
-        model.saved.connect(lambda: set_tone(self.status, self.tr("Saved."), "ok"))
-        model.failed.connect(lambda text: set_tone(self.status, text, "error"))
+        model.problemChanged.connect(self._show_problem)
         self.load()
 
     def load(self) -> None:
@@ -130,6 +142,13 @@ class UsagePage(QWidget):
         finally:
             self.utility.blockSignals(False)
             self.table.blockSignals(False)
+        self.table.setVisible(bool(self._rows))
+        self.no_models.setVisible(not self._rows)
+
+    def _show_problem(self, field: str, problem: str) -> None:
+        label = self.problems.get(field)
+        if label is not None:
+            label.say(problem)
 
     def _cell(self, row: int, column: int) -> str:
         item = self.table.item(row, column)

@@ -1,8 +1,11 @@
 """Settings → Web search: which engine models search with, its address or key, how many
 results a search returns, whether models may open pages, and a test search.
 
-Only the chosen engine's rows are shown. A key (or SearXNG password) is typed once and
-then only said to be saved, with Replace and Remove: the page never shows it again.
+Only the chosen engine's rows are shown. Every field is saved as it changes: choices at
+once, text when Enter is pressed or the field is left; a value that cannot work shows
+its problem under the field and is not saved. A key (or SearXNG password) is typed
+once, stored in the keyring when its field is left, and then only said to be saved,
+with Replace and Remove: the page never shows it again.
 """
 
 from __future__ import annotations
@@ -18,80 +21,19 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QSpinBox,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from desktop.core.web_search import MAX_RESULTS_LIMIT, WebEngine
-from desktop.ui.viewmodels.web_search_settings import WebSearchSettingsModel
+from desktop.core.web_search import MAX_RESULTS_LIMIT, WebEngine, WebSearchSettings
+from desktop.ui.viewmodels.web_search_settings import KEY, WebSearchSettingsModel
 from desktop.ui.views.confirm import confirm_delete
 from desktop.ui.views.labels import PlainLabel, form_hint, plain_form_labels
+from desktop.ui.views.settings_pages.autosave import FieldError, field_column
 from desktop.ui.views.settings_pages.providers_page import set_tone
+from desktop.ui.views.settings_pages.secret_field import SecretField
 
 OFF = ""  # the engine combo's value for "no web search"
-
-
-class SecretField(QWidget):
-    """A key typed into a password field, or, once one is saved, only the words "A key
-    is saved" with Replace and Remove: a saved key is never put back into a widget."""
-
-    def __init__(self, saved_text: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.edit = QLineEdit(self)
-        self.edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.saved_label = PlainLabel(saved_text, self)
-        self.replace_button = QPushButton(self.tr("Replace"), self)
-        self.replace_button.clicked.connect(self._replace)
-        self.remove_button = QPushButton(self.tr("Remove"), self)
-        saved_row = QWidget(self)
-        row = QHBoxLayout(saved_row)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.saved_label)
-        row.addSpacing(12)
-        row.addWidget(self.replace_button)
-        row.addWidget(self.remove_button)
-        row.addStretch(1)
-        self.stack = QStackedWidget(self)
-        self.stack.addWidget(self.edit)
-        self.stack.addWidget(saved_row)
-        self.stack.setSizePolicy(self.edit.sizePolicy())
-        self.note = form_hint("", self)  # why nothing can be typed, when there is no keyring
-        self.note.hide()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(2)
-        layout.addWidget(self.stack)
-        layout.addWidget(self.note)
-
-    @property
-    def shows_saved(self) -> bool:
-        return self.stack.currentIndex() == 1
-
-    @property
-    def typed(self) -> str:
-        """What was typed to save (nothing while the saved state is shown)."""
-        return "" if self.shows_saved else self.edit.text()
-
-    def set_saved(self, saved: bool) -> None:
-        """Show the saved state when a key is saved, unless a new one is being typed."""
-        if not saved:
-            self.edit.setPlaceholderText("")
-            self.stack.setCurrentIndex(0)
-        elif not self.edit.text():
-            self.stack.setCurrentIndex(1)
-
-    def disable(self, reason: str) -> None:
-        """No keyring: nothing can be typed, and the note below says why."""
-        self.edit.setEnabled(False)
-        self.note.setText(reason)
-        self.note.show()
-
-    def _replace(self) -> None:
-        self.edit.clear()
-        self.edit.setPlaceholderText(self.tr("Type the new one; leave empty to keep the saved one"))
-        self.stack.setCurrentIndex(0)
-        self.edit.setFocus()
 
 
 class WebSearchPage(QWidget):
@@ -124,8 +66,16 @@ class WebSearchPage(QWidget):
 
         self.searxng_url = QLineEdit(self)
         self.searxng_url.setPlaceholderText("https://searx.example.org")
+        self.searxng_url.editingFinished.connect(
+            lambda: self._model.set_searxng_url(self.searxng_url.text())
+        )
         self.searxng_username = QLineEdit(self)
         self.searxng_username.setPlaceholderText(self.tr("Only if the instance asks for one"))
+        self.searxng_username.editingFinished.connect(
+            lambda: self._model.set_searxng_username(self.searxng_username.text())
+        )
+        self.url_problem = FieldError(self)
+        self.username_problem = FieldError(self)
         self.searxng_password = SecretField(self.tr("A password is saved"), self)
         self.brave_key = SecretField(self.tr("A key is saved"), self)
         self.tavily_key = SecretField(self.tr("A key is saved"), self)
@@ -136,6 +86,7 @@ class WebSearchPage(QWidget):
         }
         for engine, field in self.secrets.items():
             field.remove_button.clicked.connect(lambda _=False, e=engine: self._ask_remove(e))
+            field.edit.editingFinished.connect(lambda e=engine: self._on_key_typed(e))
         keyring_problem = model.keyring_problem
         if keyring_problem:
             for field in self.secrets.values():
@@ -143,20 +94,18 @@ class WebSearchPage(QWidget):
 
         self.max_results = QSpinBox(self)
         self.max_results.setRange(1, MAX_RESULTS_LIMIT)
+        self.max_results.valueChanged.connect(self._on_max_results)
         self.fetch_enabled = QCheckBox(
             self.tr("Models may open web pages (asks you each time)"), self
         )
+        self.fetch_enabled.toggled.connect(self._on_fetch_enabled)
         self.test_button = QPushButton(self.tr("Test search"), self)
         self.test_button.clicked.connect(self.test)
         self.test_result = PlainLabel("", self)
         self.test_result.setWordWrap(True)
         self.test_result.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.test_result.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status = PlainLabel("", self)
-        self.status.setWordWrap(True)
-        self.save_button = QPushButton(self.tr("Save"), self)
-        self.save_button.setObjectName("SendButton")
-        self.save_button.clicked.connect(self.save)
+        self.problems = {"searxng_url": self.url_problem, "searxng_username": self.username_problem}
 
         engine_column = QVBoxLayout()
         engine_column.setSpacing(2)
@@ -172,8 +121,10 @@ class WebSearchPage(QWidget):
         # Every field as wide as the page: the notes wrap at its width, not the combo's.
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         form.addRow(self.tr("Engine"), engine_column)
-        form.addRow(self.tr("SearXNG address"), self.searxng_url)
-        form.addRow(self.tr("User name"), self.searxng_username)
+        self._url_row = field_column(self.searxng_url, self.url_problem)
+        self._username_row = field_column(self.searxng_username, self.username_problem)
+        form.addRow(self.tr("SearXNG address"), self._url_row)
+        form.addRow(self.tr("User name"), self._username_row)
         form.addRow(self.tr("Password"), self.searxng_password)
         form.addRow(self.tr("API key"), self.brave_key)
         form.addRow(self.tr("API key"), self.tavily_key)
@@ -182,19 +133,17 @@ class WebSearchPage(QWidget):
         form.addRow("", test_row)
         form.addRow("", self.test_result)
         plain_form_labels(form)
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.status, 1)
-        buttons.addWidget(self.save_button, 0, Qt.AlignmentFlag.AlignBottom)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addSpacing(8)
         layout.addLayout(form)
         layout.addStretch(1)
-        layout.addLayout(buttons)
 
-        model.saved.connect(self._on_saved)
-        model.failed.connect(lambda text: set_tone(self.status, text, "error"))
-        model.keyRemoved.connect(lambda: set_tone(self.status, self.tr("Removed."), "ok"))
+        self._loading = False
+        self._loaded: WebSearchSettings | None = None  # what load() last put in the form
+        model.changed.connect(self.load)
+        model.problemChanged.connect(self._show_problem)
+        model.keySaved.connect(self._on_key_saved)
         model.keysChanged.connect(self._show_keys)
         model.testingChanged.connect(lambda _busy: self._show_engine())
         model.testPassed.connect(lambda text: set_tone(self.test_result, text, "ok"))
@@ -208,14 +157,33 @@ class WebSearchPage(QWidget):
     # --- the form -------------------------------------------------------------------
 
     def load(self) -> None:
-        """The saved settings into the form (keys only as "saved" or not)."""
-        web = self._model.settings
-        index = self.engine.findData(web.engine.value if web.engine is not None else OFF)
-        self.engine.setCurrentIndex(max(index, 0))
-        self.searxng_url.setText(web.searxng_url)
-        self.searxng_username.setText(web.searxng_username)
-        self.max_results.setValue(web.max_results)
-        self.fetch_enabled.setChecked(web.fetch_enabled)
+        """The saved settings into the form (keys only as "saved" or not): at start, and
+        when they change (Undo). Only fields whose saved value changed are set, so a
+        field still showing a refused value keeps it."""
+        web, before = self._model.settings, self._loaded
+        self._loaded = web
+
+        def changed(name: str) -> bool:
+            return before is None or getattr(before, name) != getattr(web, name)
+
+        self._loading = True
+        try:
+            if changed("engine"):
+                value = web.engine.value if web.engine is not None else OFF
+                self.engine.setCurrentIndex(max(self.engine.findData(value), 0))
+            for name, edit in (
+                ("searxng_url", self.searxng_url),
+                ("searxng_username", self.searxng_username),
+            ):
+                if changed(name):
+                    edit.setText(getattr(web, name))
+                    self._show_problem(name, "")
+            if changed("max_results"):
+                self.max_results.setValue(web.max_results)
+            if changed("fetch_enabled"):
+                self.fetch_enabled.setChecked(web.fetch_enabled)
+        finally:
+            self._loading = False
         self._show_keys()
         self._show_engine()
 
@@ -228,16 +196,6 @@ class WebSearchPage(QWidget):
         field = self.secrets.get(self.chosen)
         return field.typed if field is not None else ""
 
-    def save(self) -> None:
-        self._model.save(
-            self.chosen,
-            self.searxng_url.text(),
-            self.searxng_username.text(),
-            self.max_results.value(),
-            self.fetch_enabled.isChecked(),
-            self._typed_key(),
-        )
-
     def test(self) -> None:
         set_tone(self.test_result, self.tr("Searching…"))
         self._model.test_search(
@@ -248,12 +206,34 @@ class WebSearchPage(QWidget):
             self._typed_key(),
         )
 
-    def _on_saved(self) -> None:
-        field = self.secrets.get(self.chosen)
+    def _on_key_typed(self, engine: str) -> None:
+        field = self.secrets[engine]
+        if field.edit.text().strip():
+            self._model.set_key(engine, field.edit.text())
+        else:  # Replace, then nothing typed: the saved one stays
+            field.set_saved(self._model.has_key(engine))
+
+    def _on_key_saved(self, engine: str) -> None:
+        field = self.secrets.get(engine)
         if field is not None:
             field.edit.clear()  # saved now: from here on only said to be saved
         self._show_keys()
-        set_tone(self.status, self.tr("Saved."), "ok")
+
+    def _on_max_results(self, count: int) -> None:
+        if not self._loading:
+            self._model.set_max_results(count)
+
+    def _on_fetch_enabled(self, enabled: bool) -> None:
+        if not self._loading:
+            self._model.set_fetch_enabled(enabled)
+
+    def _show_problem(self, field: str, problem: str) -> None:
+        if field == KEY:  # shown under the chosen engine's key
+            labels = {e: f.problem for e, f in self.secrets.items()}
+        else:
+            labels = {self.chosen: self.problems[field]} if field in self.problems else {}
+        for engine, label in labels.items():
+            label.say(problem if engine == self.chosen or field != KEY else "")
 
     def _show_keys(self) -> None:
         for engine, field in self.secrets.items():
@@ -262,13 +242,18 @@ class WebSearchPage(QWidget):
     def _on_engine_chosen(self) -> None:
         set_tone(self.test_result, "")  # a result said nothing about this engine
         self._show_engine()
+        if not self._loading:
+            self._model.set_engine(self.chosen)
 
     def _show_engine(self) -> None:
         """Only the chosen engine's rows, its note, and what applies to any engine."""
         chosen = self.chosen
         searxng = chosen == WebEngine.SEARXNG.value
-        for widget in (self.searxng_url, self.searxng_username, self.searxng_password):
-            self.form.setRowVisible(widget, searxng)
+        self.form.setRowVisible(self._url_row, searxng)
+        self.form.setRowVisible(self._username_row, searxng)
+        self.form.setRowVisible(self.searxng_password, searxng)
+        for label in self.problems.values():  # showing a row showed its problem label too
+            label.setVisible(searxng and bool(label.text()))
         self.form.setRowVisible(self.brave_key, chosen == WebEngine.BRAVE.value)
         self.form.setRowVisible(self.tavily_key, chosen == WebEngine.TAVILY.value)
         on = chosen != OFF

@@ -1,12 +1,14 @@
-"""Settings → Knowledge: a library made from a folder and files, saved and indexed; its
-progress (bar, current file, counts, failed files) from the engine's reports; Cancel,
-Re-scan and Delete asking the engine; the embedding model choice."""
+"""Settings → Knowledge: a library made at once and saved as it is filled in (no Save
+button), and indexed; its progress (bar, current file, counts, failed files) from the
+engine's reports; Cancel, Re-scan and Delete asking the engine; the embedding model."""
 
 from __future__ import annotations
 
 import asyncio
 
-from PySide6.QtWidgets import QMessageBox
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QLineEdit, QMessageBox, QPushButton
 
 from desktop.core.knowledge import FailedSource, IndexProgress, LibraryState, SourceStatus
 from desktop.ui.viewmodels.knowledge_settings import KnowledgeSettingsModel
@@ -38,7 +40,18 @@ def texts(widget) -> list[str]:
     return [widget.itemText(i) for i in range(widget.count())]
 
 
-def test_a_library_is_made_from_a_folder_and_files_and_indexed(
+def finish(edit: QLineEdit, text: str) -> None:
+    """Put `text` in `edit` and press Enter, as a person finishes a field."""
+    edit.setFocus()
+    edit.setText(text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def wait(qtbot, predicate) -> None:
+    qtbot.waitUntil(predicate, timeout=int(CEILING_S * 1000))
+
+
+def test_a_library_is_made_at_once_and_saved_as_it_is_filled_in(
     qtbot, tmp_path, memory_keyring, qapp
 ):
     folder = tmp_path / "docs"
@@ -49,10 +62,20 @@ def test_a_library_is_made_from_a_folder_and_files_and_indexed(
         page = make_page(qtbot, knowledge)
         assert page.stack.currentWidget() is page.empty  # the placeholder
         assert page.list.count() == 0
+        assert page.list.placeholder() == "No libraries yet."
 
         click(page.add_button)
         assert page.stack.currentWidget() is page.editor
-        page.name.setText("Guides")
+        assert knowledge.saved()["libraries"] == [
+            {"id": "new-library", "name": "New library", "paths": []}
+        ]
+        assert knowledge.control.calls == []  # nothing in it to index yet
+        assert page.list.currentItem().text() == "New library\nNo folders or files yet"
+        assert page.list.placeholder() == ""
+        assert page.name.selectedText() == "New library"  # ready to be typed over
+        finish(page.name, "Guides")
+        assert knowledge.saved()["libraries"][0]["name"] == "Guides"
+
         click(page.add_folder_button)
         page.file_dialog.selectFile(str(folder))
         page.file_dialog.accept()
@@ -63,7 +86,11 @@ def test_a_library_is_made_from_a_folder_and_files_and_indexed(
             str(folder),
             str(tmp_path / "faq.txt"),
         ]
-        page.include.setPlainText("*.md\n*.txt")
+        assert knowledge.saved()["libraries"][0]["paths"] == [
+            str(folder),
+            str(tmp_path / "faq.txt"),
+        ]
+        page.include.setPlainText("*.md\n*.txt")  # saved after a pause in typing
         page.exclude.setPlainText("drafts/**")
         assert texts(page.embedding_provider) == ["None — search by words only", "Local", "Ollama"]
         assert not page.embedding_model.isVisible()  # words only: no model to name
@@ -71,25 +98,25 @@ def test_a_library_is_made_from_a_folder_and_files_and_indexed(
         assert texts(page.embedding_model) == ["text-embedding-3-small"]
         assert page.embedding_model.currentText() == "text-embedding-3-small"
         assert page.dimensions.isVisible()  # OpenAI-compatible: the size can be asked
-        page.dimensions.setValue(256)
-        click(page.save_button)
+        page.dimensions.setValue(256)  # saved after a pause in stepping
 
+        expected = {
+            "id": "new-library",
+            "name": "Guides",
+            "paths": [str(folder), str(tmp_path / "faq.txt")],
+            "include": ["*.md", "*.txt"],
+            "exclude": ["drafts/**"],
+            "embedding": {
+                "provider": "local",
+                "model": "text-embedding-3-small",
+                "dimensions": 256,
+            },
+        }
+        wait(qtbot, lambda: knowledge.saved()["libraries"] == [expected])
         assert page.status.text() == "Saved."
-        assert knowledge.saved()["libraries"] == [
-            {
-                "id": "guides",
-                "name": "Guides",
-                "paths": [str(folder), str(tmp_path / "faq.txt")],
-                "include": ["*.md", "*.txt"],
-                "exclude": ["drafts/**"],
-                "embedding": {
-                    "provider": "local",
-                    "model": "text-embedding-3-small",
-                    "dimensions": 256,
-                },
-            }
-        ]
-        assert knowledge.control.calls == [("rescan", "guides")]
+        assert not [b for b in page.findChildren(QPushButton) if b.text() == "Save"]
+        # Each change of what it covers had it looked at again; the new name did not.
+        assert set(knowledge.control.calls) == {("rescan", "new-library")}
         assert rows(page) == ["Guides\nNot indexed yet"]
         assert page.list.currentItem().text().startswith("Guides")
 
@@ -97,12 +124,35 @@ def test_a_library_is_made_from_a_folder_and_files_and_indexed(
         page.embedding_provider.setCurrentIndex(2)
         assert page.embedding_model.currentText() == "nomic-embed-text"
         assert not page.dimensions.isVisible()
-        click(page.save_button)
         assert knowledge.saved()["libraries"][0]["embedding"] == {
             "provider": "ollama",
             "model": "nomic-embed-text",
         }
-        assert knowledge.control.calls[-1] == ("rescan", "guides")
+        assert knowledge.control.calls[-1] == ("rescan", "new-library")
+
+
+def test_a_name_left_empty_is_said_beside_it_and_an_edit_survives_switching(
+    qtbot, tmp_path, memory_keyring, qapp
+):
+    notes = {"id": "notes", "name": "Notes", "paths": ["/data/notes"]}
+    with knowledge_settings(tmp_path, libraries=[DOCS, notes]) as knowledge:
+        page = make_page(qtbot, knowledge)
+        assert page.name.text() == "Docs"
+        finish(page.name, "  ")
+        assert page.name_error.error == "Name must not be empty."
+        assert page.name_error.isVisible() and page.name.text() == "  "
+        assert knowledge.saved()["libraries"][0]["name"] == "Docs"
+        finish(page.name, "Handbook")
+        assert not page.name_error.error
+        assert knowledge.saved()["libraries"][0]["name"] == "Handbook"
+
+        # Patterns typed, and another library chosen before the pause: kept all the same.
+        page.include.setPlainText("*.md")
+        page.select("notes")
+        assert page.name.text() == "Notes" and page.include.toPlainText() == ""
+        assert knowledge.saved()["libraries"][0]["include"] == ["*.md"]
+        page.select("docs")
+        assert page.include.toPlainText() == "*.md"
 
 
 def test_progress_reports_fill_the_row_bar_counts_and_failures_and_cancel_stops(
@@ -166,8 +216,7 @@ def test_a_new_model_says_words_keep_working_while_it_re_embeds(
 ):
     with knowledge_settings(tmp_path, libraries=[DOCS]) as knowledge:
         page = make_page(qtbot, knowledge)
-        page.embedding_provider.setCurrentIndex(2)  # Ollama · nomic-embed-text
-        click(page.save_button)
+        page.embedding_provider.setCurrentIndex(2)  # Ollama · nomic-embed-text: saved
         assert knowledge.control.calls == [("rescan", "docs")]
         knowledge.events.emit(IndexProgress("docs", LibraryState.RE_EMBEDDING, 3, 30))
         assert rows(page) == ["Docs\nRe-embedding…"]
@@ -183,13 +232,13 @@ def test_a_model_the_list_lacks_is_typed_and_a_missing_one_is_asked_for(
         page = make_page(qtbot, knowledge)
         assert page.embedding_provider.currentText() == "Local"
         assert page.embedding_model.currentText() == "text-embedding-3-small"
-        page.embedding_model.setCurrentText("")
-        click(page.save_button)
-        assert page.status.text() == "Choose or type the embedding model's name."
+        finish(page.embedding_model.lineEdit(), "")
+        assert page.embedding.error.error == "Choose or type the embedding model's name."
         assert knowledge.control.calls == []  # nothing saved
+        assert knowledge.saved()["libraries"][0]["embedding"]["model"] == "text-embedding-3-small"
 
-        page.embedding_model.setCurrentText("  my-own-embedder:v2 ")
-        click(page.save_button)
+        finish(page.embedding_model.lineEdit(), "  my-own-embedder:v2 ")
+        assert not page.embedding.error.error
         assert knowledge.saved()["libraries"][0]["embedding"] == {
             "provider": "local",
             "model": "my-own-embedder:v2",
@@ -220,6 +269,11 @@ def test_picking_a_provider_asks_its_endpoint_for_its_embedding_models(
         assert texts(page.embedding_model) == ["bge-m3", "nomic-embed-text"]
         assert page.embedding_model.currentText() == "bge-m3"
         assert not page.models_note.isVisible()
+        # The model the endpoint offered filled the empty name: that is saved too.
+        assert knowledge.saved()["libraries"][0]["embedding"] == {
+            "provider": "ollama",
+            "model": "bge-m3",
+        }
 
         # Asked again with the button: what was typed stays.
         embedding_server.models = {"mxbai-embed-large": True}
@@ -258,6 +312,7 @@ def test_delete_asks_first_then_forgets_the_index(qtbot, tmp_path, memory_keyrin
         answer("Delete", "Docs")
         assert page.stack.currentWidget() is page.empty
         assert page.list.count() == 0
+        assert page.list.placeholder() == "No libraries yet."
 
 
 def test_a_path_removed_from_the_form_is_no_longer_indexed(qtbot, tmp_path, memory_keyring, qapp):
@@ -265,7 +320,6 @@ def test_a_path_removed_from_the_form_is_no_longer_indexed(qtbot, tmp_path, memo
     with knowledge_settings(tmp_path, libraries=[library]) as knowledge:
         page = make_page(qtbot, knowledge)
         page.paths.item(1).setSelected(True)
-        click(page.remove_path_button)
-        click(page.save_button)
+        click(page.remove_path_button)  # saved at once
         assert knowledge.saved()["libraries"][0]["paths"] == ["/data/docs"]
         assert knowledge.control.calls == [("rescan", "docs")]

@@ -31,43 +31,60 @@ def second_server() -> Iterator[SSEServer]:
 # --- network ------------------------------------------------------------------------
 
 
-def test_network_settings_are_checked_saved_and_shown_again(driver, tmp_path):
+def type_and_enter(edit, text: str) -> None:
+    edit.setFocus()
+    edit.clear()
+    QTest.keyClicks(edit, text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def test_network_settings_are_checked_saved_as_changed_and_shown_again(driver, tmp_path):
     parley = driver.start(tmp_path)
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
     page = dialog.network
-    assert dialog.tabs.indexOf(page) == 2
+    dialog.show_page(page)
+    assert dialog.title_of(page) == "Network" == dialog.title.text()
     assert page.system_proxy.isChecked() and not page.proxy_url.isEnabled()
+    assert not hasattr(page, "save_button")
 
-    click(page.custom_proxy)
+    # Custom needs an address: choosing it saves nothing until one is typed.
+    page.custom_proxy.click()
     assert page.proxy_url.isEnabled()
-    QTest.keyClicks(page.proxy_url, "proxy.example.com:3128")
-    click(page.save_button)
-    assert page.status.text() == "Proxy URL: must be a proxy URL such as http://host:3128."
-    assert page.status.property("tone") == "error"
+    assert not (tmp_path / "settings.json").exists()
+    type_and_enter(page.proxy_url, "proxy.example.com:3128")
+    assert page.proxy_problem.text() == "Proxy URL: must be a proxy URL such as http://host:3128."
+    assert page.proxy_problem.property("tone") == "error" and page.proxy_problem.isVisibleTo(page)
+    assert page.proxy_url.text() == "proxy.example.com:3128"  # kept to be mended
 
-    page.proxy_url.setText("http://proxy.example.com:3128")
-    page.ca_bundle.setText(str(tmp_path / "missing.pem"))
-    click(page.save_button)
-    assert page.status.text() == f"CA bundle: {tmp_path / 'missing.pem'} does not exist."
+    type_and_enter(page.ca_bundle, str(tmp_path / "missing.pem"))
+    assert page.ca_problem.text() == f"CA bundle: {tmp_path / 'missing.pem'} does not exist."
     not_pem = tmp_path / "notes.txt"
     not_pem.write_text("not a certificate", encoding="utf-8")
-    page.ca_bundle.setText(str(not_pem))
-    click(page.save_button)
-    assert page.status.text().startswith(f"CA bundle: {not_pem} is not a readable PEM")
+    type_and_enter(page.ca_bundle, str(not_pem))
+    assert page.ca_problem.text().startswith(f"CA bundle: {not_pem} is not a readable PEM")
     assert not (tmp_path / "settings.json").exists()  # nothing saved while invalid
+    assert page.proxy_url.text() == "proxy.example.com:3128"
+
+    type_and_enter(page.proxy_url, "http://proxy.example.com:3128")
+    assert not page.proxy_problem.isVisibleTo(page)
+    assert saved_settings(tmp_path)["network"] == {
+        "proxy_mode": "custom",
+        "proxy_url": "http://proxy.example.com:3128",
+    }
+    assert page.ca_bundle.text() == str(not_pem)  # still there to be mended
 
     click(page.browse_button)
     page.file_dialog.selectFile(certifi.where())
     page.file_dialog.accept()
     assert page.ca_bundle.text() == certifi.where()
-    click(page.save_button)
-    assert page.status.text() == "Saved."
+    assert not page.ca_problem.isVisibleTo(page)
     assert saved_settings(tmp_path)["network"] == {
         "proxy_mode": "custom",
         "proxy_url": "http://proxy.example.com:3128",
         "ca_bundle": certifi.where(),
     }
+    assert dialog.bar.detail.text() == "CA bundle changed"
 
     driver.close(parley)
     parley = driver.start(tmp_path)
@@ -77,9 +94,8 @@ def test_network_settings_are_checked_saved_and_shown_again(driver, tmp_path):
     assert page.proxy_url.text() == "http://proxy.example.com:3128"
     assert page.ca_bundle.text() == certifi.where()
 
-    click(page.no_proxy)
+    page.no_proxy.click()
     click(page.clear_button)
-    click(page.save_button)
     assert saved_settings(tmp_path)["network"] == {
         "proxy_mode": "none",
         "proxy_url": "http://proxy.example.com:3128",  # kept for when custom is chosen again
@@ -212,10 +228,9 @@ def test_a_reasoning_override_shows_the_selector_for_that_model(driver, sse_serv
     assert not composer.effort.isVisible()
     parley.window.show_settings()
     page = parley.window._settings_dialog.providers
-    page.form.overrides.flags["reasoning"].setCurrentIndex(1)  # On
+    page.form.overrides.flags["reasoning"].setCurrentIndex(1)  # On: saved as chosen
 
     async def body() -> None:
-        click(page.save_button)
         await driver.until(lambda: page.status.text() == "Saved.")
 
     driver.run(body())

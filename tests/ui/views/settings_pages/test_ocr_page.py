@@ -28,7 +28,7 @@ def test_choosing_a_vision_model_for_ocr_is_saved_and_shown_again(driver, sse_se
     parley.window.show_settings()
     dialog = parley.window._settings_dialog
     page = dialog.ocr
-    assert dialog.tabs.tabText(dialog.tabs.indexOf(page)) == "OCR"
+    assert dialog.title_of(page) == "OCR"
     # test-model cannot see images, so only gpt-4o is offered.
     assert items(page) == ["None — use the local engine", "gpt-4o — Local"]
     assert page.picker.currentIndex() == 0
@@ -38,7 +38,7 @@ def test_choosing_a_vision_model_for_ocr_is_saved_and_shown_again(driver, sse_se
     page.picker.setFocus()
     QTest.keyClick(page.picker, Qt.Key.Key_Down)
     assert saved_settings(tmp_path)["ocr_model"] == "local/gpt-4o"
-    assert page.status.text() == "Saved."
+    assert dialog.bar.detail.text() == "OCR model changed"
     assert page.summary.text() == "Images are read by gpt-4o."
 
     driver.close(parley)

@@ -1,13 +1,18 @@
 """The provider form: presets, test connection, custom headers and extra body, and
-per-model capability overrides, through the real settings window."""
+per-model capability overrides, through the real settings window. There is no Save
+button: a change is saved as it is made, and what cannot be saved says so beside its
+field."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QLabel
+from PySide6.QtWidgets import QLabel, QLineEdit, QMessageBox, QPushButton
 
 from desktop.app import Parley
 from desktop.ui.views.labels import MarkupLabel
@@ -33,7 +38,25 @@ def open_providers(driver: AppDriver, data_dir: Path) -> ProvidersPage:
     return providers_page(driver.start(data_dir))
 
 
-def test_choosing_a_preset_fills_in_the_service_and_saving_keeps_it(
+def saved_providers(data_dir: Path) -> list[dict[str, Any]]:
+    """The providers in the settings file as it is on disk now (none before one)."""
+    path = data_dir / "settings.json"
+    return saved_settings(data_dir).get("providers", []) if path.exists() else []
+
+
+def until(driver: AppDriver, predicate: Callable[[], bool]) -> None:
+    driver.run(driver.until(predicate))
+
+
+def finish(edit: QLineEdit, text: str) -> None:
+    """Type `text` over what `edit` holds and press Enter, as a person finishes a field."""
+    edit.setFocus()
+    edit.selectAll()
+    QTest.keyClicks(edit, text)
+    QTest.keyClick(edit, Qt.Key.Key_Return)
+
+
+def test_choosing_a_preset_makes_the_provider_at_once_and_changes_are_saved_as_made(
     driver, tmp_path, memory_keyring
 ):
     page = open_providers(driver, tmp_path)
@@ -49,6 +72,8 @@ def test_choosing_a_preset_fills_in_the_service_and_saving_keeps_it(
         "lmstudio",
         "custom",
     }
+    assert page.list.placeholder() == "No providers yet — choose a service on the right."
+    assert not [b for b in page.findChildren(QPushButton) if b.text().startswith("Save")]
 
     click(page.picker.buttons["anthropic"])
     form = page.form
@@ -59,6 +84,20 @@ def test_choosing_a_preset_fills_in_the_service_and_saving_keeps_it(
     assert form.api_key.placeholderText() == "Required for this service"
     assert "console.anthropic.com" in form.key_link.text() and form.key_link.isVisible()
     assert page.window().focusWidget() is form.api_key
+    # Made at once, without a Save, and selected in the list.
+    until(driver, lambda: page.list.count() == 1)
+    assert saved_providers(tmp_path) == [
+        {
+            "id": "anthropic",
+            "name": "Anthropic",
+            "kind": "anthropic",
+            "base_url": "https://api.anthropic.com",
+            "models": [],
+        }
+    ]
+    assert page.list.currentItem().text() == "Anthropic"
+    assert page.list.placeholder() == ""
+    assert not page.list.currentItem().icon().isNull()  # its monogram
 
     click(page.add_button)
     assert page.adding
@@ -71,7 +110,9 @@ def test_choosing_a_preset_fills_in_the_service_and_saving_keeps_it(
     assert form.api_key.placeholderText() == "Not needed for most local servers"
     assert not form.kind_hint.isVisible()
     assert not form.key_link.isVisible()
+    until(driver, lambda: page.list.count() == 2)
 
+    # A custom server waits for its name and address: nothing is made yet.
     click(page.add_button)
     click(page.picker.buttons["custom"])
     assert (form.name.text(), form.base_url.text(), form.kind.currentData()) == (
@@ -79,33 +120,34 @@ def test_choosing_a_preset_fills_in_the_service_and_saving_keeps_it(
         "",
         "openai_chat",
     )
+    assert not any(label.error for label in form.errors.values())  # nothing typed yet
+    assert len(saved_providers(tmp_path)) == 2
 
     click(page.add_button)
     click(page.picker.buttons["openai"])
     assert form.base_url.text() == "https://api.openai.com/v1"
     assert form.kind_hint.isVisible()
     assert form.kind_hint.text() == "This service also speaks: OpenAI Responses"
+    until(driver, lambda: page.list.count() == 3)
     form.kind.setCurrentIndex(form.kind.findData("openai_responses"))  # OpenAI speaks both
-    QTest.keyClicks(form.api_key, "sk-openai-1")
-    QTest.keyClicks(form.models, "gpt-5")
+    finish(form.api_key, "sk-openai-1")  # saved to the keyring when the field is left
+    form.models.setFocus()
+    QTest.keyClicks(form.models, "gpt-5")  # saved once typing pauses
 
-    async def body() -> None:
-        click(page.save_button)
-        await driver.until(lambda: page.status.text() == "Saved.")
-
-    driver.run(body())
-    assert saved_settings(tmp_path)["providers"] == [
-        {
-            "id": "openai",
-            "name": "OpenAI",
-            "kind": "openai_responses",
-            "base_url": "https://api.openai.com/v1",
-            "models": ["gpt-5"],
-            "default_model": "gpt-5",
-        }
-    ]
+    until(driver, lambda: saved_providers(tmp_path)[-1].get("models") == ["gpt-5"])
+    assert saved_providers(tmp_path)[-1] == {
+        "id": "openai",
+        "name": "OpenAI",
+        "kind": "openai_responses",
+        "base_url": "https://api.openai.com/v1",
+        "models": ["gpt-5"],
+        "default_model": "gpt-5",
+    }
     assert memory_keyring.passwords[("Parley", "openai")] == "sk-openai-1"
+    until(driver, lambda: form.api_key.text() == "")  # never shown again
+    assert form.api_key.placeholderText() == "Saved in the keyring — leave empty to keep it"
     assert page.list.currentItem().text() == "OpenAI"
+    assert [page.list.item(i).text() for i in range(3)] == ["Anthropic", "Ollama", "OpenAI"]
 
 
 def test_test_connection_lists_the_models_without_blocking_the_window(driver, sse_server, tmp_path):
@@ -123,6 +165,7 @@ def test_test_connection_lists_the_models_without_blocking_the_window(driver, ss
         assert not form.test_button.isEnabled()
         assert form.connection_status.text() == "Connecting…"
         QTest.keyClicks(form.name, "Typed while testing")
+        assert not (tmp_path / "settings.json").exists()  # testing saves nothing
         await driver.until(lambda: form.test_button.isEnabled())
 
     driver.run(body())
@@ -133,7 +176,10 @@ def test_test_connection_lists_the_models_without_blocking_the_window(driver, ss
     request = sse_server.requests[0]
     assert (request.method, request.path) == ("GET", "/v1/models")
     assert request.headers["authorization"] == "Bearer sk-typed-key"
-    assert not (tmp_path / "settings.json").exists()  # testing saves nothing
+    # The models filling the empty list are a change: the provider, named now, is saved.
+    until(driver, lambda: bool(saved_providers(tmp_path)))
+    assert saved_providers(tmp_path)[0]["models"] == ["llama3.2", "qwen3:8b"]
+    assert saved_providers(tmp_path)[0]["name"] == "Typed while testing"
 
 
 def test_test_connection_shows_a_refused_key_in_words(driver, sse_server, tmp_path):
@@ -232,44 +278,80 @@ def test_an_invalid_extra_body_or_header_is_explained_and_nothing_is_saved(
     page = open_providers(driver, tmp_path)
     form = page.form
     assert form.name.text() == "Local"
+    body_error, headers_error = form.errors["extra_body"], form.errors["headers"]
 
-    form.extra_body.setPlainText('{"top_k": 40,\n "stop": }')
-    click(page.save_button)
-    assert page.status.text() == (
+    form.extra_body.setPlainText('{"top_k": 40,\n "stop": }')  # saved after a pause: refused
+    until(driver, lambda: bool(body_error.error))
+    assert body_error.error == (
         "Extra JSON body is not valid JSON: Expecting value (line 2, column 10)."
     )
-    assert page.status.property("tone") == "error"
+    assert body_error.isVisible() and body_error.property("tone") == "error"
 
     form.extra_body.setPlainText("[1, 2]")
-    click(page.save_button)
-    assert page.status.text() == 'Extra JSON body must be a JSON object, such as {"top_k": 40}.'
-
-    form.extra_body.setPlainText('{"top_k": 40, "options": {"num_ctx": 8192}}')
-    form.headers.set_headers((("X Bad Name", "1"),))
-    click(page.save_button)
-    assert page.status.text() == "Custom header 'X Bad Name' is not a valid HTTP header name."
+    until(driver, lambda: body_error.error.startswith("Extra JSON body must be"))
+    assert body_error.error == 'Extra JSON body must be a JSON object, such as {"top_k": 40}.'
+    assert form.extra_body.toPlainText() == "[1, 2]"  # kept as typed
 
     driver.run(driver.until(lambda: True))
-    assert (tmp_path / "settings.json").read_bytes() == before
+    assert (tmp_path / "settings.json").read_bytes() == before  # nothing saved
+
+    form.extra_body.setPlainText('{"top_k": 40, "options": {"num_ctx": 8192}}')
+    until(driver, lambda: "extra_body" in saved_providers(tmp_path)[0])
+    assert not body_error.error and not body_error.isVisible()
+
+    form.headers.add_row()
+    form.headers.table.item(0, 1).setText("1")
+    form.headers.table.item(0, 0).setText("X Bad Name")  # a cell edited: saved at once
+    assert headers_error.error == "Custom header 'X Bad Name' is not a valid HTTP header name."
+    driver.run(driver.until(lambda: True))
+    assert "headers" not in saved_providers(tmp_path)[0]  # not saved
 
     form.headers.table.item(0, 0).setText("X-Team")
+    assert not headers_error.error
     form.headers.add_row()  # left empty: ignored
     assert form.headers.table.rowCount() == 2
-
-    async def body() -> None:
-        click(page.save_button)
-        await driver.until(lambda: page.status.text() == "Saved.")
-
-    driver.run(body())
-    provider = saved_settings(tmp_path)["providers"][0]
+    until(driver, lambda: "headers" in saved_providers(tmp_path)[0])
+    provider = saved_providers(tmp_path)[0]
     assert provider["headers"] == {"X-Team": "1"}
     assert provider["extra_body"] == {"top_k": 40, "options": {"num_ctx": 8192}}
+    until(driver, lambda: page.status.text() == "Saved.")
 
     # Shown again as saved, the body pretty-printed.
     click(page.add_button)
     page.list.setCurrentRow(0)
     assert form.headers.headers() == (("X-Team", "1"),)
     assert json.loads(form.extra_body.toPlainText()) == provider["extra_body"]
+
+
+def test_a_name_or_address_that_cannot_be_saved_is_said_beside_it(driver, sse_server, tmp_path):
+    write_settings(tmp_path, sse_server.base_url)
+    before = (tmp_path / "settings.json").read_bytes()
+    page = open_providers(driver, tmp_path)
+    form = page.form
+    name_error, url_error = form.errors["name"], form.errors["base_url"]
+
+    form.name.setFocus()
+    form.name.clear()
+    QTest.keyClick(form.name, Qt.Key.Key_Return)
+    assert name_error.error == "Give the provider a name."
+    assert name_error.isVisible()
+    driver.run(driver.until(lambda: True))
+    assert (tmp_path / "settings.json").read_bytes() == before  # nothing saved
+
+    finish(form.name, "Renamed")
+    assert not name_error.error
+    until(driver, lambda: saved_providers(tmp_path)[0]["name"] == "Renamed")
+    assert page.list.item(0).text() == "Renamed"
+
+    finish(form.base_url, "ftp://files.example.com")
+    assert url_error.error == "Base URL must be an http:// or https:// URL with a host."
+    assert form.base_url.text() == "ftp://files.example.com"  # kept as typed
+    driver.run(driver.until(lambda: True))
+    assert saved_providers(tmp_path)[0]["base_url"] == sse_server.base_url  # not saved
+
+    finish(form.base_url, sse_server.base_url + "/v2")
+    until(driver, lambda: saved_providers(tmp_path)[0]["base_url"].endswith("/v2"))
+    assert not url_error.error
 
 
 def test_the_stall_timeout_is_saved_and_shown_again(driver, sse_server, tmp_path):
@@ -279,14 +361,9 @@ def test_the_stall_timeout_is_saved_and_shown_again(driver, sse_server, tmp_path
     field = page.form.stall_timeout
     assert field.value() == 90
     assert (field.minimum(), field.maximum(), field.suffix()) == (10, 3600, " s")
-    field.setValue(900)
+    field.setValue(900)  # saved once the stepping pauses
 
-    async def body() -> None:
-        click(page.save_button)
-        await driver.until(lambda: page.status.text() == "Saved.")
-
-    driver.run(body())
-    assert saved_settings(tmp_path)["providers"][0]["stall_timeout"] == 900
+    until(driver, lambda: saved_providers(tmp_path)[0].get("stall_timeout") == 900)
     assert parley.settings.settings.providers[0].stall_timeout == 900  # in use at once
 
     driver.close(parley)
@@ -320,15 +397,11 @@ def test_capability_overrides_are_saved_and_shown_again(driver, sse_server, tmp_
     editor.flags["tools"].setCurrentIndex(2)  # Off
     editor.flags["system_role"].setCurrentIndex(2)
 
-    async def body() -> None:
-        click(page.save_button)
-        await driver.until(lambda: page.status.text() == "Saved.")
-
-    driver.run(body())
-    assert saved_settings(tmp_path)["providers"][0]["model_overrides"] == {
+    expected = {
         "test-model": {"vision": True, "reasoning": True, "context_length": 32768},
         "gpt-4o": {"tools": False, "system_role": False},
     }
+    until(driver, lambda: saved_providers(tmp_path)[0].get("model_overrides") == expected)
     # The engine sees them at once.
     caps = parley.settings.capabilities(parley.settings.settings.all_models()[0])
     assert (caps.supports_vision, caps.supports_reasoning, caps.context_length) == (
@@ -356,15 +429,12 @@ def test_removing_a_model_drops_its_override(driver, sse_server, tmp_path):
     editor = page.form.overrides
     editor.model.setCurrentText("other")
     editor.flags["tools"].setCurrentIndex(1)
+    until(driver, lambda: "model_overrides" in saved_providers(tmp_path)[0])
     page.form.models.setPlainText("test-model")
     assert [editor.model.itemText(i) for i in range(editor.model.count())] == ["test-model"]
 
-    async def body() -> None:
-        click(page.save_button)
-        await driver.until(lambda: page.status.text() == "Saved.")
-
-    driver.run(body())
-    assert "model_overrides" not in saved_settings(tmp_path)["providers"][0]
+    until(driver, lambda: saved_providers(tmp_path)[0]["models"] == ["test-model"])
+    assert "model_overrides" not in saved_providers(tmp_path)[0]
 
 
 def test_the_default_shown_for_a_model_includes_what_the_endpoint_says(
@@ -385,7 +455,9 @@ def test_the_default_shown_for_a_model_includes_what_the_endpoint_says(
 
     async def body() -> None:
         click(page.form.fetch_button)
-        await driver.until(lambda: page.status.text() == "1 model found. Save to use it.")
+        await driver.until(lambda: editor.flags["vision"].itemText(0) == "Default (on)")
+        # (the count's English plural comes from the translations)
+        await driver.until(lambda: page.status.text().endswith("found and saved."))
 
     driver.run(body())
     assert editor.model.currentText() == "test-model"
@@ -409,3 +481,56 @@ def test_only_labels_made_to_open_links_open_them_and_only_to_fixed_addresses(
         page.form.key_link.text()
         == '<a href="https://platform.openai.com/api-keys">Get an API key</a>'
     )
+
+
+def test_an_edit_survives_choosing_another_provider_undo_and_remove_asking_first(
+    driver, sse_server, tmp_path, memory_keyring
+):
+    write_settings(tmp_path, sse_server.base_url)
+    parley = driver.start(tmp_path)
+    page = providers_page(parley)
+    form = page.form
+    click(page.add_button)
+    click(page.picker.buttons["ollama"])
+    until(driver, lambda: page.list.count() == 2)
+
+    page.list.setCurrentRow(0)
+    assert form.name.text() == "Local"
+    form.models.setPlainText("test-model\nsecond")  # waits for a pause in typing
+    page.list.setCurrentRow(1)  # ... which choosing another one does not wait for
+    assert form.name.text() == "Ollama"
+    until(driver, lambda: saved_providers(tmp_path)[0]["models"] == ["test-model", "second"])
+
+    # An edit that cannot be saved keeps its provider shown, with the reason, and what
+    # was typed: choosing another one does not put it over the typing.
+    page.list.setCurrentRow(0)
+    form.extra_body.setPlainText('{"temperature": 0.2,}')  # a typo: not JSON
+    page.list.setCurrentRow(1)
+    assert page.list.current_id() == form.provider_id == "local"
+    assert form.errors["extra_body"].error and form.name.text() == "Local"
+    assert form.extra_body.toPlainText() == '{"temperature": 0.2,}'
+    form.extra_body.setPlainText("")
+    form.flush()
+    assert not form.has_error()
+
+    # Undo in the window: the form shows the provider as it is again.
+    page.list.setCurrentRow(0)
+    finish(form.name, "Renamed")
+    until(driver, lambda: saved_providers(tmp_path)[0]["name"] == "Renamed")
+    until(driver, lambda: parley.settings_vm.undo.next_undo != "")
+    parley.settings_vm.undo.undo()
+    until(driver, lambda: form.name.text() == "Local")
+    assert page.list.item(0).text() == "Local"
+
+    def answer(text: str) -> None:
+        box = page.confirm_box
+        assert isinstance(box, QMessageBox) and "“Local”" in box.text()
+        next(b for b in box.buttons() if b.text() == text).click()
+
+    click(page.remove_button)
+    answer("Cancel")
+    assert len(saved_providers(tmp_path)) == 2
+    click(page.remove_button)
+    answer("Delete")
+    until(driver, lambda: [p["id"] for p in saved_providers(tmp_path)] == ["ollama"])
+    assert page.adding and page.list.count() == 1
