@@ -63,6 +63,7 @@ from desktop.ui.language import install_translations
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.import_export import ImportExportViewModel
 from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
@@ -221,6 +222,7 @@ class Parley:
         self.conversations_vm = ConversationListModel(self.chat, self.library, self.tasks)
         self.search_vm = SearchModel(self.library)
         self.transfer_vm = TransferViewModel(self.library, self.tasks)
+        self.import_vm = ImportExportViewModel(self.library, self.tasks)
         self.settings_vm = SettingsViewModel(
             self.settings,
             self.tasks,
@@ -237,6 +239,7 @@ class Parley:
             self.transfer_vm,
             self.settings_vm,
             paths.logs,
+            importer=self.import_vm,
         )
         self.errors = ErrorReporter()
         self.errors.errorRaised.connect(self.window.show_error)

@@ -6,6 +6,7 @@ chat service's event bus so every window refreshes the same way.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable
 from typing import Any
@@ -18,6 +19,7 @@ from desktop.core.models import Conversation, Message
 from desktop.core.search import SearchHit
 from desktop.engine.export.markdown import to_markdown
 from desktop.engine.export.parley_json import from_json, to_json
+from desktop.engine.importers.run import ExportPreview, ImportOutcome, import_preview
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound
 from desktop.storage.repository import ChatRepository
@@ -70,6 +72,24 @@ class Library:
         result = import_conversation(self._db, conversation, messages)
         self._events.emit(ConversationsChanged(result.conversation_id))
         return result
+
+    async def import_export(
+        self,
+        preview: ExportPreview,
+        *,
+        progress: Callable[[int, int], None],
+        cancelled: Callable[[], bool],
+    ) -> ImportOutcome:
+        """Import another client's export (read by `importers.run.read_export`) in a
+        worker thread, then refresh every conversation list once: hundreds of rows
+        announced one by one would rebuild the sidebar hundreds of times. `progress` is
+        called from the worker thread."""
+        outcome = await asyncio.to_thread(
+            import_preview, self._db, preview, progress=progress, cancelled=cancelled
+        )
+        if outcome.added or outcome.updated:
+            self._events.emit(ConversationsChanged(None))
+        return outcome
 
     def _load(self, conversation_id: str, branch_only: bool) -> tuple[Conversation, list[Message]]:
         conversation = self._repo.get_conversation(conversation_id)

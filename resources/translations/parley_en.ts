@@ -91,6 +91,46 @@
             <numerusform>… %Ln lines not shown …</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/chatbox.py" line="386"/>
+        <source>%n image(s) or file(s) were attached in Chatbox, but its backup does not hold them; a notice marks each place.</source>
+        <translation>
+            <numerusform>%n image or file was attached in Chatbox, but its backup does not hold it; a notice marks the place.</numerusform>
+            <numerusform>%n images or files were attached in Chatbox, but its backup does not hold them; a notice marks each place.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/cherry.py" line="151"/>
+        <source>%n image(s) or file(s) attached in Cherry Studio were not imported.</source>
+        <translation>
+            <numerusform>%n image or file attached in Cherry Studio was not imported.</numerusform>
+            <numerusform>%n images or files attached in Cherry Studio were not imported.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="193"/>
+        <source>This answer cited %n source(s) in Cherry Studio.</source>
+        <translation>
+            <numerusform>This answer cited %n source in Cherry Studio.</numerusform>
+            <numerusform>This answer cited %n sources in Cherry Studio.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/jan.py" line="198"/>
+        <source>%n image(s) or file(s) were attached in Jan; they were not imported.</source>
+        <translation>
+            <numerusform>%n image or file was attached in Jan; it was not imported.</numerusform>
+            <numerusform>%n images or files were attached in Jan; they were not imported.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/lobechat.py" line="555"/>
+        <source>%n image(s) were attached here in LobeChat; they were not imported.</source>
+        <translation>
+            <numerusform>%n image was attached here in LobeChat; it was not imported.</numerusform>
+            <numerusform>%n images were attached here in LobeChat; they were not imported.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ApprovalDialog</name>
@@ -111,6 +151,89 @@
         <translation>
             <numerusform>%n model</numerusform>
             <numerusform>%n models</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ImportExportViewModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="203"/>
+        <source>%Ln conversation(s)</source>
+        <translation>
+            <numerusform>%Ln conversation</numerusform>
+            <numerusform>%Ln conversations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="204"/>
+        <source>%Ln message(s)</source>
+        <translation>
+            <numerusform>%Ln message</numerusform>
+            <numerusform>%Ln messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="205"/>
+        <source>%Ln branch(es)</source>
+        <translation>
+            <numerusform>%Ln branch</numerusform>
+            <numerusform>%Ln branches</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
+        <source>%Ln image(s)</source>
+        <translation>
+            <numerusform>%Ln image</numerusform>
+            <numerusform>%Ln images</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="263"/>
+        <source>Imported %Ln conversation(s)</source>
+        <translation>
+            <numerusform>Imported %Ln conversation</numerusform>
+            <numerusform>Imported %Ln conversations</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="265"/>
+        <source>(%Ln message(s))</source>
+        <translation>
+            <numerusform>(%Ln message)</numerusform>
+            <numerusform>(%Ln messages)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="268"/>
+        <source>Imported %Ln message(s)</source>
+        <translation>
+            <numerusform>Imported %Ln message</numerusform>
+            <numerusform>Imported %Ln messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="272"/>
+        <source>%Ln conversation(s) already here received new messages</source>
+        <translation>
+            <numerusform>%Ln conversation already here received new messages</numerusform>
+            <numerusform>%Ln conversations already here received new messages</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="276"/>
+        <source>%Ln were already here</source>
+        <translation>
+            <numerusform>%Ln was already here</numerusform>
+            <numerusform>%Ln were already here</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="283"/>
+        <source>%Ln could not be imported: %1</source>
+        <translation>
+            <numerusform>%Ln conversation could not be imported: %1</numerusform>
+            <numerusform>%Ln conversations could not be imported: %1</numerusform>
         </translation>
     </message>
 </context>

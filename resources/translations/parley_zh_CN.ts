@@ -124,8 +124,8 @@
         <location filename="../../desktop/core/mcp_settings.py" line="105"/>
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
         <location filename="../../desktop/core/memory.py" line="140"/>
-        <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
         <location filename="../../desktop/core/prompts.py" line="157"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
         <source>must be an object</source>
         <translation>必须是对象</translation>
     </message>
@@ -241,8 +241,8 @@
         <location filename="../../desktop/core/assistants.py" line="271"/>
         <location filename="../../desktop/core/knowledge.py" line="196"/>
         <location filename="../../desktop/core/mcp_settings.py" line="151"/>
-        <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
         <location filename="../../desktop/core/prompts.py" line="137"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="220"/>
         <source>must be a list</source>
         <translation>必须是列表</translation>
     </message>
@@ -250,9 +250,9 @@
         <location filename="../../desktop/core/assistants.py" line="199"/>
         <location filename="../../desktop/core/knowledge.py" line="152"/>
         <location filename="../../desktop/core/knowledge.py" line="179"/>
+        <location filename="../../desktop/core/prompts.py" line="169"/>
         <location filename="../../desktop/core/settings.py" line="362"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
-        <location filename="../../desktop/core/prompts.py" line="169"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
     </message>
@@ -471,6 +471,11 @@
     </message>
     <message>
         <location filename="../../desktop/engine/export/markdown.py" line="185"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="375"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="424"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="194"/>
+        <location filename="../../desktop/engine/importers/cherry.py" line="137"/>
+        <location filename="../../desktop/engine/importers/run.py" line="99"/>
         <source>Untitled chat</source>
         <translation>未命名对话</translation>
     </message>
@@ -572,7 +577,7 @@
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/library.py" line="66"/>
+        <location filename="../../desktop/engine/library.py" line="68"/>
         <source>This is not a Parley JSON file (line {line}, column {column}: {problem}).</source>
         <translation>这不是 Parley JSON 文件（第 {line} 行，第 {column} 列：{problem}）。</translation>
     </message>
@@ -2846,154 +2851,798 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="248"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="252"/>
         <source>Chats</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="252"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="256"/>
         <source>Open the first search result</source>
         <translation>打开第一个搜索结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="253"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="257"/>
         <source>Rename the selected chat</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="254"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="258"/>
         <source>Delete the selected chat</source>
         <translation>删除所选对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="258"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="262"/>
         <source>Composer</source>
         <translation>输入框</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="260"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="264"/>
         <source>Send the message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="261"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="265"/>
         <source>New line in the message</source>
         <translation>在消息中换行</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="262"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="266"/>
         <source>Insert a saved prompt (at the start of a line)</source>
         <translation>插入已保存的提示词（在行首）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="267"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="271"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="269"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="273"/>
         <source>Stop the answer (keeps what arrived)</source>
         <translation>停止回答（保留已收到的内容）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="274"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="278"/>
         <source>Find in chat</source>
         <translation>在对话中查找</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="276"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="280"/>
         <source>Find in this chat</source>
         <translation>在此对话中查找</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="277"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="281"/>
         <source>Next match (in the find bar)</source>
         <translation>下一个匹配（在查找栏中）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="278"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="282"/>
         <source>Previous match (in the find bar)</source>
         <translation>上一个匹配（在查找栏中）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="280"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="284"/>
         <source>Close the find bar</source>
         <translation>关闭查找栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="284"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="288"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="295"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="299"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="297"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="301"/>
         <source>Show or hide the sidebar</source>
         <translation>显示或隐藏侧边栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="298"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="302"/>
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="299"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="303"/>
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="300"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="304"/>
         <source>Text at its usual size</source>
         <translation>恢复默认文字大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="305"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="309"/>
         <source>Floating chat</source>
         <translation>悬浮窗</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="307"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="311"/>
         <source>Show or hide the floating chat</source>
         <translation>显示或隐藏悬浮窗</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="309"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="313"/>
         <source>The same from any application (set in Settings)</source>
         <translation>在任意应用中执行同样操作（在设置中设定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="312"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="316"/>
         <source>Move it</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="313"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="317"/>
         <source>Move it 50 px at a time</source>
         <translation>每次移动 50 px</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="314"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="318"/>
         <source>Resize it</source>
         <translation>调整大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="315"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="319"/>
         <source>Hide it (when no answer is running)</source>
         <translation>隐藏（没有正在生成的回答时）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="319"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="323"/>
         <source>Parley</source>
         <translation>Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="320"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="324"/>
         <source>This sheet</source>
         <translation>本列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="134"/>
+        <source>This is not a Chatbox backup file.</source>
+        <translation>这不是 Chatbox 备份文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="149"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="303"/>
+        <source>A chat</source>
+        <translation>一个对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="150"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="167"/>
+        <source>It could not be read: {error}</source>
+        <translation>无法读取：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="155"/>
+        <source>This Chatbox backup holds no chats. Export it again in Chatbox with “Chat History” selected.</source>
+        <translation>此 Chatbox 备份中没有对话。请在 Chatbox 中重新导出，并勾选“Chat History”（聊天记录）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="189"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="225"/>
+        <source>Chat {number} of the chat list</source>
+        <translation>对话列表中的第 {number} 个对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="190"/>
+        <source>It is not a chat entry.</source>
+        <translation>不是对话条目。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="203"/>
+        <source>The backup holds no messages for it.</source>
+        <translation>备份中没有它的消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="205"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="220"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="226"/>
+        <source>Its data is not a chat.</source>
+        <translation>其数据不是对话。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="305"/>
+        <source>It has no id.</source>
+        <translation>没有 ID。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="308"/>
+        <source>Its messages are not a list.</source>
+        <translation>其消息不是列表。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="312"/>
+        <source>Its earlier threads could not be read.</source>
+        <translation>无法读取其较早的话题。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="318"/>
+        <source>Thread {number} of “{title}”</source>
+        <translation>“{title}”的第 {number} 个话题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="319"/>
+        <source>It is not a thread.</source>
+        <translation>不是话题。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="336"/>
+        <source>Chatbox started a new thread here ({name}); the messages above were not part of its context.</source>
+        <translation>Chatbox 在此处开始了新话题（{name}）；以上消息不在其上下文中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="344"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="177"/>
+        <location filename="../../desktop/engine/importers/cherry.py" line="135"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="133"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="142"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="181"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="265"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="337"/>
+        <source>no messages</source>
+        <translation>没有消息</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/chatbox.py" line="386"/>
+        <source>%n image(s) or file(s) were attached in Chatbox, but its backup does not hold them; a notice marks each place.</source>
+        <translation>
+            <numerusform>在 Chatbox 中添加的 %n 个图片或文件未包含在其备份中；每处均以提示标出。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="423"/>
+        <source>Message {number} of “{title}”</source>
+        <translation>“{title}”的第 {number} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="431"/>
+        <source>It is not a message.</source>
+        <translation>不是消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="437"/>
+        <source>Its id appears twice.</source>
+        <translation>其 ID 出现了两次。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="448"/>
+        <source>This chat had a system prompt in Chatbox; it was not imported as Parley&apos;s system prompt. Open this notice to read it.</source>
+        <translation>此对话在 Chatbox 中设有系统提示词，但未作为 Parley 的系统提示词导入。打开此提示即可查看。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="456"/>
+        <source>Chatbox&apos;s separate tool messages are not imported.</source>
+        <translation>不导入 Chatbox 中单独的工具消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="459"/>
+        <source>Its role ({role}) is not one Parley has.</source>
+        <translation>其角色（{role}）在 Parley 中不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="500"/>
+        <source>Its content is not a list.</source>
+        <translation>其内容不是列表。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="548"/>
+        <source>A file ({name}) was attached here in Chatbox; it was not imported.</source>
+        <translation>此处在 Chatbox 中附有一个文件（{name}），未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="560"/>
+        <source>A web page was attached here in Chatbox ({url}); its text was not imported.</source>
+        <translation>此处在 Chatbox 中附有一个网页（{url}），其文本未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="570"/>
+        <source>An image was attached here in Chatbox; it was not imported.</source>
+        <translation>此处在 Chatbox 中附有一张图片，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="593"/>
+        <source>A part of this message that Parley does not know ({kind}) was not imported.</source>
+        <translation>此消息中有一部分 Parley 无法识别的内容（{kind}），未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="59"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="99"/>
+        <source>The export has no conversations.json.</source>
+        <translation>导出文件中没有 conversations.json。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="73"/>
+        <source>The rest of the file is not valid JSON ({error}); what came before it was read.</source>
+        <translation>文件的其余部分不是有效的 JSON（{error}）；已读取此前的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="98"/>
+        <location filename="../../desktop/engine/importers/files.py" line="85"/>
+        <source>{name} is too large to read.</source>
+        <translation>{name} 过大，无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="103"/>
+        <source>{name} is not UTF-8 text: {error}</source>
+        <translation>{name} 不是 UTF-8 文本：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="113"/>
+        <source>This is not a list of ChatGPT conversations.</source>
+        <translation>这不是 ChatGPT 对话列表。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="139"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="144"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="119"/>
+        <source>conversation {number}</source>
+        <translation>第 {number} 个对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="140"/>
+        <source>it is not a conversation (not a JSON object)</source>
+        <translation>不是对话（不是 JSON 对象）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="148"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="109"/>
+        <source>it could not be read: {error}</source>
+        <translation>无法读取：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="168"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="128"/>
+        <source>it has no id</source>
+        <translation>没有 ID</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="171"/>
+        <source>its message tree is missing or unreadable</source>
+        <translation>消息树缺失或无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="184"/>
+        <source>it shares messages with another conversation of this export</source>
+        <translation>与此导出中的另一个对话有相同的消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="220"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="230"/>
+        <source>it is not a JSON object</source>
+        <translation>不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="239"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="149"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="160"/>
+        <source>message {number} of “{title}”</source>
+        <translation>“{title}”的第 {number} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="289"/>
+        <source>its replies go round in a loop</source>
+        <translation>其回复关系构成了循环</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="31"/>
+        <source>An image was attached here in ChatGPT; it was not imported.</source>
+        <translation>此处在 ChatGPT 中附有一张图片，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="195"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="234"/>
+        <source>ChatGPT showed content of the kind “{kind}” here; it was not imported.</source>
+        <translation>ChatGPT 在此处显示了“{kind}”类型的内容，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="224"/>
+        <source>A recording was attached here in ChatGPT; it was not imported.</source>
+        <translation>此处在 ChatGPT 中附有一段录音，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="259"/>
+        <source>The file “{name}” was attached here in ChatGPT; it was not imported.</source>
+        <translation>此处在 ChatGPT 中附有文件“{name}”，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="271"/>
+        <source>it names no author</source>
+        <translation>未注明作者</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="278"/>
+        <source>it was written by “{role}”, which is not the person or the model</source>
+        <translation>作者是“{role}”，既不是用户也不是模型</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="282"/>
+        <source>its content is missing or unreadable</source>
+        <translation>内容缺失或无法读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="71"/>
+        <source>This is a Cherry Studio “direct” backup (version 6 or later): a copy of Cherry Studio&apos;s databases as Chromium&apos;s LevelDB files, which Parley cannot read. Parley reads Cherry Studio&apos;s earlier backups, the ones with a data.json inside.</source>
+        <translation>这是 Cherry Studio 的“直接”备份（版本 6 或更高）：它以 Chromium 的 LevelDB 文件保存 Cherry Studio 数据库的副本，Parley 无法读取。Parley 可以读取 Cherry Studio 较早的备份，即其中包含 data.json 的备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="81"/>
+        <source>{name} is not a Cherry Studio backup: it has no topics.</source>
+        <translation>{name} 不是 Cherry Studio 备份：其中没有话题。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="120"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="131"/>
+        <source>topic {n}</source>
+        <translation>第 {n} 个话题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="120"/>
+        <source>not a topic record</source>
+        <translation>不是话题记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="126"/>
+        <source>its messages are not a list</source>
+        <translation>其消息不是列表</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/cherry.py" line="151"/>
+        <source>%n image(s) or file(s) attached in Cherry Studio were not imported.</source>
+        <translation>
+            <numerusform>在 Cherry Studio 中添加的 %n 个图片或文件未导入。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="225"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="269"/>
+        <source>message {n} of “{title}”</source>
+        <translation>“{title}”的第 {n} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="227"/>
+        <source>not a message record</source>
+        <translation>不是消息记录</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="232"/>
+        <source>its id appears twice in the topic</source>
+        <translation>其 ID 在话题中出现了两次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="243"/>
+        <source>its role “{role}” is not one Parley has</source>
+        <translation>其角色“{role}”在 Parley 中不存在</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry.py" line="256"/>
+        <source>its content is not in the backup</source>
+        <translation>其内容不在备份中</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="121"/>
+        <source>Cherry Studio showed a translation of this message.</source>
+        <translation>Cherry Studio 曾显示此消息的翻译。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="175"/>
+        <source>The file {name} was attached here in Cherry Studio; it was not imported.</source>
+        <translation>此处在 Cherry Studio 中附有文件 {name}，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="178"/>
+        <source>A file was attached here in Cherry Studio; it was not imported.</source>
+        <translation>此处在 Cherry Studio 中附有一个文件，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="180"/>
+        <source>A video was shown here in Cherry Studio; it was not imported.</source>
+        <translation>此处在 Cherry Studio 中显示了一段视频，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="181"/>
+        <source>An image was attached here in Cherry Studio; it was not imported.</source>
+        <translation>此处在 Cherry Studio 中附有一张图片，未导入。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="193"/>
+        <source>This answer cited %n source(s) in Cherry Studio.</source>
+        <translation>
+            <numerusform>此回答在 Cherry Studio 中引用了 %n 个来源。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="229"/>
+        <source>Cherry Studio showed an error here.</source>
+        <translation>Cherry Studio 在此处显示了一个错误。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/cherry_parts.py" line="232"/>
+        <source>Cherry Studio showed an error here: {error}</source>
+        <translation>Cherry Studio 在此处显示了错误：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="102"/>
+        <source>{name} does not hold a list of conversations.</source>
+        <translation>{name} 中没有对话列表。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="125"/>
+        <source>it is not a conversation</source>
+        <translation>不是对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="131"/>
+        <source>it has no list of messages</source>
+        <translation>没有消息列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="151"/>
+        <source>it is not a message</source>
+        <translation>不是消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="156"/>
+        <source>the same message appears twice</source>
+        <translation>同一条消息出现了两次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="171"/>
+        <source>a {sender} message is not imported</source>
+        <translation>不导入发送者为 {sender} 的消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="173"/>
+        <source>it says nobody sent it</source>
+        <translation>未注明发送者</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="193"/>
+        <source>none of its messages could be imported</source>
+        <translation>其中的消息均无法导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="209"/>
+        <source>This export keeps no branches for “{title}”; its messages follow in order.</source>
+        <translation>此导出未保留“{title}”的分支；其消息按顺序排列。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="332"/>
+        <source>Untitled Claude chat</source>
+        <translation>未命名的 Claude 对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="360"/>
+        <source>A part of this message could not be read.</source>
+        <translation>此消息中有一部分内容无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="383"/>
+        <source>A “{kind}” part of this message in Claude was not imported.</source>
+        <translation>此消息在 Claude 中有一部分“{kind}”内容，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="477"/>
+        <source>(The result held no text.)</source>
+        <translation>（结果中没有文本。）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="492"/>
+        <source>a file</source>
+        <translation>未命名文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="497"/>
+        <source>The file {name} was attached here in Claude; it was not imported.</source>
+        <translation>此处在 Claude 中附有文件 {name}，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="505"/>
+        <source>Attached file {name}:</source>
+        <translation>附件 {name}：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="509"/>
+        <source>The file {name} was attached here in Claude. The first {count} characters of its text are kept; the file itself was not in the export.</source>
+        <translation>此处在 Claude 中附有文件 {name}。已保留其文本的前 {count} 个字符；文件本身不在导出中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="514"/>
+        <source>The file {name} was attached here in Claude. Its text is kept; the file itself was not in the export.</source>
+        <translation>此处在 Claude 中附有文件 {name}。已保留其文本；文件本身不在导出中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/claude.py" line="544"/>
+        <source>An image or file ({name}) was attached here in Claude; it was not imported.</source>
+        <translation>此处在 Claude 中附有图片或文件（{name}），未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/files.py" line="45"/>
+        <source>{name} is not a readable zip file: {error}</source>
+        <translation>{name} 不是可读取的 zip 文件：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/files.py" line="71"/>
+        <source>The export has no file {name}.</source>
+        <translation>导出中没有文件 {name}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/files.py" line="90"/>
+        <source>{name} is not valid JSON: {error}</source>
+        <translation>{name} 不是有效的 JSON：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/files.py" line="113"/>
+        <source>{name} holds more files than an export does; choose its export.</source>
+        <translation>{name} 中的文件数量超出了一份导出应有的数量；请选择其中的导出。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="100"/>
+        <source>Its files are not shaped as Jan writes them: {error}</source>
+        <translation>其文件格式与 Jan 写入的格式不符：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="135"/>
+        <source>It has no thread.json; Jan does not show such a folder either.</source>
+        <translation>没有 thread.json；Jan 也不会显示这样的文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="138"/>
+        <source>Its thread.json is not a Jan thread.</source>
+        <translation>其 thread.json 不是 Jan 对话。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="140"/>
+        <source>Untitled Jan thread</source>
+        <translation>未命名的 Jan 对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="162"/>
+        <source>The line is not readable JSON.</source>
+        <translation>此行不是可读取的 JSON。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="166"/>
+        <source>A message with the same id came earlier.</source>
+        <translation>前面已有 ID 相同的消息。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/jan.py" line="198"/>
+        <source>%n image(s) or file(s) were attached in Jan; they were not imported.</source>
+        <translation>
+            <numerusform>在 Jan 中添加的 %n 个图片或文件未导入。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="237"/>
+        <source>A tool result whose call is not in the thread.</source>
+        <translation>工具结果对应的调用不在此对话中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="242"/>
+        <source>A system message; Parley keeps the system prompt with the assistant.</source>
+        <translation>系统消息；Parley 将系统提示词保存在助手中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="244"/>
+        <source>The role {role} is not one Parley shows.</source>
+        <translation>Parley 不显示角色 {role}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="292"/>
+        <source>A PDF file was attached here in Jan; it was not imported.</source>
+        <translation>此处在 Jan 中附有一个 PDF 文件，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="294"/>
+        <source>An image was attached here in Jan; it was not imported.</source>
+        <translation>此处在 Jan 中附有一张图片，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="308"/>
+        <source>A part of type {kind} was here in Jan; it was not imported.</source>
+        <translation>此处在 Jan 中有一部分 {kind} 类型的内容，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="334"/>
+        <source>unknown tool</source>
+        <translation>未知工具</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="339"/>
+        <source>Jan recorded no result for this call.</source>
+        <translation>Jan 没有记录此调用的结果。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="388"/>
+        <source>attachment</source>
+        <translation>附件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/jan.py" line="391"/>
+        <source>The file {name} was attached here in Jan; its text is kept here.</source>
+        <translation>此处在 Jan 中附有文件 {name}；其文本保留在此提示中。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="120"/>
+        <source>This is not a LobeChat export file.</source>
+        <translation>这不是 LobeChat 导出文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="132"/>
+        <source>This topic is not in a form Parley can read.</source>
+        <translation>此话题的格式 Parley 无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="142"/>
+        <source>message {n}</source>
+        <translation>第 {n} 条消息</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="143"/>
+        <source>This message is not in a form Parley can read.</source>
+        <translation>此消息的格式 Parley 无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="205"/>
+        <source>Default</source>
+        <translation>默认</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="222"/>
+        <source>The agent “{name}” had a system prompt; Parley did not create an assistant for it.</source>
+        <translation>助手“{name}”设有系统提示词；Parley 未为其创建助手。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="287"/>
+        <source>Its role “{role}” is not one Parley knows.</source>
+        <translation>Parley 无法识别其角色“{role}”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="292"/>
+        <source>Its content is not text.</source>
+        <translation>其内容不是文本。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="297"/>
+        <source>Its id appears twice in the export.</source>
+        <translation>其 ID 在导出中出现了两次。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="329"/>
+        <source>A tool result with no assistant message before it.</source>
+        <translation>工具结果之前没有助手消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="334"/>
+        <source>A system message; Parley does not import them.</source>
+        <translation>系统消息；Parley 不导入此类消息。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="491"/>
+        <source>A tool result was here in LobeChat; Parley could not tell which call it answered.</source>
+        <translation>此处在 LobeChat 中有一个工具结果；Parley 无法确定它对应哪个调用。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/lobechat.py" line="555"/>
+        <source>%n image(s) were attached here in LobeChat; they were not imported.</source>
+        <translation>
+            <numerusform>此处在 LobeChat 中附有 %n 张图片，未导入。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="566"/>
+        <source>The file “{name}” was attached here in LobeChat; it was not imported.</source>
+        <translation>此处在 LobeChat 中附有文件“{name}”，未导入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/run.py" line="131"/>
+        <source>Parley does not recognise {name} as an export it can read. It reads exports from {clients}.</source>
+        <translation>Parley 无法将 {name} 识别为可读取的导出。Parley 可以读取 {clients} 的导出。</translation>
     </message>
 </context>
 <context>
@@ -4420,6 +5069,205 @@
     </message>
 </context>
 <context>
+    <name>ImportDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="64"/>
+        <source>Import from Another App</source>
+        <translation>从其他应用导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="90"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="112"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="127"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="106"/>
+        <source>Not imported</source>
+        <translation>未导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="109"/>
+        <source>Import</source>
+        <translation>导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="142"/>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="145"/>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="159"/>
+        <source>Reading %1…</source>
+        <translation>正在读取 %1…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="184"/>
+        <source>Importing %1 of %2…</source>
+        <translation>正在导入第 %1 个对话，共 %2 个…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="215"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>ImportExportViewModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="125"/>
+        <source>Title</source>
+        <translation>标题</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="125"/>
+        <source>Messages</source>
+        <translation>消息数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="125"/>
+        <source>Date</source>
+        <translation>日期</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="127"/>
+        <source>Item</source>
+        <translation>项目</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="127"/>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="163"/>
+        <source>Could not read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="177"/>
+        <source>Untitled chat</source>
+        <translation>未命名对话</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="201"/>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="203"/>
+        <source>%Ln conversation(s)</source>
+        <translation>
+            <numerusform>%Ln 个对话</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="204"/>
+        <source>%Ln message(s)</source>
+        <translation>
+            <numerusform>%Ln 条消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="205"/>
+        <source>%Ln branch(es)</source>
+        <translation>
+            <numerusform>%Ln 个分支</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
+        <source>%Ln image(s)</source>
+        <translation>
+            <numerusform>%Ln 张图片</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="209"/>
+        <source>%1 export: %2</source>
+        <translation>%1 导出：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="238"/>
+        <source>Could not import: %1</source>
+        <translation>无法导入：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="256"/>
+        <source>Import cancelled after %1 of %2 conversations.</source>
+        <translation>导入已取消，已完成 %1 个对话（共 %2 个）。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="263"/>
+        <source>Imported %Ln conversation(s)</source>
+        <translation>
+            <numerusform>已导入 %Ln 个对话</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="265"/>
+        <source>(%Ln message(s))</source>
+        <translation>
+            <numerusform>（%Ln 条消息）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="268"/>
+        <source>Imported %Ln message(s)</source>
+        <translation>
+            <numerusform>已导入 %Ln 条消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="272"/>
+        <source>%Ln conversation(s) already here received new messages</source>
+        <translation>
+            <numerusform>%Ln 个已有对话新增了消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="276"/>
+        <source>%Ln were already here</source>
+        <translation>
+            <numerusform>%Ln 个对话已存在</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="278"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="289"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="279"/>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="283"/>
+        <source>%Ln could not be imported: %1</source>
+        <translation>
+            <numerusform>%Ln 个对话无法导入：%1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="288"/>
+        <source>Nothing was imported</source>
+        <translation>未导入任何内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="289"/>
+        <source>%1.</source>
+        <translation>%1。</translation>
+    </message>
+</context>
+<context>
     <name>KeyCaps</name>
     <message>
         <location filename="../../desktop/ui/views/keycaps.py" line="53"/>
@@ -4767,122 +5615,127 @@
 <context>
     <name>MainMenus</name>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="83"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="84"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="84"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="85"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="85"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="86"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="86"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="87"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="87"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="88"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="112"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="113"/>
         <source>&amp;New Chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="114"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="115"/>
         <source>&amp;Search Chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="116"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="117"/>
         <source>&amp;Export Chat</source>
         <translation>导出对话(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="117"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="118"/>
         <source>&amp;Import Chat…</source>
         <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/views/main_menus.py" line="120"/>
+        <source>Import from &amp;Another App…</source>
+        <translation>从其他应用导入(&amp;A)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="124"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="127"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="131"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="142"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="146"/>
         <source>Insert &amp;Prompt…</source>
         <translation>插入提示词(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="148"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="152"/>
         <source>&amp;Copy Last Answer</source>
         <translation>复制上一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="151"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="155"/>
         <source>&amp;Edit Last Message</source>
         <translation>编辑上一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="154"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="158"/>
         <source>Co&amp;mpress Conversation…</source>
         <translation>压缩对话(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="159"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="163"/>
         <source>&amp;Floating Chat</source>
         <translation>悬浮窗(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="165"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="169"/>
         <source>Show &amp;Sidebar</source>
         <translation>显示侧边栏(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="171"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="175"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="174"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="178"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="176"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="180"/>
         <source>&amp;Actual Size</source>
         <translation>实际大小(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="181"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="185"/>
         <source>&amp;Full Screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="199"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="203"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="201"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="205"/>
         <source>Open &amp;Log Folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="202"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="206"/>
         <source>&amp;About Parley</source>
         <translation>关于 Parley(&amp;A)</translation>
     </message>
@@ -4890,73 +5743,100 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="134"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="142"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="144"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="152"/>
         <source>Saved to %1</source>
         <translation>已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="203"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="211"/>
         <source>Markdown — this branch…</source>
         <translation>Markdown — 当前分支…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="204"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="212"/>
         <source>Markdown — all versions…</source>
         <translation>Markdown — 所有版本…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="205"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="213"/>
         <source>Parley JSON — whole chat…</source>
         <translation>Parley JSON — 完整对话…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="206"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="214"/>
         <source>Parley JSON — this branch…</source>
         <translation>Parley JSON — 当前分支…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="232"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="240"/>
         <source>Export Chat</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="235"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="243"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="235"/>
-        <location filename="../../desktop/ui/views/main_window.py" line="249"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="243"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="257"/>
         <source>Parley JSON (*.json)</source>
         <translation>Parley JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="247"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="255"/>
         <source>Import Chat</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="257"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="271"/>
+        <source>Import from Another App</source>
+        <translation>从其他应用导入</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="274"/>
+        <source>Exports (*.zip *.json)</source>
+        <translation>导出文件 (*.zip *.json)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="275"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="281"/>
+        <source>All files (*)</source>
+        <translation>所有文件 (*)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="276"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="282"/>
+        <source>Choose a Folder Instead</source>
+        <translation>改为选择文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="285"/>
+        <source>Choose a File Instead</source>
+        <translation>改为选择文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_window.py" line="312"/>
         <source>Imported %1 messages.</source>
         <translation>已导入 %1 条消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="259"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="314"/>
         <source>This chat was already here; nothing new to import.</source>
         <translation>此对话已存在，没有可导入的新内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="385"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="440"/>
         <source>About Parley</source>
         <translation>关于 Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="389"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="444"/>
         <source>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;A native desktop chat client for large language models.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;面向大语言模型的原生桌面聊天客户端。&lt;/p&gt;&lt;p&gt;日志：%2&lt;/p&gt;</translation>
     </message>
@@ -6018,12 +6898,12 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>Parley</name>
     <message>
-        <location filename="../../desktop/app.py" line="95"/>
+        <location filename="../../desktop/app.py" line="96"/>
         <source>Something unexpected went wrong: %1. Details were written to the log.</source>
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="557"/>
+        <location filename="../../desktop/app.py" line="560"/>
         <source>Parley could not start.
 
 %1</source>

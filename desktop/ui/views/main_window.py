@@ -23,9 +23,11 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
+    QGridLayout,
     QMainWindow,
     QMenu,
     QMessageBox,
+    QPushButton,
     QSplitter,
     QWidget,
 )
@@ -37,12 +39,14 @@ from desktop.ui.fonts import missing_cjk_font_notice
 from desktop.ui.resources import resource_path
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
+from desktop.ui.viewmodels.import_export import ImportExportViewModel
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.text_zoom import TextZoom
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.chat_view import ChatView
 from desktop.ui.views.focus_ring import FocusRing
+from desktop.ui.views.import_dialog import ImportDialog
 from desktop.ui.views.labels import escape, message_box
 from desktop.ui.views.main_menus import MainMenus
 from desktop.ui.views.settings_pages.mcp_page import McpConsentPrompt
@@ -79,10 +83,14 @@ class MainWindow(QMainWindow):
         settings: SettingsViewModel,
         log_folder: Path,
         parent: QWidget | None = None,
+        *,
+        importer: ImportExportViewModel | None = None,
     ) -> None:
         super().__init__(parent)
         self._chat = chat
         self._transfer = transfer
+        self._importer = importer  # File → Import from Another App…
+        self.import_dialog: ImportDialog | None = None
         self._settings = settings
         self._log_folder = log_folder
         self._settings_dialog: SettingsDialog | None = None
@@ -250,6 +258,53 @@ class MainWindow(QMainWindow):
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.fileSelected.connect(self._transfer.import_file)
         dialog.open()
+
+    def import_from_app(self) -> QFileDialog | None:
+        """Pick another app's export: a zip or JSON file, or a folder (Jan's threads/)
+        through the dialog's "Choose a Folder Instead" button; then the import window."""
+        if self._importer is None:
+            return None
+        if self.import_dialog is not None and self._importer.busy:
+            self.import_dialog.raise_()  # one import at a time
+            self.import_dialog.activateWindow()
+            return None
+        dialog = QFileDialog(self, self.tr("Import from Another App"), str(Path.home()))
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # for the folder button
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        files_filter = self.tr("Exports (*.zip *.json)")
+        dialog.setNameFilters([files_filter, self.tr("All files (*)")])
+        folder = QPushButton(self.tr("Choose a Folder Instead"), dialog)
+
+        def toggle_folder() -> None:
+            if dialog.fileMode() == QFileDialog.FileMode.Directory:
+                dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+                dialog.setNameFilters([files_filter, self.tr("All files (*)")])
+                folder.setText(self.tr("Choose a Folder Instead"))
+            else:
+                dialog.setFileMode(QFileDialog.FileMode.Directory)
+                folder.setText(self.tr("Choose a File Instead"))
+
+        folder.clicked.connect(toggle_folder)
+        grid = dialog.layout()
+        if isinstance(grid, QGridLayout):
+            grid.addWidget(folder, grid.rowCount(), 0, 1, grid.columnCount())
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(self.import_export_at)
+        dialog.open()
+        return dialog
+
+    def import_export_at(self, path: str) -> ImportDialog | None:
+        """Read the export at `path` into the import window's preview."""
+        if self._importer is None:
+            return None
+        if self.import_dialog is None:
+            self.import_dialog = ImportDialog(self._importer, self)
+            self.import_dialog.openRequested.connect(self.open_conversation)
+        self._importer.choose(path)
+        self.import_dialog.show()
+        self.import_dialog.raise_()
+        self.import_dialog.activateWindow()
+        return self.import_dialog
 
     def _on_imported(self, conversation_id: str, added: int, skipped: int) -> None:
         self.open_conversation(conversation_id)

@@ -1,0 +1,67 @@
+"""What an importer of another client's export gives Parley: conversations as Parley
+messages, ready for `storage.transfer.import_conversation`, and what it left out.
+
+Ids are derived from the source's own ids (`derived_id`), never random: importing the
+same export twice adds nothing, and a newer export of the same account adds only what is
+new (the storage import keeps what it already has). A branch in the source is a set of
+sibling messages here; `Conversation.active_leaf_id` is the leaf the source showed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from desktop.core.models import Conversation, Message
+
+# Fixed for ever: it makes the ids of every imported conversation and message.
+_NAMESPACE = uuid.UUID("6f1c0f7e-3b7a-5c9e-9a51-2f0d3c1e8a47")
+
+
+def derived_id(client: str, kind: str, original: str) -> str:
+    """The Parley id of the source's `kind` ("conversation", "message") `original`."""
+    return uuid.uuid5(_NAMESPACE, f"{client}:{kind}:{original}").hex
+
+
+def from_epoch(seconds: float | int | None) -> datetime | None:
+    """Epoch seconds (ChatGPT's floats) as a UTC time; None for a missing or absurd one."""
+    if seconds is None or isinstance(seconds, bool):
+        return None
+    try:
+        return datetime.fromtimestamp(float(seconds), UTC)
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def from_iso(text: object) -> datetime | None:
+    """An ISO 8601 time ("2024-05-01T10:00:00.123Z") as an aware time; None if unreadable."""
+    if not isinstance(text, str) or not text:
+        return None
+    try:
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    """Something of the export not imported, and why, for the preview: `where` names it
+    as the person knows it (a chat's title, "message 12 of “Trip”")."""
+
+    where: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ImportedConversation:
+    """One conversation of the export. `messages` may come in any order (the storage
+    import inserts parents first); every parent id is one of them or None."""
+
+    conversation: Conversation
+    messages: tuple[Message, ...]
+    skipped: tuple[Skipped, ...] = ()
+    branches: int = 0  # messages with more than one child (a regenerate, an edit)
+    images: int = 0  # images the source showed; the export does not always hold them
+    notes: tuple[str, ...] = field(default=())  # what the preview should say about it
