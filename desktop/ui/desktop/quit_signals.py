@@ -87,7 +87,9 @@ class QuitSignals:
             signal.raise_signal(received)
             return
         self.received = received
-        log.info("%s received: quitting (a second one ends Parley at once)", received.name)
+        # The defaults go back before anything else (even the log line): a second signal
+        # arriving in between would reach our handler only to be dropped with it.
         self.uninstall()  # the next one gets the system's default action: the end
+        log.info("%s received: quitting (a second one ends Parley at once)", received.name)
         if self._quit is not None:
             self._quit()
