@@ -14,13 +14,13 @@ counted and left as a notice on the message, so the conversation still says it w
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from desktop.core.i18n import tr
 from desktop.core.models import CallState, NoticePart, Part, ReasoningPart, TextPart, ToolCallPart
+from desktop.engine.importers.model import json_text, tool_result_text
 
 _MAX_SOURCES = 20  # cited sources listed in one notice
 _MAX_WALK = 2000  # nodes visited looking for cited sources (hostile input stays cheap)
@@ -157,8 +157,8 @@ def _tool_call(block: Mapping[str, Any]) -> ToolCallPart:
     return ToolCallPart(
         call_id=call_id,
         name=name,
-        arguments=_as_json_text(arguments),
-        result=_result_text(result),
+        arguments=json_text(arguments),
+        result=tool_result_text(result),
         is_error=failed,
         state=CallState.ERROR if failed else CallState.DONE,
         error=message,
@@ -232,34 +232,6 @@ def _error_notice(block: Mapping[str, Any]) -> NoticePart:
         tr("Cherry Studio showed an error here: {error}").format(error=short),
         detail=message if short != message else None,
     )
-
-
-def _result_text(result: object) -> str | None:
-    """A tool's result as text: an MCP result's text items joined, else its JSON."""
-    if result is None:
-        return None
-    if isinstance(result, str):
-        return result
-    if isinstance(result, dict) and isinstance(result.get("content"), list):
-        texts = [
-            item["text"]
-            for item in result["content"]
-            if isinstance(item, dict) and isinstance(item.get("text"), str)
-        ]
-        if texts:
-            return "\n".join(texts)
-    return _as_json_text(result)
-
-
-def _as_json_text(value: object) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, str):
-        return value
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        return ""
 
 
 def _millis(value: object) -> int:

@@ -20,7 +20,6 @@ inlined (`metadata.inline_file_contents`) is kept in a notice.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -48,6 +47,8 @@ from desktop.engine.importers.model import (
     Skipped,
     derived_id,
     from_epoch,
+    json_text,
+    tool_result_text,
 )
 
 CLIENT = "jan"
@@ -327,12 +328,12 @@ def _text_parts(text: str, assistant: bool) -> list[Part]:
 
 
 def _tool_call(call_id: object, name: object, arguments: object, output: object) -> ToolCallPart:
-    result = _result_text(output)
+    result = tool_result_text(output)
     failed = isinstance(output, dict) and bool(output.get("isError") or output.get("error"))
     return ToolCallPart(
         call_id=_text(call_id) or "",
         name=_text(name) or tr("unknown tool"),
-        arguments=arguments if isinstance(arguments, str) else _json(arguments),
+        arguments=arguments if isinstance(arguments, str) else json_text(arguments),
         result=result,
         is_error=failed or result is None,
         state=CallState.ERROR if failed or result is None else CallState.DONE,
@@ -456,28 +457,3 @@ def _value(text: object) -> str:
     if isinstance(text, dict):
         text = text.get("value")
     return text if isinstance(text, str) else ""
-
-
-def _result_text(output: object) -> str | None:
-    if output is None:
-        return None
-    if isinstance(output, str):
-        return output
-    if isinstance(output, dict) and isinstance(output.get("content"), list):
-        texts = [
-            c["text"]
-            for c in output["content"]
-            if isinstance(c, dict) and isinstance(c.get("text"), str)
-        ]
-        if texts:
-            return "\n".join(texts)
-    return _json(output)
-
-
-def _json(value: object) -> str:
-    if value is None:
-        return ""
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        return str(value)

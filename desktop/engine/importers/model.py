@@ -9,6 +9,7 @@ sibling messages here; `Conversation.active_leaf_id` is the leaf the source show
 
 from __future__ import annotations
 
+import json
 import uuid
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -43,6 +44,35 @@ def from_iso(text: object) -> datetime | None:
     except ValueError:
         return None
     return parsed if parsed.tzinfo is not None else parsed.replace(tzinfo=UTC)
+
+
+def json_text(value: object) -> str:
+    """A value of the export as text for a tool card: a string as it is, anything else
+    as JSON ("" for None, or for what cannot be written as JSON)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return value
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        return ""
+
+
+def tool_result_text(result: object) -> str | None:
+    """A tool's result as text: an MCP result's text items joined, else `json_text`
+    (None when there is no result)."""
+    if result is None:
+        return None
+    if isinstance(result, dict) and isinstance(result.get("content"), list):
+        texts = [
+            item["text"]
+            for item in result["content"]
+            if isinstance(item, dict) and isinstance(item.get("text"), str)
+        ]
+        if texts:
+            return "\n".join(texts)
+    return json_text(result)
 
 
 @dataclass(frozen=True, slots=True)
