@@ -18,13 +18,14 @@ from __future__ import annotations
 import argparse
 import json
 import resource
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from benchmarks.phases import run_phase
 
 WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "a", "lazy", "dog", "while"]
 WORDS += ["东京", "and", "京都", "trains", "run", "late"]
@@ -123,13 +124,7 @@ PHASES = {"small": phase_small, "large": phase_large, "floor": phase_floor}
 
 
 def _run(phase: str, folder: Path) -> dict[str, float]:
-    out = subprocess.run(
-        [sys.executable, __file__, "--phase", phase, "--folder", str(folder)],
-        check=True,
-        capture_output=True,
-        text=True,
-    )
-    return json.loads(out.stdout.strip().splitlines()[-1])
+    return run_phase(__file__, phase, folder)
 
 
 def main() -> None:

@@ -29,12 +29,14 @@ from desktop.core.paths import DataPaths, resolve_data_dir
 from desktop.engine.after_answer import AfterAnswer
 from desktop.engine.attachments.inputs import AttachmentReader
 from desktop.engine.attachments.service import AttachmentService
+from desktop.engine.backup.service import BackupService, remove_leftover_scratch
 from desktop.engine.knowledge.embedding import ProviderEmbedder
 from desktop.engine.knowledge.service import KnowledgeService
 from desktop.engine.library import Library
 from desktop.engine.local_servers import DEFAULT_LOCAL_SERVERS, LocalServer
 from desktop.engine.memory.embedding import embedder_from_choice
 from desktop.engine.memory.service import MemoryService
+from desktop.engine.notices import Notice
 from desktop.engine.ocr.local_engine import LocalOcrEngine
 from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
@@ -61,6 +63,7 @@ from desktop.ui.font_rendering import even_weight_on_dark
 from desktop.ui.image_loader import ImageLoader
 from desktop.ui.language import install_translations
 from desktop.ui.resources import resource_path
+from desktop.ui.viewmodels.backup import BackupViewModel
 from desktop.ui.viewmodels.chat import ChatViewModel
 from desktop.ui.viewmodels.conversations import ConversationListModel
 from desktop.ui.viewmodels.import_export import ImportExportViewModel
@@ -69,6 +72,7 @@ from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.transfer import TransferViewModel
+from desktop.ui.views.backup_opener import BackupOpener
 from desktop.ui.views.floating_window import FloatingWindow
 from desktop.ui.views.labels import message_box
 from desktop.ui.views.main_window import MainWindow
@@ -126,6 +130,8 @@ class Parley:
     ) -> None:
         paths.ensure()
         self.paths = paths
+        # A restore that crashed may have left a decrypted database in a scratch folder.
+        remove_leftover_scratch(paths.root)
         notice: list[UpgradeNotice] = []
         try:
             self.database = Database.open(
@@ -217,12 +223,22 @@ class Parley:
         self.chat_vm.transcript.set_dark(self.theme.dark)
         self.chat_vm.outputs.data_root = paths.root
         self.library = Library(
-            self.database, self.repository, self.chat.events, self.chat.unsaved_over
+            self.database,
+            self.repository,
+            self.chat.events,
+            self.chat.unsaved_over,
+            attachments=self.store,
         )
         self.conversations_vm = ConversationListModel(self.chat, self.library, self.tasks)
         self.search_vm = SearchModel(self.library)
         self.transfer_vm = TransferViewModel(self.library, self.tasks)
         self.import_vm = ImportExportViewModel(self.library, self.tasks)
+        # File → Back Up…: backups of this data folder to a folder, WebDAV or S3, and
+        # the daily one, checked by the view-model's timer.
+        self.backup = BackupService(
+            paths, self.database, self.store, self.settings, self.chat.events
+        )
+        self.backup_vm = BackupViewModel(self.backup, self.settings, self.tasks)
         self.settings_vm = SettingsViewModel(
             self.settings,
             self.tasks,
@@ -280,6 +296,11 @@ class Parley:
         self.settings_vm.desktop.attach_global_shortcut(
             self.floating_shortcut.set_sequence, shortcut_support
         )
+        self.window.backups = BackupOpener(self.backup_vm, self.window, self.window.show_error)
+        self.backup_vm.scheduleFailed.connect(
+            lambda text: self.shell.notifier.show(Notice("", "Parley", text))
+        )
+        self.backup_vm.start_schedule()
 
         self._closed = False
 
@@ -325,6 +346,7 @@ class Parley:
         self.floating.hide()  # saves its place
         self.floating.deleteLater()
         await self.after_answer.close()
+        await self.backup_vm.aclose()  # before the database closes under a backup
         await self.chat.shutdown()
         await self.knowledge.close()
         await self.mcp.stop()

@@ -20,6 +20,7 @@ from desktop.core.assistants import (
     parse_assistants,
     with_builtin,
 )
+from desktop.core.backup_settings import BackupSettings, dump_backup, parse_backup
 from desktop.core.capabilities import REASONING_EFFORTS
 from desktop.core.desktop_settings import DesktopSettings, dump_desktop, parse_desktop
 from desktop.core.errors import SettingsError
@@ -218,6 +219,12 @@ class Settings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     # The prompt library (prompts.py): inserted with "/" in the composer.
     prompts: tuple[SavedPrompt, ...] = ()
+    # Where this device backs up, how many to keep, daily or not (backup_settings.py).
+    backup: BackupSettings = field(default_factory=BackupSettings)
+    # Ids the person removed, per kind ("assistants", "prompts", "providers",
+    # "libraries"): restoring an older backup must not bring them back
+    # (settings_merge.py keeps the lists).
+    removed: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def library(self, library_id: str) -> LibrarySettings | None:
         return next((lib for lib in self.libraries if lib.id == library_id), None)
@@ -524,6 +531,8 @@ def parse_settings(data: Any) -> Settings:
             "web_search",
             "memory",
             "prompts",
+            "backup",
+            "removed",
         },
         "",
     )
@@ -626,7 +635,25 @@ def parse_settings(data: Any) -> Settings:
         memory=parse_memory_settings(data.get("memory", {})),
         # Lenient: a broken entry is left out, not the whole file (settings_file.py).
         prompts=read_prompts(data.get("prompts", [])).prompts,
+        backup=parse_backup(data.get("backup", {})),
+        removed=_parse_removed(data.get("removed", {})),
     )
+
+
+REMOVABLE_KINDS = ("assistants", "prompts", "providers", "libraries")
+
+
+def _parse_removed(data: Any) -> dict[str, tuple[str, ...]]:
+    """`{"assistants": [ids], ...}`; a kind this Parley does not know is ignored (a
+    newer one may remember more)."""
+    _expect(data, dict, "removed", "an object")
+    removed: dict[str, tuple[str, ...]] = {}
+    for kind in REMOVABLE_KINDS:
+        raw = _expect(data.get(kind, []), list, f"removed.{kind}", "a list")
+        ids = [_expect(item, str, f"removed.{kind}[{i}]", "a string") for i, item in enumerate(raw)]
+        if ids:
+            removed[kind] = tuple(dict.fromkeys(ids))
+    return removed
 
 
 def dump_settings(settings: Settings) -> dict[str, Any]:
@@ -724,6 +751,10 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["memory"] = dump_memory_settings(settings.memory)
     if settings.prompts:
         data["prompts"] = dump_prompts(settings.prompts)
+    if settings.backup != BackupSettings():
+        data["backup"] = dump_backup(settings.backup)
+    if any(settings.removed.values()):
+        data["removed"] = {kind: list(ids) for kind, ids in settings.removed.items() if ids}
     if settings.reasoning_effort != "medium":
         data["reasoning_effort"] = settings.reasoning_effort
     if settings.last_model:

@@ -20,6 +20,7 @@ from desktop.core.search import SearchHit
 from desktop.engine.export.markdown import to_markdown
 from desktop.engine.export.parley_json import from_json, to_json
 from desktop.engine.importers.run import ExportPreview, ImportOutcome, import_preview
+from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound
 from desktop.storage.repository import ChatRepository
@@ -34,10 +35,13 @@ class Library:
         repository: ChatRepository,
         events: EventBus[EngineEvent],
         overlay: Callable[[list[Message]], list[Message]] = list,
+        attachments: AttachmentStore | None = None,
     ) -> None:
         self._db = database
         self._repo = repository
         self._events = events
+        # Where an imported export's images and files go; without it they are left out.
+        self._attachments = attachments
         # Answers not saved yet, as they ended (`ChatService.unsaved_over`): an export
         # holds what the person sees, not the last copy that fitted on the disk.
         self._overlay = overlay
@@ -85,7 +89,12 @@ class Library:
         announced one by one would rebuild the sidebar hundreds of times. `progress` is
         called from the worker thread."""
         outcome = await asyncio.to_thread(
-            import_preview, self._db, preview, progress=progress, cancelled=cancelled
+            import_preview,
+            self._db,
+            preview,
+            progress=progress,
+            cancelled=cancelled,
+            attachments=self._attachments,
         )
         if outcome.added or outcome.updated:
             self._events.emit(ConversationsChanged(None))

@@ -27,6 +27,7 @@ from desktop.core.errors import ProviderError, SettingsError
 from desktop.core.i18n import tr
 from desktop.core.models import ModelRef
 from desktop.core.settings import ProviderKind, ProviderSettings, Settings
+from desktop.core.settings_merge import record_removals
 from desktop.engine.connection_check import ConnectionCheck, check_connection, model_list
 from desktop.engine.http_clients import HttpClients
 from desktop.engine.prompt.request_builder import RequestOptions
@@ -149,8 +150,16 @@ class SettingsService:
         """About a keyring the person chose that is not the system's; "" otherwise."""
         return self._secrets.notice
 
-    def save(self, settings: Settings) -> None:
-        """Raises SettingsError, writing nothing, for network settings that cannot work."""
+    def save(self, settings: Settings, *, person_removed: bool = True) -> None:
+        """Raises SettingsError, writing nothing, for network settings that cannot work.
+
+        Assistants, prompts, providers and libraries that were here before and are not
+        in `settings` are remembered as removed (`Settings.removed`), so restoring an
+        older backup does not bring them back; one that returns is forgotten there. Not
+        so for a restore that replaces them all (`person_removed=False`): the person
+        removed none of them, and their own older backup may bring them back."""
+        if person_removed:
+            settings = record_removals(self._settings, settings)
         if self._clients is not None:
             self._clients.reconfigure(settings.network)
         save_settings(self._path, settings)

@@ -26,8 +26,10 @@ import contextlib
 import dataclasses
 import errno
 import hashlib
+import logging
 import os
 import re
+import sqlite3
 import stat
 import sys
 import tempfile
@@ -55,6 +57,8 @@ from desktop.storage.mapping import (
 )
 from desktop.storage.sqlite_engine import read_transaction, write_transaction
 from desktop.storage.tables import attachments
+
+log = logging.getLogger(__name__)
 
 CHUNK_BYTES: Final = 1024 * 1024
 TEMP_MAX_AGE: Final = timedelta(hours=1)
@@ -180,11 +184,15 @@ class AttachmentStore:
         kind: AttachmentKind,
         width: int | None = None,
         height: int | None = None,
+        attachment_id: str | None = None,
     ) -> Attachment:
-        """Store in-memory bytes (a pasted image) the same way as a file."""
+        """Store in-memory bytes (a pasted image) the same way as a file.
+
+        `attachment_id` gives the row a known id (an imported file's, derived from the
+        export, so importing it again finds it); a new random one otherwise."""
         view = memoryview(data)
         chunks = (view[i : i + CHUNK_BYTES] for i in range(0, len(view), CHUNK_BYTES))
-        return self._put(chunks, name, mime, kind, width, height)
+        return self._put(chunks, name, mime, kind, width, height, attachment_id)
 
     def _put(
         self,
@@ -194,11 +202,12 @@ class AttachmentStore:
         kind: AttachmentKind,
         width: int | None,
         height: int | None,
+        attachment_id: str | None = None,
     ) -> Attachment:
         ext = blob_extension(kind, mime, name)
         temp, sha256, size = self._write_temp(chunks, name)
         attachment = Attachment(
-            id=new_id(),
+            id=attachment_id or new_id(),
             sha256=sha256,
             name=name,
             mime=mime,
@@ -445,12 +454,13 @@ class AttachmentStore:
                 (row.sha256, _extension_of(attachment_from_row(row._mapping)))
                 for row in conn.execute(select(attachments))
             }
+        kept = self._kept_by_copies()
         for shard in _subdirs(self._root):
             if not _SHARD.fullmatch(shard.name):
                 continue
             for entry in _files(shard):
                 key = _blob_key(entry.name)
-                if key is None or key in in_use:
+                if key is None or key in in_use or key[0] in kept:
                     continue
                 sha256, ext = key
                 with self._lock:
@@ -458,6 +468,25 @@ class AttachmentStore:
                         tally.remove(entry)
             with self._lock:  # a put creates shard folders under the lock too
                 _remove_empty_dir(shard)
+
+    def _kept_by_copies(self) -> set[str]:
+        """The files named by the copies of the database kept before a restore replaced
+        it (`<name>.pre-restore*.bak` beside it): a copy is only worth keeping with its
+        attachments. A copy that cannot be read keeps nothing; it is not ours to judge."""
+        database = self._engine.url.database
+        if not database:
+            return set()
+        path = Path(database)
+        kept: set[str] = set()
+        for copy in sorted(path.parent.glob(f"{path.name}.pre-restore*.bak")):
+            try:
+                with contextlib.closing(
+                    sqlite3.connect(f"{copy.resolve().as_uri()}?mode=ro", uri=True)
+                ) as conn:
+                    kept.update(row[0] for row in conn.execute("SELECT sha256 FROM attachments"))
+            except sqlite3.Error as exc:
+                log.warning("Could not read the attachments of %s: %s", copy.name, exc)
+        return kept
 
     def _extensions_in_use(self, sha256: str) -> set[str]:
         with read_transaction(self._engine) as conn:

@@ -373,6 +373,30 @@ def _v7_memories(conn: Connection) -> None:
         conn.exec_driver_sql(statement)
 
 
+# Version 8: tombstones (`tombstones.py`). The exact ids of what the person deleted here,
+# conversations and messages, so that restoring an older backup (and later, syncing)
+# never brings them back. Memories keep their own tombstone in their row (step 7).
+# WITHOUT ROWID: the key is the whole row, and lookups are always by (kind, id).
+# And `conversations.changed_at`: when the person last renamed, pinned... a conversation
+# (`updated_at` moves with messages only), so a restore keeps the newer rename.
+_V8_DDL: Final = (
+    """
+    CREATE TABLE tombstones (
+        kind TEXT NOT NULL,
+        id TEXT NOT NULL,
+        deleted_at INTEGER NOT NULL,
+        PRIMARY KEY (kind, id)
+    ) WITHOUT ROWID
+    """,
+    "ALTER TABLE conversations ADD COLUMN changed_at INTEGER",
+)
+
+
+def _v8_tombstones(conn: Connection) -> None:
+    for statement in _V8_DDL:
+        conn.exec_driver_sql(statement)
+
+
 MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v1_create_chat_tables,
     _v2_full_text_search,
@@ -381,6 +405,7 @@ MIGRATIONS: Final[tuple[Migration, ...]] = (
     _v5_prompt_and_pins,
     _v6_add_missing_columns,
     _v7_memories,
+    _v8_tombstones,
 )
 SCHEMA_VERSION: Final = len(MIGRATIONS)
 
@@ -466,20 +491,25 @@ def _has_tables(conn: Connection) -> bool:
     return count > 0
 
 
-def _free_backup_path(db_path: Path, version: int) -> Path:
-    """`<name>.pre-v{N}.bak`, or `-2`, `-3`... so an older backup is never overwritten.
+def free_copy_path(db_path: Path, label: str) -> Path:
+    """`<name>.<label>.bak`, or `-2`, `-3`... so an older copy is never overwritten.
 
     The name is claimed by creating the file exclusively: two Parleys starting at once
     never write the same copy.
     """
-    name, n = f"{db_path.name}.pre-v{version}.bak", 2
+    name, n = f"{db_path.name}.{label}.bak", 2
     while True:
         candidate = db_path.with_name(name)
         try:
             with candidate.open("x"):
                 return candidate
         except FileExistsError:
-            name, n = f"{db_path.name}.pre-v{version}-{n}.bak", n + 1
+            name, n = f"{db_path.name}.{label}-{n}.bak", n + 1
+
+
+def _free_backup_path(db_path: Path, version: int) -> Path:
+    """`<name>.pre-v{N}.bak`: the copy kept before upgrading to version N."""
+    return free_copy_path(db_path, f"pre-v{version}")
 
 
 def backup_database(engine: Engine, version: int) -> Path:

@@ -44,10 +44,10 @@ from desktop.core.models import (
     new_id,
     utc_now,
 )
-from desktop.storage import mapping
+from desktop.storage import mapping, tombstones
 from desktop.storage.database import Database
 from desktop.storage.errors import ConversationNotFound, MessageNotFound
-from desktop.storage.tables import conversations, messages
+from desktop.storage.tables import PERSON_SET_COLUMNS, conversations, messages
 from desktop.storage.tree import (
     ChildrenMap,
     leaf_after_delete,
@@ -191,7 +191,11 @@ class ChatRepository:
         )
 
     def _update_conversation(self, conversation_id: str, **values: Any) -> Conversation:
-        """Set columns of one conversation (never updated_at) and read it back."""
+        """Set columns of one conversation (never updated_at) and read it back. A change
+        the person makes (a rename, a pin...) records its time in `changed_at`, which a
+        restore compares; the workspace and summary are this device's own."""
+        if any(name in values for name in PERSON_SET_COLUMNS):
+            values["changed_at"] = self._now_ms()
         with self._db.write() as conn:
             result = conn.execute(
                 update(conversations).where(conversations.c.id == conversation_id).values(**values)
@@ -202,13 +206,23 @@ class ChatRepository:
         assert changed is not None
         return changed
 
-    def delete_conversation(self, conversation_id: str) -> None:
+    def delete_conversation(self, conversation_id: str, *, remember: bool = True) -> None:
         """Deletes the conversation and (by cascade) all its messages. Idempotent.
 
         The nodes are unlinked from their parents first, so the cascade is one level
-        deep however long the chat is (see the module docstring).
+        deep however long the chat is (see the module docstring). With `remember` (a
+        person's deletion) the conversation's id and those of all its messages are kept
+        as tombstones, in the same transaction, so a restored backup does not bring
+        them back; a conversation Parley made for itself (a self-test) need not be.
         """
         with self._db.write() as conn:
+            if remember and _conversation(conn, conversation_id) is not None:
+                ids = conn.execute(
+                    select(messages.c.id).where(messages.c.conversation_id == conversation_id)
+                ).scalars()
+                now = self._now_ms()
+                tombstones.record(conn, tombstones.Kind.CONVERSATION, [conversation_id], now)
+                tombstones.record(conn, tombstones.Kind.MESSAGE, list(ids), now)
             conn.execute(
                 update(messages)
                 .where(messages.c.conversation_id == conversation_id)
@@ -447,6 +461,7 @@ class ChatRepository:
             conversation = _conversation(conn, node.conversation_id)
             children = _children(conn, node.conversation_id)
             doomed = subtree(children, message_id)
+            tombstones.record(conn, tombstones.Kind.MESSAGE, doomed, self._now_ms())
             # Detach first so no cascade has anything left to recurse into.
             for batch in _batches(doomed):
                 conn.execute(

@@ -50,8 +50,21 @@ conversations = Table(
     Column("workspace_file", Text),  # sent, read fresh, with every message
     Column("system_prompt", Text),  # the conversation's own, if its assistant allows one
     Column("pinned_message_ids", Text),  # JSON list: always sent in full
+    # When the person last changed the title, pin, archive flag, assistant, system prompt
+    # or pinned messages (step 8; None: never since). `updated_at` is activity only, so
+    # a restore compares this to keep the newer of two renames.
+    Column("changed_at", Integer),
     # Search walks non-archived conversations newest first and stops at its limit.
     Index("ix_conversations_recent", "archived", "updated_at"),
+)
+# The conversation's columns the person sets, whose last change is `changed_at`.
+PERSON_SET_COLUMNS = (
+    "title",
+    "pinned",
+    "archived",
+    "assistant_id",
+    "system_prompt",
+    "pinned_message_ids",
 )
 
 messages = Table(
@@ -132,6 +145,18 @@ memories = Table(
     # A search reads one model's vectors, and first whether they changed (from the
     # index alone: the rows hold the vectors, a scan of them reads every page).
     Index("ix_memories_model", "model_key", "updated_at", "deleted_at"),
+)
+
+# What the person deleted on this device, by exact id (migration step 8,
+# `tombstones.py`): a restored backup or another device's copy must not bring it back.
+# kind: "conversation" or "message".
+tombstones = Table(
+    "tombstones",
+    metadata,
+    Column("kind", Text, primary_key=True),
+    Column("id", Text, primary_key=True),
+    Column("deleted_at", Integer, nullable=False),
+    sqlite_with_rowid=False,
 )
 
 # FTS5 tables (external content: they index `messages.search_text` and

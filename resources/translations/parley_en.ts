@@ -116,19 +116,35 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/importers/jan.py" line="198"/>
-        <source>%n image(s) or file(s) were attached in Jan; they were not imported.</source>
-        <translation>
-            <numerusform>%n image or file was attached in Jan; it was not imported.</numerusform>
-            <numerusform>%n images or files were attached in Jan; they were not imported.</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <location filename="../../desktop/engine/importers/lobechat.py" line="555"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="556"/>
         <source>%n image(s) were attached here in LobeChat; they were not imported.</source>
         <translation>
             <numerusform>%n image was attached here in LobeChat; it was not imported.</numerusform>
             <numerusform>%n images were attached here in LobeChat; they were not imported.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="97"/>
+        <source>Only this file was chosen, not the whole export, so %n image(s) and file(s) of its chats cannot be imported. Choose the export&apos;s zip file to bring them in too.</source>
+        <translation>
+            <numerusform>Only this file was chosen, not the whole export, so %n image or file of its chats cannot be imported. Choose the export&apos;s zip file to bring it in too.</numerusform>
+            <numerusform>Only this file was chosen, not the whole export, so %n images and files of its chats cannot be imported. Choose the export&apos;s zip file to bring them in too.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="248"/>
+        <source>%n image(s) or file(s) shown in ChatGPT are not in the export or cannot be shown in Parley; a note marks each place.</source>
+        <translation>
+            <numerusform>%n image or file shown in ChatGPT is not in the export or cannot be shown in Parley; a note marks its place.</numerusform>
+            <numerusform>%n images or files shown in ChatGPT are not in the export or cannot be shown in Parley; a note marks each place.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/jan.py" line="227"/>
+        <source>%n image(s) or file(s) attached in Jan are not among the thread&apos;s files; they were not imported.</source>
+        <translation>
+            <numerusform>%n image or file attached in Jan is not among the thread&apos;s files; it was not imported.</numerusform>
+            <numerusform>%n images or files attached in Jan are not among the thread&apos;s files; they were not imported.</numerusform>
         </translation>
     </message>
 </context>
@@ -140,6 +156,17 @@
         <translation>
             <numerusform>Allow %n tool call?</numerusform>
             <numerusform>Allow %n tool calls?</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>BackupViewModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="400"/>
+        <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
+        <translation>
+            <numerusform>Backed up: %1 (%2); removed %Ln older backup.</numerusform>
+            <numerusform>Backed up: %1 (%2); removed %Ln older backups.</numerusform>
         </translation>
     </message>
 </context>
@@ -157,7 +184,7 @@
 <context>
     <name>ImportExportViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="203"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
         <source>%Ln conversation(s)</source>
         <translation>
             <numerusform>%Ln conversation</numerusform>
@@ -165,7 +192,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="204"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="207"/>
         <source>%Ln message(s)</source>
         <translation>
             <numerusform>%Ln message</numerusform>
@@ -173,7 +200,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="205"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="208"/>
         <source>%Ln branch(es)</source>
         <translation>
             <numerusform>%Ln branch</numerusform>
@@ -181,7 +208,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="209"/>
         <source>%Ln image(s)</source>
         <translation>
             <numerusform>%Ln image</numerusform>
@@ -189,7 +216,23 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="263"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="226"/>
+        <source>%Ln image(s) or file(s) will be attached to their messages.</source>
+        <translation>
+            <numerusform>%Ln image or file will be attached to its message.</numerusform>
+            <numerusform>%Ln images or files will be attached to their messages.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="232"/>
+        <source>%Ln image(s) or file(s) will be left out; a note marks each place.</source>
+        <translation>
+            <numerusform>%Ln image or file will be left out; a note marks its place.</numerusform>
+            <numerusform>%Ln images or files will be left out; a note marks each place.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="298"/>
         <source>Imported %Ln conversation(s)</source>
         <translation>
             <numerusform>Imported %Ln conversation</numerusform>
@@ -197,7 +240,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="265"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="300"/>
         <source>(%Ln message(s))</source>
         <translation>
             <numerusform>(%Ln message)</numerusform>
@@ -205,7 +248,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="268"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="303"/>
         <source>Imported %Ln message(s)</source>
         <translation>
             <numerusform>Imported %Ln message</numerusform>
@@ -213,7 +256,15 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="272"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="305"/>
+        <source>%Ln image(s) or file(s) attached</source>
+        <translation>
+            <numerusform>%Ln image or file attached</numerusform>
+            <numerusform>%Ln images or files attached</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="309"/>
         <source>%Ln conversation(s) already here received new messages</source>
         <translation>
             <numerusform>%Ln conversation already here received new messages</numerusform>
@@ -221,7 +272,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="276"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="313"/>
         <source>%Ln were already here</source>
         <translation>
             <numerusform>%Ln was already here</numerusform>
@@ -229,11 +280,19 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="283"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="320"/>
         <source>%Ln could not be imported: %1</source>
         <translation>
             <numerusform>%Ln conversation could not be imported: %1</numerusform>
             <numerusform>%Ln conversations could not be imported: %1</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="329"/>
+        <source>%Ln image(s) or file(s) could not be attached (listed below)</source>
+        <translation>
+            <numerusform>%Ln image or file could not be attached (listed below)</numerusform>
+            <numerusform>%Ln images or files could not be attached (listed below)</numerusform>
         </translation>
     </message>
 </context>
@@ -313,6 +372,89 @@
         <translation>
             <numerusform>%n model found.</numerusform>
             <numerusform>%n models found.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>RestoreViewModel</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="171"/>
+        <source>%Ln conversation(s) added</source>
+        <translation>
+            <numerusform>%Ln conversation added</numerusform>
+            <numerusform>%Ln conversations added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="173"/>
+        <source>%Ln message(s) added</source>
+        <translation>
+            <numerusform>%Ln message added</numerusform>
+            <numerusform>%Ln messages added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="176"/>
+        <source>%Ln conversation(s) updated</source>
+        <translation>
+            <numerusform>%Ln conversation updated</numerusform>
+            <numerusform>%Ln conversations updated</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="178"/>
+        <source>%Ln memory(-ies) added</source>
+        <translation>
+            <numerusform>%Ln memory added</numerusform>
+            <numerusform>%Ln memories added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="181"/>
+        <source>%Ln memory(-ies) updated</source>
+        <translation>
+            <numerusform>%Ln memory updated</numerusform>
+            <numerusform>%Ln memories updated</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="183"/>
+        <source>%Ln file(s) added</source>
+        <translation>
+            <numerusform>%Ln file added</numerusform>
+            <numerusform>%Ln files added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="184"/>
+        <source>%Ln assistant(s) added</source>
+        <translation>
+            <numerusform>%Ln assistant added</numerusform>
+            <numerusform>%Ln assistants added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="185"/>
+        <source>%Ln prompt(s) added</source>
+        <translation>
+            <numerusform>%Ln prompt added</numerusform>
+            <numerusform>%Ln prompts added</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="195"/>
+        <source>%Ln message(s) deleted on this computer stayed deleted.</source>
+        <translation>
+            <numerusform>%Ln message deleted on this computer stayed deleted.</numerusform>
+            <numerusform>%Ln messages deleted on this computer stayed deleted.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="203"/>
+        <source>%Ln provider(s) were added without their API keys: enter them in Settings → Providers.</source>
+        <translation>
+            <numerusform>%Ln provider was added without its API key: enter it in Settings → Providers.</numerusform>
+            <numerusform>%Ln providers were added without their API keys: enter them in Settings → Providers.</numerusform>
         </translation>
     </message>
 </context>

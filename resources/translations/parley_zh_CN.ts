@@ -85,6 +85,7 @@
         <location filename="../../desktop/core/desktop_settings.py" line="38"/>
         <location filename="../../desktop/core/mcp_settings.py" line="81"/>
         <location filename="../../desktop/core/prompts.py" line="164"/>
+        <location filename="../../desktop/core/remote_target.py" line="74"/>
         <source>must be a string, not {type}</source>
         <translation>必须是字符串，而不是 {type}</translation>
     </message>
@@ -101,8 +102,8 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="163"/>
-        <location filename="../../desktop/core/settings.py" line="481"/>
-        <location filename="../../desktop/core/settings.py" line="492"/>
+        <location filename="../../desktop/core/settings.py" line="488"/>
+        <location filename="../../desktop/core/settings.py" line="499"/>
         <source>is not a tool name</source>
         <translation>不是工具名称</translation>
     </message>
@@ -126,6 +127,8 @@
         <location filename="../../desktop/core/memory.py" line="140"/>
         <location filename="../../desktop/core/prompts.py" line="157"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
+        <location filename="../../desktop/core/backup_settings.py" line="39"/>
+        <location filename="../../desktop/core/remote_target.py" line="128"/>
         <source>must be an object</source>
         <translation>必须是对象</translation>
     </message>
@@ -136,9 +139,11 @@
         <location filename="../../desktop/core/knowledge.py" line="171"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
         <location filename="../../desktop/core/memory.py" line="143"/>
-        <location filename="../../desktop/core/settings.py" line="308"/>
+        <location filename="../../desktop/core/settings.py" line="315"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
         <location filename="../../desktop/core/web_search.py" line="116"/>
+        <location filename="../../desktop/core/backup_settings.py" line="42"/>
+        <location filename="../../desktop/core/remote_target.py" line="134"/>
         <source>unknown setting (check the spelling)</source>
         <translation>未知的设置项（请检查拼写）</translation>
     </message>
@@ -214,6 +219,8 @@
         <location filename="../../desktop/core/knowledge.py" line="182"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="179"/>
+        <location filename="../../desktop/core/backup_settings.py" line="51"/>
+        <location filename="../../desktop/core/remote_target.py" line="154"/>
         <source>must be true or false</source>
         <translation>必须是 true 或 false</translation>
     </message>
@@ -251,7 +258,7 @@
         <location filename="../../desktop/core/knowledge.py" line="152"/>
         <location filename="../../desktop/core/knowledge.py" line="179"/>
         <location filename="../../desktop/core/prompts.py" line="169"/>
-        <location filename="../../desktop/core/settings.py" line="362"/>
+        <location filename="../../desktop/core/settings.py" line="369"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
@@ -289,6 +296,7 @@
     </message>
     <message>
         <location filename="../../desktop/engine/export/parley_json.py" line="357"/>
+        <location filename="../../desktop/core/remote_target.py" line="71"/>
         <source>is missing</source>
         <translation>缺失</translation>
     </message>
@@ -472,10 +480,10 @@
     <message>
         <location filename="../../desktop/engine/export/markdown.py" line="185"/>
         <location filename="../../desktop/engine/importers/chatbox.py" line="375"/>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="424"/>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="194"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="425"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="227"/>
         <location filename="../../desktop/engine/importers/cherry.py" line="137"/>
-        <location filename="../../desktop/engine/importers/run.py" line="99"/>
+        <location filename="../../desktop/engine/importers/run.py" line="111"/>
         <source>Untitled chat</source>
         <translation>未命名对话</translation>
     </message>
@@ -577,7 +585,7 @@
         <translation>尚未保存：{error} Parley 会在下次保存时重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/library.py" line="68"/>
+        <location filename="../../desktop/engine/library.py" line="72"/>
         <source>This is not a Parley JSON file (line {line}, column {column}: {problem}).</source>
         <translation>这不是 Parley JSON 文件（第 {line} 行，第 {column} 列：{problem}）。</translation>
     </message>
@@ -725,7 +733,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="95"/>
-        <location filename="../../desktop/core/settings.py" line="430"/>
+        <location filename="../../desktop/core/settings.py" line="437"/>
         <source>must be on one line</source>
         <translation>必须写在一行内</translation>
     </message>
@@ -772,8 +780,9 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="139"/>
-        <location filename="../../desktop/core/settings.py" line="314"/>
+        <location filename="../../desktop/core/settings.py" line="321"/>
         <location filename="../../desktop/core/web_search.py" line="72"/>
+        <location filename="../../desktop/core/remote_target.py" line="82"/>
         <source>must be an http:// or https:// URL with a host</source>
         <translation>必须是带主机名的 http:// 或 https:// URL</translation>
     </message>
@@ -793,147 +802,147 @@
         <translation>必须是 &quot;provider/model&quot; 格式的字符串或 null，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="283"/>
+        <location filename="../../desktop/core/settings.py" line="290"/>
         <source>a list of model ids</source>
         <translation>模型 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="284"/>
+        <location filename="../../desktop/core/settings.py" line="291"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="285"/>
+        <location filename="../../desktop/core/settings.py" line="292"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="286"/>
+        <location filename="../../desktop/core/settings.py" line="293"/>
         <location filename="../../desktop/core/web_search.py" line="66"/>
         <location filename="../../desktop/core/web_search.py" line="87"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="287"/>
+        <location filename="../../desktop/core/settings.py" line="294"/>
         <location filename="../../desktop/core/web_search.py" line="99"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="288"/>
+        <location filename="../../desktop/core/settings.py" line="295"/>
         <source>an object of header names to values</source>
         <translation>请求头名称到值的对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="289"/>
+        <location filename="../../desktop/core/settings.py" line="296"/>
         <location filename="../../desktop/core/web_search.py" line="113"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="290"/>
+        <location filename="../../desktop/core/settings.py" line="297"/>
         <location filename="../../desktop/core/web_search.py" line="132"/>
         <source>true or false</source>
         <translation>布尔值（true 或 false）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="291"/>
+        <location filename="../../desktop/core/settings.py" line="298"/>
         <source>true, false or null</source>
         <translation>布尔值或 null（true、false 或 null）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="299"/>
-        <location filename="../../desktop/core/settings.py" line="407"/>
+        <location filename="../../desktop/core/settings.py" line="306"/>
+        <location filename="../../desktop/core/settings.py" line="414"/>
         <location filename="../../desktop/core/web_search.py" line="59"/>
         <source>must be {what}, not {type}</source>
         <translation>必须是{what}，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="340"/>
+        <location filename="../../desktop/core/settings.py" line="347"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;local&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="350"/>
+        <location filename="../../desktop/core/settings.py" line="357"/>
         <source>unknown kind {kind} (one of: {choices})</source>
         <translation>未知的类型 {kind}（可选：{choices}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="371"/>
+        <location filename="../../desktop/core/settings.py" line="378"/>
         <source>{model} is not in models</source>
         <translation>{model} 不在模型列表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="404"/>
+        <location filename="../../desktop/core/settings.py" line="411"/>
         <source>a whole number of seconds ({low}-{high})</source>
         <translation>整数秒数（{low}-{high}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="412"/>
+        <location filename="../../desktop/core/settings.py" line="419"/>
         <source>must be between {low} and {high} seconds, not {value}</source>
         <translation>必须介于 {low} 到 {high} 秒之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="427"/>
+        <location filename="../../desktop/core/settings.py" line="434"/>
         <source>is not a valid HTTP header name</source>
         <translation>不是有效的 HTTP 请求头名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="447"/>
+        <location filename="../../desktop/core/settings.py" line="454"/>
         <source>must be between 256 and 100000000</source>
         <translation>必须介于 256 和 100000000 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="460"/>
+        <location filename="../../desktop/core/settings.py" line="467"/>
         <source>must be one of: system, none, custom</source>
         <translation>必须是以下之一：system、none、custom</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="467"/>
+        <location filename="../../desktop/core/settings.py" line="474"/>
         <source>must be a proxy URL such as http://host:3128</source>
         <translation>必须是代理 URL，例如 http://host:3128</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="486"/>
+        <location filename="../../desktop/core/settings.py" line="493"/>
         <source>must be one of: auto, ask, off</source>
         <translation>必须是以下之一：auto、ask、off</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="494"/>
+        <location filename="../../desktop/core/settings.py" line="501"/>
         <source>must be the tool definition&apos;s sha256 hash</source>
         <translation>必须是工具定义的 sha256 哈希值</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="501"/>
+        <location filename="../../desktop/core/settings.py" line="508"/>
         <source>(top level)</source>
         <translation>（顶层）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="533"/>
+        <location filename="../../desktop/core/settings.py" line="542"/>
         <source>{version} is newer than this Parley understands</source>
         <translation>{version} 高于当前 Parley 支持的版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="541"/>
+        <location filename="../../desktop/core/settings.py" line="550"/>
         <source>{id} is used twice</source>
         <translation>{id} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="551"/>
+        <location filename="../../desktop/core/settings.py" line="560"/>
         <source>must be one of: system, light, dark</source>
         <translation>必须是以下之一：system、light、dark</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="556"/>
+        <location filename="../../desktop/core/settings.py" line="565"/>
         <source>must be between 6 and 48</source>
         <translation>必须介于 6 和 48 之间</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="183"/>
         <location filename="../../desktop/core/assistants.py" line="229"/>
-        <location filename="../../desktop/core/settings.py" line="578"/>
-        <location filename="../../desktop/core/settings.py" line="588"/>
+        <location filename="../../desktop/core/settings.py" line="587"/>
+        <location filename="../../desktop/core/settings.py" line="597"/>
         <source>must be one of: {names}</source>
         <translation>必须是以下之一：{names}</translation>
     </message>
@@ -1434,7 +1443,7 @@
         <translation>OCR 模型 {model} 无法识别 {name}：{error}（请在“{place}”中选择其他 OCR 模型，或选择“无 — 使用本地引擎”）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/settings_service.py" line="202"/>
+        <location filename="../../desktop/engine/settings_service.py" line="211"/>
         <source>no provider with id {id}</source>
         <translation>没有 ID 为 {id} 的服务商</translation>
     </message>
@@ -1927,72 +1936,72 @@
         <translation>复制</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="171"/>
+        <location filename="../../desktop/storage/attachments.py" line="175"/>
         <source>this is not a regular file</source>
         <translation>这不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="351"/>
+        <location filename="../../desktop/storage/attachments.py" line="360"/>
         <source>its saved text is damaged</source>
         <translation>已保存的文本已损坏</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="432"/>
+        <location filename="../../desktop/storage/attachments.py" line="441"/>
         <source>Could not clean up unused attachments ({detail})</source>
         <translation>无法清理未使用的附件（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="499"/>
+        <location filename="../../desktop/storage/attachments.py" line="528"/>
         <source>could not be recorded in the database ({detail})</source>
         <translation>无法记录到数据库中（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="505"/>
+        <location filename="../../desktop/storage/attachments.py" line="534"/>
         <source>there is not enough free disk space to keep a copy of it</source>
         <translation>磁盘空间不足，无法保存它的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="507"/>
+        <location filename="../../desktop/storage/attachments.py" line="536"/>
         <source>Parley is not allowed to write to its attachment folder {root}</source>
         <translation>Parley 没有写入附件文件夹 {root} 的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="511"/>
+        <location filename="../../desktop/storage/attachments.py" line="540"/>
         <source>the attachment folder {root} is on a read-only disk</source>
         <translation>附件文件夹 {root} 位于只读磁盘上</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="512"/>
+        <location filename="../../desktop/storage/attachments.py" line="541"/>
         <source>could not be copied into the attachment folder ({reason})</source>
         <translation>无法复制到附件文件夹（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="714"/>
+        <location filename="../../desktop/storage/attachments.py" line="743"/>
         <source>the file could not be found (it may have been moved or deleted)</source>
         <translation>找不到文件（可能已被移动或删除）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="716"/>
+        <location filename="../../desktop/storage/attachments.py" line="745"/>
         <source>Parley is not allowed to read this file</source>
         <translation>Parley 没有读取此文件的权限</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="718"/>
+        <location filename="../../desktop/storage/attachments.py" line="747"/>
         <source>this is a folder, not a file</source>
         <translation>这是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="719"/>
+        <location filename="../../desktop/storage/attachments.py" line="748"/>
         <source>the file could not be read ({reason})</source>
         <translation>无法读取文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="724"/>
+        <location filename="../../desktop/storage/attachments.py" line="753"/>
         <source>Parley&apos;s stored copy of this file is missing</source>
         <translation>Parley 保存的此文件副本已丢失</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/attachments.py" line="725"/>
+        <location filename="../../desktop/storage/attachments.py" line="754"/>
         <source>Parley&apos;s stored copy of this file could not be read ({reason})</source>
         <translation>无法读取 Parley 保存的此文件副本（{reason}）</translation>
     </message>
@@ -2851,152 +2860,152 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="252"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="258"/>
         <source>Chats</source>
         <translation>对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="256"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="262"/>
         <source>Open the first search result</source>
         <translation>打开第一个搜索结果</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="257"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="263"/>
         <source>Rename the selected chat</source>
         <translation>重命名所选对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="258"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="264"/>
         <source>Delete the selected chat</source>
         <translation>删除所选对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="262"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="268"/>
         <source>Composer</source>
         <translation>输入框</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="264"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="270"/>
         <source>Send the message</source>
         <translation>发送消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="265"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="271"/>
         <source>New line in the message</source>
         <translation>在消息中换行</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="266"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="272"/>
         <source>Insert a saved prompt (at the start of a line)</source>
         <translation>插入已保存的提示词（在行首）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="271"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="277"/>
         <source>Answer</source>
         <translation>回答</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="273"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="279"/>
         <source>Stop the answer (keeps what arrived)</source>
         <translation>停止回答（保留已收到的内容）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="278"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="284"/>
         <source>Find in chat</source>
         <translation>在对话中查找</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="280"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="286"/>
         <source>Find in this chat</source>
         <translation>在此对话中查找</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="281"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="287"/>
         <source>Next match (in the find bar)</source>
         <translation>下一个匹配（在查找栏中）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="282"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="288"/>
         <source>Previous match (in the find bar)</source>
         <translation>上一个匹配（在查找栏中）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="284"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="290"/>
         <source>Close the find bar</source>
         <translation>关闭查找栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="288"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="294"/>
         <source>Edit</source>
         <translation>编辑</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="299"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="305"/>
         <source>View</source>
         <translation>视图</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="301"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="307"/>
         <source>Show or hide the sidebar</source>
         <translation>显示或隐藏侧边栏</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="302"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="308"/>
         <source>Larger text</source>
         <translation>放大文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="303"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="309"/>
         <source>Smaller text</source>
         <translation>缩小文字</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="304"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="310"/>
         <source>Text at its usual size</source>
         <translation>恢复默认文字大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="309"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="315"/>
         <source>Floating chat</source>
         <translation>悬浮窗</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="311"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="317"/>
         <source>Show or hide the floating chat</source>
         <translation>显示或隐藏悬浮窗</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="313"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="319"/>
         <source>The same from any application (set in Settings)</source>
         <translation>在任意应用中执行同样操作（在设置中设定）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="316"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="322"/>
         <source>Move it</source>
         <translation>移动</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="317"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="323"/>
         <source>Move it 50 px at a time</source>
         <translation>每次移动 50 px</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="318"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="324"/>
         <source>Resize it</source>
         <translation>调整大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="319"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="325"/>
         <source>Hide it (when no answer is running)</source>
         <translation>隐藏（没有正在生成的回答时）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="323"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="329"/>
         <source>Parley</source>
         <translation>Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="324"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="330"/>
         <source>This sheet</source>
         <translation>本列表</translation>
     </message>
@@ -3077,11 +3086,11 @@
     </message>
     <message>
         <location filename="../../desktop/engine/importers/chatbox.py" line="344"/>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="177"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="209"/>
         <location filename="../../desktop/engine/importers/cherry.py" line="135"/>
         <location filename="../../desktop/engine/importers/claude.py" line="133"/>
-        <location filename="../../desktop/engine/importers/jan.py" line="142"/>
-        <location filename="../../desktop/engine/importers/jan.py" line="181"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="171"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="210"/>
         <location filename="../../desktop/engine/importers/lobechat.py" line="265"/>
         <location filename="../../desktop/engine/importers/lobechat.py" line="337"/>
         <source>no messages</source>
@@ -3095,172 +3104,186 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="423"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="424"/>
         <source>Message {number} of “{title}”</source>
         <translation>“{title}”的第 {number} 条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="431"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="432"/>
         <source>It is not a message.</source>
         <translation>不是消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="437"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="438"/>
         <source>Its id appears twice.</source>
         <translation>其 ID 出现了两次。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="448"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="449"/>
         <source>This chat had a system prompt in Chatbox; it was not imported as Parley&apos;s system prompt. Open this notice to read it.</source>
         <translation>此对话在 Chatbox 中设有系统提示词，但未作为 Parley 的系统提示词导入。打开此提示即可查看。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="456"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="457"/>
         <source>Chatbox&apos;s separate tool messages are not imported.</source>
         <translation>不导入 Chatbox 中单独的工具消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="459"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="460"/>
         <source>Its role ({role}) is not one Parley has.</source>
         <translation>其角色（{role}）在 Parley 中不存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="500"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="501"/>
         <source>Its content is not a list.</source>
         <translation>其内容不是列表。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="548"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="549"/>
         <source>A file ({name}) was attached here in Chatbox; it was not imported.</source>
         <translation>此处在 Chatbox 中附有一个文件（{name}），未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="560"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="561"/>
         <source>A web page was attached here in Chatbox ({url}); its text was not imported.</source>
         <translation>此处在 Chatbox 中附有一个网页（{url}），其文本未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="570"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="571"/>
         <source>An image was attached here in Chatbox; it was not imported.</source>
         <translation>此处在 Chatbox 中附有一张图片，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatbox.py" line="593"/>
+        <location filename="../../desktop/engine/importers/chatbox.py" line="594"/>
         <source>A part of this message that Parley does not know ({kind}) was not imported.</source>
         <translation>此消息中有一部分 Parley 无法识别的内容（{kind}），未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="59"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="67"/>
         <location filename="../../desktop/engine/importers/claude.py" line="99"/>
         <source>The export has no conversations.json.</source>
         <translation>导出文件中没有 conversations.json。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="73"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="83"/>
         <source>The rest of the file is not valid JSON ({error}); what came before it was read.</source>
         <translation>文件的其余部分不是有效的 JSON（{error}）；已读取此前的内容。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="97"/>
+        <source>Only this file was chosen, not the whole export, so %n image(s) and file(s) of its chats cannot be imported. Choose the export&apos;s zip file to bring them in too.</source>
+        <translation>
+            <numerusform>只选择了这个文件，而不是完整的导出，因此其对话中的 %n 个图片或文件无法导入。请选择导出的 zip 文件，以便一并导入它们。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="98"/>
-        <location filename="../../desktop/engine/importers/files.py" line="85"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="122"/>
+        <location filename="../../desktop/engine/importers/files.py" line="133"/>
         <source>{name} is too large to read.</source>
         <translation>{name} 过大，无法读取。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="103"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="127"/>
         <source>{name} is not UTF-8 text: {error}</source>
         <translation>{name} 不是 UTF-8 文本：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="113"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="137"/>
         <source>This is not a list of ChatGPT conversations.</source>
         <translation>这不是 ChatGPT 对话列表。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="139"/>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="144"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="163"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="168"/>
         <location filename="../../desktop/engine/importers/claude.py" line="119"/>
         <source>conversation {number}</source>
         <translation>第 {number} 个对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="140"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="164"/>
         <source>it is not a conversation (not a JSON object)</source>
         <translation>不是对话（不是 JSON 对象）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="148"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="172"/>
         <location filename="../../desktop/engine/importers/claude.py" line="109"/>
         <source>it could not be read: {error}</source>
         <translation>无法读取：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="168"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="200"/>
         <location filename="../../desktop/engine/importers/claude.py" line="128"/>
         <source>it has no id</source>
         <translation>没有 ID</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="171"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="203"/>
         <source>its message tree is missing or unreadable</source>
         <translation>消息树缺失或无法读取</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="184"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="216"/>
         <source>it shares messages with another conversation of this export</source>
         <translation>与此导出中的另一个对话有相同的消息</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="248"/>
+        <source>%n image(s) or file(s) shown in ChatGPT are not in the export or cannot be shown in Parley; a note marks each place.</source>
+        <translation>
+            <numerusform>在 ChatGPT 中显示的 %n 个图片或文件不在导出中，或无法在 Parley 中显示；已在每处添加说明。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="220"/>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="230"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="268"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="278"/>
         <source>it is not a JSON object</source>
         <translation>不是 JSON 对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="239"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="287"/>
         <location filename="../../desktop/engine/importers/claude.py" line="149"/>
-        <location filename="../../desktop/engine/importers/jan.py" line="160"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="189"/>
         <source>message {number} of “{title}”</source>
         <translation>“{title}”的第 {number} 条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt.py" line="289"/>
+        <location filename="../../desktop/engine/importers/chatgpt.py" line="337"/>
         <source>its replies go round in a loop</source>
         <translation>其回复关系构成了循环</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="31"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="32"/>
         <source>An image was attached here in ChatGPT; it was not imported.</source>
         <translation>此处在 ChatGPT 中附有一张图片，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="195"/>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="234"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="211"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="263"/>
         <source>ChatGPT showed content of the kind “{kind}” here; it was not imported.</source>
         <translation>ChatGPT 在此处显示了“{kind}”类型的内容，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="224"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="250"/>
         <source>A recording was attached here in ChatGPT; it was not imported.</source>
         <translation>此处在 ChatGPT 中附有一段录音，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="259"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="300"/>
         <source>The file “{name}” was attached here in ChatGPT; it was not imported.</source>
         <translation>此处在 ChatGPT 中附有文件“{name}”，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="271"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="322"/>
         <source>it names no author</source>
         <translation>未注明作者</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="278"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="329"/>
         <source>it was written by “{role}”, which is not the person or the model</source>
         <translation>作者是“{role}”，既不是用户也不是模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="282"/>
+        <location filename="../../desktop/engine/importers/chatgpt_content.py" line="333"/>
         <source>its content is missing or unreadable</source>
         <translation>内容缺失或无法读取</translation>
     </message>
@@ -3298,28 +3321,28 @@
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/cherry.py" line="225"/>
+        <location filename="../../desktop/engine/importers/cherry.py" line="226"/>
         <location filename="../../desktop/engine/importers/lobechat.py" line="269"/>
         <source>message {n} of “{title}”</source>
         <translation>“{title}”的第 {n} 条消息</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/cherry.py" line="227"/>
+        <location filename="../../desktop/engine/importers/cherry.py" line="228"/>
         <source>not a message record</source>
         <translation>不是消息记录</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/cherry.py" line="232"/>
+        <location filename="../../desktop/engine/importers/cherry.py" line="233"/>
         <source>its id appears twice in the topic</source>
         <translation>其 ID 在话题中出现了两次</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/cherry.py" line="243"/>
+        <location filename="../../desktop/engine/importers/cherry.py" line="244"/>
         <source>its role “{role}” is not one Parley has</source>
         <translation>其角色“{role}”在 Parley 中不存在</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/cherry.py" line="256"/>
+        <location filename="../../desktop/engine/importers/cherry.py" line="257"/>
         <source>its content is not in the backup</source>
         <translation>其内容不在备份中</translation>
     </message>
@@ -3411,159 +3434,165 @@
         <translation>此导出未保留“{title}”的分支；其消息按顺序排列。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="332"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="333"/>
         <source>Untitled Claude chat</source>
         <translation>未命名的 Claude 对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="360"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="361"/>
         <source>A part of this message could not be read.</source>
         <translation>此消息中有一部分内容无法读取。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="383"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="384"/>
         <source>A “{kind}” part of this message in Claude was not imported.</source>
         <translation>此消息在 Claude 中有一部分“{kind}”内容，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="477"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="478"/>
         <source>(The result held no text.)</source>
         <translation>（结果中没有文本。）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="492"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="493"/>
         <source>a file</source>
         <translation>未命名文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="497"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="498"/>
         <source>The file {name} was attached here in Claude; it was not imported.</source>
         <translation>此处在 Claude 中附有文件 {name}，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="505"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="506"/>
         <source>Attached file {name}:</source>
         <translation>附件 {name}：</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="509"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="510"/>
         <source>The file {name} was attached here in Claude. The first {count} characters of its text are kept; the file itself was not in the export.</source>
         <translation>此处在 Claude 中附有文件 {name}。已保留其文本的前 {count} 个字符；文件本身不在导出中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="514"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="515"/>
         <source>The file {name} was attached here in Claude. Its text is kept; the file itself was not in the export.</source>
         <translation>此处在 Claude 中附有文件 {name}。已保留其文本；文件本身不在导出中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/claude.py" line="544"/>
+        <location filename="../../desktop/engine/importers/claude.py" line="545"/>
         <source>An image or file ({name}) was attached here in Claude; it was not imported.</source>
         <translation>此处在 Claude 中附有图片或文件（{name}），未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/files.py" line="45"/>
+        <location filename="../../desktop/engine/importers/files.py" line="60"/>
         <source>{name} is not a readable zip file: {error}</source>
         <translation>{name} 不是可读取的 zip 文件：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/files.py" line="71"/>
+        <location filename="../../desktop/engine/importers/files.py" line="97"/>
+        <location filename="../../desktop/engine/importers/files.py" line="112"/>
         <source>The export has no file {name}.</source>
         <translation>导出中没有文件 {name}。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/files.py" line="90"/>
+        <location filename="../../desktop/engine/importers/files.py" line="125"/>
+        <source>it could not be read from the export ({error})</source>
+        <translation>无法从导出中读取（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/files.py" line="138"/>
         <source>{name} is not valid JSON: {error}</source>
         <translation>{name} 不是有效的 JSON：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/files.py" line="113"/>
+        <location filename="../../desktop/engine/importers/files.py" line="161"/>
         <source>{name} holds more files than an export does; choose its export.</source>
         <translation>{name} 中的文件数量超出了一份导出应有的数量；请选择其中的导出。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="100"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="105"/>
         <source>Its files are not shaped as Jan writes them: {error}</source>
         <translation>其文件格式与 Jan 写入的格式不符：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="135"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="164"/>
         <source>It has no thread.json; Jan does not show such a folder either.</source>
         <translation>没有 thread.json；Jan 也不会显示这样的文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="138"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="167"/>
         <source>Its thread.json is not a Jan thread.</source>
         <translation>其 thread.json 不是 Jan 对话。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="140"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="169"/>
         <source>Untitled Jan thread</source>
         <translation>未命名的 Jan 对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="162"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="191"/>
         <source>The line is not readable JSON.</source>
         <translation>此行不是可读取的 JSON。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="166"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="195"/>
         <source>A message with the same id came earlier.</source>
         <translation>前面已有 ID 相同的消息。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/importers/jan.py" line="198"/>
-        <source>%n image(s) or file(s) were attached in Jan; they were not imported.</source>
+        <location filename="../../desktop/engine/importers/jan.py" line="227"/>
+        <source>%n image(s) or file(s) attached in Jan are not among the thread&apos;s files; they were not imported.</source>
         <translation>
-            <numerusform>在 Jan 中添加的 %n 个图片或文件未导入。</numerusform>
+            <numerusform>在 Jan 中添加的 %n 个图片或文件不在该对话的文件中，未导入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="237"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="274"/>
         <source>A tool result whose call is not in the thread.</source>
         <translation>工具结果对应的调用不在此对话中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="242"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="279"/>
         <source>A system message; Parley keeps the system prompt with the assistant.</source>
         <translation>系统消息；Parley 将系统提示词保存在助手中。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="244"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="281"/>
         <source>The role {role} is not one Parley shows.</source>
         <translation>Parley 不显示角色 {role}。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="292"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="348"/>
         <source>A PDF file was attached here in Jan; it was not imported.</source>
         <translation>此处在 Jan 中附有一个 PDF 文件，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="294"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="350"/>
         <source>An image was attached here in Jan; it was not imported.</source>
         <translation>此处在 Jan 中附有一张图片，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="308"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="364"/>
         <source>A part of type {kind} was here in Jan; it was not imported.</source>
         <translation>此处在 Jan 中有一部分 {kind} 类型的内容，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="334"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="390"/>
         <source>unknown tool</source>
         <translation>未知工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="339"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="395"/>
         <source>Jan recorded no result for this call.</source>
         <translation>Jan 没有记录此调用的结果。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="388"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="444"/>
         <source>attachment</source>
         <translation>附件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/jan.py" line="391"/>
+        <location filename="../../desktop/engine/importers/jan.py" line="447"/>
         <source>The file {name} was attached here in Jan; its text is kept here.</source>
         <translation>此处在 Jan 中附有文件 {name}；其文本保留在此提示中。</translation>
     </message>
@@ -3623,26 +3652,577 @@
         <translation>系统消息；Parley 不导入此类消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/lobechat.py" line="491"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="492"/>
         <source>A tool result was here in LobeChat; Parley could not tell which call it answered.</source>
         <translation>此处在 LobeChat 中有一个工具结果；Parley 无法确定它对应哪个调用。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/engine/importers/lobechat.py" line="555"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="556"/>
         <source>%n image(s) were attached here in LobeChat; they were not imported.</source>
         <translation>
             <numerusform>此处在 LobeChat 中附有 %n 张图片，未导入。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/lobechat.py" line="566"/>
+        <location filename="../../desktop/engine/importers/lobechat.py" line="567"/>
         <source>The file “{name}” was attached here in LobeChat; it was not imported.</source>
         <translation>此处在 LobeChat 中附有文件“{name}”，未导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/run.py" line="131"/>
+        <location filename="../../desktop/engine/importers/run.py" line="143"/>
         <source>Parley does not recognise {name} as an export it can read. It reads exports from {clients}.</source>
         <translation>Parley 无法将 {name} 识别为可读取的导出。Parley 可以读取 {clients} 的导出。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/run.py" line="209"/>
+        <source>{name} in “{title}”</source>
+        <translation>“{title}”中的 {name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/backup_settings.py" line="47"/>
+        <source>must be a whole number from 1 to {most}</source>
+        <translation>必须是 1 到 {most} 之间的整数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="86"/>
+        <source>must not contain a user name or password (enter them in their own fields)</source>
+        <translation>不能包含用户名或密码（请填写在对应的字段中）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="89"/>
+        <source>must not contain a query (?…) or fragment (#…)</source>
+        <translation>不能包含查询参数（?…）或片段（#…）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="99"/>
+        <source>must be a bucket name of 3 to 63 lowercase letters, digits, dots and hyphens, starting and ending with a letter or digit</source>
+        <translation>必须是由 3 到 63 个小写字母、数字、点和连字符组成的存储桶名称，且以字母或数字开头和结尾</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="107"/>
+        <source>must be a bucket name, not an IP address</source>
+        <translation>必须是存储桶名称，不能是 IP 地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="115"/>
+        <source>must be folder names separated by &quot;/&quot; (no &quot;..&quot;, no &quot;\&quot;, no &quot;//&quot;)</source>
+        <translation>必须是以 &quot;/&quot; 分隔的文件夹名称（不能包含 &quot;..&quot;、&quot;\&quot; 或 &quot;//&quot;）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="131"/>
+        <source>must be one of: folder, webdav, s3</source>
+        <translation>必须是以下之一：folder、webdav、s3</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="139"/>
+        <source>must be the full path of a folder (e.g. /media/disk/Parley)</source>
+        <translation>必须是文件夹的完整路径（例如 /media/disk/Parley）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="150"/>
+        <source>must be a region name such as &quot;us-east-1&quot; (ask your provider)</source>
+        <translation>必须是区域名称，例如 &quot;us-east-1&quot;（可向服务商询问）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/remote_target.py" line="193"/>
+        <source>{bucket} on {endpoint}</source>
+        <translation>{endpoint} 上的 {bucket}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings_merge.py" line="139"/>
+        <source>the backup&apos;s settings, byte {offset}</source>
+        <translation>备份中的设置，第 {offset} 字节</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings_merge.py" line="140"/>
+        <source>the file is not valid UTF-8 text, so no setting was restored</source>
+        <translation>该文件不是有效的 UTF-8 文本，因此未恢复任何设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings_merge.py" line="144"/>
+        <source>the backup&apos;s settings, line {line}, column {column}</source>
+        <translation>备份中的设置，第 {line} 行第 {column} 列</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings_merge.py" line="147"/>
+        <location filename="../../desktop/core/settings_merge.py" line="156"/>
+        <source>{problem}, so no setting was restored</source>
+        <translation>{problem}，因此未恢复任何设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/settings_merge.py" line="155"/>
+        <source>the backup&apos;s settings, {field}</source>
+        <translation>备份中的设置，{field}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="245"/>
+        <source>write the backup</source>
+        <translation>写入备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="302"/>
+        <source>it changed while it was being backed up</source>
+        <translation>备份过程中该文件发生了变化</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="420"/>
+        <source>it is not a tar archive ({reason})</source>
+        <translation>不是 tar 归档文件（{reason}）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="423"/>
+        <location filename="../../desktop/engine/backup/archive.py" line="540"/>
+        <source>open the backup</source>
+        <translation>打开备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="451"/>
+        <source>it does not start with its manifest</source>
+        <translation>开头不是其清单文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="470"/>
+        <source>it holds more files than its manifest lists</source>
+        <translation>包含的文件多于其清单中列出的文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="473"/>
+        <source>it holds something other than a file: {name}</source>
+        <translation>包含非文件内容：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="476"/>
+        <source>it holds {name} twice</source>
+        <translation>{name} 出现了两次</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="478"/>
+        <source>{name} is larger than its manifest allows</source>
+        <translation>{name} 超出了清单允许的大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="491"/>
+        <source>it holds a file Parley does not write: {name}</source>
+        <translation>包含 Parley 不会写入的文件：{name}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/archive.py" line="494"/>
+        <source>its database or its settings are missing</source>
+        <translation>缺少数据库或设置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="71"/>
+        <source>Enter a passphrase.</source>
+        <translation>请输入密码。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="74"/>
+        <source>A passphrase needs at least {count} characters; a few unrelated words are easy to remember and hard to guess.</source>
+        <translation>密码至少需要 {count} 个字符；几个互不相关的单词组合起来既好记又难猜。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="79"/>
+        <source>This passphrase repeats too few different characters to be hard to guess; try a few unrelated words.</source>
+        <translation>此密码中不同的字符太少，容易被猜到；试试几个互不相关的单词。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="108"/>
+        <source>it ends before its key</source>
+        <translation>在密钥出现之前就已结束</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="111"/>
+        <source>its key has an impossible size</source>
+        <translation>密钥大小异常</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="114"/>
+        <source>it ends inside its key</source>
+        <translation>在密钥中途就已结束</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="116"/>
+        <source>its key is not in the age format</source>
+        <translation>密钥不是 age 格式</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="135"/>
+        <location filename="../../desktop/engine/backup/crypto.py" line="137"/>
+        <source>its key does not pass its check</source>
+        <translation>密钥未通过校验</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="141"/>
+        <source>its key is not a key</source>
+        <translation>密钥无效</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="148"/>
+        <source>its contents were not encrypted with its key</source>
+        <translation>内容不是用其密钥加密的</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="150"/>
+        <source>its encryption header does not pass its check</source>
+        <translation>加密头未通过校验</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/crypto.py" line="152"/>
+        <source>its encrypted contents do not pass their check, or end early</source>
+        <translation>加密内容未通过校验，或提前结束</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="43"/>
+        <source>The passphrase does not open this backup. Check it and try again; nothing was changed.</source>
+        <translation>此密码无法打开这个备份。请检查后重试；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="52"/>
+        <source>This backup was changed or damaged after it was made ({detail}); nothing was restored from it.</source>
+        <translation>此备份在创建后被修改或已损坏（{detail}）；未从中恢复任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="61"/>
+        <source>{name} is not a Parley backup; nothing was restored from it.</source>
+        <translation>{name} 不是 Parley 备份；未从中恢复任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="69"/>
+        <source>This backup was made by a newer Parley (backup format {found}). Update Parley to open it; nothing was changed.</source>
+        <translation>此备份由更新版本的 Parley 创建（备份格式 {found}）。请更新 Parley 后再打开；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="79"/>
+        <source>This backup holds a database from a newer Parley (version {found}; this Parley knows up to {known}). Update Parley to restore it; nothing was changed.</source>
+        <translation>此备份包含来自更新版本 Parley 的数据库（版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再恢复；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="89"/>
+        <source>This backup&apos;s contents are not laid out as Parley writes them ({detail}); nothing was restored from it.</source>
+        <translation>此备份的内容结构与 Parley 写入的不符（{detail}）；未从中恢复任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="98"/>
+        <source>Parley could not read {path} ({reason}); nothing was changed.</source>
+        <translation>Parley 无法读取 {path}（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="108"/>
+        <source>This backup&apos;s passphrase protection is set for a much faster computer than this one ({detail}); open it on a faster computer. Nothing was changed.</source>
+        <translation>此备份的密码保护是按比这台电脑快得多的电脑设置的（{detail}）；请在更快的电脑上打开。未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="119"/>
+        <source>There is not enough free space in {folder} to {doing}. Free some space there or choose another folder; nothing was changed.</source>
+        <translation>{folder} 的可用空间不足，无法{doing}。请在该位置释放一些空间，或选择其他文件夹；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="124"/>
+        <source>There is not enough free space in {folder} to {doing} ({free} free). Free some space there or choose another folder; nothing was changed.</source>
+        <translation>{folder} 的可用空间不足，无法{doing}（剩余 {free}）。请在该位置释放一些空间，或选择其他文件夹；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="133"/>
+        <source>Parley could not write to {folder} ({reason}); nothing was changed.</source>
+        <translation>Parley 无法写入 {folder}（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="142"/>
+        <source>The backup was cancelled; no backup file was left behind.</source>
+        <translation>备份已取消；未留下备份文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/errors.py" line="144"/>
+        <source>Opening the backup was cancelled; nothing was restored from it.</source>
+        <translation>已取消打开备份；未从中恢复任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/manifest.py" line="67"/>
+        <source>its manifest is not JSON</source>
+        <translation>清单不是 JSON</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/manifest.py" line="69"/>
+        <source>its manifest is not a JSON object</source>
+        <translation>清单不是 JSON 对象</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/manifest.py" line="96"/>
+        <source>its manifest has no valid {field}</source>
+        <translation>清单中没有有效的 {field}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/service.py" line="227"/>
+        <source>The last backup was cancelled.</source>
+        <translation>上次备份已取消。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/service.py" line="245"/>
+        <source>Enter the backup passphrase in File → Back Up… to back up.</source>
+        <translation>请在“文件 → 备份…”中输入备份密码后再备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/service.py" line="298"/>
+        <source>The backup was written, but older backups could not be removed: {error}</source>
+        <translation>备份已写入，但无法删除较早的备份：{error}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/service.py" line="345"/>
+        <source>The backup&apos;s attachments could not be copied here: {reason}; nothing changed.</source>
+        <translation>无法将备份中的附件复制到这里：{reason}；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/service.py" line="351"/>
+        <source>The restore was cancelled; nothing changed.</source>
+        <translation>恢复已取消；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/service.py" line="384"/>
+        <source>Choose where backups go first, in File → Back Up….</source>
+        <translation>请先在“文件 → 备份…”中选择备份的存放位置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/backup/snapshot.py" line="112"/>
+        <source>copy the database for the backup</source>
+        <translation>为备份复制数据库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/attach.py" line="90"/>
+        <source>a message can carry at most {count} files</source>
+        <translation>一条消息最多可带 {count} 个文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/attach.py" line="111"/>
+        <source>The file {name} was attached here; it could not be imported: {problem}.</source>
+        <translation>此处附有文件 {name}，但无法导入：{problem}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/attach.py" line="131"/>
+        <source>files cannot be kept in this window</source>
+        <translation>此窗口中无法保存文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/attach.py" line="140"/>
+        <source>too large</source>
+        <translation>文件过大</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/importers/attach.py" line="166"/>
+        <source>the export could not be opened again ({error})</source>
+        <translation>无法再次打开导出（{error}）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="39"/>
+        <source>The server refused the user name or password for {where}. Check them in File → Back Up…</source>
+        <translation>服务器拒绝了 {where} 的用户名或密码。请在“文件 → 备份…”中检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="42"/>
+        <source>The account has no permission to do this at {where}. Check the account&apos;s permissions on the server.</source>
+        <translation>该账户无权在 {where} 执行此操作。请检查该账户在服务器上的权限。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="46"/>
+        <source>Nothing was found at {where}. Check the address in File → Back Up…</source>
+        <translation>在 {where} 未找到任何内容。请在“文件 → 备份…”中检查地址。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="49"/>
+        <source>The storage at {where} is out of space. Free some space there (or delete old backups) and try again.</source>
+        <translation>{where} 的存储空间已满。请在那里释放一些空间（或删除旧备份）后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="53"/>
+        <source>The server at {where} did not answer in time. Check the network connection and try again later.</source>
+        <translation>{where} 的服务器未及时响应。请检查网络连接，稍后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="57"/>
+        <source>A secure connection to {where} could not be made: the server&apos;s certificate could not be verified. Check the address, or set a CA bundle in Settings → Network if it uses your own certificate authority.</source>
+        <translation>无法与 {where} 建立安全连接：无法验证服务器的证书。请检查地址；如果服务器使用的是你自己的证书颁发机构，请在“设置 → 网络”中设置 CA 证书包。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="62"/>
+        <source>Parley could not connect to {where}. Check the address and the network connection, and that the server is running.</source>
+        <translation>Parley 无法连接到 {where}。请检查地址和网络连接，并确认服务器正在运行。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="66"/>
+        <source>A file of that name already exists at {where}, written by another device.</source>
+        <translation>{where} 中已有另一台设备写入的同名文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="69"/>
+        <source>The server at {where} had an internal problem. Try again later; if it keeps happening, ask the server&apos;s administrator.</source>
+        <translation>{where} 的服务器出现内部错误。请稍后重试；如果问题持续出现，请联系服务器管理员。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="73"/>
+        <source>The server at {where} gave an answer Parley cannot read. Check that the address is a WebDAV folder or an S3 endpoint.</source>
+        <translation>{where} 的服务器返回了 Parley 无法读取的响应。请确认该地址是 WebDAV 文件夹或 S3 端点。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="76"/>
+        <source>Parley could not use the folder {where}.</source>
+        <translation>Parley 无法使用文件夹 {where}。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="99"/>
+        <source>{message} ({detail})</source>
+        <translation>{message}（{detail}）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="110"/>
+        <source>There is no file named {name} at {where}.</source>
+        <translation>{where} 中没有名为 {name} 的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="119"/>
+        <source>A file named {name} already exists at {where}.</source>
+        <translation>{where} 中已存在名为 {name} 的文件。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="146"/>
+        <location filename="../../desktop/engine/remote/webdav.py" line="217"/>
+        <source>HTTP {status}</source>
+        <translation>HTTP {status}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="154"/>
+        <source>The server at {where} gave an unexpected answer.</source>
+        <translation>{where} 的服务器返回了意外的响应。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="191"/>
+        <source>The connection to {where} broke off in the middle of an answer. Try again; if it keeps happening, check the server or the proxy.</source>
+        <translation>与 {where} 的连接在响应中途断开。请重试；如果问题持续出现，请检查服务器或代理。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="199"/>
+        <source>The connection to {where} was interrupted. Check the network connection and try again.</source>
+        <translation>与 {where} 的连接已中断。请检查网络连接后重试。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="214"/>
+        <source>Parley is not allowed to write to the folder {where}. Check the folder&apos;s permissions, or choose another folder in File → Back Up…</source>
+        <translation>Parley 没有写入文件夹 {where} 的权限。请检查该文件夹的权限，或在“文件 → 备份…”中选择其他文件夹。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="222"/>
+        <source>The folder {where} does not exist.</source>
+        <translation>文件夹 {where} 不存在。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/s3.py" line="189"/>
+        <source>The bucket {bucket} does not exist at {endpoint}. Check the bucket name in File → Back Up…, or create the bucket first.</source>
+        <translation>{endpoint} 上不存在存储桶 {bucket}。请在“文件 → 备份…”中检查存储桶名称，或先创建该存储桶。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/s3.py" line="207"/>
+        <source>The bucket at {where} is in the region {region}. Set that region in File → Back Up…</source>
+        <translation>{where} 的存储桶位于区域 {region}。请在“文件 → 备份…”中设置该区域。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/s3.py" line="211"/>
+        <source>The bucket at {where} is in another region. Check the region.</source>
+        <translation>{where} 的存储桶位于其他区域。请检查区域设置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/s3.py" line="253"/>
+        <source>not a bucket listing</source>
+        <translation>不是存储桶的文件列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/s3.py" line="259"/>
+        <source>a listing that cannot go on</source>
+        <translation>文件列表无法继续读取</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/webdav.py" line="57"/>
+        <source>The server at {where} did not answer like a WebDAV server. Check that the address is the WebDAV address of a folder (for Nextcloud: …/remote.php/dav/files/&lt;user&gt;/…).</source>
+        <translation>{where} 的服务器响应不像 WebDAV 服务器。请确认该地址是某个文件夹的 WebDAV 地址（Nextcloud 的格式为：…/remote.php/dav/files/&lt;user&gt;/…）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/webdav.py" line="86"/>
+        <source>no multistatus element</source>
+        <translation>缺少 multistatus 元素</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/webdav.py" line="92"/>
+        <source>an entry without an address</source>
+        <translation>有条目缺少地址</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_common.py" line="70"/>
+        <source>The backup&apos;s database {path} is missing, so nothing was restored.</source>
+        <translation>备份中的数据库 {path} 缺失，因此未恢复任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_common.py" line="96"/>
+        <source>The backup&apos;s database is at schema version {found}, not {known}: it must be prepared for this version of Parley first. Nothing was restored.</source>
+        <translation>备份中数据库的结构版本为 {found}，而不是 {known}：必须先将其转换为适用于此版本 Parley 的格式。未恢复任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_common.py" line="121"/>
+        <source>Parley could not restore the backup</source>
+        <translation>Parley 无法恢复备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_common.py" line="122"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="149"/>
+        <location filename="../../desktop/storage/restore_replace.py" line="86"/>
+        <source>Free some space there and try again; nothing was changed.</source>
+        <translation>请在该磁盘上释放一些空间后重试；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_common.py" line="127"/>
+        <source>The backup&apos;s data could not be restored ({reason}); nothing was changed. The backup may be damaged.</source>
+        <translation>无法恢复备份中的数据（{reason}）；未做任何更改。备份可能已损坏。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_merge.py" line="120"/>
+        <source>This backup was made by a newer version of Parley. Update Parley to restore it; nothing was changed.</source>
+        <translation>此备份由更新版本的 Parley 创建。请更新 Parley 后再恢复；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_merge.py" line="127"/>
+        <source>The backup&apos;s database could not be read ({reason}). The backup may be damaged; nothing was changed.</source>
+        <translation>无法读取备份中的数据库（{reason}）。备份可能已损坏；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_merge.py" line="138"/>
+        <source>The backup&apos;s database could not be brought up to this version of Parley ({reason}); nothing was changed.</source>
+        <translation>无法将备份中的数据库升级到此版本的 Parley（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_merge.py" line="148"/>
+        <source>Parley could not prepare the backup for restoring</source>
+        <translation>Parley 无法为恢复准备备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_merge.py" line="164"/>
+        <source>The backup&apos;s database {name} could not be read ({reason}). The backup may be damaged; nothing was changed.</source>
+        <translation>无法读取备份中的数据库 {name}（{reason}）。备份可能已损坏；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_merge.py" line="262"/>
+        <source>The backup&apos;s message {id} belongs to another conversation here than in the backup, so merging would tie the two together. Nothing was restored; replacing this device&apos;s data with the backup is still possible.</source>
+        <translation>备份中的消息 {id} 在本机所属的对话与在备份中不同，合并会把这两个对话关联在一起。未恢复任何内容；仍可以用备份替换本机的数据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_merge.py" line="345"/>
+        <source>The backup&apos;s message {id} replies to a message of another conversation. Nothing was restored.</source>
+        <translation>备份中的消息 {id} 回复的是另一个对话中的消息。未恢复任何内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_replace.py" line="83"/>
+        <source>Parley could not keep a copy of its database{size} before restoring</source>
+        <translation>恢复前，Parley 无法为数据库{size}保留副本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/storage/restore_replace.py" line="90"/>
+        <source>Parley could not keep a copy of its database before restoring ({reason}); nothing was changed.</source>
+        <translation>恢复前，Parley 无法为数据库保留副本（{reason}）；未做任何更改。</translation>
     </message>
 </context>
 <context>
@@ -4272,6 +4852,252 @@
         <location filename="../../desktop/ui/viewmodels/attachment_tray.py" line="280"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>BackupDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="36"/>
+        <source>Back Up and Restore</source>
+        <translation>备份与恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="50"/>
+        <source>Back Up</source>
+        <translation>备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="51"/>
+        <source>Restore</source>
+        <translation>恢复</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="57"/>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="118"/>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="74"/>
+        <source>&amp;Close</source>
+        <translation>关闭(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="121"/>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_dialog.py" line="143"/>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+</context>
+<context>
+    <name>BackupJob</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="100"/>
+        <source>Copying your chats, settings and files into the backup…</source>
+        <translation>正在将你的对话、设置和文件复制到备份中…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="102"/>
+        <source>Sending the backup to where backups go…</source>
+        <translation>正在将备份上传到备份位置…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="104"/>
+        <source>Fetching the backup…</source>
+        <translation>正在获取备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="106"/>
+        <source>Unlocking and checking the backup…</source>
+        <translation>正在解锁并检查备份…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="108"/>
+        <source>Replacing this computer&apos;s data with the backup&apos;s…</source>
+        <translation>正在用备份中的数据替换本机数据…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="109"/>
+        <source>Adding what this computer lacks…</source>
+        <translation>正在添加本机缺少的内容…</translation>
+    </message>
+</context>
+<context>
+    <name>BackupPanel</name>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="55"/>
+        <source>Re&amp;member in the keyring</source>
+        <translation>记住到密钥环(&amp;M)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="62"/>
+        <source>Without the passphrase nobody, not even you, can open these backups. Keep it somewhere safe.</source>
+        <translation>没有密码短语，任何人（包括你自己）都无法打开这些备份。请妥善保管。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="81"/>
+        <source>Back up every &amp;day while Parley runs</source>
+        <translation>Parley 运行期间每天备份(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="91"/>
+        <source>Back Up &amp;Now</source>
+        <translation>立即备份(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="97"/>
+        <source>Pa&amp;ssphrase</source>
+        <translation>密码短语(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="100"/>
+        <source>&amp;Repeat</source>
+        <translation>再次输入(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="106"/>
+        <source>Keep the &amp;last</source>
+        <translation>保留最近(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="111"/>
+        <source>backups of this computer</source>
+        <translation>份本机备份</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="118"/>
+        <source>Where backups go</source>
+        <translation>备份位置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="121"/>
+        <source>Passphrase</source>
+        <translation>密码短语</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="124"/>
+        <source>Schedule</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="179"/>
+        <source>The keyring is not available (%1): type the passphrase each time you back up.</source>
+        <translation>密钥环不可用（%1）：每次备份时都需要输入密码短语。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="183"/>
+        <source>The passphrase is kept in the keyring: leave the fields empty to use it, or type a new one to use from now on.</source>
+        <translation>密码短语已保存在密钥环中：留空即可使用它，或输入新的密码短语以便今后使用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="248"/>
+        <source>Type the passphrase in both fields to keep it in the keyring.</source>
+        <translation>在两个输入框中都输入密码短语，即可将其保存到密钥环。</translation>
+    </message>
+</context>
+<context>
+    <name>BackupViewModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="129"/>
+        <source>The last backup failed (%1): %2</source>
+        <translation>上次备份失败（%1）：%2</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="132"/>
+        <source>The last good one was made %1.</source>
+        <translation>上次成功的备份创建于 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="138"/>
+        <source>Last backed up %1 as %2.</source>
+        <translation>上次备份于 %1，文件为 %2。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="143"/>
+        <source>Not backed up yet.</source>
+        <translation>尚未备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="204"/>
+        <source>Enter the user name (for S3, the access key ID) first.</source>
+        <translation>请先输入用户名（S3 为 Access Key ID）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="227"/>
+        <source>The keyring could not keep the password (%1), so Parley keeps it only until it quits.</source>
+        <translation>密钥环无法保存密码（%1），因此 Parley 只会保留到退出为止。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="259"/>
+        <source>The two passphrases differ: type the same one in both fields.</source>
+        <translation>两次输入的密码短语不一致：请在两个输入框中输入相同的密码短语。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="274"/>
+        <source>The keyring could not keep the passphrase: %1</source>
+        <translation>密钥环无法保存密码短语：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="300"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="316"/>
+        <source>Choose where backups go first.</source>
+        <translation>请先选择备份的存放位置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="303"/>
+        <source>Daily backups need the passphrase kept in the keyring, and the keyring is not available: %1</source>
+        <translation>每日备份需要将密码短语保存在密钥环中，但密钥环不可用：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="308"/>
+        <source>Daily backups need the passphrase kept in the keyring: type it above and tick “Remember in the keyring”.</source>
+        <translation>每日备份需要将密码短语保存在密钥环中：请在上方输入，并勾选“保存到密钥环”。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="318"/>
+        <source>A backup or restore is running.</source>
+        <translation>正在进行备份或恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="323"/>
+        <source>Enter a passphrase to lock the backup with.</source>
+        <translation>请输入用于加密备份的密码短语。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="334"/>
+        <source>Fix the field marked above first.</source>
+        <translation>请先修正上方标出的字段。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="347"/>
+        <source>Parley can write to %1.</source>
+        <translation>Parley 可以写入 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="384"/>
+        <source>The backup was cancelled; nothing was changed.</source>
+        <translation>备份已取消，未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="398"/>
+        <source>Backed up: %1 (%2).</source>
+        <translation>已备份：%1（%2）。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="400"/>
+        <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
+        <translation>
+            <numerusform>已备份：%1（%2）；已删除 %Ln 个较早的备份。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="415"/>
+        <source>The daily backup failed: %1</source>
+        <translation>每日备份失败：%1</translation>
     </message>
 </context>
 <context>
@@ -5071,49 +5897,49 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="64"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="65"/>
         <source>Import from Another App</source>
         <translation>从其他应用导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="90"/>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="112"/>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="127"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="91"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="115"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="131"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="106"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="109"/>
         <source>Not imported</source>
         <translation>未导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="109"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="112"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="142"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="147"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="145"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="150"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="159"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="165"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="184"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="194"/>
         <source>Importing %1 of %2…</source>
         <translation>正在导入第 %1 个对话，共 %2 个…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="215"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="232"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -5142,127 +5968,161 @@
     </message>
     <message>
         <location filename="../../desktop/ui/viewmodels/import_export.py" line="127"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="129"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="163"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="129"/>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="166"/>
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="177"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="180"/>
         <source>Untitled chat</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="201"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="204"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="203"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
         <source>%Ln conversation(s)</source>
         <translation>
             <numerusform>%Ln 个对话</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="204"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="207"/>
         <source>%Ln message(s)</source>
         <translation>
             <numerusform>%Ln 条消息</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="205"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="208"/>
         <source>%Ln branch(es)</source>
         <translation>
             <numerusform>%Ln 个分支</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="209"/>
         <source>%Ln image(s)</source>
         <translation>
             <numerusform>%Ln 张图片</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="209"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="212"/>
         <source>%1 export: %2</source>
         <translation>%1 导出：%2</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="226"/>
+        <source>%Ln image(s) or file(s) will be attached to their messages.</source>
+        <translation>
+            <numerusform>%Ln 个图片或文件将添加为对应消息的附件。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="232"/>
+        <source>%Ln image(s) or file(s) will be left out; a note marks each place.</source>
+        <translation>
+            <numerusform>%Ln 个图片或文件将不会导入；每处均以提示标出。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="238"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="266"/>
         <source>Could not import: %1</source>
         <translation>无法导入：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="256"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="291"/>
         <source>Import cancelled after %1 of %2 conversations.</source>
         <translation>导入已取消，已完成 %1 个对话（共 %2 个）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="263"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="298"/>
         <source>Imported %Ln conversation(s)</source>
         <translation>
             <numerusform>已导入 %Ln 个对话</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="265"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="300"/>
         <source>(%Ln message(s))</source>
         <translation>
             <numerusform>（%Ln 条消息）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="268"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="303"/>
         <source>Imported %Ln message(s)</source>
         <translation>
             <numerusform>已导入 %Ln 条消息</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="272"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="305"/>
+        <source>%Ln image(s) or file(s) attached</source>
+        <translation>
+            <numerusform>已将 %Ln 个图片或文件添加为附件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="309"/>
         <source>%Ln conversation(s) already here received new messages</source>
         <translation>
             <numerusform>%Ln 个已有对话新增了消息</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="276"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="313"/>
         <source>%Ln were already here</source>
         <translation>
             <numerusform>%Ln 个对话已存在</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="278"/>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="289"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="315"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="334"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="279"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="316"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="283"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="320"/>
         <source>%Ln could not be imported: %1</source>
         <translation>
             <numerusform>%Ln 个对话无法导入：%1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="288"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="325"/>
         <source>Nothing was imported</source>
         <translation>未导入任何内容</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="329"/>
+        <source>%Ln image(s) or file(s) could not be attached (listed below)</source>
+        <translation>
+            <numerusform>%Ln 个图片或文件无法添加为附件（见下方列表）</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="289"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="334"/>
         <source>%1.</source>
         <translation>%1。</translation>
     </message>
@@ -5615,127 +6475,137 @@
 <context>
     <name>MainMenus</name>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="84"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="86"/>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="85"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="87"/>
         <source>&amp;Edit</source>
         <translation>编辑(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="86"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="88"/>
         <source>&amp;Chat</source>
         <translation>对话(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="87"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="89"/>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="88"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="90"/>
         <source>&amp;Help</source>
         <translation>帮助(&amp;H)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="113"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="115"/>
         <source>&amp;New Chat</source>
         <translation>新建对话(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="115"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="117"/>
         <source>&amp;Search Chats</source>
         <translation>搜索对话(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="117"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="119"/>
         <source>&amp;Export Chat</source>
         <translation>导出对话(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="118"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="120"/>
         <source>&amp;Import Chat…</source>
         <translation>导入对话(&amp;I)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="120"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="122"/>
         <source>Import from &amp;Another App…</source>
         <translation>从其他应用导入(&amp;A)…</translation>
     </message>
     <message>
         <location filename="../../desktop/ui/views/main_menus.py" line="124"/>
+        <source>&amp;Back Up…</source>
+        <translation>备份(&amp;B)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="126"/>
+        <source>&amp;Restore from Backup…</source>
+        <translation>从备份恢复(&amp;R)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/main_menus.py" line="130"/>
         <source>&amp;Settings…</source>
         <translation>设置(&amp;S)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="131"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="137"/>
         <source>&amp;Quit</source>
         <translation>退出(&amp;Q)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="146"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="152"/>
         <source>Insert &amp;Prompt…</source>
         <translation>插入提示词(&amp;P)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="152"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="158"/>
         <source>&amp;Copy Last Answer</source>
         <translation>复制上一条回答(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="155"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="161"/>
         <source>&amp;Edit Last Message</source>
         <translation>编辑上一条消息(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="158"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="164"/>
         <source>Co&amp;mpress Conversation…</source>
         <translation>压缩对话(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="163"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="169"/>
         <source>&amp;Floating Chat</source>
         <translation>悬浮窗(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="169"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="175"/>
         <source>Show &amp;Sidebar</source>
         <translation>显示侧边栏(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="175"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="181"/>
         <source>Zoom &amp;In</source>
         <translation>放大(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="178"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="184"/>
         <source>Zoom &amp;Out</source>
         <translation>缩小(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="180"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="186"/>
         <source>&amp;Actual Size</source>
         <translation>实际大小(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="185"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="191"/>
         <source>&amp;Full Screen</source>
         <translation>全屏(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="203"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="209"/>
         <source>&amp;Keyboard Shortcuts</source>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="205"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="211"/>
         <source>Open &amp;Log Folder</source>
         <translation>打开日志文件夹(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_menus.py" line="206"/>
+        <location filename="../../desktop/ui/views/main_menus.py" line="212"/>
         <source>&amp;About Parley</source>
         <translation>关于 Parley(&amp;A)</translation>
     </message>
@@ -5743,100 +6613,100 @@
 <context>
     <name>MainWindow</name>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="142"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="144"/>
         <source>Exported to %1</source>
         <translation>已导出到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="152"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="154"/>
         <source>Saved to %1</source>
         <translation>已保存到 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="211"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="213"/>
         <source>Markdown — this branch…</source>
         <translation>Markdown — 当前分支…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="212"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="214"/>
         <source>Markdown — all versions…</source>
         <translation>Markdown — 所有版本…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="213"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="215"/>
         <source>Parley JSON — whole chat…</source>
         <translation>Parley JSON — 完整对话…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="214"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="216"/>
         <source>Parley JSON — this branch…</source>
         <translation>Parley JSON — 当前分支…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="240"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="242"/>
         <source>Export Chat</source>
         <translation>导出对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="243"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="245"/>
         <source>Markdown (*.md)</source>
         <translation>Markdown (*.md)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="243"/>
-        <location filename="../../desktop/ui/views/main_window.py" line="257"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="245"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="259"/>
         <source>Parley JSON (*.json)</source>
         <translation>Parley JSON (*.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="255"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="257"/>
         <source>Import Chat</source>
         <translation>导入对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="271"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="273"/>
         <source>Import from Another App</source>
         <translation>从其他应用导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="274"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="276"/>
         <source>Exports (*.zip *.json)</source>
         <translation>导出文件 (*.zip *.json)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="275"/>
-        <location filename="../../desktop/ui/views/main_window.py" line="281"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="277"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="283"/>
         <source>All files (*)</source>
         <translation>所有文件 (*)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="276"/>
-        <location filename="../../desktop/ui/views/main_window.py" line="282"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="278"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="284"/>
         <source>Choose a Folder Instead</source>
         <translation>改为选择文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="285"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="287"/>
         <source>Choose a File Instead</source>
         <translation>改为选择文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="312"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="320"/>
         <source>Imported %1 messages.</source>
         <translation>已导入 %1 条消息。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="314"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="322"/>
         <source>This chat was already here; nothing new to import.</source>
         <translation>此对话已存在，没有可导入的新内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="440"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="448"/>
         <source>About Parley</source>
         <translation>关于 Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/main_window.py" line="444"/>
+        <location filename="../../desktop/ui/views/main_window.py" line="452"/>
         <source>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;A native desktop chat client for large language models.&lt;/p&gt;&lt;p&gt;Logs: %2&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Parley %1&lt;/h3&gt;&lt;p&gt;面向大语言模型的原生桌面聊天客户端。&lt;/p&gt;&lt;p&gt;日志：%2&lt;/p&gt;</translation>
     </message>
@@ -6898,12 +7768,12 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>Parley</name>
     <message>
-        <location filename="../../desktop/app.py" line="96"/>
+        <location filename="../../desktop/app.py" line="100"/>
         <source>Something unexpected went wrong: %1. Details were written to the log.</source>
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="560"/>
+        <location filename="../../desktop/app.py" line="582"/>
         <source>Parley could not start.
 
 %1</source>
@@ -7439,6 +8309,206 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
         <location filename="../../desktop/ui/views/message_widget.py" line="316"/>
         <source>Reasoning: %1</source>
         <translation>思考过程：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RestorePanel</name>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="41"/>
+        <source>Re&amp;fresh</source>
+        <translation>刷新(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="59"/>
+        <source>Backups</source>
+        <translation>备份列表</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="69"/>
+        <source>Restore adds what this computer lacks: nothing here is deleted or overwritten by older data, and what you deleted here stays deleted.</source>
+        <translation>恢复只会补充本机缺少的内容：不会删除本机的任何数据，也不会用较旧的数据覆盖它；你在本机删除的内容也不会被恢复。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="74"/>
+        <source>Re&amp;place This Computer&apos;s Data…</source>
+        <translation>替换本机数据(&amp;P)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="77"/>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="85"/>
+        <source>Pa&amp;ssphrase</source>
+        <translation>密码短语(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="129"/>
+        <source>Choose where backups go in the Back Up tab first.</source>
+        <translation>请先在“备份”标签页中选择备份的存放位置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="132"/>
+        <source>Backups in %1, newest first:</source>
+        <translation>%1 中的备份（最新的在前）：</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="138"/>
+        <source>There are no Parley backups there yet.</source>
+        <translation>该位置还没有 Parley 备份。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="170"/>
+        <source>Leave empty to use the passphrase kept in the keyring</source>
+        <translation>留空则使用保存在密钥环中的密码短语</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="190"/>
+        <source>Replace This Computer&apos;s Data</source>
+        <translation>替换本机数据</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="192"/>
+        <source>Replace this computer&apos;s chats, memories and settings with the backup made %1 on %2?
+
+What was added here since that backup is no longer shown. Parley first keeps a copy of the current database; where it is is said once the restore is done.</source>
+        <translation>要用 %2 在 %1 创建的备份替换本机的对话、记忆和设置吗？
+
+此备份之后在本机新增的内容将不再显示。Parley 会先保留一份当前数据库的副本，恢复完成后会告诉你副本的位置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/restore_panel.py" line="202"/>
+        <source>Replace</source>
+        <translation>替换</translation>
+    </message>
+</context>
+<context>
+    <name>RestoreViewModel</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="49"/>
+        <source>Made</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="49"/>
+        <source>Computer</source>
+        <translation>电脑</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="49"/>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="97"/>
+        <source>%1 (this computer)</source>
+        <translation>%1（本机）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="135"/>
+        <source>Enter the passphrase the backup was made with.</source>
+        <translation>请输入创建此备份时使用的密码短语。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="142"/>
+        <source>The restore was cancelled; nothing changed.</source>
+        <translation>恢复已取消，未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="159"/>
+        <source>This computer&apos;s data is now the backup&apos;s.</source>
+        <translation>本机数据已替换为备份中的数据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="162"/>
+        <source>The database as it was is kept at %1.</source>
+        <translation>原数据库已保留在 %1。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="171"/>
+        <source>%Ln conversation(s) added</source>
+        <translation>
+            <numerusform>新增 %Ln 个对话</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="173"/>
+        <source>%Ln message(s) added</source>
+        <translation>
+            <numerusform>新增 %Ln 条消息</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="176"/>
+        <source>%Ln conversation(s) updated</source>
+        <translation>
+            <numerusform>更新 %Ln 个对话</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="178"/>
+        <source>%Ln memory(-ies) added</source>
+        <translation>
+            <numerusform>新增 %Ln 条记忆</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="181"/>
+        <source>%Ln memory(-ies) updated</source>
+        <translation>
+            <numerusform>更新 %Ln 条记忆</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="183"/>
+        <source>%Ln file(s) added</source>
+        <translation>
+            <numerusform>新增 %Ln 个文件</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="184"/>
+        <source>%Ln assistant(s) added</source>
+        <translation>
+            <numerusform>新增 %Ln 个助手</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="185"/>
+        <source>%Ln prompt(s) added</source>
+        <translation>
+            <numerusform>新增 %Ln 个提示词</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="189"/>
+        <source>Restored: %1.</source>
+        <translation>已恢复：%1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="189"/>
+        <source>; </source>
+        <translation>；</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="191"/>
+        <source>This computer already had everything in the backup.</source>
+        <translation>本机已包含备份中的所有内容。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="195"/>
+        <source>%Ln message(s) deleted on this computer stayed deleted.</source>
+        <translation>
+            <numerusform>本机已删除的 %Ln 条消息仍保持删除状态。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="203"/>
+        <source>%Ln provider(s) were added without their API keys: enter them in Settings → Providers.</source>
+        <translation>
+            <numerusform>已添加 %Ln 个服务商，但未包含其 API 密钥：请在“设置 → 模型服务商”中填写。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -8032,6 +9102,134 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
         <location filename="../../desktop/ui/views/summary_divider.py" line="122"/>
         <source>The model gets this instead of the older messages.</source>
         <translation>模型将收到这段摘要，而不是较早的消息。</translation>
+    </message>
+</context>
+<context>
+    <name>TargetForm</name>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="68"/>
+        <source>A folder</source>
+        <translation>文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="70"/>
+        <source>A WebDAV server (Nextcloud, ownCloud…)</source>
+        <translation>WebDAV 服务器（Nextcloud、ownCloud…）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="72"/>
+        <source>S3-compatible storage</source>
+        <translation>S3 兼容存储</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="85"/>
+        <source>&amp;Test</source>
+        <translation>测试(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="95"/>
+        <source>Store backups &amp;in</source>
+        <translation>备份存放位置(&amp;I)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="144"/>
+        <source>e.g. /media/backup-disk/Parley</source>
+        <translation>例如 /media/backup-disk/Parley</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="145"/>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="156"/>
+        <source>&amp;Folder</source>
+        <translation>文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="164"/>
+        <source>A password is saved</source>
+        <translation>已保存密码</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="166"/>
+        <source>&amp;Address</source>
+        <translation>地址(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="167"/>
+        <source>User &amp;name</source>
+        <translation>用户名(&amp;N)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="169"/>
+        <source>Pass&amp;word</source>
+        <translation>密码(&amp;W)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="180"/>
+        <source>Optional, e.g. backups/parley</source>
+        <translation>可选，例如 backups/parley</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="182"/>
+        <source>A secret key is saved</source>
+        <translation>已保存 Secret Access Key</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="183"/>
+        <source>Pa&amp;th-style addresses</source>
+        <translation>路径样式地址(&amp;T)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="187"/>
+        <source>Most services other than Amazon S3 need this (MinIO, Backblaze B2, Cloudflare R2, Garage).</source>
+        <translation>除 Amazon S3 外，大多数服务都需要开启此项（MinIO、Backblaze B2、Cloudflare R2、Garage）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="193"/>
+        <source>&amp;Endpoint URL</source>
+        <translation>端点 URL(&amp;E)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="194"/>
+        <source>Re&amp;gion</source>
+        <translation>区域(&amp;G)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="195"/>
+        <source>Buc&amp;ket</source>
+        <translation>存储桶(&amp;K)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="196"/>
+        <source>Folder (&amp;prefix)</source>
+        <translation>文件夹（前缀）(&amp;P)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="197"/>
+        <source>&amp;Access key ID</source>
+        <translation>Access Key ID(&amp;A)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="199"/>
+        <source>Secret access ke&amp;y</source>
+        <translation>Secret Access Key(&amp;Y)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="267"/>
+        <source>The keyring is not available (%1): a password typed here is kept only until Parley quits.</source>
+        <translation>密钥环不可用（%1）：在此输入的密码只会保留到 Parley 退出为止。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="299"/>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="334"/>
+        <source>Folder for Backups</source>
+        <translation>备份文件夹</translation>
     </message>
 </context>
 <context>

@@ -141,6 +141,16 @@ def test_the_bundle_carries_what_parley_imports_on_first_use(bundle):
     assert not wanted - set(pyz.toc), sorted(wanted - set(pyz.toc))
 
 
+def test_the_bundle_carries_the_backup_encryption(bundle):
+    """Backups are encrypted with age through pyrage, a compiled extension: without
+    its library a bundled Parley could neither back up nor restore."""
+    from PyInstaller.archive.readers import CArchiveReader
+
+    pyz = CArchiveReader(str(_executable(bundle))).open_embedded_archive("PYZ.pyz")
+    assert {"desktop.engine.backup.crypto", "desktop.engine.backup.streams"} <= set(pyz.toc)
+    assert list(bundle.rglob("pyrage*.so")) or list(bundle.rglob("pyrage*.pyd"))
+
+
 def test_the_bundle_carries_the_formula_typesetter_and_its_data(bundle):
     """ziamath, latex2mathml and QtSvg are imported with the first formula, inside a
     function, and they read a font and a symbol table from beside their code: without

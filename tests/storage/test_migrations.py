@@ -71,7 +71,9 @@ def test_the_migrated_schema_matches_tables_py(db: Database) -> None:
         assert list(columns) == [c.name for c in table.columns]
         for column in table.columns:
             assert columns[column.name]["nullable"] == column.nullable, column.name
-        assert inspector.get_pk_constraint(table.name)["constrained_columns"] == ["id"]
+        assert inspector.get_pk_constraint(table.name)["constrained_columns"] == [
+            c.name for c in table.primary_key.columns
+        ]
         indexes = {i["name"]: i["column_names"] for i in inspector.get_indexes(table.name)}
         assert indexes == {i.name: [c.name for c in i.columns] for i in table.indexes}
     with db.read() as conn:

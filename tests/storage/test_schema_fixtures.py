@@ -34,8 +34,8 @@ NAMES = sorted(p.name for p in SCHEMAS.iterdir() if (p / "parley.db").is_file())
 WITH_ATTACHMENTS = [n for n in NAMES if (SCHEMAS / n / "attachments").is_dir()]  # v4 on
 # The two flavours of a database that reached version 4 before step 4 gained the column.
 WITHOUT_WORKSPACE_FILE = {"v4-without-workspace-file", "v5-without-workspace-file"}
-TABLES = ("conversations", "messages", "attachments")
-# Step 7 adds the memories tables to every database, so every fixture is changed by
+TABLES = ("conversations", "messages", "attachments", "memories")
+# Step 8 adds the tombstones table to every database, so every fixture is changed by
 # today's upgrade. Up to version 6, the version-5 databases with the column were not:
 # step 6 had nothing to do in them.
 UNCHANGED_BY_UPGRADE: set[str] = set()
@@ -279,6 +279,7 @@ RELEASED_STEPS = {
     5: "acd23c66556e934118eaef30b0b21abedd12f7f86e3c057c68c7cac83e8e70f8",
     6: "d2802b5745d9bf955a2c0c18ee423a872d9a6d86a68be8e952c00d8859b85aed",
     7: "e2cc77a4293ba6609670ff6d384d71e9299fb7c5860cf3275f66084d5f919a2b",
+    8: "782623a0c08686984001be6db3c603eff9a2fce99aa5026ac38e106ad5e81487",
 }
 
 

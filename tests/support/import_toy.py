@@ -4,8 +4,11 @@ the import runner and the import window are tested on it without depending on an
 real client's format.
 
 Export shape: one JSON file `{"toy_chat_export": 1, "chats": [{"id", "title",
-"created", "images", "notes", "messages": [{"id", "parent", "role", "text"}]}]}`; a
-chat that is not an object with an id is skipped with a reason.
+"created", "images", "notes", "left_out", "messages": [{"id", "parent", "role", "text",
+"call", "files"}]}]}`; a chat that is not an object with an id is skipped with a reason.
+A message's `call` gives it a tool call card with that id; its `files` are
+`{"member", "name", "call"}`: a file beside toy.json in the export folder, attached to
+the message (or to its call's card).
 """
 
 from __future__ import annotations
@@ -16,9 +19,18 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from desktop.core.models import Conversation, Message, MessageStatus, Role, TextPart
+from desktop.core.models import (
+    CallState,
+    Conversation,
+    Message,
+    MessageStatus,
+    Part,
+    Role,
+    TextPart,
+    ToolCallPart,
+)
 from desktop.engine.importers.files import ExportFiles
-from desktop.engine.importers.model import ImportedConversation, Skipped, derived_id
+from desktop.engine.importers.model import ImportedConversation, ImportedFile, Skipped, derived_id
 
 CLIENT = "toy"
 LABEL = "Toy Chat"
@@ -43,17 +55,32 @@ def _conversation(chat: dict[str, Any]) -> ImportedConversation:
     conversation_id = derived_id(CLIENT, "conversation", chat["id"])
     start = _START + timedelta(days=int(chat.get("created", 0)))
     messages: list[Message] = []
+    files: list[ImportedFile] = []
     children: dict[str | None, int] = {}
     for position, item in enumerate(chat.get("messages", [])):
         parent = item.get("parent")
         children[parent] = children.get(parent, 0) + 1
+        message_id = derived_id(CLIENT, "message", item["id"])
+        parts: list[Part] = [TextPart(item.get("text", ""))]
+        if item.get("call"):
+            parts.append(ToolCallPart(item["call"], "draw", state=CallState.DONE, result=""))
+        files += [
+            ImportedFile(
+                message_id,
+                file["member"],
+                file["member"],
+                file.get("name") or file["member"].rpartition("/")[2],
+                call_id=file.get("call"),
+            )
+            for file in item.get("files", [])
+        ]
         messages.append(
             Message(
-                id=derived_id(CLIENT, "message", item["id"]),
+                id=message_id,
                 conversation_id=conversation_id,
                 parent_id=derived_id(CLIENT, "message", parent) if parent else None,
                 role=Role.USER if item.get("role") == "user" else Role.ASSISTANT,
-                parts=[TextPart(item.get("text", ""))],
+                parts=parts,
                 status=MessageStatus.COMPLETE,
                 created_at=start + timedelta(microseconds=position),
             )
@@ -70,6 +97,8 @@ def _conversation(chat: dict[str, Any]) -> ImportedConversation:
         branches=sum(1 for parent, n in children.items() if parent and n > 1),
         images=int(chat.get("images", 0)),
         notes=tuple(chat.get("notes", ())),
+        files=tuple(files),
+        files_left_out=int(chat.get("left_out", 0)),
     )
 
 

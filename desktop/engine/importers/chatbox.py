@@ -396,6 +396,7 @@ class _Conversation:
             branches=sum(1 for n in children.values() if n > 1),
             images=self.images,
             notes=notes,
+            files_left_out=self.images,  # the backup holds none of them
         )
 
     def _chain(self, items: list[Any], parent: str | None, pending: list[Part]) -> str | None:

@@ -18,15 +18,23 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import PurePosixPath
 from typing import Any
 
 from desktop.core.i18n import tr
 from desktop.core.models import Conversation, Message, MessageStatus, ModelRef, Role, utc_now
+from desktop.engine.importers.chatgpt_assets import Assets
 from desktop.engine.importers.chatgpt_content import Source, Turn, source_of
 from desktop.engine.importers.files import MAX_JSON_BYTES, ExportError, ExportFiles
-from desktop.engine.importers.model import ImportedConversation, Skipped, derived_id, from_epoch
+from desktop.engine.importers.model import (
+    ImportedConversation,
+    ImportedFile,
+    Skipped,
+    derived_id,
+    from_epoch,
+)
 
 CLIENT = "chatgpt"
 LABEL = "ChatGPT"
@@ -58,7 +66,9 @@ def read(files: ExportFiles) -> Iterator[ImportedConversation | Skipped]:
     if not names:
         raise ExportError(tr("The export has no conversations.json."))
     owners: dict[str, str] = {}  # message id -> conversation id, across the export
+    assets = Assets(files)
     number = 0
+    left_out = 0
     for name in names:
         entries = _entries(_text_of(files, name))
         while True:
@@ -76,7 +86,21 @@ def read(files: ExportFiles) -> Iterator[ImportedConversation | Skipped]:
                 )
                 break
             number += 1
-            yield _conversation(entry, number, owners)
+            item = _conversation(entry, number, owners, assets)
+            if isinstance(item, ImportedConversation):
+                left_out += item.files_left_out
+            yield item
+    if assets.single and left_out:
+        yield Skipped(
+            names[0],
+            tr(
+                "Only this file was chosen, not the whole export, so %n image(s) and file(s) "
+                "of its chats cannot be imported. Choose the export's zip file to bring them "
+                "in too.",
+                "",
+                left_out,
+            ),
+        )
 
 
 def _sources(files: ExportFiles) -> list[str]:
@@ -132,7 +156,7 @@ def _skip(text: str, position: int) -> int:
 
 
 def _conversation(
-    raw: object, number: int, owners: dict[str, str]
+    raw: object, number: int, owners: dict[str, str], assets: Assets | None = None
 ) -> ImportedConversation | Skipped:
     if not isinstance(raw, dict):
         return Skipped(
@@ -143,7 +167,7 @@ def _conversation(
     named = title.strip()[:500] if isinstance(title, str) else ""
     where = named or tr("conversation {number}").format(number=number)
     try:
-        return _Tree(raw, named, where, owners).build()
+        return _Tree(raw, named, where, owners, assets).build()
     except Exception as error:  # hostile input: this conversation is lost, not the rest
         return Skipped(where, tr("it could not be read: {error}").format(error=error))
 
@@ -151,8 +175,16 @@ def _conversation(
 class _Tree:
     """One conversation's mapping, turned into Parley messages."""
 
-    def __init__(self, raw: dict[str, Any], title: str, where: str, owners: dict[str, str]) -> None:
+    def __init__(
+        self,
+        raw: dict[str, Any],
+        title: str,
+        where: str,
+        owners: dict[str, str],
+        assets: Assets | None = None,
+    ) -> None:
         self.raw = raw
+        self.assets = assets
         self.title = title
         self.where = where
         self.owners = owners
@@ -172,7 +204,7 @@ class _Tree:
         conversation_id = derived_id(CLIENT, "conversation", source_id)
         self._read_nodes(mapping)
         turns, turn_of = self._turns()
-        messages = self._messages(conversation_id, turns)
+        messages, files = self._messages(conversation_id, turns)
         if not messages:
             return Skipped(self.where, tr("no messages"))
         shared = next(
@@ -184,6 +216,7 @@ class _Tree:
                 self.where, tr("it shares messages with another conversation of this export")
             )
         self.owners.update((m.id, conversation_id) for m in messages)
+        left_out = sum(turn.left_out for turn in turns)
         children: dict[str, int] = {}
         for message in messages:
             if message.parent_id is not None:
@@ -202,6 +235,21 @@ class _Tree:
             skipped=tuple(self.skipped),
             branches=sum(1 for count in children.values() if count > 1),
             images=sum(turn.images for turn in turns),
+            notes=self._notes(left_out),
+            files=tuple(files),
+            files_left_out=left_out,
+        )
+
+    def _notes(self, left_out: int) -> tuple[str, ...]:
+        if not left_out or (self.assets is not None and self.assets.single):
+            return ()  # a conversations.json on its own: said once for the whole export
+        return (
+            tr(
+                "%n image(s) or file(s) shown in ChatGPT are not in the export or cannot be "
+                "shown in Parley; a note marks each place.",
+                "",
+                left_out,
+            ),
         )
 
     # Nodes
@@ -279,7 +327,7 @@ class _Tree:
             ):
                 turn = above
             else:
-                turn = Turn(first=source, parent=above)
+                turn = Turn(first=source, parent=above, assets=self.assets)
                 turns.append(turn)
             turn.add(source)
             turn_of[key] = turn
@@ -289,16 +337,20 @@ class _Tree:
                 self._skip(self.number[key], tr("its replies go round in a loop"))
         return turns, turn_of
 
-    def _messages(self, conversation_id: str, turns: list[Turn]) -> list[Message]:
-        """One message per turn with parts; a turn with none (an empty answer, thoughts
-        with no text) hands its children to its parent, and stands for that message."""
+    def _messages(
+        self, conversation_id: str, turns: list[Turn]
+    ) -> tuple[list[Message], list[ImportedFile]]:
+        """One message per turn with parts or files; a turn with neither (an empty
+        answer, thoughts with no text) hands its children to its parent, and stands for
+        that message."""
         base = self._created_source()
         messages: list[Message] = []
+        files: list[ImportedFile] = []
         time_of: dict[str, datetime] = {}
         for position, turn in enumerate(turns, start=1):
             parent_id = turn.parent.message_id if turn.parent is not None else None
             parts = turn.finished_parts()
-            if not parts:
+            if not parts and not turn.files:
                 turn.message_id = parent_id
                 continue
             created = turn.first.time
@@ -320,9 +372,10 @@ class _Tree:
                 else None,
             )
             messages.append(message)
+            files += [replace(f, message_id=message.id) for f in turn.files]
             turn.message_id = message.id
             time_of[message.id] = created
-        return messages
+        return messages, files
 
     # Times and the active leaf
 

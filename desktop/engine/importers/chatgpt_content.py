@@ -19,7 +19,8 @@ from typing import Any
 
 from desktop.core.i18n import tr
 from desktop.core.models import CallState, NoticePart, Part, ReasoningPart, TextPart, ToolCallPart
-from desktop.engine.importers.model import from_epoch
+from desktop.engine.importers.chatgpt_assets import Assets
+from desktop.engine.importers.model import ImportedFile, from_epoch
 
 # Content a person never saw in the conversation: custom instructions, saved memories.
 HIDDEN_CONTENT = frozenset({"user_editable_context", "model_editable_context"})
@@ -47,12 +48,20 @@ class Source:
 
 @dataclass(slots=True)
 class Turn:
-    """The nodes that make one Parley message, in order, and the parts they give."""
+    """The nodes that make one Parley message, in order, and the parts they give.
+
+    An image or file the export holds becomes one of `files` (the person's own, or on
+    the card of the tool call that made it); one it lacks, or that Parley has nowhere
+    to show (an image in the model's own words), leaves a notice and counts in
+    `left_out`."""
 
     first: Source
     parent: Turn | None
+    assets: Assets | None = None
     parts: list[Part] = field(default_factory=list)
     images: int = 0
+    files: list[ImportedFile] = field(default_factory=list)  # `message_id` filled later
+    left_out: int = 0
     last_time: datetime | None = None
     model: str | None = None
     message_id: str | None = None  # the Parley message standing for it, once made
@@ -139,10 +148,12 @@ class Turn:
         failed = kind == "system_error"
         state = CallState.ERROR if failed else CallState.DONE
         images_before = self.images
+        files_before = len(self.files)
         start = len(self.parts)  # its images' notices go after the call they belong to
-        self._media(source.content, with_text=False)
+        self._media(source.content, with_text=False, in_call=True)
         media = self.parts[start:]
         del self.parts[start:]
+        call_id: str | None = None
         for index in range(len(self.parts) - 1, -1, -1):
             part = self.parts[index]
             if isinstance(part, ToolCallPart) and part.state is None:
@@ -155,6 +166,7 @@ class Turn:
                     state=state,
                     error=result if failed else None,
                 )
+                call_id = part.call_id
                 break
         else:
             # An output with nothing in it (a search's bookkeeping node) shows nothing.
@@ -169,6 +181,9 @@ class Turn:
                         error=result if failed else None,
                     )
                 )
+                call_id = source.key
+        # The images it made go on its card (a DALL·E picture under its prompt).
+        self.files[files_before:] = [replace(f, call_id=call_id) for f in self.files[files_before:]]
         self.parts.extend(media)
 
     # What the person saw
@@ -182,8 +197,9 @@ class Turn:
                 fence = language if language and language != "unknown" else ""
                 self.parts.append(TextPart("```" + fence + "\n" + code + "\n```"))
         elif kind in ("text", "multimodal_text", ""):
-            pointers = self._media(content)
-            self._attachments(source.metadata, pointers)
+            listed = _listed_attachments(source.metadata)
+            pointers = self._media(content, listed={i: (n, m) for i, n, m in listed})
+            self._attachments(listed, pointers)
         else:
             text = _content_text(content)
             if text:
@@ -197,10 +213,19 @@ class Turn:
                     )
                 )
 
-    def _media(self, content: dict[str, Any], *, with_text: bool = True) -> set[str]:
-        """Text parts and notices for the images and audio among `content.parts`; the
-        file ids of the images, so the same file listed as an attachment counts once.
-        A tool's output already holds its text, so only its images are added then."""
+    def _media(
+        self,
+        content: dict[str, Any],
+        *,
+        with_text: bool = True,
+        in_call: bool = False,
+        listed: dict[str, tuple[str, str]] | None = None,
+    ) -> set[str]:
+        """Text parts, and files or notices for the images and audio among
+        `content.parts`; the file ids of the images, so the same file listed as an
+        attachment counts once. A tool's output already holds its text, so only its
+        images are added then (`in_call`). `listed`: the names and types the message's
+        attachments give, by file id."""
         pointers: set[str] = set()
         texts: list[str] = []
         parts = content.get("parts")
@@ -220,13 +245,17 @@ class Turn:
             pointer = _text(item.get("asset_pointer"))
             if kind in _AUDIO:
                 self.images += 1
+                self.left_out += 1
                 self.parts.append(
                     NoticePart(tr("A recording was attached here in ChatGPT; it was not imported."))
                 )
             elif pointer or kind == "image_asset_pointer":
                 self.images += 1
-                pointers.add(pointer.rpartition("://")[2])
-                self.parts.append(image_notice())
+                file_id = pointer.rpartition("://")[2]
+                pointers.add(file_id)
+                name, mime = (listed or {}).get(file_id, ("", ""))
+                if not self._take(file_id, name, mime, in_call=in_call):
+                    self.parts.append(image_notice())
             elif kind:
                 self.parts.append(
                     NoticePart(
@@ -238,19 +267,31 @@ class Turn:
         self._flush(texts)
         return pointers
 
+    def _take(self, file_id: str, name: str, mime: str, *, in_call: bool) -> bool:
+        """Keep the export's file `file_id` for this message; False (and counted as left
+        out) when the export lacks it or it has no place here."""
+        member = self.assets.member(file_id) if self.assets is not None and file_id else None
+        if member is None or (self.role != "user" and not in_call):
+            self.left_out += 1
+            return False
+        if all(f.key != file_id for f in self.files):
+            name = self.assets.name_of(member, name) if self.assets is not None else name
+            self.files.append(ImportedFile("", file_id, member, name, mime))
+        return True
+
     def _flush(self, texts: list[str]) -> None:
         if texts:
             self.parts.append(TextPart("\n".join(texts)))
             texts.clear()
 
-    def _attachments(self, metadata: dict[str, Any], shown: set[str]) -> None:
-        attachments = metadata.get("attachments")
-        for item in attachments if isinstance(attachments, list) else []:
-            if not isinstance(item, dict) or _text(item.get("id")) in shown:
+    def _attachments(self, listed: list[tuple[str, str, str]], shown: set[str]) -> None:
+        for file_id, name, mime in listed:
+            if file_id in shown:
                 continue
             self.images += 1
-            name = _text(item.get("name"))
-            if _text(item.get("mime_type")).startswith("image/") or not name:
+            if self._take(file_id, name, mime, in_call=False):
+                continue
+            if mime.startswith("image/") or not name:
                 self.parts.append(image_notice())
             else:
                 self.parts.append(
@@ -260,6 +301,16 @@ class Turn:
                         ).format(name=name)
                     )
                 )
+
+
+def _listed_attachments(metadata: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """The files a message lists in `metadata.attachments`: (id, name, MIME type)."""
+    attachments = metadata.get("attachments")
+    return [
+        (_text(item.get("id")), _text(item.get("name")), _text(item.get("mime_type")))
+        for item in (attachments if isinstance(attachments, list) else [])
+        if isinstance(item, dict)
+    ]
 
 
 def source_of(key: str, message: dict[str, Any]) -> Source | str | None:

@@ -160,6 +160,7 @@ def _conversation(
         branches=tree.branches(),
         images=tree.attachments,
         notes=notes,
+        files_left_out=tree.attachments,  # none of them is carried over
     )
 
 

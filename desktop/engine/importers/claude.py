@@ -224,6 +224,7 @@ def _conversation(item: object, index: int) -> ImportedConversation | Skipped:
         branches=sum(1 for siblings in children.values() if len(siblings) > 1),
         images=images,
         notes=tuple(notes),
+        files_left_out=images,  # the export holds none of them
     )
 
 

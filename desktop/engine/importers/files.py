@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+import zlib
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -22,6 +23,19 @@ MAX_JSON_BYTES = 512 * 1024 * 1024  # one JSON document read whole
 MAX_FOLDER_FILES = 100_000  # files in a chosen folder (Jan's threads/ and their files)
 
 
+# How a damaged member fails: a bad CRC, a cut stream, an unknown compression method,
+# an encrypted entry.
+_DAMAGE = (
+    OSError,
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    ValueError,
+    NotImplementedError,
+    RuntimeError,
+)
+
+
 class ExportError(Exception):
     """The export cannot be read at all; the message says why, in words."""
 
@@ -33,6 +47,7 @@ class ExportFiles:
         self.path = path
         self._zip: GuardedZip | None = None
         self._stream = None
+        self._known: frozenset[str] | None = None
         if path.is_dir():
             self.names = _listed(path)
         elif _is_zip(path):
@@ -60,6 +75,17 @@ class ExportFiles:
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    @property
+    def single(self) -> bool:
+        """One file chosen on its own (a conversations.json): none of the files the
+        export held beside it are here."""
+        return self._zip is None and not self.path.is_dir()
+
+    def has(self, name: str) -> bool:
+        if self._known is None:
+            self._known = frozenset(self.names)
+        return name in self._known
+
     def find(self, name: str) -> str | None:
         """The member called `name` at any depth (an export zipped with its folder), the
         shallowest first; None when there is none."""
@@ -77,6 +103,28 @@ class ExportFiles:
         if self.path.is_dir():
             return (self.path / PurePosixPath(name)).read_bytes()
         return self.path.read_bytes()
+
+    def read_at_most(self, name: str, limit: int) -> bytes | None:
+        """`name`'s bytes, or None when it proves longer than `limit`: at most `limit` + 1
+        bytes are read, whatever the file claims to be. ExportError when the export has
+        no such file or it cannot be read (a damaged zip entry)."""
+        if not self.has(name):
+            raise ExportError(tr("The export has no file {name}.").format(name=name))
+        try:
+            if self._zip is not None:
+                with self._zip.open(name) as stream:
+                    data = stream.read(limit + 1)
+            else:
+                path = self.path / PurePosixPath(name) if self.path.is_dir() else self.path
+                with path.open("rb") as file:
+                    data = file.read(limit + 1)
+        except AttachmentError as error:
+            raise ExportError(error.problem) from error
+        except _DAMAGE as error:
+            raise ExportError(
+                tr("it could not be read from the export ({error})").format(error=error)
+            ) from error
+        return data if len(data) <= limit else None
 
     def json(self, name: str) -> Any:
         """`name` parsed as JSON (UTF-8, a byte-order mark allowed)."""

@@ -13,15 +13,18 @@ janhq/jan `extensions/conversational-extension/src/index.ts`, `src-tauri/src/cor
 A thread is linear, except in recent Jan versions that keep edits and regenerations as
 versions: then `metadata.parentId` links each message to the one it follows (None for a
 first message) and `metadata.activeChildId` names the version shown. Reasoning is either
-its own content item or, in older files, a `<think>…</think>` head of the text. Images
-and PDFs are not carried over (a notice says where they were); a file's text that Jan
-inlined (`metadata.inline_file_contents`) is kept in a notice.
+its own content item or, in older files, a `<think>…</think>` head of the text. An
+image or PDF the person attached is kept in the thread's `files/` folder, named by the
+item's annotation (`threads/<id>/files/<message id>.png`): it is attached to the message
+again. One that is not there, or that newer Jan kept only inside the message as a
+`data:` URL, leaves a notice where it was; a file's text that Jan inlined
+(`metadata.inline_file_contents`) is kept in a notice.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import PurePosixPath
@@ -44,6 +47,7 @@ from desktop.core.models import (
 from desktop.engine.importers.files import ExportError, ExportFiles
 from desktop.engine.importers.model import (
     ImportedConversation,
+    ImportedFile,
     Skipped,
     derived_id,
     from_epoch,
@@ -93,7 +97,7 @@ def read(files: ExportFiles) -> Iterator[ImportedConversation | Skipped]:
     for folder, members in sorted(_thread_folders(files).items()):
         name = PurePosixPath(folder).name
         try:
-            yield _read_thread(files, name, members)
+            yield _read_thread(files, name, members, folder)
         except ExportError as error:
             yield Skipped(name, str(error))
         except (TypeError, ValueError, AttributeError, KeyError, RecursionError) as error:
@@ -122,15 +126,39 @@ class _Thread:
     source_id: str
     title: str
     model: ModelRef | None
+    export: ExportFiles | None = None
+    folder: str = ""  # the thread's folder among the export's names
     messages: dict[str, Message] = field(default_factory=dict)
     anchors: dict[str, str | None] = field(default_factory=dict)
     meta: dict[str, dict[str, Any]] = field(default_factory=dict)
     skipped: list[Skipped] = field(default_factory=list)
     images: int = 0
+    files: list[ImportedFile] = field(default_factory=list)
+    left_out: int = 0
+
+    def locate(self, item: dict[str, Any]) -> str | None:
+        """The export's copy of an image or PDF item's file (in the thread's `files/`),
+        or None when the export does not hold it."""
+        value = item.get("text")
+        annotations = value.get("annotations") if isinstance(value, dict) else None
+        paths = (
+            [a for a in annotations if isinstance(a, str)] if isinstance(annotations, list) else []
+        )
+        url = _dict(item.get("image_url")).get("url")
+        if isinstance(url, str) and not url.startswith("data:"):
+            paths.append(url)
+        for path in paths:
+            head, marker, rest = path.replace("\\", "/").rpartition("files/")
+            if not marker or (head and not head.endswith("/")) or not rest:
+                continue
+            member = f"{self.folder}/files/{rest}" if self.folder else f"files/{rest}"
+            if self.export is not None and self.export.has(member):
+                return member
+        return None
 
 
 def _read_thread(
-    files: ExportFiles, name: str, members: dict[str, str]
+    files: ExportFiles, name: str, members: dict[str, str], folder: str = ""
 ) -> ImportedConversation | Skipped:
     if "thread" not in members:
         return Skipped(name, tr("It has no thread.json; Jan does not show such a folder either."))
@@ -141,7 +169,7 @@ def _read_thread(
     title = (_text(data.get("title")) or "").strip() or tr("Untitled Jan thread")
     if "messages" not in members:
         return Skipped(title, tr("no messages"))
-    thread = _Thread(source_id, title, _thread_model(data))
+    thread = _Thread(source_id, title, _thread_model(data), files, "" if folder == "." else folder)
     conversation_id = derived_id(CLIENT, "conversation", source_id)
     rows = list(files.lines(members["messages"]))
     times = [_time(row.get("created_at")) for row in rows if isinstance(row, dict)]
@@ -193,16 +221,24 @@ def _read_thread(
         active_leaf_id=_active_leaf(thread, children, branched),
     )
     notes: tuple[str, ...] = ()
-    if thread.images:
+    if thread.left_out:
         notes = (
             tr(
-                "%n image(s) or file(s) were attached in Jan; they were not imported.",
+                "%n image(s) or file(s) attached in Jan are not among the thread's files; "
+                "they were not imported.",
                 "",
-                thread.images,
+                thread.left_out,
             ),
         )
     return ImportedConversation(
-        conversation, messages, tuple(thread.skipped), branches, thread.images, notes
+        conversation,
+        messages,
+        tuple(thread.skipped),
+        branches,
+        thread.images,
+        notes,
+        files=tuple(thread.files),
+        files_left_out=thread.left_out,
     )
 
 
@@ -248,14 +284,23 @@ def _message(
         )
         thread.skipped.append(Skipped(where, reason))
         return None
-    parts, images = _parts(row.get("content"), role == "assistant")
+    # Parley shows files on the person's messages, as the ones sent in Parley.
+    found: list[str] = []
+    locate = thread.locate if role == "user" else None
+    parts, images = _parts(row.get("content"), role == "assistant", locate, found)
     meta = _dict(row.get("metadata"))
     parts += _legacy_tool_calls(meta.get("tool_calls"))
     parts += _inline_files(meta.get("inline_file_contents"))
+    message_id = derived_id(CLIENT, "message", f"{thread.source_id}/{key}")
     thread.images += images
+    thread.left_out += images - len(found)
+    thread.files += [
+        ImportedFile(message_id, member, member, PurePosixPath(member).name)
+        for member in dict.fromkeys(found)
+    ]
     finished = _time(row.get("completed_at")) if role == "assistant" else None
     return Message(
-        id=derived_id(CLIENT, "message", f"{thread.source_id}/{key}"),
+        id=message_id,
         conversation_id=conversation_id,
         parent_id=thread.messages[parent_key].id if parent_key is not None else None,
         role=_ROLES[role],
@@ -267,8 +312,14 @@ def _message(
     )
 
 
-def _parts(content: object, assistant: bool) -> tuple[list[Part], int]:
-    """The parts of a message's `content` and how many images/files it showed."""
+def _parts(
+    content: object,
+    assistant: bool,
+    locate: Callable[[dict[str, Any]], str | None] | None = None,
+    found: list[str] | None = None,
+) -> tuple[list[Part], int]:
+    """The parts of a message's `content` and how many images/files it showed. The
+    files `locate` finds in the export are added to `found` instead of a notice."""
     if isinstance(content, str):
         return _text_parts(content, assistant), 0
     if not isinstance(content, list):
@@ -289,6 +340,10 @@ def _parts(content: object, assistant: bool) -> tuple[list[Part], int]:
             # Older Jan kept the person's words in an image/pdf item's text.
             parts += _text_parts(value, assistant)
             images += 1
+            member = locate(item) if locate is not None else None
+            if member is not None and found is not None:
+                found.append(member)
+                continue
             parts.append(
                 NoticePart(tr("A PDF file was attached here in Jan; it was not imported."))
                 if kind == "pdf"

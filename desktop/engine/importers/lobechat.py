@@ -359,6 +359,7 @@ def _conversation(
         skipped=tuple(skipped),
         branches=sum(1 for count in kept_children.values() if count > 1),
         images=images,
+        files_left_out=images,  # the export holds none of them
     )
 
 

@@ -84,6 +84,32 @@ class Skipped:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class ImportedFile:
+    """A file of the export that belongs on one message: where its bytes are, never the
+    bytes themselves (an export of thousands of images is read one file at a time, and
+    only when it is imported).
+
+    `member` is its name among the export's files (`ExportFiles.names`); `key` is the
+    source's own id for it, unique within its message. `call_id` names the tool call
+    whose card shows it (an image the model made); None puts it with the message's own
+    files, as a file the person attached in Parley. `mime` is what the source said it
+    is; the import goes by the content.
+    """
+
+    message_id: str
+    key: str
+    member: str
+    name: str
+    mime: str = ""
+    call_id: str | None = None
+
+    @property
+    def attachment_id(self) -> str:
+        """Its attachment row's id, the same on every import of the export."""
+        return derived_id("import", "attachment", f"{self.message_id}/{self.key}")
+
+
 @dataclass(frozen=True)
 class ImportedConversation:
     """One conversation of the export. `messages` may come in any order (the storage
@@ -95,3 +121,7 @@ class ImportedConversation:
     branches: int = 0  # messages with more than one child (a regenerate, an edit)
     images: int = 0  # images the source showed; the export does not always hold them
     notes: tuple[str, ...] = field(default=())  # what the preview should say about it
+    files: tuple[ImportedFile, ...] = ()  # images and files the export holds, to attach
+    # Images and files shown in the source that the export lacks, or that Parley has no
+    # place for: each leaves a notice on its message.
+    files_left_out: int = 0

@@ -8,6 +8,10 @@ transaction (`storage.transfer.import_conversation`), so a cancel or a conversat
 cannot be stored stops or skips only that one: what was imported stays imported, and
 importing the same export again adds nothing (its ids derive from the source's).
 
+The preview holds where each image or file is in the export, not its bytes: the import
+opens the export again and stores them one at a time (`attach.ExportAttacher`) before
+the conversation's messages are written with them.
+
 Both are plain blocking functions with no Qt and no event bus: the caller picks the
 thread and tells the rest of Parley afterwards (`Library.import_export`).
 """
@@ -21,8 +25,10 @@ from types import ModuleType
 
 from desktop.core.i18n import joined, tr
 from desktop.engine.importers import importers
+from desktop.engine.importers.attach import ExportAttacher
 from desktop.engine.importers.files import ExportError, ExportFiles
 from desktop.engine.importers.model import ImportedConversation, Skipped
+from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
 from desktop.storage.errors import StorageError
 from desktop.storage.repository import ChatRepository
@@ -38,7 +44,9 @@ class ExportTotals:
     conversations: int
     messages: int
     branches: int
-    images: int
+    images: int  # images and files the source showed
+    files: int = 0  # of those, the ones the export holds: they will be attached
+    files_left_out: int = 0  # the ones it lacks, or Parley cannot show: a note each
 
 
 @dataclass(frozen=True)
@@ -61,6 +69,8 @@ class ExportPreview:
             messages=sum(len(c.messages) for c in items),
             branches=sum(c.branches for c in items),
             images=sum(c.images for c in items),
+            files=sum(len(c.files) for c in items),
+            files_left_out=sum(c.files_left_out for c in items),
         )
 
     @property
@@ -89,6 +99,8 @@ class ImportOutcome:
     failed: tuple[Skipped, ...]  # conversations that could not be stored, and why
     cancelled: bool
     first_conversation_id: str | None  # the export's first conversation now in Parley
+    files_added: int = 0  # images and files stored in the attachment store now
+    skipped: tuple[Skipped, ...] = ()  # images and files that could not be, and why
 
     @property
     def done(self) -> int:
@@ -156,40 +168,59 @@ def import_preview(
     *,
     progress: Callable[[int, int], None],
     cancelled: Callable[[], bool],
+    attachments: AttachmentStore | None = None,
 ) -> ImportOutcome:
     """Store every conversation of `preview`, one transaction each; see the module doc.
 
     A conversation the database refuses (`ImportConflictError`, any `StorageError`) is
-    counted in `failed` with its reason and the rest goes on. `cancelled()` is asked
-    before each conversation; `progress(done, total)` is called after each.
+    counted in `failed` with its reason and the rest goes on. Its images and files go
+    into `attachments` first; one that cannot is counted in `skipped` with its reason
+    (and without a store, none can). `cancelled()` is asked before each conversation;
+    `progress(done, total)` is called after each.
     """
     repository = ChatRepository(database)
     total = len(preview.conversations)
-    added = updated = unchanged = messages_added = messages_present = 0
+    added = updated = unchanged = messages_added = messages_present = files_added = 0
     failed: list[Skipped] = []
+    skipped: list[Skipped] = []
     first: str | None = None
     stopped = False
-    for done, item in enumerate(preview.conversations, start=1):
-        if cancelled():
-            stopped = True
-            break
-        conversation = item.conversation
-        try:
-            known = repository.get_conversation(conversation.id) is not None
-            result = import_conversation(database, conversation, list(item.messages))
-        except StorageError as error:
-            failed.append(Skipped(_title(item), str(error)))
-        else:
-            messages_added += result.added
-            messages_present += result.skipped
-            if not known:
-                added += 1
-            elif result.added:
-                updated += 1
+    with ExportAttacher(attachments, preview.path) as attacher:
+        for done, item in enumerate(preview.conversations, start=1):
+            if cancelled():
+                stopped = True
+                break
+            conversation = item.conversation
+            try:
+                known = repository.get_conversation(conversation.id) is not None
+                messages = list(item.messages)
+                if item.files:
+                    present = _present(repository, item) if known else set()
+                    attached = attacher.attach(messages, item.files, present)
+                    messages = attached.messages
+                result = import_conversation(database, conversation, messages)
+            except StorageError as error:
+                failed.append(Skipped(_title(item), str(error)))
             else:
-                unchanged += 1
-            first = first or conversation.id
-        progress(done, total)
+                if item.files:
+                    files_added += attached.added
+                    skipped += [
+                        Skipped(
+                            tr("{name} in “{title}”").format(name=name, title=_title(item)),
+                            reason,
+                        )
+                        for name, reason in attached.skipped
+                    ]
+                messages_added += result.added
+                messages_present += result.skipped
+                if not known:
+                    added += 1
+                elif result.added:
+                    updated += 1
+                else:
+                    unchanged += 1
+                first = first or conversation.id
+            progress(done, total)
     return ImportOutcome(
         total=total,
         added=added,
@@ -200,4 +231,12 @@ def import_preview(
         failed=tuple(failed),
         cancelled=stopped,
         first_conversation_id=first,
+        files_added=files_added,
+        skipped=tuple(skipped),
     )
+
+
+def _present(repository: ChatRepository, item: ImportedConversation) -> set[str]:
+    """The messages holding files that an earlier import already stored."""
+    wanted = {f.message_id for f in item.files}
+    return {i for i in wanted if repository.get_message(i) is not None}

@@ -125,6 +125,8 @@ class ImportExportViewModel(QObject):
             [self.tr("Title"), self.tr("Messages"), self.tr("Date")], self
         )
         self.left_out = TextTable([self.tr("Item"), self.tr("Why")], self)
+        # After the import: the images and files that could not be attached, and why.
+        self.skipped_files = TextTable([self.tr("File"), self.tr("Why")], self)
 
     @property
     def busy(self) -> bool:
@@ -144,6 +146,7 @@ class ImportExportViewModel(QObject):
         self.path, self.preview, self.outcome, self.summary = Path(path), None, None, ""
         self.conversations.reset(0, lambda _r, _c: "")
         self.left_out.reset(0, lambda _r, _c: "")
+        self.skipped_files.reset(0, lambda _r, _c: "")
         self._set_stage(ImportStage.READING)
         self._tasks.start(self._read(self._run, Path(path)), "import-read")
 
@@ -208,6 +211,31 @@ class ImportExportViewModel(QObject):
         )
         return self.tr("%1 export: %2").replace("%1", self.preview.label).replace("%2", counts)
 
+    def files_line(self) -> str:
+        """What becomes of the export's images and files, e.g. "12 images or files will
+        be attached to their messages. 3 images or files will be left out; a note marks
+        each place."; "" when it showed none. Said apart from the headline because not
+        every image the headline counts is in the export."""
+        if self.preview is None:
+            return ""
+        totals = self.preview.totals
+        sentences: list[str] = []
+        if totals.files:
+            sentences.append(
+                self.tr(
+                    "%Ln image(s) or file(s) will be attached to their messages.", "", totals.files
+                )
+            )
+        if totals.files_left_out:
+            sentences.append(
+                self.tr(
+                    "%Ln image(s) or file(s) will be left out; a note marks each place.",
+                    "",
+                    totals.files_left_out,
+                )
+            )
+        return " ".join(sentences)
+
     # --- importing --------------------------------------------------------------------
 
     @Slot()
@@ -240,6 +268,11 @@ class ImportExportViewModel(QObject):
         if run != self._run:
             return
         self.outcome = outcome
+        skipped = outcome.skipped
+        self.skipped_files.reset(
+            len(skipped),
+            lambda row, column: skipped[row].where if column == 0 else skipped[row].reason,
+        )
         self.summary = self.describe(outcome)
         self._set_stage(ImportStage.DONE)
         self.finished.emit(self.summary, outcome.first_conversation_id or "")
@@ -249,7 +282,9 @@ class ImportExportViewModel(QObject):
             self.progress.emit(done, total)
 
     def describe(self, outcome: ImportOutcome) -> str:
-        """The summary: what was added, what was already here, what failed and why."""
+        """The summary: what was added, what was already here, what failed and why. The
+        images and files that could not be attached are only counted here: there may be
+        hundreds, so `skipped_files` lists them with their reasons."""
         sentences: list[str] = []
         if outcome.cancelled:
             sentences.append(
@@ -266,6 +301,8 @@ class ImportExportViewModel(QObject):
             )
         elif outcome.messages_added:
             clauses.append(self.tr("Imported %Ln message(s)", "", outcome.messages_added))
+        if outcome.files_added:
+            clauses.append(self.tr("%Ln image(s) or file(s) attached", "", outcome.files_added))
         if outcome.updated:
             clauses.append(
                 self.tr(
@@ -286,6 +323,14 @@ class ImportExportViewModel(QObject):
             )
         if not clauses:
             clauses.append(self.tr("Nothing was imported"))
+        if outcome.skipped:
+            clauses.append(
+                self.tr(
+                    "%Ln image(s) or file(s) could not be attached (listed below)",
+                    "",
+                    len(outcome.skipped),
+                )
+            )
         sentences.append(self.tr("%1.").replace("%1", self.tr("; ").join(clauses)))
         return " ".join(sentences)
 

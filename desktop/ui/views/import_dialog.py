@@ -1,5 +1,6 @@
 """The window of an import from another app, in four steps on one page each: reading the
-export, what it holds (and what will be left out), importing, and what happened.
+export, what it holds (and what will be left out, images and files among it), importing,
+and what happened (with the files that could not be attached, and why).
 
 Non-modal: the person may keep reading their chats while a large export is read or
 written. Every text from the export (titles, reasons) is shown as plain text: labels
@@ -102,6 +103,8 @@ class ImportDialog(QDialog):
         self.headline = PlainLabel("", page)
         self.headline.setObjectName("SourceTitle")
         self.headline.setWordWrap(True)
+        self.files_label = PlainLabel("", page)  # how many images and files come along
+        self.files_label.setWordWrap(True)
         self.conversation_list = _table(self._model.conversations, page)
         self.left_out_title = PlainLabel(self.tr("Not imported"), page)
         self.left_out_title.setObjectName("SettingsSection")
@@ -113,6 +116,7 @@ class ImportDialog(QDialog):
         self.preview_cancel.clicked.connect(self.close)
         layout = QVBoxLayout(page)
         layout.addWidget(self.headline)
+        layout.addWidget(self.files_label)
         layout.addWidget(self.conversation_list, 3)
         layout.addWidget(self.left_out_title)
         layout.addWidget(self.left_out_list, 1)
@@ -139,6 +143,7 @@ class ImportDialog(QDialog):
         self.summary_label = PlainLabel("", page)
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.skipped_files_list = _table(self._model.skipped_files, page)
         self.open_button = QPushButton(self.tr("Open"))
         self.open_button.setDefault(True)
         self.open_button.clicked.connect(self._open)
@@ -146,6 +151,7 @@ class ImportDialog(QDialog):
         self.close_button.clicked.connect(self.close)
         layout = QVBoxLayout(page)
         layout.addWidget(self.summary_label)
+        layout.addWidget(self.skipped_files_list, 1)
         layout.addStretch(1)
         layout.addLayout(_buttons(page, self.close_button, self.open_button))
         self.pages.addWidget(page)
@@ -165,10 +171,14 @@ class ImportDialog(QDialog):
             self.pages.setCurrentWidget(self.importing_page)
         elif stage in (ImportStage.DONE, ImportStage.FAILED):
             self.summary_label.setText(self._model.summary)
+            self._show_skipped_files()
             self.pages.setCurrentWidget(self.summary_page)
 
     def _show_preview(self) -> None:
         self.headline.setText(self._model.headline())
+        files = self._model.files_line()
+        self.files_label.setText(files)
+        self.files_label.setVisible(bool(files))
         has_left_out = self._model.left_out.rowCount() > 0
         self.left_out_title.setVisible(has_left_out)
         self.left_out_list.setVisible(has_left_out)
@@ -189,14 +199,21 @@ class ImportDialog(QDialog):
     def _show_summary(self, summary: str, conversation_id: str) -> None:
         self._open_id = conversation_id
         self.summary_label.setText(summary)
+        self._show_skipped_files()
         self.open_button.setVisible(bool(conversation_id))
         self.close_button.setDefault(not conversation_id)
         self.pages.setCurrentWidget(self.summary_page)
         (self.open_button if conversation_id else self.close_button).setFocus()
 
+    def _show_skipped_files(self) -> None:
+        """The files that could not be attached, each with its reason; only when there
+        are any (the summary counts them)."""
+        self.skipped_files_list.setVisible(self._model.skipped_files.rowCount() > 0)
+
     def _show_failure(self, text: str) -> None:
         self._open_id = ""
         self.summary_label.setText(text)
+        self._show_skipped_files()
         self.open_button.hide()
         self.close_button.setDefault(True)
         self.pages.setCurrentWidget(self.summary_page)

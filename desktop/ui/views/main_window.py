@@ -63,6 +63,7 @@ from desktop.ui.views.window_geometry import (
 )
 
 if TYPE_CHECKING:
+    from desktop.ui.views.backup_opener import BackupOpener
     from desktop.ui.views.settings_dialog import SettingsDialog
 
 
@@ -91,6 +92,7 @@ class MainWindow(QMainWindow):
         self._transfer = transfer
         self._importer = importer  # File → Import from Another App…
         self.import_dialog: ImportDialog | None = None
+        self.backups: BackupOpener | None = None  # File → Back Up… (set by the app)
         self._settings = settings
         self._log_folder = log_folder
         self._settings_dialog: SettingsDialog | None = None
@@ -292,6 +294,12 @@ class MainWindow(QMainWindow):
         dialog.fileSelected.connect(self.import_export_at)
         dialog.open()
         return dialog
+
+    def back_up(self) -> object:
+        return self.backups.open() if self.backups is not None else None
+
+    def restore_backup(self) -> object:
+        return self.backups.open(restore=True) if self.backups is not None else None
 
     def import_export_at(self, path: str) -> ImportDialog | None:
         """Read the export at `path` into the import window's preview."""

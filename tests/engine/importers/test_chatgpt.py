@@ -1,8 +1,8 @@
 """The ChatGPT export importer on a hand-written, real-shaped `conversations.json`: the
 node tree with a regenerated answer, hidden/system nodes left out with their children
 re-attached, `current_node` as the active leaf, thoughts and tool calls folded into one
-assistant turn, images as notices, skipped items with reasons, and idempotent imports
-into a real database."""
+assistant turn, images the export holds as files and the others as notices, skipped
+items with reasons, and idempotent imports into a real database."""
 
 from __future__ import annotations
 
@@ -28,7 +28,12 @@ from desktop.core.models import (
 )
 from desktop.engine.importers import chatgpt, chatgpt_content
 from desktop.engine.importers.files import ExportError, ExportFiles
-from desktop.engine.importers.model import ImportedConversation, Skipped, derived_id
+from desktop.engine.importers.model import (
+    ImportedConversation,
+    ImportedFile,
+    Skipped,
+    derived_id,
+)
 from desktop.storage.database import Database
 from desktop.storage.repository import ChatRepository
 from desktop.storage.transfer import import_conversation
@@ -257,17 +262,24 @@ def test_a_browsing_call_gets_its_result() -> None:
     assert answer.model == ModelRef("chatgpt", "gpt-4o")
 
 
-def test_images_and_files_become_notices_and_are_counted_once() -> None:
+def test_the_photo_the_export_holds_is_a_file_and_the_pdf_it_lacks_a_notice() -> None:
     chat = _chat(KYOTO)
     question = _by_id(chat)[_m("u-2")]
     assert question.role is Role.USER
     assert question.model is None
+    # The photo is shown inline and listed as an attachment: one file, no notice.
     assert question.parts == [
-        NoticePart(IMAGE_NOTICE),
         TextPart("这张照片是哪里？"),
         NoticePart("The file “行程.pdf” was attached here in ChatGPT; it was not imported."),
     ]
+    assert chat.files == (
+        ImportedFile(
+            _m("u-2"), "file-Photo123", "file-Photo123-torii.png", "torii.png", "image/png"
+        ),
+    )
     assert chat.images == 2  # the photo (pointer and attachment are one file) and the PDF
+    assert chat.files_left_out == 1  # the PDF, which the export does not hold
+    assert len(chat.notes) == 1 and chat.notes[0].startswith("1 image(s) or file(s)")
 
 
 def test_cjk_text_is_intact() -> None:
@@ -421,7 +433,10 @@ def test_a_truncated_file_keeps_what_came_before(tmp_path: Path) -> None:
     assert items[0].conversation.id == _c(KYOTO)
     assert isinstance(items[1], Skipped)
     assert items[1].reason.startswith("The rest of the file is not valid JSON")
-    assert len(items) == 2
+    # A conversations.json on its own holds none of the export's files: said once.
+    assert len(items) == 3 and isinstance(items[2], Skipped)
+    assert "Choose the export's zip file" in items[2].reason
+    assert items[0].files == () and items[0].notes == ()
 
 
 def test_an_export_that_is_not_a_list_cannot_be_read(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
 """Jan's `threads/` folder: recognised as the data folder, the threads folder itself or a
 zip; read into conversations with versions (edits), the version Jan showed as the active
-one, reasoning, tool calls, notices for images and files, the source's times and CJK
+one, reasoning, tool calls, a picture kept in the thread's `files/` attached to its
+message and notices for the images and files that are not, the source's times and CJK
 text intact; what cannot be read is skipped with a reason; importing twice adds nothing
 and a newer copy adds only its new message. Fixture: tests/fixtures/imports/jan/ (a Jan
 data folder written from Jan's source)."""
@@ -16,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from desktop.core.attachments import AttachmentKind
 from desktop.core.models import (
     CallState,
     ModelRef,
@@ -27,8 +29,11 @@ from desktop.core.models import (
 )
 from desktop.engine.importers import jan
 from desktop.engine.importers.files import ExportFiles
-from desktop.engine.importers.model import ImportedConversation, Skipped, derived_id
+from desktop.engine.importers.model import ImportedConversation, ImportedFile, Skipped, derived_id
+from desktop.engine.importers.run import ImportOutcome, import_preview, read_export
+from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
+from desktop.storage.repository import ChatRepository
 from desktop.storage.transfer import import_conversation
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "imports"
@@ -186,7 +191,12 @@ def test_reasoning_tool_calls_images_and_files_become_parts():
     assert plan.model == ModelRef("jan", "qwen3-8b") and ask.model is None
 
     picture, cat_answer, pdf, _summary = found["Cat picture"].messages
-    assert picture.parts[0] == TextPart("What is in this picture? 这是什么")
+    # The picture is among the thread's files: attached on import, so no notice.
+    assert picture.parts == [TextPart("What is in this picture? 这是什么")]
+    member = f"threads/{CAT}/files/01HFA0USER1.png"
+    assert found["Cat picture"].files == (
+        ImportedFile(picture.id, member, member, "01HFA0USER1.png"),
+    )
     # Older Jan wrote the reasoning in front of the answer in <think> tags.
     assert cat_answer.parts[:2] == [
         ReasoningPart("Orange fur, whiskers: a cat.", duration_ms=0),
@@ -207,7 +217,15 @@ def test_reasoning_tool_calls_images_and_files_become_parts():
     ]
     assert cat_answer.model == ModelRef("jan", "tinyllama-1.1b")
     assert found["Cat picture"].images == 2 and found["Kyoto trip 京都旅行"].images == 1
-    assert found["Cat picture"].notes
+    # Left out: the PDF (not among the thread's files) and Kyoto's image.
+    assert (
+        found["Cat picture"].files_left_out == 1
+        and found["Kyoto trip 京都旅行"].files_left_out == 1
+    )
+    assert found["Cat picture"].notes == (
+        "1 image(s) or file(s) attached in Jan are not among the thread's files; they were "
+        "not imported.",
+    )
 
 
 def test_times_are_kept_in_milliseconds_or_seconds_and_a_missing_one_follows_its_parent():
@@ -299,3 +317,40 @@ def test_importing_twice_adds_nothing_and_a_newer_copy_adds_only_its_new_message
     new_id = message_id(KYOTO, "01HXKQ47USER000000000000AH")
     assert kyoto.conversation.active_leaf_id == new_id
     assert import_all(db, newer) == 1
+
+
+def import_with_files(db: Database, store: AttachmentStore, path: Path) -> ImportOutcome:
+    preview = read_export(path, readers=[jan])
+    return import_preview(
+        db, preview, progress=lambda _d, _t: None, cancelled=lambda: False, attachments=store
+    )
+
+
+@pytest.mark.parametrize("chosen", ["data folder", "threads folder", "zip"])
+def test_a_thread_files_picture_is_attached_to_its_message_once(tmp_path, db, chosen):
+    store = AttachmentStore(tmp_path / "attachments", db.engine)
+    path = {
+        "data folder": DATA_FOLDER,
+        "threads folder": DATA_FOLDER / "threads",
+        "zip": zip_folder(DATA_FOLDER, tmp_path / "jan.zip", "jan-data/"),
+    }[chosen]
+    first = import_with_files(db, store, path)
+    assert (first.added, first.files_added, first.skipped) == (2, 1, ())
+    picture = ChatRepository(db).get_message(message_id(CAT, "01HFA0USER1"))
+    assert picture is not None
+    (attached,) = store.get_many(picture.context.attachment_ids)
+    original = DATA_FOLDER / "threads" / CAT / "files" / "01HFA0USER1.png"
+    assert store.read_bytes(attached) == original.read_bytes()
+    assert (attached.name, attached.kind, attached.mime) == (
+        "01HFA0USER1.png",
+        AttachmentKind.IMAGE,
+        "image/png",
+    )
+    pdf = ChatRepository(db).get_message(message_id(CAT, "01HFA0USER2"))
+    assert pdf is not None and pdf.context.attachment_ids == ()
+    assert NoticePart("A PDF file was attached here in Jan; it was not imported.") in pdf.parts
+
+    again = import_with_files(db, store, path)
+    assert (again.added, again.unchanged, again.files_added, again.skipped) == (0, 2, 0, ())
+    with db.read() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM attachments").one() == (1,)

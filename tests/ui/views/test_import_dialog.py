@@ -1,15 +1,20 @@
-"""File → Import from Another App…: the export is read into a preview, imported with
-progress, summarised, and the chats appear in the sidebar. Run on the toy importer
-(tests/support/import_toy.py) through a real Parley."""
+"""File → Import from Another App…: the export is read into a preview (with how many of
+its images and files come along), imported with progress, summarised (with the files
+that could not be attached, and why), and the chats appear in the sidebar. Run on the
+toy importer (tests/support/import_toy.py) through a real Parley."""
 
 from __future__ import annotations
 
+import re
+
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
 from desktop.engine.importers.model import derived_id
 from desktop.ui.viewmodels.import_export import ImportStage
 from tests.support import import_toy
 from tests.support.import_toy import chat, write_export
+from tests.support.qt_images import png
 
 
 def _titles(parley) -> list[str]:
@@ -123,3 +128,78 @@ def test_an_export_no_importer_reads_is_explained(driver, tmp_path):
     text = dialog.summary_label.text()
     assert "other.json" in text and "Toy Chat" in text
     assert not dialog.open_button.isVisible() and dialog.close_button.isVisible()
+
+
+def test_the_window_counts_the_files_and_lists_those_that_could_not_be_attached(driver, tmp_path):
+    folder = tmp_path / "export"
+    pictured = chat("p", "Photos <i>of</i> Kyoto", 1, images=4, left_out=1)
+    pictured["messages"][0]["files"] = [
+        {"member": "torii.png"},
+        {"member": "gone.png"},  # listed, but not in the folder by the time it is imported
+        {"member": "notes.txt", "name": "<b>notes</b>.png"},  # text, named as a picture
+    ]
+    write_export(folder, [pictured, chat("q", "Plain", 1)])
+    (folder / "torii.png").write_bytes(png(8, 6))
+    (folder / "gone.png").write_bytes(png(2, 2))
+    (folder / "notes.txt").write_text("not a picture", encoding="utf-8")
+    parley = driver.start(tmp_path / "data")
+    parley.import_vm.readers = [import_toy]
+    dialog = parley.window.import_export_at(str(folder))
+    assert dialog is not None
+
+    async def body() -> None:
+        await driver.until(lambda: dialog.pages.currentWidget() is dialog.preview_page)
+        files = dialog.files_label.text()
+        assert dialog.files_label.isVisibleTo(dialog)
+        assert re.match(r"3 images or files will be attached to their messages\.", files)
+        assert re.search(r"\b1 image or file will be left out", files)
+        assert dialog.files_label.textFormat() is Qt.TextFormat.PlainText
+
+        (folder / "gone.png").unlink()
+        dialog.import_button.click()
+        await driver.until(lambda: dialog.pages.currentWidget() is dialog.summary_page)
+        summary = dialog.summary_label.text()
+        assert re.search(r"\b1 image or file attached", summary)
+        assert re.search(r"\b2 images or files could not be attached", summary)
+        assert dialog.skipped_files_list.isVisibleTo(dialog)
+        table = parley.import_vm.skipped_files
+        rows = [(table.index(r, 0).data(), table.index(r, 1).data()) for r in range(2)]
+        assert rows == [
+            ("gone.png in “Photos <i>of</i> Kyoto”", "The export has no file gone.png."),
+            ("<b>notes</b>.png in “Photos <i>of</i> Kyoto”", "not a valid PNG image"),
+        ]
+        assert table.rowCount() == 2
+
+        dialog.open_button.click()
+        first = derived_id("toy", "conversation", "p")
+        (question, _answer) = parley.chat.active_path(first)
+        (attached,) = question.context.attachment_ids
+        assert parley.store.get(attached) is not None
+
+        # Again: nothing new is stored, and the list of left-out files is gone.
+        parley.window.import_export_at(str(folder))
+        await driver.until(lambda: dialog.pages.currentWidget() is dialog.preview_page)
+        dialog.import_button.click()
+        await driver.until(lambda: dialog.pages.currentWidget() is dialog.summary_page)
+        assert "attached" not in dialog.summary_label.text()
+        assert not dialog.skipped_files_list.isVisibleTo(dialog)
+
+    driver.run(body())
+
+
+def test_an_export_with_no_images_says_nothing_about_files(driver, tmp_path):
+    export = write_export(tmp_path / "export", [chat("a", "Words only", 1)])
+    parley = driver.start(tmp_path / "data")
+    parley.import_vm.readers = [import_toy]
+    dialog = parley.window.import_export_at(str(export))
+    assert dialog is not None
+
+    async def body() -> None:
+        await driver.until(lambda: dialog.pages.currentWidget() is dialog.preview_page)
+        assert dialog.files_label.text() == ""
+        assert not dialog.files_label.isVisibleTo(dialog)
+        dialog.import_button.click()
+        await driver.until(lambda: dialog.pages.currentWidget() is dialog.summary_page)
+        assert not dialog.skipped_files_list.isVisibleTo(dialog)
+
+    driver.run(body())
