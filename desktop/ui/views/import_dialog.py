@@ -28,7 +28,10 @@ from desktop.ui.viewmodels.import_export import ImportExportViewModel, ImportSta
 from desktop.ui.views.labels import PlainLabel
 
 
-def _table(model: TextTable, parent: QWidget) -> QTableView:
+def _table(model: TextTable, parent: QWidget, *, reasons: bool = False) -> QTableView:
+    """A read-only table whose first column takes the room left. With `reasons` (an
+    item and why, a long sentence) the reason takes it instead, and the item's column
+    starts at a width a person can drag wider, so neither needs a horizontal scroll."""
     view = QTableView(parent)
     view.setModel(model)
     view.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
@@ -39,9 +42,14 @@ def _table(model: TextTable, parent: QWidget) -> QTableView:
     view.verticalHeader().hide()
     view.verticalHeader().setDefaultSectionSize(view.fontMetrics().height() + 8)
     header = view.horizontalHeader()
-    header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-    for column in range(1, model.columnCount()):
-        header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+    if reasons:
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        header.resizeSection(0, view.fontMetrics().averageCharWidth() * 28)
+        header.setStretchLastSection(True)
+    else:
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in range(1, model.columnCount()):
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
     header.setHighlightSections(False)
     return view
 
@@ -108,7 +116,7 @@ class ImportDialog(QDialog):
         self.conversation_list = _table(self._model.conversations, page)
         self.left_out_title = PlainLabel(self.tr("Not imported"), page)
         self.left_out_title.setObjectName("SettingsSection")
-        self.left_out_list = _table(self._model.left_out, page)
+        self.left_out_list = _table(self._model.left_out, page, reasons=True)
         self.import_button = QPushButton(self.tr("Import"))
         self.import_button.setDefault(True)
         self.import_button.clicked.connect(self._model.start)
@@ -143,7 +151,7 @@ class ImportDialog(QDialog):
         self.summary_label = PlainLabel("", page)
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.skipped_files_list = _table(self._model.skipped_files, page)
+        self.skipped_files_list = _table(self._model.skipped_files, page, reasons=True)
         self.open_button = QPushButton(self.tr("Open"))
         self.open_button.setDefault(True)
         self.open_button.clicked.connect(self._open)
