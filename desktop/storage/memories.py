@@ -210,13 +210,14 @@ class MemoryRepository:
     def undelete(self, memory_id: str, deleted_at: datetime) -> Memory | None:
         """Undo of the deletion that left `deleted_at`: the memory back as it was. None
         when it is not that tombstone (restored already, or deleted again since).
-        Raises `MemoryNotFound`."""
+        Raises `MemoryNotFound`. The undo's time is kept (`restored_at`): restoring a
+        backup taken while the memory was deleted must not delete it again."""
         with self._db.write() as conn:
             restored = conn.execute(
                 update(memories)
                 .where(memories.c.id == memory_id)
                 .where(memories.c.deleted_at == to_epoch_ms(deleted_at))
-                .values(deleted_at=None)
+                .values(deleted_at=None, restored_at=to_epoch_ms(self._clock()))
             ).rowcount
             memory = _read(conn, memory_id)
         return memory if restored else None

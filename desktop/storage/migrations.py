@@ -378,7 +378,8 @@ def _v7_memories(conn: Connection) -> None:
 # never brings them back. Memories keep their own tombstone in their row (step 7).
 # WITHOUT ROWID: the key is the whole row, and lookups are always by (kind, id).
 # And `conversations.changed_at`: when the person last renamed, pinned... a conversation
-# (`updated_at` moves with messages only), so a restore keeps the newer rename.
+# (`updated_at` moves with messages only), so a restore keeps the newer rename; and
+# `memories.restored_at`, when an undo brought a memory back, for the same reason.
 _V8_DDL: Final = (
     """
     CREATE TABLE tombstones (
@@ -389,6 +390,7 @@ _V8_DDL: Final = (
     ) WITHOUT ROWID
     """,
     "ALTER TABLE conversations ADD COLUMN changed_at INTEGER",
+    "ALTER TABLE memories ADD COLUMN restored_at INTEGER",
 )
 
 

@@ -81,8 +81,11 @@ _MESSAGE_GONE: Final = (
 # register's time. A conversation never changed since step 8 counts from its creation,
 # so a backup made before then never overrides a change made here.
 _SET_AT: Final = "coalesce({t}.changed_at, {t}.created_at)"
-# A memory's last change: its edit or its deletion, whichever is later.
-_LAST_CHANGE: Final = "max({t}.updated_at, coalesce({t}.deleted_at, {t}.updated_at))"
+# A memory's last change: its edit, its deletion or an undo of one, whichever is later.
+_LAST_CHANGE: Final = (
+    "max({t}.updated_at, coalesce({t}.deleted_at, {t}.updated_at),"
+    " coalesce({t}.restored_at, {t}.updated_at))"
+)
 
 
 @dataclass(frozen=True, slots=True)

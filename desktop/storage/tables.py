@@ -141,6 +141,9 @@ memories = Table(
     Column("embedding", LargeBinary),  # float32 little-endian, L2-normalised
     Column("model_key", Text),  # the embedding model's `EmbeddingChoice.key`
     # Every read asks for the live memories of a few scopes, newest first.
+    # When an undo last brought it back from `deleted_at` (step 8): a change of its own,
+    # which a restore weighs against a backup taken while it was deleted.
+    Column("restored_at", Integer),
     Index("ix_memories_scope", "scope", "deleted_at", "updated_at"),
     # A search reads one model's vectors, and first whether they changed (from the
     # index alone: the rows hold the vectors, a scan of them reads every page).

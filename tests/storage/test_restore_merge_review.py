@@ -201,11 +201,6 @@ def test_replies_to_a_conversation_deleted_and_imported_again_here_are_merged(
 # --- memories ----------------------------------------------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="undoing a memory's deletion leaves no time, so a backup taken while it was "
-    "deleted looks newer and deletes it again",
-)
 def test_a_memory_brought_back_by_undo_is_not_deleted_again_by_an_older_backup(
     here: _Device, tmp_path: Path
 ) -> None:
