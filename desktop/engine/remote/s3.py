@@ -1,5 +1,6 @@
 """A remote store in an S3 bucket (AWS, MinIO, Garage, Backblaze B2, Cloudflare R2,
-Wasabi...): PUT, GET, HEAD, DELETE and ListObjectsV2, signed with Signature V4.
+Wasabi...): PUT (in parts for a large file), GET, HEAD, DELETE and ListObjectsV2,
+signed with Signature V4.
 
 Both addressing styles are supported: path-style (`endpoint/bucket/key`), which most
 self-hosted servers need, and virtual-host style (`bucket.endpoint/key`), which AWS
@@ -9,6 +10,8 @@ are key prefixes ending in "/", listed with the "/" delimiter.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import hashlib
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -63,6 +66,9 @@ _CODES: Final[dict[str, RemoteProblem]] = {
     "SlowDown": RemoteProblem.SERVER,
 }
 _WRONG_REGION: Final = {"PermanentRedirect", "AuthorizationHeaderMalformed"}
+MULTIPART_ABOVE: Final = 256 * 1024 * 1024
+PART_SIZE: Final = 64 * 1024 * 1024
+MAX_PARTS: Final = 10_000
 
 
 def _local(tag: str) -> str:
@@ -79,6 +85,25 @@ def _child_text(element: ET.Element, name: str) -> str | None:
 
 def _children(element: ET.Element, name: str) -> list[ET.Element]:
     return [child for child in element if _local(child.tag) == name]
+
+
+def _upload_id(body: bytes) -> str | None:
+    """The UploadId of an InitiateMultipartUploadResult."""
+    try:
+        root = ET.fromstring(body)
+    except ET.ParseError:
+        return None
+    return _child_text(root, "UploadId") or None
+
+
+def _completion(etags: Sequence[str]) -> bytes:
+    """The CompleteMultipartUpload document for parts 1..n with these ETags."""
+    root = ET.Element("CompleteMultipartUpload")
+    for number, etag in enumerate(etags, start=1):
+        part = ET.SubElement(root, "Part")
+        ET.SubElement(part, "PartNumber").text = str(number)
+        ET.SubElement(part, "ETag").text = etag
+    return bytes(ET.tostring(root, encoding="utf-8"))
 
 
 def error_code(body: bytes) -> tuple[str, str, str]:
@@ -124,6 +149,11 @@ class S3Store:
             Credentials(target.access_key_id, secret_key or "") if target.access_key_id else None
         )
         self.page_size = 1000  # keys per listing request (S3's most)
+        # A file larger than this goes up in parts of `part_size` (S3 takes at most
+        # 5 GiB in one PUT, some compatible services less; a part that fails is the
+        # only thing sent again). At most 10,000 parts: 640 GiB at 64 MiB.
+        self.multipart_above = MULTIPART_ABOVE
+        self.part_size = PART_SIZE
 
     # -- requests ------------------------------------------------------------------
 
@@ -289,6 +319,10 @@ class S3Store:
     async def put_file(self, name: str, path: Path) -> None:
         key = self._key(name)
         try:
+            size = (await asyncio.to_thread(path.stat)).st_size
+            if size > self.multipart_above:
+                await self._put_in_parts(key, path, size)
+                return
             with await FileBody.open(path) as body:
                 response = await self._send(
                     "PUT",
@@ -301,6 +335,46 @@ class S3Store:
             raise os_error(error, str(path.parent)) from error
         if not response.is_success:
             raise self._error(response, response.content)
+
+    async def _put_in_parts(self, key: str, path: Path, size: int) -> None:
+        """A multipart upload; the object appears whole when the last step succeeds,
+        and an upload that fails is aborted, so no parts are left to be paid for."""
+        part_size = max(self.part_size, -(-size // MAX_PARTS))
+        response = await self._send("POST", key, [("uploads", "")])
+        upload_id = _upload_id(response.content) if response.is_success else None
+        if upload_id is None:
+            raise self._error(response, response.content)
+        try:
+            etags: list[str] = []
+            for number, offset in enumerate(range(0, size, part_size), start=1):
+                with await FileBody.open(path, offset, part_size) as body:
+                    response = await self._send(
+                        "PUT",
+                        key,
+                        [("partNumber", str(number)), ("uploadId", upload_id)],
+                        payload_hash=UNSIGNED_PAYLOAD,
+                        headers={"Content-Length": str(body.size)},
+                        content=body,
+                    )
+                if not response.is_success or "etag" not in response.headers:
+                    raise self._error(response, response.content)
+                etags.append(response.headers["etag"])
+            listing = _completion(etags)
+            response = await self._send(
+                "POST",
+                key,
+                [("uploadId", upload_id)],
+                payload_hash=hashlib.sha256(listing).hexdigest(),
+                headers={"Content-Length": str(len(listing))},
+                content=listing,
+            )
+            # S3 may answer 200 and still fail: the error is then in the body.
+            if not response.is_success or error_code(response.content)[0]:
+                raise self._error(response, response.content)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await self._send("DELETE", key, [("uploadId", upload_id)])
+            raise
 
     async def put_bytes(self, name: str, data: bytes, *, create_only: bool = False) -> None:
         headers = {"Content-Length": str(len(data))}

@@ -39,10 +39,18 @@ class FileBody:
         self._left = size
 
     @classmethod
-    async def open(cls, path: Path) -> FileBody:
+    async def open(cls, path: Path, offset: int = 0, length: int | None = None) -> FileBody:
+        """The file from `offset`, `length` bytes of it at most (None: to its end)."""
+
         def opened() -> FileBody:
             handle = open(path, "rb")  # noqa: SIM115 (closed by __exit__)
-            return cls(handle, os.fstat(handle.fileno()).st_size)
+            try:
+                left = max(0, os.fstat(handle.fileno()).st_size - offset)
+                handle.seek(offset)
+            except OSError:
+                handle.close()
+                raise
+            return cls(handle, left if length is None else min(length, left))
 
         return await asyncio.to_thread(opened)
 

@@ -131,3 +131,66 @@ def test_an_anonymous_target_sends_no_signature(s3_endpoint: str, unique: str) -
     with pytest.raises(RemoteError) as caught:
         with_s3(target, lambda s: s.get_bytes("private.age"))
     assert caught.value.problem is RemoteProblem.FORBIDDEN
+
+
+def test_a_large_file_goes_up_in_parts_and_arrives_whole(
+    s3_endpoint: str, unique: str, tmp_path
+) -> None:
+    target = S3Target(s3_endpoint, BUCKET, prefix=unique, access_key_id=ACCESS_KEY)
+    data = bytes(range(256)) * (45 * 1024)  # 11.25 MiB: three parts of 5 MiB (S3's least)
+    source = tmp_path / "big.parley"
+    source.write_bytes(data)
+    methods: list[str] = []
+
+    async def hook(request: httpx.Request) -> None:
+        methods.append(f"{request.method} {request.url.query.decode()}")
+
+    async def upload(store: S3Store) -> bytes:
+        store.multipart_above = store.part_size = 5 * 1024 * 1024
+        await store.put_file("big.parley", source)
+        return await store.get_bytes("big.parley")
+
+    async def main() -> bytes:
+        async with httpx.AsyncClient(trust_env=False, event_hooks={"request": [hook]}) as client:
+            return await upload(S3Store(target, SECRET_KEY, client))
+
+    assert run(main()) == data
+    parts = [m for m in methods if m.startswith("PUT partNumber=")]
+    assert [m.split("&")[0] for m in parts] == [f"PUT partNumber={n}" for n in (1, 2, 3)]
+    assert methods[0] == "POST uploads="
+    got = boto(s3_endpoint).get_object(Bucket=BUCKET, Key=f"{unique}/big.parley")
+    assert got["Body"].read() == data
+    uploads = boto(s3_endpoint).list_multipart_uploads(Bucket=BUCKET, Prefix=unique)
+    assert not uploads.get("Uploads")
+
+
+def test_a_part_that_fails_aborts_the_upload_and_leaves_nothing(
+    s3_endpoint: str, unique: str, tmp_path
+) -> None:
+    target = S3Target(s3_endpoint, BUCKET, prefix=unique, access_key_id=ACCESS_KEY)
+    source = tmp_path / "big.parley"
+    source.write_bytes(b"x" * (11 * 1024 * 1024))
+
+    class FailSecondPart(httpx.AsyncBaseTransport):
+        """Passes requests to the server, but the second part gets a 503 of S3's."""
+
+        def __init__(self) -> None:
+            self.inner = httpx.AsyncHTTPTransport()
+
+        async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+            if request.url.query.decode().startswith("partNumber=2&"):
+                await request.aread()
+                body = b"<Error><Code>ServiceUnavailable</Code><Message>busy</Message></Error>"
+                return httpx.Response(503, content=body, request=request)
+            return await self.inner.handle_async_request(request)
+
+    async def upload(store: S3Store) -> None:
+        store.multipart_above = store.part_size = 5 * 1024 * 1024
+        await store.put_file("big.parley", source)
+
+    with pytest.raises(RemoteError) as caught:
+        with_s3(target, upload, transport=FailSecondPart())
+    assert caught.value.problem is RemoteProblem.SERVER
+    uploads = boto(s3_endpoint).list_multipart_uploads(Bucket=BUCKET, Prefix=unique)
+    assert not uploads.get("Uploads")
+    assert with_s3(target, lambda s: s.list()) == []
