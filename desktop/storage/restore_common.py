@@ -153,13 +153,15 @@ def index_memory_words(conn: Connection, rows: list[tuple[int, str]]) -> None:
 
 
 def finish_streaming(conn: Connection, after_rowid: int, now_ms: int) -> int:
-    """Messages inserted above `after_rowid` that were still streaming when the backup
-    was taken become `interrupted`, finished at `now_ms`, their text indexed (nothing
-    will ever stream into them here). Returns how many."""
+    """Messages inserted above `after_rowid` that were still streaming, or waiting for
+    the person to approve a tool call, when the backup was taken become `interrupted`,
+    finished at `now_ms`, their text indexed: nothing will ever stream into them here,
+    and a tool call asked for on another computer (its paths, its workspace) is not
+    offered for approval on this one. Returns how many."""
     names = column_list(mapping.MESSAGE_COLUMNS)
     rows = conn.exec_driver_sql(
-        f"SELECT {names} FROM main.messages WHERE rowid > ? AND status = ?",
-        (after_rowid, MessageStatus.STREAMING.value),
+        f"SELECT {names} FROM main.messages WHERE rowid > ? AND status IN (?, ?)",
+        (after_rowid, MessageStatus.STREAMING.value, MessageStatus.AWAITING_APPROVAL.value),
     ).all()
     if rows:
         reader = mapping.MessageReader()

@@ -264,13 +264,14 @@ def test_messages_of_a_conversation_deleted_here_stay_deleted(here: Device, tmp_
     assert search(here.db, "Written") == []
 
 
-def test_an_answer_caught_streaming_arrives_interrupted_and_searchable(
-    here: Device, fork: Device, tmp_path: Path
+@pytest.mark.parametrize("status", [MessageStatus.STREAMING, MessageStatus.AWAITING_APPROVAL])
+def test_an_answer_caught_unfinished_arrives_interrupted_and_searchable(
+    here: Device, fork: Device, tmp_path: Path, status: MessageStatus
 ) -> None:
     chat = fork.chats.create_conversation("Live")
     question = say(fork.chats, chat.id, None, "Tell me?")
     streaming = Message(new_id(), chat.id, question.id, Role.ASSISTANT, [TextPart("")])
-    streaming.status = MessageStatus.STREAMING
+    streaming.status = status
     fork.chats.add_message(streaming)
     streaming.parts = [TextPart("Half an answer about quokkas")]
     fork.chats.save_message(streaming)  # streaming: not indexed yet
@@ -281,6 +282,7 @@ def test_an_answer_caught_streaming_arrives_interrupted_and_searchable(
     assert stored.status is MessageStatus.INTERRUPTED
     assert to_epoch_ms(stored.finished_at) == NOW_MS
     assert [h.message_id for h in search(here.db, "quokkas")] == [streaming.id]
+    assert here.chats.awaiting_approval() == []  # nothing from there asks to run here
     _consistent(here.db)
 
 
