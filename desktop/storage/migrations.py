@@ -493,25 +493,20 @@ def _has_tables(conn: Connection) -> bool:
     return count > 0
 
 
-def free_copy_path(db_path: Path, label: str) -> Path:
-    """`<name>.<label>.bak`, or `-2`, `-3`... so an older copy is never overwritten.
+def _free_backup_path(db_path: Path, version: int) -> Path:
+    """`<name>.pre-v{N}.bak`, or `-2`, `-3`... so an older backup is never overwritten.
 
     The name is claimed by creating the file exclusively: two Parleys starting at once
     never write the same copy.
     """
-    name, n = f"{db_path.name}.{label}.bak", 2
+    name, n = f"{db_path.name}.pre-v{version}.bak", 2
     while True:
         candidate = db_path.with_name(name)
         try:
             with candidate.open("x"):
                 return candidate
         except FileExistsError:
-            name, n = f"{db_path.name}.{label}-{n}.bak", n + 1
-
-
-def _free_backup_path(db_path: Path, version: int) -> Path:
-    """`<name>.pre-v{N}.bak`: the copy kept before upgrading to version N."""
-    return free_copy_path(db_path, f"pre-v{version}")
+            name, n = f"{db_path.name}.pre-v{version}-{n}.bak", n + 1
 
 
 def backup_database(engine: Engine, version: int) -> Path:

@@ -25,7 +25,6 @@ from desktop.storage.database import Database
 from desktop.storage.disk_space import disk_full_error, is_disk_full, size_text
 from desktop.storage.errors import StorageError
 from desktop.storage.mapping import to_epoch_ms
-from desktop.storage.migrations import free_copy_path
 from desktop.storage.restore_common import (
     ALIAS,
     ATTACHMENT_COLUMNS,
@@ -50,6 +49,20 @@ _REPLACED: Final = (
     ("memories", MEMORY_COLUMNS),
     ("tombstones", TOMBSTONE_COLUMNS),
 )
+
+
+def free_copy_path(db_path: Path, label: str) -> Path:
+    """`<name>.<label>.bak`, or `<name>.<label>-2.bak`...: claimed by creating it
+    exclusively, so two copies never share a name. (`migrations._free_backup_path` does
+    the same for its pre-upgrade copies; it has landed and is left as it is.)"""
+    name, n = f"{db_path.name}.{label}.bak", 2
+    while True:
+        candidate = db_path.with_name(name)
+        try:
+            with candidate.open("x"):
+                return candidate
+        except FileExistsError:
+            name, n = f"{db_path.name}.{label}-{n}.bak", n + 1
 
 
 def copy_database(db: Database, label: str) -> Path:
