@@ -186,7 +186,7 @@ def phase_baseline(folder: Path) -> dict[str, float]:
 
 
 def phase_open(folder: Path) -> dict[str, float]:
-    from desktop.engine.backup.archive import open_backup
+    from desktop.engine.backup.unpack import open_backup
 
     before = _peak_mb()
     started = time.perf_counter()

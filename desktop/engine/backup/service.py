@@ -34,10 +34,11 @@ from desktop.core.models import utc_now
 from desktop.core.paths import DataPaths
 from desktop.core.remote_target import RemoteTarget, secret_name
 from desktop.core.settings_merge import merge_settings, replace_settings, settings_for_backup
-from desktop.engine.backup.archive import open_backup, write_backup
+from desktop.engine.backup.archive import write_backup
 from desktop.engine.backup.errors import BackupError, BackupProblem
 from desktop.engine.backup.naming import backup_name, device_slug, parse_backup_name, to_prune
 from desktop.engine.backup.state import BackupState, read_state, write_state
+from desktop.engine.backup.unpack import open_backup
 from desktop.engine.remote.base import DEFAULT_TIMEOUT, RemoteStore
 from desktop.engine.remote.errors import RemoteError
 from desktop.engine.remote.factory import make_store

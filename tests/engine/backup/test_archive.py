@@ -12,10 +12,11 @@ import pyrage
 import pytest
 
 from desktop import __version__
-from desktop.engine.backup.archive import open_backup, read_manifest, write_backup
+from desktop.engine.backup.archive import write_backup
 from desktop.engine.backup.crypto import MAGIC, passphrase_problem, read_key_block, unlock_identity
 from desktop.engine.backup.manifest import FORMAT
 from desktop.engine.backup.snapshot import SNAPSHOT_PREFIX
+from desktop.engine.backup.unpack import open_backup, read_manifest
 from desktop.storage.migrations import SCHEMA_VERSION
 from tests.engine.backup.archive_folder import (
     PASSPHRASE,

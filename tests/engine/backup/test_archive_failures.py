@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from desktop.engine.backup.archive import open_backup, read_manifest, write_backup
+from desktop.engine.backup.archive import write_backup
 from desktop.engine.backup.errors import BackupError, BackupProblem
 from desktop.engine.backup.snapshot import SNAPSHOT_PREFIX
+from desktop.engine.backup.unpack import open_backup, read_manifest
 from tests.engine.backup.archive_folder import (
     BIG_FILE_BYTES,
     PASSPHRASE,

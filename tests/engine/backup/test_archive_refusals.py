@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from desktop.engine.backup.archive import open_backup, read_manifest, write_backup
+from desktop.engine.backup.archive import write_backup
 from desktop.engine.backup.crypto import MAGIC
 from desktop.engine.backup.errors import BackupError, BackupProblem
+from desktop.engine.backup.unpack import open_backup, read_manifest
 from desktop.storage.migrations import SCHEMA_VERSION
 from tests.engine.backup.archive_folder import (
     PASSPHRASE,
