@@ -12,7 +12,6 @@ removed whatever happens.
 from __future__ import annotations
 
 import asyncio
-import errno
 import logging
 import shutil
 import tempfile
@@ -45,6 +44,7 @@ from desktop.engine.remote.factory import make_store
 from desktop.engine.settings_service import SettingsService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
+from desktop.storage.disk_space import is_disk_full
 from desktop.storage.restore_merge import (
     MergeOutcome,
     merge_backup,
@@ -136,6 +136,7 @@ class BackupService:
         self._clock = clock
         self._timeout = timeout
         self._state_path = paths.root / STATE_FILE
+        self._state = read_state(self._state_path)
         self._lock = asyncio.Lock()  # one backup or restore at a time
         # Target passwords typed while the keyring could not keep them, by keyring
         # name: used for this run of Parley only (File → Back Up… says so).
@@ -147,7 +148,8 @@ class BackupService:
 
     @property
     def state(self) -> BackupState:
-        return read_state(self._state_path)
+        """Read once, at start; kept here since (the window asks at every repaint)."""
+        return self._state
 
     @property
     def busy(self) -> bool:
@@ -219,15 +221,15 @@ class BackupService:
                 # A cancel the person asked for is not a failure: the status stays as it
                 # was, and the daily backup is not held off.
                 if error.problem is not BackupProblem.CANCELLED:
-                    self._record(started, error=str(error))
+                    await self._record(started, error=str(error))
                 raise
             except ParleyError as error:
-                self._record(started, error=str(error))
+                await self._record(started, error=str(error))
                 raise
             except asyncio.CancelledError:
-                self._record(started, error=tr("The last backup was cancelled."))
+                await self._record(started, error=tr("The last backup was cancelled."))
                 raise
-            self._record(started, name=done.name)
+            await self._record(started, name=done.name)
             return done
 
     async def _back_up(
@@ -253,7 +255,7 @@ class BackupService:
         await store.check()
         name = backup_name(started, self.device)
         settings_json = settings_for_backup(self._settings.settings)
-        with self._scratch() as scratch:
+        async with self._scratch() as scratch:
             archive = scratch / name
 
             def snapshot_progress(done: int, total: int) -> None:
@@ -270,7 +272,7 @@ class BackupService:
                 progress=snapshot_progress,
                 cancelled=cancelled,
             )
-            size = archive.stat().st_size
+            size = (await asyncio.to_thread(archive.stat)).st_size
             progress(Stage.UPLOAD, 0, size)
             await store.put_file(name, archive)
             progress(Stage.UPLOAD, size, size)
@@ -314,7 +316,7 @@ class BackupService:
         this device's data the backup's, after keeping a copy of the database."""
         async with self._lock:
             store = await self.store_for(self._target(target))
-            with self._scratch() as scratch:
+            async with self._scratch() as scratch:
                 archive = scratch / "archive"
                 progress(Stage.DOWNLOAD, 0, 0)
                 await store.get_file(name, archive)
@@ -330,7 +332,7 @@ class BackupService:
                     progress=open_progress,
                     cancelled=cancelled,
                 )
-                archive.unlink()
+                await asyncio.to_thread(archive.unlink)
                 progress(Stage.MERGE, 0, 0)
                 await asyncio.to_thread(prepare_backup_database, opened.db_path)
                 try:
@@ -340,7 +342,7 @@ class BackupService:
                 except OSError as error:
                     raise BackupError(
                         BackupProblem.NO_SPACE
-                        if error.errno == errno.ENOSPC
+                        if is_disk_full(error, self._attachments.root)
                         else BackupProblem.UNREADABLE,
                         tr(
                             "The backup's attachments could not be copied here: {reason}; "
@@ -385,13 +387,14 @@ class BackupService:
             raise ParleyError(tr("Choose where backups go first, in File → Back Up…."))
         return chosen
 
-    def _record(self, at: datetime, *, name: str = "", error: str = "") -> None:
-        state = self.state
+    async def _record(self, at: datetime, *, name: str = "", error: str = "") -> None:
+        state = self._state
         if error:
             state = replace(state, last_attempt=at, last_error=error)
         else:
             state = BackupState(at, name, at, "")
-        write_state(self._state_path, state)
+        self._state = state
+        await asyncio.to_thread(write_state, self._state_path, state)
 
     def _scratch(self) -> _Scratch:
         return _Scratch(self._paths.root)
@@ -399,19 +402,21 @@ class BackupService:
 
 class _Scratch:
     """A temp folder in the data folder (same disk as the store, so copies are cheap),
-    removed on the way out whatever happened."""
+    removed on the way out whatever happened. Made and removed in a worker thread: it
+    may hold gigabytes by then, and the event loop is the window's."""
 
     def __init__(self, root: Path) -> None:
         self._root = root
         self._path: Path | None = None
 
-    def __enter__(self) -> Path:
-        self._path = Path(tempfile.mkdtemp(prefix=SCRATCH_PREFIX, dir=self._root))
+    async def __aenter__(self) -> Path:
+        made = await asyncio.to_thread(tempfile.mkdtemp, prefix=SCRATCH_PREFIX, dir=self._root)
+        self._path = Path(made)
         return self._path
 
-    def __exit__(self, *_exc: object) -> None:
+    async def __aexit__(self, *_exc: object) -> None:
         if self._path is not None:
-            shutil.rmtree(self._path, ignore_errors=True)
+            await asyncio.to_thread(shutil.rmtree, self._path, ignore_errors=True)
 
 
 def remove_leftover_scratch(root: Path) -> None:

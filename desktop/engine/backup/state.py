@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import logging
-import os
 from dataclasses import asdict, dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+
+from desktop.storage.settings_file import write_text_atomically
 
 log = logging.getLogger(__name__)
 
@@ -57,13 +58,10 @@ def read_state(path: Path) -> BackupState:
 
 
 def write_state(path: Path, state: BackupState) -> None:
-    """Atomic (temp + replace); a failure is logged, never raised: the backup itself
+    """Atomic, as settings.json; a failure is logged, never raised: the backup itself
     has succeeded or failed already, and says so."""
     data = {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in asdict(state).items()}
-    temp = path.with_name(path.name + ".tmp")
     try:
-        temp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        os.replace(temp, path)
+        write_text_atomically(path, json.dumps(data, indent=2) + "\n")
     except OSError as exc:
         log.warning("The backup status could not be saved to %s: %s", path, exc)
-        temp.unlink(missing_ok=True)
