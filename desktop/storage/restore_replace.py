@@ -65,14 +65,6 @@ def free_copy_path(db_path: Path, label: str) -> Path:
             name, n = f"{db_path.name}.{label}-{n}.bak", n + 1
 
 
-def copy_database(db: Database, label: str) -> Path:
-    """A standalone copy of the live database beside it (see `free_copy_path`)."""
-    with db.engine.connect() as conn:
-        source = conn.connection.dbapi_connection
-        assert source is not None
-        return _copy(source, db.path, label)
-
-
 def _copy(source: Any, db_path: Path, label: str) -> Path:
     """Copy `db_path`'s database through `source`, an sqlite3 connection to it that
     holds no write transaction (SQLite copies nothing through one that does)."""

@@ -35,8 +35,9 @@ from desktop.engine.backup.crypto import passphrase_problem
 from desktop.engine.backup.errors import BackupProblem
 from desktop.engine.backup.service import BackupService, Progress
 from desktop.engine.settings_service import SettingsService
+from desktop.ui.formatting import human_size, local_time
 from desktop.ui.viewmodels.backup_form import FieldValue, TargetKind, build_target, same_target
-from desktop.ui.viewmodels.backup_job import BackupJob, Work, local_time, size_words
+from desktop.ui.viewmodels.backup_job import BackupJob, Work
 from desktop.ui.viewmodels.backup_restore import RestoreViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 
@@ -398,7 +399,7 @@ class BackupViewModel(QObject):
         text = self.tr("Backed up: %1 (%2).")
         if done.pruned:
             text = self.tr("Backed up: %1 (%2); removed %Ln older backup(s).", "", done.pruned)
-        text = text.replace("%1", done.name).replace("%2", size_words(done.size))
+        text = text.replace("%1", done.name).replace("%2", human_size(done.size))
         if done.prune_error:
             text += " " + done.prune_error
         self._finish(True, text)

@@ -14,10 +14,9 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Coroutine
-from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import QDateTime, QLocale, QObject, Signal
+from PySide6.QtCore import QObject, Signal
 
 from desktop.engine.backup.service import Progress, Stage
 from desktop.ui.viewmodels.tasks import TaskGroup
@@ -28,16 +27,6 @@ log = logging.getLogger(__name__)
 _ON_THE_LOOP = (Stage.UPLOAD, Stage.DOWNLOAD)
 
 Work = Callable[[Progress, Callable[[], bool]], Coroutine[Any, Any, None]]
-
-
-def local_time(moment: datetime) -> str:
-    """`moment` in this computer's time zone, as the locale writes a short date and time."""
-    local = QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime()
-    return QLocale().toString(local, QLocale.FormatType.ShortFormat)
-
-
-def size_words(size: int) -> str:
-    return QLocale().formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
 class BackupJob(QObject):

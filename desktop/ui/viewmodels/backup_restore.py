@@ -15,8 +15,9 @@ from PySide6.QtCore import QObject, Signal
 from desktop.core.errors import ParleyError
 from desktop.core.remote_target import RemoteTarget
 from desktop.engine.backup.service import BackupEntry, BackupService, Progress, RestoreDone
+from desktop.ui.formatting import human_size, local_time
 from desktop.ui.viewmodels.backup_form import same_target
-from desktop.ui.viewmodels.backup_job import BackupJob, local_time, size_words
+from desktop.ui.viewmodels.backup_job import BackupJob
 from desktop.ui.viewmodels.import_export import TextTable
 from desktop.ui.viewmodels.tasks import TaskGroup
 
@@ -104,7 +105,7 @@ class RestoreViewModel(QObject):
                 return (
                     this_computer.replace("%1", entry.device) if entry.this_device else entry.device
                 )
-            return size_words(entry.size)
+            return human_size(entry.size)
 
         self.table.reset(len(entries), cell)
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime
 from enum import Enum
 from pathlib import Path
 from types import ModuleType
@@ -20,7 +19,6 @@ from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
-    QDateTime,
     QLocale,
     QModelIndex,
     QObject,
@@ -40,6 +38,7 @@ from desktop.engine.importers.run import (
     read_export,
 )
 from desktop.engine.library import Library
+from desktop.ui.formatting import local_time
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 log = logging.getLogger(__name__)
@@ -94,11 +93,6 @@ class TextTable(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self._headers[section]
         return None
-
-
-def _date(moment: datetime) -> str:
-    local = QDateTime.fromSecsSinceEpoch(int(moment.timestamp())).toLocalTime()
-    return QLocale().toString(local, QLocale.FormatType.ShortFormat)
 
 
 class ImportExportViewModel(QObject):
@@ -185,7 +179,7 @@ class ImportExportViewModel(QObject):
                 return item.conversation.title or untitled
             if column == 1:
                 return QLocale().toString(len(item.messages))
-            return _date(item.conversation.created_at)
+            return local_time(item.conversation.created_at)
 
         left_out = preview.not_imported
         self.conversations.reset(len(items), conversation_cell)

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.attachments import Attachment, AttachmentKind
 from desktop.core.limits import MAX_EXTRACTED_CHARS
+from desktop.ui.formatting import human_size
 from desktop.ui.icons import icon_button
 from desktop.ui.plain_text import tooltip
 from desktop.ui.viewmodels.attachment_tray import AttachmentFiles, AttachmentTray, PendingFile
@@ -37,11 +38,6 @@ from desktop.ui.views.labels import PlainLabel
 
 ICON_SIDE = 32
 NAME_WIDTH = 150  # pixels before a name is elided
-
-
-def human_size(size: int) -> str:
-    """E.g. "1.2 MB", in the person's locale (1024-based, like the limits)."""
-    return QLocale().formattedDataSize(size, 1, QLocale.DataSizeFormat.DataSizeTraditionalFormat)
 
 
 def _extension(name: str) -> str:
