@@ -27,7 +27,7 @@ from desktop.storage.attachments import AttachmentStore
 
 
 @dataclass(frozen=True, slots=True)
-class _Prepared:
+class Prepared:
     """A file that passed the checks, with a document's text already extracted."""
 
     sniffed: Sniffed
@@ -60,7 +60,7 @@ class AttachmentService:
 
     async def add_bytes(self, data: bytes, name: str) -> Attachment:
         """A pasted image (or any pasted file content), checked like a file."""
-        prepared = await asyncio.to_thread(_prepare, name, BytesIO(data), len(data))
+        prepared = await asyncio.to_thread(prepare, name, BytesIO(data), len(data))
         attachment = await asyncio.to_thread(
             self._store.put_bytes,
             data,
@@ -153,7 +153,7 @@ class AttachmentService:
         return extracted.text
 
 
-def _prepare_file(path: Path) -> _Prepared:
+def _prepare_file(path: Path) -> Prepared:
     name = path.name
     try:
         info = os.stat(path)
@@ -162,7 +162,7 @@ def _prepare_file(path: Path) -> _Prepared:
         if not stat.S_ISREG(info.st_mode):  # a pipe or device would block or never end
             raise AttachmentError(name, tr("is not a regular file"))
         with open(path, "rb") as stream:
-            return _prepare(name, stream, os.fstat(stream.fileno()).st_size)
+            return prepare(name, stream, os.fstat(stream.fileno()).st_size)
     except OSError as exc:
         raise AttachmentError(name, _read_problem(exc)) from exc
 
@@ -180,12 +180,14 @@ def _read_text_file(path: Path) -> Extracted:
         raise AttachmentError(name, _read_problem(exc)) from exc
 
 
-def _prepare(name: str, stream: BinaryIO, size: int) -> _Prepared:
+def prepare(name: str, stream: BinaryIO, size: int) -> Prepared:
+    """Check a file's content as any attachment's (kind, format, size limits) and
+    extract a document's text: what a dropped, pasted or imported file goes through."""
     sniffed = validate(name, stream, size)
     extracted = None
     if sniffed.kind is AttachmentKind.DOCUMENT:
         extracted = extract_text(name, sniffed.format, stream)
-    return _Prepared(sniffed, size, extracted)
+    return Prepared(sniffed, size, extracted)
 
 
 def _read_problem(exc: OSError) -> str:

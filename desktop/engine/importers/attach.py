@@ -26,9 +26,9 @@ from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
 from desktop.core.i18n import tr
 from desktop.core.limits import MAX_ATTACHMENTS_PER_MESSAGE
 from desktop.core.models import Message, NoticePart, Part, ToolCallPart
-from desktop.engine.attachments.extract import extract_text
 from desktop.engine.attachments.formats import IMAGE_FORMATS, FileFormat, claimed_format
-from desktop.engine.attachments.validate import SIZE_LIMITS, check_size, validate
+from desktop.engine.attachments.service import prepare
+from desktop.engine.attachments.validate import SIZE_LIMITS, check_size
 from desktop.engine.importers.files import ExportError, ExportFiles
 from desktop.engine.importers.model import ImportedFile
 from desktop.storage.attachments import AttachmentStore
@@ -138,11 +138,8 @@ class ExportAttacher:
             kind = claimed.kind if claimed is not None else AttachmentKind.DOCUMENT
             check_size(file.name, READ_LIMIT + 1, kind)
             raise AttachmentError(file.name, tr("too large"))  # check_size raised already
-        stream = BytesIO(data)
-        sniffed = validate(file.name, stream, len(data))
-        extracted = None
-        if sniffed.kind is AttachmentKind.DOCUMENT:
-            extracted = extract_text(file.name, sniffed.format, stream)
+        prepared = prepare(file.name, BytesIO(data), len(data))
+        sniffed, extracted = prepared.sniffed, prepared.extracted
         attachment = self._store.put_bytes(
             data,
             name=_named(file.name, sniffed.format),
