@@ -12,8 +12,8 @@ deleted (`tombstones.py`):
   deleted here. One whose parent was deleted here hangs from its nearest ancestor that
   is still here (or becomes a root): nothing written elsewhere after a deletion is
   lost with it. A message in both is left as it is here.
-- attachment rows: those missing are added (the caller copies the files named by
-  `attachment_hashes` into the store first).
+- attachment rows: those missing are added (the caller first copies the backup's
+  attachment files the store lacks; `attachment_hashes` names the ones its rows use).
 - memories: those missing are added; for one in both, the backup's row wins only if
   its last change (`max(updated_at, deleted_at)`) is newer: a newer deletion on either
   side stays a deletion.

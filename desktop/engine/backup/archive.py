@@ -25,7 +25,6 @@ import io
 import logging
 import os
 import stat
-import sys
 import tarfile
 import tempfile
 from collections.abc import Callable
@@ -57,6 +56,7 @@ from desktop.engine.backup.manifest import (
 from desktop.engine.backup.snapshot import StoredFile, database_copy, stored_files
 from desktop.engine.backup.streams import Encryptor, RecordingFile
 from desktop.storage.database import Database
+from desktop.storage.settings_file import fsync_folder
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +192,7 @@ def _write_atomically(
         if isinstance(exc, OSError | pyrage.EncryptError):
             raise _write_failed(sink.error or exc, folder) from exc
         raise
-    _fsync_dir(folder)
+    fsync_folder(folder)
 
 
 def _encrypt_tar(
@@ -280,17 +280,6 @@ def _add_file(
 
 def _add_stored(tar: tarfile.TarFile, stored: StoredFile, meter: Meter) -> None:
     _add_file(tar, f"{ATTACHMENTS}/{stored.name}", stored.path, stored.size, meter, optional=True)
-
-
-def _fsync_dir(folder: Path) -> None:
-    if sys.platform == "win32":
-        return
-    with contextlib.suppress(OSError):
-        fd = os.open(folder, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
 
 
 # --- opening -------------------------------------------------------------------------

@@ -10,7 +10,6 @@ The file work blocks, so it runs in a worker thread.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import errno
 import os
 import shutil
@@ -28,21 +27,12 @@ from desktop.engine.remote.errors import (
     missing_object,
     os_error,
 )
+from desktop.storage.settings_file import fsync_folder
 
 T = TypeVar("T")
 
 TEMP_PREFIX: Final = ".parley-part-"
 """Temporary files start with this; listings leave them out."""
-
-
-def _fsync_folder(folder: Path) -> None:
-    """Make a rename in `folder` durable (POSIX); not possible, or needed, everywhere."""
-    with contextlib.suppress(OSError, AttributeError):
-        handle = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-        try:
-            os.fsync(handle)
-        finally:
-            os.close(handle)
 
 
 def _write_beside(target: Path, fill: Callable[[BinaryIO], object]) -> Path:
@@ -76,7 +66,7 @@ def _atomic_write(target: Path, fill: Callable[[BinaryIO], object]) -> None:
     except BaseException:
         temp.unlink(missing_ok=True)
         raise
-    _fsync_folder(target.parent)
+    fsync_folder(target.parent)
 
 
 def _exclusive_write(target: Path, data: bytes) -> bool:
@@ -110,7 +100,7 @@ def _exclusive_write(target: Path, data: bytes) -> bool:
                 raise
     finally:
         temp.unlink(missing_ok=True)
-    _fsync_folder(target.parent)
+    fsync_folder(target.parent)
     return True
 
 
