@@ -18,6 +18,7 @@ import httpx
 
 from desktop.core.errors import ParleyError
 from desktop.core.i18n import QT_TR_NOOP, tr
+from desktop.providers.http_errors import network_reason
 
 
 class RemoteProblem(StrEnum):
@@ -182,7 +183,7 @@ def transport_error(error: httpx.TransportError, where: str) -> RemoteError:
     if isinstance(error, httpx.TimeoutException):
         return RemoteError(RemoteProblem.TIMEOUT, where)
     if isinstance(error, httpx.ConnectError | httpx.ProxyError):
-        return RemoteError(RemoteProblem.UNREACHABLE, where, str(error))
+        return RemoteError(RemoteProblem.UNREACHABLE, where, network_reason(error))
     if isinstance(error, httpx.RemoteProtocolError):
         return RemoteError(
             RemoteProblem.BAD_RESPONSE,
