@@ -37,6 +37,7 @@ from desktop.core.memory import MemorySettings, dump_memory_settings, parse_memo
 from desktop.core.models import ModelRef
 from desktop.core.ocr_settings import dump_ocr_model, parse_ocr_model
 from desktop.core.prompts import SavedPrompt, dump_prompts, read_prompts
+from desktop.core.sync_settings import SyncSettings, dump_sync, parse_sync
 from desktop.core.tools import ToolDefinition, ToolPolicy, default_policy
 from desktop.core.usage_settings import (
     DEFAULT_CURRENCY,
@@ -221,6 +222,8 @@ class Settings:
     prompts: tuple[SavedPrompt, ...] = ()
     # Where this device backs up, how many to keep, daily or not (backup_settings.py).
     backup: BackupSettings = field(default_factory=BackupSettings)
+    # Where this device syncs its chats, and whether it is paused (sync_settings.py).
+    sync: SyncSettings = field(default_factory=SyncSettings)
     # Ids the person removed, per kind ("assistants", "prompts", "providers",
     # "libraries"): restoring an older backup must not bring them back
     # (settings_merge.py keeps the lists).
@@ -532,6 +535,7 @@ def parse_settings(data: Any) -> Settings:
             "memory",
             "prompts",
             "backup",
+            "sync",
             "removed",
         },
         "",
@@ -636,6 +640,7 @@ def parse_settings(data: Any) -> Settings:
         # Lenient: a broken entry is left out, not the whole file (settings_file.py).
         prompts=read_prompts(data.get("prompts", [])).prompts,
         backup=parse_backup(data.get("backup", {})),
+        sync=parse_sync(data.get("sync", {})),
         removed=_parse_removed(data.get("removed", {})),
     )
 
@@ -753,6 +758,8 @@ def dump_settings(settings: Settings) -> dict[str, Any]:
         data["prompts"] = dump_prompts(settings.prompts)
     if settings.backup != BackupSettings():
         data["backup"] = dump_backup(settings.backup)
+    if settings.sync != SyncSettings():
+        data["sync"] = dump_sync(settings.sync)
     if any(settings.removed.values()):
         data["removed"] = {kind: list(ids) for kind, ids in settings.removed.items() if ids}
     if settings.reasoning_effort != "medium":

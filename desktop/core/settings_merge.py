@@ -9,7 +9,8 @@ Some settings belong to this device and never leave it nor get replaced on it
   way to start programs);
 - `tools`: which tools run without asking, and the "always allow" grants bound to the
   tool definitions of this device (a restore must not loosen what may run here);
-- `backup`: where this device backs up.
+- `backup`: where this device backs up;
+- `sync`: where this device syncs (the vault key is in the keyring, not here).
 
 Knowledge libraries are not device-local although they name folders: assistants refer
 to them by id, and their name, filters and embedding model are worth restoring. A
@@ -50,7 +51,7 @@ from desktop.core.settings import (
 )
 
 DEVICE_LOCAL_KEYS: Final = frozenset(
-    {"desktop", "network", "mcp_servers", "mcp_consent", "tools", "backup"}
+    {"desktop", "network", "mcp_servers", "mcp_consent", "tools", "backup", "sync"}
 )
 # The ids of removed things kept per kind: enough for years of tidying, bounded so the
 # file does not grow for ever.

@@ -1,0 +1,233 @@
+"""One sync: read the other devices' new segments, then send this device's changes.
+
+Reading comes first, so a change made here is compared with everything already
+received (and a register received meanwhile is not mistaken for a local change). Each
+device's log is checked link by link (`codec.open_segment`); a device whose log fails
+a check is reported and skipped from there on, while the others still apply. A network
+or storage failure stops the whole sync: nothing half-done is recorded as done, and
+the next sync starts again from what was recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Final
+
+from desktop.core.i18n import tr
+from desktop.engine.remote.base import RemoteStore
+from desktop.engine.remote.errors import RemoteError, RemoteProblem
+from desktop.engine.sync import codec
+from desktop.engine.sync.codec import ChainError, Head, Vault
+from desktop.engine.sync.errors import SyncError, SyncProblem, tampered
+from desktop.storage.database import Database
+from desktop.storage.sync_apply import Applied, apply_records
+from desktop.storage.sync_collect import LocalChanges, collect, mark_sent
+from desktop.storage.sync_state import (
+    DeviceRow,
+    SyncState,
+    device_rows,
+    get_meta,
+    save_device,
+    set_meta,
+)
+
+log = logging.getLogger(__name__)
+
+OWN_COUNT: Final = "segments"
+OWN_HASH: Final = "last_hash"
+Progress = Callable[[str, int, int], None]
+"""(stage: "receiving" or "sending", done, total): segments."""
+
+
+@dataclass(slots=True)
+class PullOutcome:
+    applied: int = 0
+    waiting: int = 0
+    revived: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # sentences, one per refused device
+    devices: list[Head] = field(default_factory=list)
+    removed_self: bool = False
+
+
+async def pull(
+    store: RemoteStore,
+    vault: Vault,
+    state: SyncState,
+    db: Database,
+    me: str,
+    now_ms: Callable[[], int],
+    progress: Progress,
+) -> PullOutcome:
+    outcome = PullOutcome()
+    device_ids = sorted(
+        item.name.rstrip("/") for item in await store.list(codec.DEVICES) if item.is_folder
+    )
+    known = {row.device: row for row in await asyncio.to_thread(state.devices)}
+    heads: list[tuple[DeviceRow, Head]] = []
+    for device in device_ids:
+        row = known.get(device) or DeviceRow(device, "", 0, "", None, None)
+        try:
+            data = await store.get_bytes(codec.head_name(device))
+        except RemoteError as error:
+            if error.problem is RemoteProblem.NOT_FOUND:
+                continue  # a device that has not finished its first write yet
+            raise
+        try:
+            head = codec.open_head(vault, data, device)
+        except ChainError as error:
+            outcome.refused.append(str(tampered(row.name or device, str(error))))
+            continue
+        outcome.devices.append(head)
+        if device != me:
+            heads.append((row, head))
+    total = sum(max(0, head.n - row.applied) for row, head in heads)
+    done = 0
+    progress("receiving", done, total)
+    for row, head in heads:
+        try:
+            done = await _pull_device(store, vault, state, db, row, head, now_ms, outcome, done)
+        except ChainError as error:
+            outcome.refused.append(str(tampered(head.name or row.device, str(error))))
+        progress("receiving", done, total)
+    rows = await asyncio.to_thread(state.devices)
+    outcome.removed_self = any(row.device == me and row.removed_after is not None for row in rows)
+    return outcome
+
+
+async def _pull_device(
+    store: RemoteStore,
+    vault: Vault,
+    state: SyncState,
+    db: Database,
+    row: DeviceRow,
+    head: Head,
+    now_ms: Callable[[], int],
+    outcome: PullOutcome,
+    done: int,
+) -> int:
+    if head.n < row.applied or (head.n == row.applied and head.hash != row.hash and row.applied):
+        raise ChainError(tr("the storage served an older or altered copy of its changes"))
+    last = head.n if row.removed_after is None else min(head.n, row.removed_after)
+    applied, previous = row.applied, row.hash
+    while applied < last:
+        n = applied + 1
+        try:
+            data = await store.get_bytes(codec.segment_name(row.device, n))
+        except RemoteError as error:
+            if error.problem is RemoteProblem.NOT_FOUND:
+                raise ChainError(tr("segment {n} is missing").format(n=n)) from error
+            raise
+        digest = codec.content_hash(data)
+        if n == head.n and digest != head.hash:
+            raise ChainError(tr("segment {n} is not the one its head names").format(n=n))
+        records = await asyncio.to_thread(codec.open_segment, vault, data, row.device, n, previous)
+        result: Applied = await asyncio.to_thread(apply_records, db, state, records, now_ms())
+        outcome.applied += result.applied
+        outcome.waiting = result.waiting
+        outcome.revived.extend(result.revived)
+        applied, previous = n, digest
+        updated = DeviceRow(row.device, head.name, applied, previous, head.at, row.removed_after)
+        await asyncio.to_thread(_save_device, state, updated, result.removed_devices)
+        done += 1
+    if applied == row.applied:  # nothing new: still note its name and last activity
+        updated = DeviceRow(row.device, head.name, applied, previous, head.at, row.removed_after)
+        await asyncio.to_thread(_save_device, state, updated, {})
+    return done
+
+
+def _save_device(state: SyncState, row: DeviceRow, removed: dict[str, int]) -> None:
+    with state.write() as conn:
+        save_device(conn, row)
+        rows = {r.device: r for r in device_rows(conn)}
+        for device, after in removed.items():
+            current = rows.get(device) or DeviceRow(device, "", 0, "", None, None)
+            limit = after if current.removed_after is None else min(current.removed_after, after)
+            save_device(
+                conn,
+                DeviceRow(
+                    device, current.name, current.applied, current.hash, current.seen_at, limit
+                ),
+            )
+
+
+async def push(
+    store: RemoteStore,
+    vault: Vault,
+    state: SyncState,
+    changes: LocalChanges,
+    me: str,
+    name: str,
+    now_ms: Callable[[], int],
+    progress: Progress,
+    extra: list[dict[str, object]] | None = None,
+) -> int:
+    """Send `changes` (and `extra` records) as new segments; returns how many records."""
+    records = list(changes.records) + list(extra or [])
+    if not records:
+        return 0
+    count, previous = await _own_position(store, vault, state, me)
+    batches = [
+        records[start : start + codec.RECORDS_PER_SEGMENT]
+        for start in range(0, len(records), codec.RECORDS_PER_SEGMENT)
+    ]
+    progress("sending", 0, len(batches))
+    for index, batch in enumerate(batches, start=1):
+        n = count + 1
+        at = now_ms()
+        data = await asyncio.to_thread(codec.seal_segment, vault, me, n, previous, name, at, batch)
+        digest = codec.content_hash(data)
+        # A segment left by a write that stopped before its head is nobody's yet (no
+        # head names it), so it is written over.
+        await store.put_bytes(codec.segment_name(me, n), data)
+        await store.put_bytes(
+            codec.head_name(me), codec.seal_head(vault, Head(me, n, digest, name, at))
+        )
+        count, previous = n, digest
+        await asyncio.to_thread(_save_position, state, count, previous)
+        progress("sending", index, len(batches))
+    await asyncio.to_thread(mark_sent, state, changes.marks)
+    return len(records)
+
+
+async def _own_position(
+    store: RemoteStore, vault: Vault, state: SyncState, me: str
+) -> tuple[int, str]:
+    """How many segments this device has written, and the last one's hash. The storage
+    wins when it is ahead (`sync.db` lost a write to a crash): never rewind a log."""
+    count = int(await asyncio.to_thread(state.get, OWN_COUNT, "0"))
+    previous = await asyncio.to_thread(state.get, OWN_HASH, "")
+    try:
+        head = codec.open_head(vault, await store.get_bytes(codec.head_name(me)), me)
+    except RemoteError as error:
+        if error.problem is RemoteProblem.NOT_FOUND:
+            return count, previous
+        raise
+    except ChainError as error:
+        raise SyncError(
+            SyncProblem.TAMPERED,
+            tr("This computer's own changes at the storage were altered ({detail}).").format(
+                detail=error
+            ),
+        ) from error
+    if head.n > count:
+        await asyncio.to_thread(_save_position, state, head.n, head.hash)
+        return head.n, head.hash
+    return count, previous
+
+
+def _save_position(state: SyncState, count: int, digest: str) -> None:
+    with state.write() as conn:
+        set_meta(conn, OWN_COUNT, str(count))
+        set_meta(conn, OWN_HASH, digest)
+
+
+def local_changes(db: Database, state: SyncState, me: str, now_ms: int) -> LocalChanges:
+    return collect(db, state, me, now_ms)
+
+
+def own_count(state: SyncState) -> int:
+    with state.read() as conn:
+        return int(get_meta(conn, OWN_COUNT, "0"))

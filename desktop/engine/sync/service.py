@@ -1,0 +1,535 @@
+"""Sync as the rest of Parley sees it: set up a vault, sync, and say how it stands.
+
+Syncs run one at a time, in the background: at start, a few seconds after each
+finished answer, and every `interval_minutes`, unless paused. The database work runs in
+worker threads and the transfers on the event loop, so the window never waits for
+them. A sync that fails (offline, a server error) changes nothing it did not finish:
+this device's changes stay pending, found again by the next sync (`sync_collect.py`).
+
+The vault key is kept in the keyring. Where there is no keyring it is held for this run
+of Parley only, and the status says so: it would otherwise sit in a file in clear.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import socket
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Final, TypeVar
+
+import httpx
+
+from desktop.core.dispatch import EventBus
+from desktop.core.events import ConversationsChanged, EngineEvent, GenerationFinished
+from desktop.core.i18n import tr
+from desktop.core.models import utc_now
+from desktop.core.paths import DataPaths
+from desktop.core.remote_target import RemoteTarget, secret_name
+from desktop.core.sync_settings import VAULT_KEY_SECRET, SyncSettings
+from desktop.engine.remote.base import DEFAULT_TIMEOUT, RemoteStore
+from desktop.engine.remote.errors import RemoteError, RemoteProblem
+from desktop.engine.remote.factory import make_store
+from desktop.engine.settings_service import SettingsService
+from desktop.engine.sync import codec, exchange
+from desktop.engine.sync.blobs import fetch_blob, send_blobs
+from desktop.engine.sync.codec import Vault
+from desktop.engine.sync.errors import SyncError, SyncProblem, in_words, not_joined
+from desktop.storage import sync_records
+from desktop.storage.attachments import AttachmentStore
+from desktop.storage.database import Database
+from desktop.storage.sync_collect import LocalChanges, Marks
+from desktop.storage.sync_state import (
+    FILE_NAME,
+    DeviceRow,
+    SyncState,
+    device_rows,
+    save_device,
+)
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+DEVICE_KEY: Final = "device"
+VAULT_ID_KEY: Final = "vault"
+DEBOUNCE_SECONDS: Final = 5.0
+START_DELAY_SECONDS: Final = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    device_id: str
+    name: str
+    last_seen: datetime | None  # when it last sent changes
+    this_device: bool
+    removed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class SyncStatus:
+    joined: bool = False
+    paused: bool = False
+    running: bool = False
+    stage: str = ""  # "receiving" or "sending" while running
+    done: int = 0
+    total: int = 0
+    last_sync: datetime | None = None
+    last_error: str = ""
+    pending: int | None = None  # changes here not sent yet; None: not counted yet
+    devices: tuple[DeviceInfo, ...] = ()
+    refused: tuple[str, ...] = ()  # per-device problems of the last sync
+    revived: tuple[str, ...] = ()  # titles of chats a reply from elsewhere brought back
+    key_in_keyring: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class SyncReport:
+    received: int
+    sent: int
+    refused: tuple[str, ...]
+    revived: tuple[str, ...]
+
+
+class SyncService:
+    def __init__(
+        self,
+        paths: DataPaths,
+        database: Database,
+        attachments: AttachmentStore,
+        settings: SettingsService,
+        events: EventBus[EngineEvent],
+        *,
+        device_name: str | None = None,
+        clock: Callable[[], datetime] = utc_now,
+        timeout: httpx.Timeout = DEFAULT_TIMEOUT,
+    ) -> None:
+        self._paths = paths
+        self._db = database
+        self._attachments = attachments
+        self._settings = settings
+        self._events = events
+        self.device_name = device_name or socket.gethostname() or "Parley"
+        self._clock = clock
+        self._timeout = timeout
+        self._lock = asyncio.Lock()
+        self._state: SyncState | None = None
+        self._vault: Vault | None = None
+        self._status = SyncStatus(paused=self.config.paused)
+        self.changed: EventBus[SyncStatus] = EventBus()
+        self._timer: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[object] | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        # Target passwords typed while the keyring could not keep them (this run only).
+        self.session_secrets: dict[str, str] = {}
+
+    # --- what the window reads -------------------------------------------------------
+
+    @property
+    def config(self) -> SyncSettings:
+        return self._settings.settings.sync
+
+    @property
+    def status(self) -> SyncStatus:
+        return self._status
+
+    @property
+    def busy(self) -> bool:
+        return self._lock.locked()
+
+    def _set_status(self, **changes: object) -> None:
+        self._status = replace(self._status, **changes)  # type: ignore[arg-type]
+        self.changed.emit(self._status)
+
+    def _now_ms(self) -> int:
+        return int(self._clock().timestamp() * 1000)
+
+    # --- life cycle ------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load the vault key and begin syncing in the background."""
+        await self._load_vault()
+        self._unsubscribe = self._events.subscribe(self._on_event)
+        self._schedule(START_DELAY_SECONDS)
+
+    async def aclose(self) -> None:
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        async with self._lock:
+            if self._state is not None:
+                await asyncio.to_thread(self._state.close)
+                self._state = None
+
+    def _on_event(self, event: EngineEvent) -> None:
+        if isinstance(event, GenerationFinished):
+            self._schedule(DEBOUNCE_SECONDS)
+
+    def _schedule(self, delay: float) -> None:
+        """Sync in `delay` seconds (a later request moves an earlier one back); only
+        once `start` has run: until then every sync is asked for explicitly."""
+        if self._unsubscribe is None:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._timer = loop.call_later(delay, self._background_sync)
+
+    def _background_sync(self) -> None:
+        self._timer = None
+        if self._task is not None and not self._task.done():
+            self._schedule(DEBOUNCE_SECONDS)
+            return
+        if self.ready and not self.config.paused:
+            self._task = asyncio.ensure_future(self._quiet_sync())
+        self._schedule(self.config.interval_minutes * 60.0)
+
+    async def _quiet_sync(self) -> None:
+        try:
+            await self.sync_now()
+        except Exception:  # recorded in the status already; a background run says no more
+            log.info("Background sync did not finish", exc_info=True)
+
+    @property
+    def ready(self) -> bool:
+        return self._vault is not None and self.config.target is not None
+
+    # --- vault -----------------------------------------------------------------------
+
+    async def _load_vault(self) -> None:
+        text = await self._settings.secret(VAULT_KEY_SECRET)
+        if text and self._vault is None:
+            try:
+                data = json.loads(text)
+                self._vault = codec.vault_from_parts(data.get("vault"), data.get("key"))
+            except (ValueError, AttributeError, SyncError):
+                log.warning("The stored sync vault key is unreadable; sync is off")
+        self._set_status(
+            joined=self._vault is not None and self.config.target is not None,
+            key_in_keyring=self._settings.keyring_available,
+        )
+
+    async def _keep_vault(self, vault: Vault) -> None:
+        self._vault = vault
+        if self._settings.keyring_available:
+            value = json.dumps({"vault": vault.vault_id, "key": vault.key_text})
+            await self._settings.set_secret(VAULT_KEY_SECRET, value)
+
+    async def store_for(self, target: RemoteTarget) -> RemoteStore:
+        name = secret_name(target, "password")
+        secret = self.session_secrets.get(name) or await self._settings.secret(name)
+        return make_store(target, secret, self._settings.http_client, timeout=self._timeout)
+
+    async def test(self, target: RemoteTarget) -> None:
+        """Raises an error in words when the target cannot be used."""
+        store = await self.store_for(target)
+        try:
+            await store.check()
+        except RemoteError as error:
+            raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+
+    async def vault_exists(self, target: RemoteTarget) -> bool:
+        store = await self.store_for(target)
+        return any(item.name == "vault.age" for item in await store.list(codec.ROOT))
+
+    async def create_vault(self, target: RemoteTarget, passphrase: str) -> str:
+        """Make a new vault at `target`, locked with `passphrase`; returns the recovery
+        key. SyncError VAULT_EXISTS where there is one already (join it instead)."""
+        async with self._lock:
+            store = await self.store_for(target)
+            await self._remote(store.check())
+            vault = codec.new_vault()
+            locked = await asyncio.to_thread(codec.lock_vault, vault, passphrase)
+            try:
+                await store.put_bytes(codec.VAULT, locked, create_only=True)
+            except RemoteError as error:
+                if error.problem is RemoteProblem.CONFLICT:
+                    raise SyncError(
+                        SyncProblem.VAULT_EXISTS,
+                        tr("There is a vault at {where} already. Join it instead.").format(
+                            where=store.description
+                        ),
+                    ) from error
+                raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+            await self._remote(store.put_bytes(codec.CHECK, codec.check_object(vault)))
+            await self._enter(vault, target)
+        self._schedule(0)
+        return vault.key_text
+
+    async def join_vault(self, target: RemoteTarget, secret: str) -> None:
+        """Join the vault at `target` with its passphrase or recovery key."""
+        async with self._lock:
+            store = await self.store_for(target)
+            try:
+                if secret.strip().upper().startswith("AGE-SECRET-KEY-"):
+                    check = await store.get_bytes(codec.CHECK)
+                    vault = codec.vault_from_key(check, secret)
+                else:
+                    locked = await store.get_bytes(codec.VAULT)
+                    vault = await asyncio.to_thread(codec.unlock_vault, locked, secret)
+            except RemoteError as error:
+                if error.problem is RemoteProblem.NOT_FOUND:
+                    raise SyncError(
+                        SyncProblem.NO_VAULT,
+                        tr("There is no Parley vault at {where}. Create one first.").format(
+                            where=store.description
+                        ),
+                    ) from error
+                raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+            await self._enter(vault, target)
+        self._schedule(0)
+
+    async def _enter(self, vault: Vault, target: RemoteTarget) -> None:
+        state = await self._open_state()
+        if await asyncio.to_thread(state.get, VAULT_ID_KEY) not in ("", vault.vault_id):
+            # Another vault's knowledge says nothing about this one: start afresh.
+            await asyncio.to_thread(state.close)
+            self._state = None
+            await asyncio.to_thread(_remove_state, self._paths.root)
+            state = await self._open_state()
+        await asyncio.to_thread(state.set, VAULT_ID_KEY, vault.vault_id)
+        await self._keep_vault(vault)
+        self._settings.save(
+            replace(self._settings.settings, sync=replace(self.config, target=target))
+        )
+        self._set_status(joined=True, last_error="", refused=(), devices=())
+
+    async def recovery_key(self) -> str:
+        if self._vault is None:
+            raise not_joined()
+        return self._vault.key_text
+
+    async def leave(self) -> None:
+        """Forget the vault on this computer. Its chats stay; the storage is untouched."""
+        async with self._lock:
+            self._vault = None
+            if self._settings.keyring_available:
+                await self._settings.delete_secret(VAULT_KEY_SECRET)
+            if self._state is not None:
+                await asyncio.to_thread(self._state.close)
+                self._state = None
+            await asyncio.to_thread(_remove_state, self._paths.root)
+            self._settings.save(
+                replace(self._settings.settings, sync=replace(self.config, target=None))
+            )
+            self._status = SyncStatus(paused=self.config.paused)
+            self.changed.emit(self._status)
+
+    def set_paused(self, paused: bool) -> None:
+        self._settings.save(
+            replace(self._settings.settings, sync=replace(self.config, paused=paused))
+        )
+        self._set_status(paused=paused)
+        if not paused:
+            self._schedule(0)
+
+    async def _open_state(self) -> SyncState:
+        if self._state is None:
+            self._state = await asyncio.to_thread(SyncState, self._paths.root)
+            if not await asyncio.to_thread(self._state.get, DEVICE_KEY):
+                await asyncio.to_thread(self._state.set, DEVICE_KEY, codec.new_device_id())
+        return self._state
+
+    async def device_id(self) -> str:
+        state = await self._open_state()
+        return await asyncio.to_thread(state.get, DEVICE_KEY)
+
+    # --- syncing ---------------------------------------------------------------------
+
+    async def sync_now(self) -> SyncReport:
+        """Receive other devices' changes, then send this device's. Raises in words."""
+        if self._vault is None or self.config.target is None:
+            raise not_joined()
+        async with self._lock:
+            self._set_status(running=True, stage="", done=0, total=0)
+            try:
+                report = await self._sync(self._vault, self.config.target)
+            except RemoteError as error:
+                self._set_status(running=False, last_error=in_words(error))
+                raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+            except SyncError as error:
+                self._set_status(running=False, last_error=str(error))
+                raise
+            except asyncio.CancelledError:
+                self._set_status(running=False)
+                raise
+            except Exception as error:
+                log.exception("Sync failed")
+                self._set_status(running=False, last_error=str(error) or type(error).__name__)
+                raise
+        if report.received or report.revived:
+            self._events.emit(ConversationsChanged(None))
+        return report
+
+    async def _sync(self, vault: Vault, target: RemoteTarget) -> SyncReport:
+        store = await self.store_for(target)
+        state = await self._open_state()
+        me = await asyncio.to_thread(state.get, DEVICE_KEY)
+
+        def progress(stage: str, done: int, total: int) -> None:
+            self._set_status(stage=stage, done=done, total=total)
+
+        pulled = await exchange.pull(store, vault, state, self._db, me, self._now_ms, progress)
+        if pulled.removed_self:
+            await self._removed_here()
+        changes = await asyncio.to_thread(
+            exchange.local_changes, self._db, state, me, self._now_ms()
+        )
+        await send_blobs(store, vault, state, self._attachments, changes.blobs)
+        sent = await exchange.push(
+            store, vault, state, changes, me, self.device_name, self._now_ms, progress
+        )
+        revived = tuple(await asyncio.to_thread(self._titles, pulled.revived))
+        devices = await self._device_list(state, me, pulled)
+        self._set_status(
+            running=False,
+            stage="",
+            last_sync=self._clock(),
+            last_error="",
+            pending=0,
+            refused=tuple(pulled.refused),
+            revived=revived,
+            devices=devices,
+        )
+        log.info(
+            "Sync: %d records received, %d sent, %d devices", pulled.applied, sent, len(devices)
+        )
+        return SyncReport(pulled.applied, sent, tuple(pulled.refused), revived)
+
+    async def _device_list(
+        self, state: SyncState, me: str, pulled: exchange.PullOutcome
+    ) -> tuple[DeviceInfo, ...]:
+        rows = {row.device: row for row in await asyncio.to_thread(state.devices)}
+        found = []
+        for head in pulled.devices:
+            row = rows.get(head.device)
+            found.append(
+                DeviceInfo(
+                    head.device,
+                    head.name,
+                    datetime.fromtimestamp(head.at / 1000, UTC),
+                    head.device == me,
+                    bool(row and row.removed_after is not None),
+                )
+            )
+        if not any(info.this_device for info in found):
+            found.append(DeviceInfo(me, self.device_name, None, True))
+        return tuple(sorted(found, key=lambda d: (not d.this_device, d.name.casefold())))
+
+    def _titles(self, ids: list[str]) -> list[str]:
+        if not ids:
+            return []
+        with self._db.read() as conn:
+            marks = ", ".join("?" for _ in ids)
+            rows = conn.exec_driver_sql(
+                f"SELECT title FROM conversations WHERE id IN ({marks})", tuple(ids)
+            ).all()
+        return [str(row[0]) for row in rows]
+
+    async def _removed_here(self) -> None:
+        self._vault = None
+        if self._settings.keyring_available:
+            await self._settings.delete_secret(VAULT_KEY_SECRET)
+        self._set_status(joined=False)
+        raise SyncError(
+            SyncProblem.REMOVED,
+            tr(
+                "This computer was removed from the sync vault on another device. Its chats "
+                "stay here; join the vault again to sync."
+            ),
+        )
+
+    async def count_pending(self) -> int:
+        """How many changes here wait to be sent (read in a worker thread)."""
+        if self._vault is None:
+            return 0
+        state = await self._open_state()
+        me = await asyncio.to_thread(state.get, DEVICE_KEY)
+        changes = await asyncio.to_thread(
+            exchange.local_changes, self._db, state, me, self._now_ms()
+        )
+        self._set_status(pending=len(changes))
+        return len(changes)
+
+    async def remove_device(self, device_id: str) -> None:
+        """Take another device out of the vault: every device ignores what it sends from
+        now on, and it stops syncing when it next looks. (Its copy of the key still
+        opens what it already has: say so, and suggest a new vault if it was lost.)"""
+        if self._vault is None or self.config.target is None:
+            raise not_joined()
+        async with self._lock:
+            store = await self.store_for(self.config.target)
+            state = await self._open_state()
+            me = await asyncio.to_thread(state.get, DEVICE_KEY)
+            if device_id == me:
+                raise ValueError("use leave() for this device")
+            rows = {row.device: row for row in await asyncio.to_thread(state.devices)}
+            after = rows[device_id].applied if device_id in rows else 0
+            record = {"t": sync_records.REMOVED, "device": device_id, "after": after}
+            empty = LocalChanges([], Marks(), [])
+            await self._remote(
+                exchange.push(
+                    store,
+                    self._vault,
+                    state,
+                    empty,
+                    me,
+                    self.device_name,
+                    self._now_ms,
+                    lambda *_: None,
+                    extra=[record],
+                )
+            )
+            await asyncio.to_thread(_mark_removed, state, device_id, after)
+            self._set_status(
+                devices=tuple(
+                    replace(d, removed=True) if d.device_id == device_id else d
+                    for d in self._status.devices
+                )
+            )
+
+    async def fetch_attachment(self, sha256: str, destination: Path) -> bool:
+        """Fetch an attached file this device has not downloaded yet; False when it is
+        not in a vault (or the storage does not have the file)."""
+        if self._vault is None or self.config.target is None:
+            return False
+        store = await self.store_for(self.config.target)
+        try:
+            await fetch_blob(store, self._vault, sha256, destination)
+        except RemoteError as error:
+            if error.problem is RemoteProblem.NOT_FOUND:
+                return False
+            raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+        return True
+
+    async def _remote(self, awaitable: Awaitable[T]) -> T:
+        """`awaitable`'s result; a remote failure reworded to point at Settings → Sync."""
+        try:
+            return await awaitable
+        except RemoteError as error:
+            raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+
+
+def _remove_state(root: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        (root / (FILE_NAME + suffix)).unlink(missing_ok=True)
+
+
+def _mark_removed(state: SyncState, device: str, after: int) -> None:
+    with state.write() as conn:
+        rows = {row.device: row for row in device_rows(conn)}
+        row = rows.get(device) or DeviceRow(device, "", after, "", None, None)
+        save_device(conn, replace(row, removed_after=after))
