@@ -250,12 +250,23 @@ class _Merge:
             return False
         self._write_message(mid, cid, effective, data, insert=True)
         self._know_message(mid, cid, parent, digest, stamp, device, replace=True)
-        created = int(data["created_at"])
+        self._raise_activity(cid, int(data["created_at"]))
+        return True
+
+    def _raise_activity(self, cid: str, at_ms: int) -> None:
+        """A new message is activity: the conversation's time moves up to it, and so
+        does its register (a maximum), so this is not taken for a change made here."""
         self.conn.exec_driver_sql(
             "UPDATE main.conversations SET updated_at = MAX(updated_at, ?) WHERE id = ?",
-            (created, cid),
+            (at_ms, cid),
         )
-        return True
+        now = self.conn.exec_driver_sql(
+            "SELECT updated_at FROM main.conversations WHERE id = ?", (cid,)
+        ).scalar_one()
+        known = self._registers(cid).get("updated_at")
+        if known is None or int(known[0]) < int(now):
+            stamp, device = (known[1], known[2]) if known is not None else (0, "")
+            self._save_register(cid, "updated_at", int(now), stamp, device)
 
     def _write_message(
         self, mid: str, cid: str, parent: str | None, data: dict[str, Any], *, insert: bool

@@ -3,18 +3,24 @@
 Nothing in the chat code has to remember to log a change: whatever differs from what
 was last sent or received is a change, found by one read of each table. So a change
 made while sync was paused, offline or not yet set up is sent the next time, and a
-crash between writing and sending loses nothing. Only finished messages are sent:
-one that is streaming or waiting for approval goes once it ends.
+crash anywhere loses nothing. Only finished messages are sent: one that is streaming
+or waiting for approval goes once it ends.
 
-`collect` returns the records and the `Marks` to write into `sync.db` once the
-storage holds them (`mark_sent`).
+Two steps, because a change must be stamped before other devices' changes are merged:
+1. `stamp_changes` gives every change found a clock stamp now, records it in `sync.db`
+   (registers, digests) and queues it in the outbox. Run before receiving: a rename
+   made here and not yet sent then competes with a rename received by its stamp,
+   instead of being overwritten unseen by the merge.
+2. `collect` (after receiving) stamps anything new again and builds the records of
+   the outbox from the current rows; `mark_sent` empties the outbox of what the
+   storage now holds.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from sqlalchemy import Connection
 
@@ -23,17 +29,17 @@ from desktop.storage import sync_records as rec
 from desktop.storage.database import Database
 from desktop.storage.sync_state import SyncState, get_meta, set_meta
 
-CLOCK_KEY = "clock"
+CLOCK_KEY: Final = "clock"
+_BATCH: Final = 500
 
 
 @dataclass(slots=True)
 class Marks:
-    messages: list[tuple[str, str, str | None, str, int, str]] = field(default_factory=list)
-    registers: list[tuple[str, str, str, int, str]] = field(default_factory=list)
-    memories: list[tuple[str, str, int, str]] = field(default_factory=list)
-    attachments: list[str] = field(default_factory=list)
+    """What to record once the storage holds the records: outbox entries (kind, id,
+    stamp) to remove, and deletions sent."""
+
+    outbox: list[tuple[str, str, int]] = field(default_factory=list)
     tombstones: list[tuple[str, str]] = field(default_factory=list)
-    clock: int = 0
 
 
 @dataclass(slots=True)
@@ -56,127 +62,115 @@ class _Clock:
         return self.last
 
 
-def collect(db: Database, state: SyncState, device: str, now_ms: int) -> LocalChanges:
-    """Every change made here since it was last sent, as records in applying order."""
-    with state.read() as sconn:
+def stamp_changes(db: Database, state: SyncState, device: str, now_ms: int) -> int:
+    """Stamp and queue every change made here since the last look; returns how many."""
+    with state.write() as sconn:
         clock = _Clock(int(get_meta(sconn, CLOCK_KEY, "0")), now_ms)
-        known_messages = {
-            row[0]: (row[1], row[2], row[3])
-            for row in sconn.exec_driver_sql(
-                "SELECT id, digest, conversation_id, parent_id FROM messages"
-            )
-        }
-        registers = {
-            (row[0], row[1]): (row[2], row[3], row[4])
-            for row in sconn.exec_driver_sql(
-                "SELECT conversation_id, field, value, stamp, device FROM registers"
-            )
-        }
-        known_memories = {
-            row[0]: row[1] for row in sconn.exec_driver_sql("SELECT id, digest FROM memories")
-        }
-        known_attachments = {row[0] for row in sconn.exec_driver_sql("SELECT id FROM attachments")}
-        sent_tombstones = {
-            (row[0], row[1]) for row in sconn.exec_driver_sql("SELECT kind, id FROM tombstones")
-        }
+        queued = 0
+        with db.read() as conn:
+            queued += _stamp_conversations(conn, sconn, clock, device)
+            queued += _stamp_messages(conn, sconn, clock, device)
+            queued += _stamp_memories(conn, sconn, clock, device)
+        set_meta(sconn, CLOCK_KEY, str(clock.last))
+    return queued
+
+
+def collect(db: Database, state: SyncState, device: str, now_ms: int) -> LocalChanges:
+    """The records of every change not yet sent, in applying order."""
+    stamp_changes(db, state, device, now_ms)
     marks = Marks()
-    with db.read() as conn:
-        conversations = _conversations(conn, registers, clock, device, marks)
-        messages, wanted = _messages(conn, known_messages, clock, device, marks)
-        attachments = _attachments(conn, wanted, known_attachments, marks)
-        memories = _memories(conn, known_memories, clock, device, marks)
-        deletes = _deletes(conn, sent_tombstones, known_messages, marks)
-    marks.clock = clock.last
-    blobs = [(row["sha256"], row["id"]) for row in (r["row"] for r in attachments)]
-    records = conversations + attachments + rec.children_first_order(messages)
-    return LocalChanges(records + memories + deletes, marks, blobs)
+    with state.read() as sconn, db.read() as conn:
+        outbox: dict[str, list[tuple[str, int]]] = {}
+        for kind, item, stamp in sconn.exec_driver_sql("SELECT kind, id, stamp FROM outbox"):
+            outbox.setdefault(kind, []).append((item, stamp))
+            marks.outbox.append((kind, item, stamp))
+        conversations = _conversation_records(conn, sconn, outbox.get(rec.CONVERSATION, []))
+        messages = _message_records(conn, sconn, outbox.get(rec.MESSAGE, []))
+        attachments = _attachment_records(conn, outbox.get(rec.ATTACHMENT, []))
+        memories = _memory_records(conn, sconn, outbox.get(rec.MEMORY, []))
+        deletes = _deletes(conn, sconn, marks)
+    blobs = [(r["row"]["sha256"], r["row"]["id"]) for r in attachments]
+    ordered = conversations + attachments + rec.children_first_order(messages)
+    return LocalChanges(ordered + memories + deletes, marks, blobs)
 
 
 def mark_sent(state: SyncState, marks: Marks) -> None:
-    """Record that the storage now holds these changes."""
+    """The storage holds these changes: take them out of the outbox. An entry stamped
+    again meanwhile (changed while it was being sent) stays for the next sync."""
     with state.write() as conn:
-        record_marks(conn, marks)
+        if marks.outbox:
+            conn.exec_driver_sql(
+                "DELETE FROM outbox WHERE kind = ? AND id = ? AND stamp = ?", marks.outbox
+            )
+        if marks.tombstones:
+            conn.exec_driver_sql(
+                "INSERT OR IGNORE INTO tombstones (kind, id) VALUES (?, ?)", marks.tombstones
+            )
 
 
-def record_marks(conn: Connection, marks: Marks) -> None:
-    if marks.messages:
-        conn.exec_driver_sql(
-            "INSERT INTO messages (id, conversation_id, parent_id, digest, stamp, device)"
-            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET"
-            " digest = excluded.digest, stamp = excluded.stamp, device = excluded.device",
-            marks.messages,
+def pending_count(db: Database, state: SyncState, device: str, now_ms: int) -> int:
+    """How many changes wait to be sent (stamping what is new)."""
+    stamp_changes(db, state, device, now_ms)
+    with state.read() as sconn, db.read() as conn:
+        queued = int(sconn.exec_driver_sql("SELECT COUNT(*) FROM outbox").scalar_one())
+        sent = {
+            (str(k), str(i)) for k, i in sconn.exec_driver_sql("SELECT kind, id FROM tombstones")
+        }
+        deleted = sum(
+            1
+            for kind, item in conn.exec_driver_sql("SELECT kind, id FROM tombstones")
+            if (kind, item) not in sent
         )
-    if marks.registers:
-        conn.exec_driver_sql(
-            "INSERT INTO registers (conversation_id, field, value, stamp, device)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id, field) DO UPDATE SET"
-            " value = excluded.value, stamp = excluded.stamp, device = excluded.device",
-            marks.registers,
-        )
-    if marks.memories:
-        conn.exec_driver_sql(
-            "INSERT INTO memories (id, digest, stamp, device) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (id) DO UPDATE SET digest = excluded.digest,"
-            " stamp = excluded.stamp, device = excluded.device",
-            marks.memories,
-        )
-    if marks.attachments:
-        conn.exec_driver_sql(
-            "INSERT OR IGNORE INTO attachments (id) VALUES (?)",
-            [(item,) for item in marks.attachments],
-        )
-    if marks.tombstones:
-        conn.exec_driver_sql(
-            "INSERT OR IGNORE INTO tombstones (kind, id) VALUES (?, ?)", marks.tombstones
-        )
-    current = int(get_meta(conn, CLOCK_KEY, "0"))
-    set_meta(conn, CLOCK_KEY, str(max(current, marks.clock)))
+    return queued + deleted
 
 
-def _conversations(
-    conn: Connection,
-    registers: dict[tuple[str, str], tuple[str, int, str]],
-    clock: _Clock,
-    device: str,
-    marks: Marks,
-) -> list[dict[str, Any]]:
+def _queue(sconn: Connection, kind: str, item: str, stamp: int) -> None:
+    sconn.exec_driver_sql(
+        "INSERT INTO outbox (kind, id, stamp) VALUES (?, ?, ?)"
+        " ON CONFLICT (kind, id) DO UPDATE SET stamp = excluded.stamp",
+        (kind, item, stamp),
+    )
+
+
+# --- step 1: stamping ---------------------------------------------------------------
+
+
+def _stamp_conversations(conn: Connection, sconn: Connection, clock: _Clock, device: str) -> int:
+    registers = {
+        (row[0], row[1]): row[2]
+        for row in sconn.exec_driver_sql("SELECT conversation_id, field, value FROM registers")
+    }
     names = ", ".join(rec.FIELDS)
-    records = []
+    queued = 0
     for row in conn.exec_driver_sql(
-        f"SELECT id, created_at, updated_at, {names} FROM conversations"
+        f"SELECT id, updated_at, {names} FROM conversations"
     ).mappings():
         cid = row["id"]
-        fields: dict[str, list[Any]] = {}
         changed = False
         for name in (*rec.FIELDS, "updated_at"):
-            value = _field_value(name, row[name])
+            value = field_value(name, row[name])
             text = rec.canonical(value)
             known = registers.get((cid, name))
-            if known is not None and (
-                known[0] == text
-                or (name == "updated_at" and int(json.loads(known[0]) or 0) >= value)
+            if known == text or (
+                name == "updated_at" and known is not None and int(json.loads(known)) >= value
             ):
-                fields[name] = [json.loads(known[0]), known[1], known[2]]
                 continue
             stamp = clock.stamp()
-            fields[name] = [value, stamp, device]
-            marks.registers.append((cid, name, text, stamp, device))
+            sconn.exec_driver_sql(
+                "INSERT INTO registers (conversation_id, field, value, stamp, device)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id, field) DO UPDATE SET"
+                " value = excluded.value, stamp = excluded.stamp, device = excluded.device",
+                (cid, name, text, stamp, device),
+            )
             changed = True
         if changed:
-            activity = fields.pop("updated_at")
-            records.append(
-                {
-                    "t": rec.CONVERSATION,
-                    "id": cid,
-                    "created_at": row["created_at"],
-                    "updated_at": activity,
-                    "fields": fields,
-                }
-            )
-    return records
+            _queue(sconn, rec.CONVERSATION, cid, clock.last)
+            queued += 1
+    return queued
 
 
-def _field_value(name: str, value: Any) -> Any:
+def field_value(name: str, value: Any) -> Any:
+    """A conversation column's value as a register holds it."""
     if name in ("pinned", "archived"):
         return bool(value)
     if name == "pinned_message_ids":
@@ -188,90 +182,176 @@ def _field_value(name: str, value: Any) -> Any:
     return value
 
 
-def _messages(
-    conn: Connection,
-    known: dict[str, tuple[str | None, str, str | None]],
-    clock: _Clock,
-    device: str,
-    marks: Marks,
-) -> tuple[list[dict[str, Any]], set[str]]:
+def _stamp_messages(conn: Connection, sconn: Connection, clock: _Clock, device: str) -> int:
+    known = {row[0]: row[1] for row in sconn.exec_driver_sql("SELECT id, digest FROM messages")}
+    sent_files = {row[0] for row in sconn.exec_driver_sql("SELECT id FROM attachments")}
     names = ", ".join(rec.MESSAGE_COLUMNS)
-    marks_ = ", ".join("?" for _ in rec.FINAL_STATUSES)
-    records = []
-    wanted: set[str] = set()
+    statuses = ", ".join("?" for _ in rec.FINAL_STATUSES)
     query = (
-        f"SELECT id, conversation_id, parent_id, {names} FROM messages WHERE status IN ({marks_})"
+        f"SELECT id, conversation_id, parent_id, {names} FROM messages WHERE status IN ({statuses})"
     )
+    queued = 0
+    files: set[str] = set()
     for row in conn.exec_driver_sql(query, tuple(rec.FINAL_STATUSES)).mappings():
-        data = {name: row[name] for name in rec.MESSAGE_COLUMNS}
-        data["context"] = rec.shared_context(row["context"])
+        data = message_data(row)
         digest = rec.digest([row["conversation_id"], data])
-        seen = known.get(row["id"])
-        if seen is not None and seen[0] == digest:
+        mid = row["id"]
+        if mid in known and known[mid] == digest:
             continue
-        # A message received earlier keeps the parent it was written under: here it may
-        # hang from a nearer ancestor after a deletion, which is not a change of it.
-        parent = seen[2] if seen is not None else row["parent_id"]
         stamp = clock.stamp()
-        records.append(
-            {
-                "t": rec.MESSAGE,
-                "id": row["id"],
-                "conversation_id": row["conversation_id"],
-                "parent_id": parent,
-                "row": data,
-                "stamp": stamp,
-                "device": device,
-            }
-        )
-        marks.messages.append((row["id"], row["conversation_id"], parent, digest, stamp, device))
-        wanted.update(rec.attachment_ids(data))
-    return records, wanted
+        if mid in known:
+            sconn.exec_driver_sql(
+                "UPDATE messages SET digest = ?, stamp = ?, device = ? WHERE id = ?",
+                (digest, stamp, device, mid),
+            )
+        else:
+            sconn.exec_driver_sql(
+                "INSERT INTO messages (id, conversation_id, parent_id, digest, stamp, device)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (mid, row["conversation_id"], row["parent_id"], digest, stamp, device),
+            )
+        _queue(sconn, rec.MESSAGE, mid, stamp)
+        queued += 1
+        files.update(rec.attachment_ids(data))
+    for item in sorted(files - sent_files):
+        sconn.exec_driver_sql("INSERT OR IGNORE INTO attachments (id) VALUES (?)", (item,))
+        _queue(sconn, rec.ATTACHMENT, item, clock.last)
+    return queued
 
 
-def _attachments(
-    conn: Connection, wanted: set[str], known: set[str], marks: Marks
-) -> list[dict[str, Any]]:
-    missing = sorted(wanted - known)
-    records = []
-    names = ", ".join(rec.ATTACHMENT_COLUMNS)
-    for start in range(0, len(missing), 500):
-        batch = missing[start : start + 500]
-        marks_ = ", ".join("?" for _ in batch)
-        for row in conn.exec_driver_sql(
-            f"SELECT {names} FROM attachments WHERE id IN ({marks_})", tuple(batch)
-        ).mappings():
-            records.append({"t": rec.ATTACHMENT, "row": dict(row)})
-            marks.attachments.append(row["id"])
-    return records
+def message_data(row: Any) -> dict[str, Any]:
+    """A message row's synced columns as a record carries them."""
+    data = {name: row[name] for name in rec.MESSAGE_COLUMNS}
+    data["context"] = rec.shared_context(row["context"])
+    return data
 
 
-def _memories(
-    conn: Connection, known: dict[str, str], clock: _Clock, device: str, marks: Marks
-) -> list[dict[str, Any]]:
+def _stamp_memories(conn: Connection, sconn: Connection, clock: _Clock, device: str) -> int:
+    known = {row[0]: row[1] for row in sconn.exec_driver_sql("SELECT id, digest FROM memories")}
     names = ", ".join(rec.MEMORY_COLUMNS)
-    records = []
+    queued = 0
     for row in conn.exec_driver_sql(f"SELECT id, {names} FROM memories").mappings():
-        data = {name: row[name] for name in rec.MEMORY_COLUMNS}
-        digest = rec.digest(data)
+        digest = rec.digest({name: row[name] for name in rec.MEMORY_COLUMNS})
         if known.get(row["id"]) == digest:
             continue
         stamp = clock.stamp()
-        records.append(
-            {"t": rec.MEMORY, "id": row["id"], "row": data, "stamp": stamp, "device": device}
+        sconn.exec_driver_sql(
+            "INSERT INTO memories (id, digest, stamp, device) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (id) DO UPDATE SET digest = excluded.digest,"
+            " stamp = excluded.stamp, device = excluded.device",
+            (row["id"], digest, stamp, device),
         )
-        marks.memories.append((row["id"], digest, stamp, device))
+        _queue(sconn, rec.MEMORY, row["id"], stamp)
+        queued += 1
+    return queued
+
+
+# --- step 2: records ----------------------------------------------------------------
+
+
+def _rows(conn: Connection, query: str, ids: list[str]) -> dict[str, Any]:
+    """`query` (ending in "IN ({ids})") run over `ids` in batches, rows by id."""
+    found: dict[str, Any] = {}
+    for start in range(0, len(ids), _BATCH):
+        batch = ids[start : start + _BATCH]
+        marks = ", ".join("?" for _ in batch)
+        for row in conn.exec_driver_sql(query.format(ids=marks), tuple(batch)).mappings():
+            found[row["id"]] = row
+    return found
+
+
+def _conversation_records(
+    conn: Connection, sconn: Connection, queued: list[tuple[str, int]]
+) -> list[dict[str, Any]]:
+    ids = [item for item, _stamp in queued]
+    rows = _rows(conn, "SELECT id, created_at FROM conversations WHERE id IN ({ids})", ids)
+    registers: dict[str, dict[str, list[Any]]] = {}
+    for cid, name, value, stamp, device in sconn.exec_driver_sql(
+        "SELECT conversation_id, field, value, stamp, device FROM registers"
+    ):
+        if cid in rows:
+            registers.setdefault(cid, {})[name] = [json.loads(value), stamp, device]
+    records = []
+    for cid in ids:
+        if cid not in rows:
+            continue  # deleted since: its deletion is sent instead
+        fields = registers.get(cid, {})
+        activity = fields.pop("updated_at", [0, 0, ""])
+        records.append(
+            {
+                "t": rec.CONVERSATION,
+                "id": cid,
+                "created_at": rows[cid]["created_at"],
+                "updated_at": activity,
+                "fields": fields,
+            }
+        )
     return records
 
 
-def _deletes(
-    conn: Connection,
-    sent: set[tuple[str, str]],
-    known: dict[str, tuple[str | None, str, str | None]],
-    marks: Marks,
+def _message_records(
+    conn: Connection, sconn: Connection, queued: list[tuple[str, int]]
 ) -> list[dict[str, Any]]:
+    ids = [item for item, _stamp in queued]
+    names = ", ".join(rec.MESSAGE_COLUMNS)
+    rows = _rows(
+        conn, f"SELECT id, conversation_id, {names} FROM messages WHERE id IN ({{ids}})", ids
+    )
+    known = _rows(
+        sconn, "SELECT id, parent_id, stamp, device FROM messages WHERE id IN ({ids})", ids
+    )
+    records = []
+    for mid in ids:
+        row, seen = rows.get(mid), known.get(mid)
+        if row is None or seen is None or row["status"] not in rec.FINAL_STATUSES:
+            continue
+        records.append(
+            {
+                "t": rec.MESSAGE,
+                "id": mid,
+                "conversation_id": row["conversation_id"],
+                # The parent it was written under: here it may hang from a nearer
+                # ancestor after a deletion, which is not a change of it.
+                "parent_id": seen["parent_id"],
+                "row": message_data(row),
+                "stamp": seen["stamp"],
+                "device": seen["device"],
+            }
+        )
+    return records
+
+
+def _attachment_records(conn: Connection, queued: list[tuple[str, int]]) -> list[dict[str, Any]]:
+    names = ", ".join(rec.ATTACHMENT_COLUMNS)
+    ids = [item for item, _stamp in queued]
+    rows = _rows(conn, f"SELECT {names} FROM attachments WHERE id IN ({{ids}})", ids)
+    return [{"t": rec.ATTACHMENT, "row": dict(rows[item])} for item in ids if item in rows]
+
+
+def _memory_records(
+    conn: Connection, sconn: Connection, queued: list[tuple[str, int]]
+) -> list[dict[str, Any]]:
+    ids = [item for item, _stamp in queued]
+    names = ", ".join(rec.MEMORY_COLUMNS)
+    rows = _rows(conn, f"SELECT id, {names} FROM memories WHERE id IN ({{ids}})", ids)
+    known = _rows(sconn, "SELECT id, stamp, device FROM memories WHERE id IN ({ids})", ids)
+    return [
+        {
+            "t": rec.MEMORY,
+            "id": mid,
+            "row": {name: rows[mid][name] for name in rec.MEMORY_COLUMNS},
+            "stamp": known[mid]["stamp"],
+            "device": known[mid]["device"],
+        }
+        for mid in ids
+        if mid in rows and mid in known
+    ]
+
+
+def _deletes(conn: Connection, sconn: Connection, marks: Marks) -> list[dict[str, Any]]:
     """Deletions made here, by exact id. A message nobody else has seen (made and
     deleted between two syncs) needs no record: marking it is enough."""
+    sent = {(str(k), str(i)) for k, i in sconn.exec_driver_sql("SELECT kind, id FROM tombstones")}
     fresh = [
         (str(kind), str(item))
         for kind, item in conn.exec_driver_sql("SELECT kind, id FROM tombstones")
@@ -280,29 +360,27 @@ def _deletes(
     if not fresh:
         return []
     marks.tombstones.extend(fresh)
-    live_conversations = {row[0] for row in conn.exec_driver_sql("SELECT id FROM conversations")}
-    gone_conversations = {item for kind, item in fresh if kind == "conversation"}
+    known = _rows(
+        sconn,
+        "SELECT id, conversation_id, parent_id FROM messages WHERE id IN ({ids})",
+        [item for kind, item in fresh if kind == "message"],
+    )
+    live = {row[0] for row in conn.exec_driver_sql("SELECT id FROM conversations")}
+    gone = {item for kind, item in fresh if kind == "conversation"}
     by_conversation: dict[str, dict[str, str | None]] = {}
-    for kind, item in fresh:
-        if kind == "message" and item in known:
-            _digest, conversation_id, parent = known[item]
-            by_conversation.setdefault(conversation_id, {})[item] = parent
+    for row in known.values():
+        by_conversation.setdefault(row["conversation_id"], {})[row["id"]] = row["parent_id"]
     records = []
-    for cid in sorted(gone_conversations | set(by_conversation)):
-        named = by_conversation.get(cid, {})
+    for cid in sorted(gone | set(by_conversation)):
         # A conversation deleted again after a reply from elsewhere brought it back:
         # its own tombstone was sent the first time, its new messages' are fresh.
-        whole = cid in gone_conversations or cid not in live_conversations
+        whole = cid in gone or cid not in live
         records.append(
             {
                 "t": rec.DELETE,
                 "kind": "conversation" if whole else "message",
                 "conversation_id": cid,
-                "messages": dict(sorted(named.items())),
+                "messages": dict(sorted(by_conversation.get(cid, {}).items())),
             }
         )
     return records
-
-
-def pending_count(db: Database, state: SyncState, device: str, now_ms: int) -> int:
-    return len(collect(db, state, device, now_ms))

@@ -15,7 +15,7 @@ again, which the other devices ignore.
 Tables:
 - `meta`: this device's id and name, its clock, how many segments it has written and
   the hash of the last one.
-- `messages`: every message id sent or received, with the parent it was written under
+- `messages`: every message id stamped here or received, with the parent it was written under
   (the nearest surviving ancestor is worked out from these, the same way on every
   device), the digest of what was last sent or received, and its clock stamp.
 - `registers`: per conversation and field, the last-writer-wins value and its stamp.
@@ -25,6 +25,7 @@ Tables:
 - `devices`: per other device, how far its log has been applied and the hash there.
 - `waiting`: received records that cannot apply yet (their parent or conversation is in
   a segment not read yet).
+- `outbox`: this device's changes stamped and not yet sent (`sync_collect.py`).
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ _SCHEMA: Final = (
     " applied INTEGER NOT NULL DEFAULT 0, hash TEXT NOT NULL DEFAULT '',"
     " seen_at INTEGER, removed_after INTEGER)",
     "CREATE TABLE IF NOT EXISTS waiting (seq INTEGER PRIMARY KEY, record TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS outbox (kind TEXT NOT NULL, id TEXT NOT NULL,"
+    " stamp INTEGER NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID",
 )
 
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
 from typing import BinaryIO
 
 from desktop.core.attachments import Attachment, AttachmentError, AttachmentKind
+from desktop.core.errors import ParleyError
 from desktop.core.i18n import tr
 from desktop.core.limits import MAX_WORKSPACE_FILE_CHARS
 from desktop.engine.attachments.extract import Extracted, extract_text
@@ -35,9 +36,32 @@ class Prepared:
     extracted: Extracted | None
 
 
+Fetcher = Callable[[str, Path], Awaitable[bool]]
+"""Downloads the file with this SHA-256 to this path; False when it cannot be had."""
+
+
 class AttachmentService:
     def __init__(self, store: AttachmentStore):
         self._store = store
+        self._fetch: Fetcher | None = None
+
+    def set_fetcher(self, fetch: Fetcher | None) -> None:
+        """Where a file synced from another device is fetched from the first time it
+        is needed (its row arrives with the message; the bytes only on demand)."""
+        self._fetch = fetch
+
+    async def ensure_local(self, attachment: Attachment) -> None:
+        """Fetch the stored copy if this device does not have it yet. A failure to
+        fetch is left to the read that follows, which says the copy is missing."""
+        if self._fetch is None:
+            return
+        blob = self._store.blob_path(attachment)
+        if await asyncio.to_thread(blob.exists):
+            return
+        try:
+            await self._fetch(attachment.sha256, blob)
+        except ParleyError as error:
+            raise AttachmentError(attachment.name, str(error)) from error
 
     async def add_file(self, path: Path) -> Attachment:
         """Raises `AttachmentError` saying why the file cannot be attached."""
@@ -113,9 +137,17 @@ class AttachmentService:
     def open_path(self, attachment: Attachment) -> Path:
         return self._store.open_copy(attachment)
 
+    async def open_local(self, attachment: Attachment) -> Path:
+        """`open_path`, fetching a synced file first if it is not here yet."""
+        await self.ensure_local(attachment)
+        return await asyncio.to_thread(self._store.open_copy, attachment)
+
     async def document_text(self, attachment: Attachment) -> str:
         """The saved text; extracted again from the stored copy (and saved again) if the
-        text file is gone. For a send."""
+        text file is gone (or never came: a file synced from another device). For a
+        send."""
+        if await asyncio.to_thread(self._store.load_text, attachment) is None:
+            await self.ensure_local(attachment)
         return await asyncio.to_thread(self._document_text, attachment, keep=True)
 
     def read_document_text(self, attachment: Attachment) -> str:
@@ -131,6 +163,7 @@ class AttachmentService:
         return text if text is not None else self._extract_again(attachment, keep=keep)
 
     async def image_bytes(self, attachment: Attachment) -> bytes:
+        await self.ensure_local(attachment)
         return await asyncio.to_thread(self._store.read_bytes, attachment)
 
     async def _keep_text(self, attachment: Attachment, extracted: Extracted | None) -> Attachment:

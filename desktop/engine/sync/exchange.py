@@ -24,7 +24,7 @@ from desktop.engine.sync.codec import ChainError, Head, Vault
 from desktop.engine.sync.errors import SyncError, SyncProblem, tampered
 from desktop.storage.database import Database
 from desktop.storage.sync_apply import Applied, apply_records
-from desktop.storage.sync_collect import LocalChanges, collect, mark_sent
+from desktop.storage.sync_collect import LocalChanges, collect, mark_sent, stamp_changes
 from desktop.storage.sync_state import (
     DeviceRow,
     SyncState,
@@ -226,6 +226,10 @@ def _save_position(state: SyncState, count: int, digest: str) -> None:
 
 def local_changes(db: Database, state: SyncState, me: str, now_ms: int) -> LocalChanges:
     return collect(db, state, me, now_ms)
+
+
+def stamp_local(db: Database, state: SyncState, me: str, now_ms: int) -> int:
+    return stamp_changes(db, state, me, now_ms)
 
 
 def own_count(state: SyncState) -> int:

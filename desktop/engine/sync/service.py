@@ -43,7 +43,7 @@ from desktop.engine.sync.errors import SyncError, SyncProblem, in_words, not_joi
 from desktop.storage import sync_records
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
-from desktop.storage.sync_collect import LocalChanges, Marks
+from desktop.storage.sync_collect import LocalChanges, Marks, pending_count
 from desktop.storage.sync_state import (
     FILE_NAME,
     DeviceRow,
@@ -382,6 +382,8 @@ class SyncService:
         def progress(stage: str, done: int, total: int) -> None:
             self._set_status(stage=stage, done=done, total=total)
 
+        # Changes made here are stamped before others' are merged (sync_collect.py).
+        await asyncio.to_thread(exchange.stamp_local, self._db, state, me, self._now_ms())
         pulled = await exchange.pull(store, vault, state, self._db, me, self._now_ms, progress)
         if pulled.removed_self:
             await self._removed_here()
@@ -456,13 +458,12 @@ class SyncService:
         """How many changes here wait to be sent (read in a worker thread)."""
         if self._vault is None:
             return 0
-        state = await self._open_state()
-        me = await asyncio.to_thread(state.get, DEVICE_KEY)
-        changes = await asyncio.to_thread(
-            exchange.local_changes, self._db, state, me, self._now_ms()
-        )
-        self._set_status(pending=len(changes))
-        return len(changes)
+        async with self._lock:
+            state = await self._open_state()
+            me = await asyncio.to_thread(state.get, DEVICE_KEY)
+            count = await asyncio.to_thread(pending_count, self._db, state, me, self._now_ms())
+        self._set_status(pending=count)
+        return count
 
     async def remove_device(self, device_id: str) -> None:
         """Take another device out of the vault: every device ignores what it sends from

@@ -131,7 +131,7 @@ class AttachmentFiles(QObject):
     async def _open(self, attachment: Attachment) -> None:
         assert self._service is not None
         try:
-            path = await asyncio.to_thread(self._service.open_path, attachment)
+            path = await self._service.open_local(attachment)
         except (ParleyError, OSError) as error:
             self.problem.emit(str(error))
             return
