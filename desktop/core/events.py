@@ -150,6 +150,13 @@ class SuggestionsReady:
     suggestions: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class DataReplaced:
+    """This device's chats were replaced wholesale (a backup restored with "Replace
+    This Computer's Data"): what sync had received no longer describes them, so it
+    reads every device's changes again."""
+
+
 EngineEvent = (
     ConversationsChanged
     | MessageChanged
@@ -159,4 +166,5 @@ EngineEvent = (
     | ApprovalsChanged
     | SuggestionsReady
     | IndexProgress  # a knowledge library's indexing (knowledge.py)
+    | DataReplaced
 )

@@ -212,15 +212,7 @@ def replace_settings(local: Settings, backed_up: bytes) -> Settings:
     """The backup's settings, with this device's device-local ones. Raises
     SettingsError for a malformed file; nothing is changed then."""
     theirs = _read_backed_up(backed_up)
-    return replace(
-        theirs,
-        desktop=local.desktop,
-        network=local.network,
-        mcp_servers=local.mcp_servers,
-        mcp_consent=local.mcp_consent,
-        tools=local.tools,
-        backup=local.backup,
-    )
+    return replace(theirs, **{key: getattr(local, key) for key in DEVICE_LOCAL_KEYS})
 
 
 # --- what was removed ------------------------------------------------------------

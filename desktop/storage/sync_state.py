@@ -112,6 +112,15 @@ class SyncState:
         with self.read() as conn:
             return device_rows(conn)
 
+    def forget_received(self) -> None:
+        """Start receiving from the beginning of every device's log, and take every
+        row here as new: for when `parley.db` was replaced by a backup's. This
+        device's id, its own log's position and the deletions it sent stay."""
+        with self.write() as conn:
+            for table in ("messages", "registers", "memories", "attachments", "waiting", "outbox"):
+                conn.exec_driver_sql(f"DELETE FROM {table}")
+            conn.exec_driver_sql("UPDATE devices SET applied = 0, hash = ''")
+
 
 def get_meta(conn: Connection, key: str, default: str = "") -> str:
     row = conn.exec_driver_sql("SELECT value FROM meta WHERE key = ?", (key,)).first()

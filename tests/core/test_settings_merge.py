@@ -17,6 +17,7 @@ from desktop.core.errors import SettingsError
 from desktop.core.knowledge import LibrarySettings
 from desktop.core.mcp_settings import McpServerSettings
 from desktop.core.prompts import SavedPrompt
+from desktop.core.remote_target import FolderTarget
 from desktop.core.settings import (
     NetworkSettings,
     ProviderSettings,
@@ -36,6 +37,7 @@ from desktop.core.settings_merge import (
     replace_settings,
     settings_for_backup,
 )
+from desktop.core.sync_settings import SyncSettings
 from desktop.core.tools import ToolPolicy
 
 HASH = "ab" * 32
@@ -60,6 +62,7 @@ def _full(tmp_path: Path) -> Settings:
         mcp_servers=(McpServerSettings("files", "Files", command="/usr/bin/mcp-files"),),
         mcp_consent={"files": HASH},
         desktop=DesktopSettings(close_to_tray=True),
+        sync=SyncSettings(FolderTarget(str(folder / "sync")), paused=True),
         assistants=(Assistant("coder", "Coder", system_prompt="Write code."),),
         libraries=(LibrarySettings("notes", "Notes", paths=(str(folder),)),),
         prompts=(SavedPrompt("p1", "Summarise", "Summarise {{text}}"),),
@@ -77,7 +80,7 @@ def _backed_up(settings: Settings) -> bytes:
 def test_a_backup_holds_no_device_local_setting_and_no_credential(tmp_path: Path) -> None:
     data = json.loads(settings_for_backup(_full(tmp_path)))
     assert not DEVICE_LOCAL_KEYS & set(data)
-    assert {"desktop", "network", "mcp_servers", "mcp_consent", "tools", "backup"} == set(
+    assert {"desktop", "network", "mcp_servers", "mcp_consent", "tools", "backup", "sync"} == set(
         DEVICE_LOCAL_KEYS
     )
     assert data["providers"][0]["headers"] == {"X-Team": "blue"}
@@ -203,6 +206,7 @@ def test_replacing_takes_the_backup_but_keeps_this_devices_own_settings(tmp_path
         tools=ToolSettings({"shell": ToolPolicy.OFF}),
         mcp_consent={"other": HASH},
         backup=BackupSettings(keep=2),
+        sync=SyncSettings(interval_minutes=30),
     )
 
     replaced = replace_settings(local, _backed_up(theirs))
@@ -217,6 +221,7 @@ def test_replacing_takes_the_backup_but_keeps_this_devices_own_settings(tmp_path
         "mcp_servers": (),
         "mcp_consent": local.mcp_consent,
         "backup": local.backup,
+        "sync": local.sync,
     }
     assert {key: getattr(replaced, key) for key in kept} == kept
 

@@ -27,7 +27,7 @@ import httpx
 from desktop.core.backup_settings import PASSPHRASE_SECRET, BackupSettings
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError
-from desktop.core.events import ConversationsChanged, EngineEvent
+from desktop.core.events import ConversationsChanged, DataReplaced, EngineEvent
 from desktop.core.i18n import tr
 from desktop.core.models import utc_now
 from desktop.core.paths import DataPaths
@@ -354,6 +354,8 @@ class BackupService:
                         BackupProblem.CANCELLED, tr("The restore was cancelled; nothing changed.")
                     )
                 done = await self._apply(opened.db_path, opened.settings_json, replace_all)
+        if replace_all:
+            self._events.emit(DataReplaced())
         self._events.emit(ConversationsChanged(None))
         return done
 

@@ -13,12 +13,11 @@ of Parley only, and the status says so: it would otherwise sit in a file in clea
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import socket
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, TypeVar
@@ -26,7 +25,12 @@ from typing import Final, TypeVar
 import httpx
 
 from desktop.core.dispatch import EventBus
-from desktop.core.events import ConversationsChanged, EngineEvent, GenerationFinished
+from desktop.core.events import (
+    ConversationsChanged,
+    DataReplaced,
+    EngineEvent,
+    GenerationFinished,
+)
 from desktop.core.i18n import tr
 from desktop.core.models import utc_now
 from desktop.core.paths import DataPaths
@@ -40,6 +44,8 @@ from desktop.engine.sync import codec, exchange
 from desktop.engine.sync.blobs import fetch_blob, send_blobs
 from desktop.engine.sync.codec import Vault
 from desktop.engine.sync.errors import SyncError, SyncProblem, in_words, not_joined
+from desktop.engine.sync.schedule import SyncSchedule
+from desktop.engine.sync.status import DeviceInfo, SyncReport, SyncStatus
 from desktop.storage import sync_records
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
@@ -52,47 +58,13 @@ from desktop.storage.sync_state import (
     save_device,
 )
 
+__all__ = ["DeviceInfo", "SyncReport", "SyncService", "SyncStatus"]
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 DEVICE_KEY: Final = "device"
 VAULT_ID_KEY: Final = "vault"
-DEBOUNCE_SECONDS: Final = 5.0
-START_DELAY_SECONDS: Final = 3.0
-
-
-@dataclass(frozen=True, slots=True)
-class DeviceInfo:
-    device_id: str
-    name: str
-    last_seen: datetime | None  # when it last sent changes
-    this_device: bool
-    removed: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class SyncStatus:
-    joined: bool = False
-    paused: bool = False
-    running: bool = False
-    stage: str = ""  # "receiving" or "sending" while running
-    done: int = 0
-    total: int = 0
-    last_sync: datetime | None = None
-    last_error: str = ""
-    pending: int | None = None  # changes here not sent yet; None: not counted yet
-    devices: tuple[DeviceInfo, ...] = ()
-    refused: tuple[str, ...] = ()  # per-device problems of the last sync
-    revived: tuple[str, ...] = ()  # titles of chats a reply from elsewhere brought back
-    key_in_keyring: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class SyncReport:
-    received: int
-    sent: int
-    refused: tuple[str, ...]
-    revived: tuple[str, ...]
 
 
 class SyncService:
@@ -121,9 +93,13 @@ class SyncService:
         self._vault: Vault | None = None
         self._status = SyncStatus(paused=self.config.paused)
         self.changed: EventBus[SyncStatus] = EventBus()
-        self._timer: asyncio.TimerHandle | None = None
-        self._task: asyncio.Task[object] | None = None
-        self._unsubscribe: Callable[[], None] | None = None
+        self._schedule = SyncSchedule(
+            self.sync_now,
+            lambda: self.ready and not self.config.paused,
+            lambda: self.config.interval_minutes * 60.0,
+        )
+        self._replaced = False  # parley.db was replaced: receive everything again
+        self._unsubscribe: Callable[[], None] | None = events.subscribe(self._on_event)
         # Target passwords typed while the keyring could not keep them (this run only).
         self.session_secrets: dict[str, str] = {}
 
@@ -153,19 +129,13 @@ class SyncService:
     async def start(self) -> None:
         """Load the vault key and begin syncing in the background."""
         await self._load_vault()
-        self._unsubscribe = self._events.subscribe(self._on_event)
-        self._schedule(START_DELAY_SECONDS)
+        self._schedule.start()
 
     async def aclose(self) -> None:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        if self._timer is not None:
-            self._timer.cancel()
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        await self._schedule.stop()
         async with self._lock:
             if self._state is not None:
                 await asyncio.to_thread(self._state.close)
@@ -173,35 +143,10 @@ class SyncService:
 
     def _on_event(self, event: EngineEvent) -> None:
         if isinstance(event, GenerationFinished):
-            self._schedule(DEBOUNCE_SECONDS)
-
-    def _schedule(self, delay: float) -> None:
-        """Sync in `delay` seconds (a later request moves an earlier one back); only
-        once `start` has run: until then every sync is asked for explicitly."""
-        if self._unsubscribe is None:
-            return
-        if self._timer is not None:
-            self._timer.cancel()
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._timer = loop.call_later(delay, self._background_sync)
-
-    def _background_sync(self) -> None:
-        self._timer = None
-        if self._task is not None and not self._task.done():
-            self._schedule(DEBOUNCE_SECONDS)
-            return
-        if self.ready and not self.config.paused:
-            self._task = asyncio.ensure_future(self._quiet_sync())
-        self._schedule(self.config.interval_minutes * 60.0)
-
-    async def _quiet_sync(self) -> None:
-        try:
-            await self.sync_now()
-        except Exception:  # recorded in the status already; a background run says no more
-            log.info("Background sync did not finish", exc_info=True)
+            self._schedule.after_answer()
+        elif isinstance(event, DataReplaced):
+            self._replaced = True
+            self._schedule.soon()
 
     @property
     def ready(self) -> bool:
@@ -266,7 +211,7 @@ class SyncService:
                 raise RemoteError(error.problem, error.where, message=in_words(error)) from error
             await self._remote(store.put_bytes(codec.CHECK, codec.check_object(vault)))
             await self._enter(vault, target)
-        self._schedule(0)
+        self._schedule.soon()
         return vault.key_text
 
     async def join_vault(self, target: RemoteTarget, secret: str) -> None:
@@ -290,7 +235,7 @@ class SyncService:
                     ) from error
                 raise RemoteError(error.problem, error.where, message=in_words(error)) from error
             await self._enter(vault, target)
-        self._schedule(0)
+        self._schedule.soon()
 
     async def _enter(self, vault: Vault, target: RemoteTarget) -> None:
         state = await self._open_state()
@@ -334,7 +279,7 @@ class SyncService:
         )
         self._set_status(paused=paused)
         if not paused:
-            self._schedule(0)
+            self._schedule.soon()
 
     async def _open_state(self) -> SyncState:
         if self._state is None:
@@ -382,6 +327,9 @@ class SyncService:
         def progress(stage: str, done: int, total: int) -> None:
             self._set_status(stage=stage, done=done, total=total)
 
+        if self._replaced:
+            await asyncio.to_thread(state.forget_received)
+            self._replaced = False
         # Changes made here are stamped before others' are merged (sync_collect.py).
         await asyncio.to_thread(exchange.stamp_local, self._db, state, me, self._now_ms())
         pulled = await exchange.pull(store, vault, state, self._db, me, self._now_ms, progress)
