@@ -7,9 +7,10 @@ attachments) and `state()`: what a person sees, in a canonical form that compare
 equal across devices once they have converged.
 
 All devices share one `Clock` (advanced a second by each write, so every write has its
-own time) and one keyring (the `memory_keyring` fixture): the target's password is put
-there once. The vault key is held in each service's memory; `start()` is never called,
-so every sync is asked for explicitly (`sync`, `sync_all`, `settle`).
+own time, and by each sync) and one keyring (the `memory_keyring` fixture): the
+target's password is put there once. The vault key is held in each service's memory;
+`start()` is never called, so every sync is asked for explicitly (`sync`, `sync_all`,
+`settle`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 from collections.abc import Coroutine, Iterable, Sequence
 from pathlib import Path
 from typing import Any, Final, TypeVar
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -49,6 +51,7 @@ __all__ = [
     "State",
     "SyncDevice",
     "SyncWorld",
+    "TcpRelay",
     "dav_target",
     "folder_target",
     "s3_target",
@@ -74,6 +77,87 @@ def dav_target(server: DavServer, folder: str) -> tuple[WebDavTarget, str]:
 def s3_target(endpoint: str, prefix: str) -> tuple[S3Target, str]:
     """A prefix in moto's bucket and its secret key."""
     return S3Target(endpoint, BUCKET, prefix=prefix, access_key_id=ACCESS_KEY), SECRET_KEY
+
+
+class TcpRelay:
+    """A TCP relay on a fixed loopback port in front of a server, run on the world's
+    loop: `stop()` closes it and every connection through it (the server is then
+    unreachable: connection refused), `start()` opens it again on the same port, so a
+    target naming `url` works again."""
+
+    def __init__(self, world: SyncWorld, upstream: str) -> None:
+        parts = urlsplit(upstream)
+        self._world = world
+        self._upstream = (parts.hostname or "127.0.0.1", parts.port or 80)
+        self._scheme_path = (parts.scheme, parts.path)
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.port = 0
+        world.relays.append(self)
+
+    @property
+    def url(self) -> str:
+        scheme, path = self._scheme_path
+        return f"{scheme}://127.0.0.1:{self.port}{path}"
+
+    def start(self) -> TcpRelay:
+        self._world.run(self._start())
+        return self
+
+    async def _start(self) -> None:
+        self._server = await asyncio.start_server(
+            self._handle, "127.0.0.1", self.port, reuse_address=True
+        )
+        self.port = int(self._server.sockets[0].getsockname()[1])
+
+    def stop(self) -> None:
+        self._world.run(self._stop())
+
+    async def _stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            for writer in list(self._writers):
+                writer.close()
+            for task in list(self._tasks):
+                task.cancel()
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+            await self._server.wait_closed()
+            self._server = None
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        self._tasks.add(task)
+        try:
+            await self._relay(reader, writer)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            self._tasks.discard(task)
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection(*self._upstream)
+        except OSError:
+            writer.close()
+            return
+        self._writers.update((writer, up_writer))
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            try:
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            except (OSError, asyncio.CancelledError):
+                pass
+            finally:
+                sink.close()
+
+        try:
+            await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+        finally:
+            self._writers.difference_update((writer, up_writer))
 
 
 # --- one device --------------------------------------------------------------------------
@@ -334,6 +418,7 @@ class SyncWorld:
         self.clock = clock or Clock()
         self.loop = asyncio.new_event_loop()
         self.devices: list[SyncDevice] = []
+        self.relays: list[TcpRelay] = []
         self.target: RemoteTarget | None = None
         self.recovery_key: str = ""
 
@@ -384,6 +469,9 @@ class SyncWorld:
     # --- syncing -------------------------------------------------------------------
 
     def sync(self, device: SyncDevice) -> SyncReport:
+        """One sync of `device`, a second after whatever happened before (time passes
+        between a change and the sync that sends it, as it does on a real computer)."""
+        self.clock.advance(seconds=1)
         return self.run(device.sync.sync_now())
 
     def sync_all(self, order: Iterable[SyncDevice] | None = None) -> list[SyncReport]:
@@ -416,6 +504,8 @@ class SyncWorld:
         return first
 
     def close(self) -> None:
+        for relay in self.relays:
+            relay.stop()
         for device in self.devices:
             self.run(device.aclose())
         self.loop.close()
