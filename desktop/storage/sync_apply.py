@@ -29,7 +29,7 @@ from desktop.storage import mapping
 from desktop.storage import sync_records as rec
 from desktop.storage.database import Database
 from desktop.storage.restore_common import index_memory_words
-from desktop.storage.sync_collect import CLOCK_KEY
+from desktop.storage.sync_collect import CLOCK_KEY, CREATED, save_register
 from desktop.storage.sync_state import SyncState, add_waiting, get_meta, set_meta, take_waiting
 from desktop.storage.tables import PERSON_SET_COLUMNS
 from desktop.storage.tombstones import Kind
@@ -150,12 +150,7 @@ class _Merge:
         return {row[0]: (json.loads(row[1]), int(row[2]), str(row[3])) for row in rows}
 
     def _save_register(self, cid: str, name: str, value: Any, stamp: int, device: str) -> None:
-        self.sconn.exec_driver_sql(
-            "INSERT INTO registers (conversation_id, field, value, stamp, device)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id, field) DO UPDATE SET"
-            " value = excluded.value, stamp = excluded.stamp, device = excluded.device",
-            (cid, name, rec.canonical(value), stamp, device),
-        )
+        save_register(self.sconn, cid, name, value, stamp, device)
 
     def _conversation(self, record: dict[str, Any]) -> bool:
         cid = str(record["id"])
@@ -172,6 +167,10 @@ class _Merge:
                 winners[name] = value
                 if name in PERSON_SET_COLUMNS:
                     newest_person_change = max(newest_person_change, hlc.wall_ms(stamp))
+        if CREATED not in registers:
+            created = int(record["created_at"])
+            self._save_register(cid, CREATED, created, 0, "")
+            registers[CREATED] = (created, 0, "")
         activity = record["updated_at"]
         known_activity = registers.get("updated_at")
         if known_activity is None or int(activity[0]) > int(known_activity[0]):
@@ -179,7 +178,7 @@ class _Merge:
         if self._exists("conversations", cid):
             self._update_conversation(cid, winners, int(activity[0]), newest_person_change)
         elif not self._tombstoned(Kind.CONVERSATION, cid):
-            self._insert_conversation(cid, int(record["created_at"]), registers)
+            self._insert_conversation(cid, registers)
         return True
 
     def _update_conversation(
@@ -197,9 +196,8 @@ class _Merge:
             f"UPDATE main.conversations SET {', '.join(sets)} WHERE id = ?", (*params, cid)
         )
 
-    def _insert_conversation(
-        self, cid: str, created_at: int, registers: dict[str, tuple[Any, int, str]]
-    ) -> None:
+    def _insert_conversation(self, cid: str, registers: dict[str, tuple[Any, int, str]]) -> None:
+        created_at = int(registers[CREATED][0])
         values: dict[str, Any] = {
             name: _column_value(name, registers[name][0])
             for name in rec.FIELDS
@@ -241,9 +239,9 @@ class _Merge:
             if not self._tombstoned(Kind.CONVERSATION, cid):
                 return False
             registers = self._registers(cid)
-            if "title" not in registers:
+            if "title" not in registers or CREATED not in registers:
                 return False
-            self._insert_conversation(cid, int(data["created_at"]), registers)
+            self._insert_conversation(cid, registers)
             self.outcome.revived.append(cid)
         ready, effective = self._surviving(parent)
         if not ready:

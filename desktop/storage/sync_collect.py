@@ -28,8 +28,10 @@ from desktop.core import hlc
 from desktop.storage import sync_records as rec
 from desktop.storage.database import Database
 from desktop.storage.sync_state import SyncState, get_meta, set_meta
+from desktop.storage.tables import PERSON_SET_COLUMNS
 
 CLOCK_KEY: Final = "clock"
+CREATED: Final = "created_at"  # a register set once: when the conversation began
 _BATCH: Final = 500
 
 
@@ -53,13 +55,20 @@ class LocalChanges:
 
 
 class _Clock:
+    """Stamps for changes found here. A change whose time is known (a rename's
+    `changed_at`, a memory's last edit) is stamped with that time, so of two edits
+    made apart the later wins wherever it is noticed first; and always above the
+    stamp of the value it replaced, which was here when the person changed it."""
+
     def __init__(self, last: int, now_ms: int) -> None:
         self.last = last
         self._now_ms = now_ms
 
-    def stamp(self) -> int:
-        self.last = hlc.tick(self.last, self._now_ms)
-        return self.last
+    def stamp(self, replaced: int = 0, at_ms: int | None = None) -> int:
+        wall = hlc.pack(at_ms) if at_ms else hlc.tick(self.last, self._now_ms)
+        stamp = max(wall, replaced + 1)
+        self.last = max(self.last, stamp)
+        return stamp
 
 
 def stamp_changes(db: Database, state: SyncState, device: str, now_ms: int) -> int:
@@ -137,36 +146,46 @@ def _queue(sconn: Connection, kind: str, item: str, stamp: int) -> None:
 
 def _stamp_conversations(conn: Connection, sconn: Connection, clock: _Clock, device: str) -> int:
     registers = {
-        (row[0], row[1]): row[2]
-        for row in sconn.exec_driver_sql("SELECT conversation_id, field, value FROM registers")
+        (row[0], row[1]): (row[2], int(row[3]))
+        for row in sconn.exec_driver_sql(
+            "SELECT conversation_id, field, value, stamp FROM registers"
+        )
     }
     names = ", ".join(rec.FIELDS)
     queued = 0
     for row in conn.exec_driver_sql(
-        f"SELECT id, updated_at, {names} FROM conversations"
+        f"SELECT id, created_at, updated_at, changed_at, {names} FROM conversations"
     ).mappings():
         cid = row["id"]
+        if (cid, CREATED) not in registers:  # kept to bring it back as it was (sync_apply)
+            save_register(sconn, cid, CREATED, row[CREATED], 0, "")
         changed = False
         for name in (*rec.FIELDS, "updated_at"):
             value = field_value(name, row[name])
             text = rec.canonical(value)
-            known = registers.get((cid, name))
+            known, replaced = registers.get((cid, name), (None, 0))
             if known == text or (
                 name == "updated_at" and known is not None and int(json.loads(known)) >= value
             ):
                 continue
-            stamp = clock.stamp()
-            sconn.exec_driver_sql(
-                "INSERT INTO registers (conversation_id, field, value, stamp, device)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id, field) DO UPDATE SET"
-                " value = excluded.value, stamp = excluded.stamp, device = excluded.device",
-                (cid, name, text, stamp, device),
-            )
+            at_ms = row["changed_at"] if name in PERSON_SET_COLUMNS else None
+            save_register(sconn, cid, name, value, clock.stamp(replaced, at_ms), device)
             changed = True
         if changed:
             _queue(sconn, rec.CONVERSATION, cid, clock.last)
             queued += 1
     return queued
+
+
+def save_register(
+    sconn: Connection, cid: str, name: str, value: Any, stamp: int, device: str
+) -> None:
+    sconn.exec_driver_sql(
+        "INSERT INTO registers (conversation_id, field, value, stamp, device)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id, field) DO UPDATE SET"
+        " value = excluded.value, stamp = excluded.stamp, device = excluded.device",
+        (cid, name, rec.canonical(value), stamp, device),
+    )
 
 
 def field_value(name: str, value: Any) -> Any:
@@ -183,7 +202,10 @@ def field_value(name: str, value: Any) -> Any:
 
 
 def _stamp_messages(conn: Connection, sconn: Connection, clock: _Clock, device: str) -> int:
-    known = {row[0]: row[1] for row in sconn.exec_driver_sql("SELECT id, digest FROM messages")}
+    known = {
+        row[0]: (row[1], int(row[2]))
+        for row in sconn.exec_driver_sql("SELECT id, digest, stamp FROM messages")
+    }
     sent_files = {row[0] for row in sconn.exec_driver_sql("SELECT id FROM attachments")}
     names = ", ".join(rec.MESSAGE_COLUMNS)
     statuses = ", ".join("?" for _ in rec.FINAL_STATUSES)
@@ -196,9 +218,10 @@ def _stamp_messages(conn: Connection, sconn: Connection, clock: _Clock, device: 
         data = message_data(row)
         digest = rec.digest([row["conversation_id"], data])
         mid = row["id"]
-        if mid in known and known[mid] == digest:
+        seen, replaced = known.get(mid, (None, 0))
+        if seen == digest:
             continue
-        stamp = clock.stamp()
+        stamp = clock.stamp(replaced, max(row["created_at"], row["finished_at"] or 0))
         if mid in known:
             sconn.exec_driver_sql(
                 "UPDATE messages SET digest = ?, stamp = ?, device = ? WHERE id = ?",
@@ -227,14 +250,19 @@ def message_data(row: Any) -> dict[str, Any]:
 
 
 def _stamp_memories(conn: Connection, sconn: Connection, clock: _Clock, device: str) -> int:
-    known = {row[0]: row[1] for row in sconn.exec_driver_sql("SELECT id, digest FROM memories")}
+    known = {
+        row[0]: (row[1], int(row[2]))
+        for row in sconn.exec_driver_sql("SELECT id, digest, stamp FROM memories")
+    }
     names = ", ".join(rec.MEMORY_COLUMNS)
     queued = 0
     for row in conn.exec_driver_sql(f"SELECT id, {names} FROM memories").mappings():
         digest = rec.digest({name: row[name] for name in rec.MEMORY_COLUMNS})
-        if known.get(row["id"]) == digest:
+        seen, replaced = known.get(row["id"], (None, 0))
+        if seen == digest:
             continue
-        stamp = clock.stamp()
+        changed = max(row["updated_at"], row["deleted_at"] or 0, row["restored_at"] or 0)
+        stamp = clock.stamp(replaced, changed)
         sconn.exec_driver_sql(
             "INSERT INTO memories (id, digest, stamp, device) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET digest = excluded.digest,"
@@ -276,6 +304,7 @@ def _conversation_records(
         if cid not in rows:
             continue  # deleted since: its deletion is sent instead
         fields = registers.get(cid, {})
+        fields.pop(CREATED, None)
         activity = fields.pop("updated_at", [0, 0, ""])
         records.append(
             {

@@ -147,8 +147,20 @@ def save_device(conn: Connection, row: DeviceRow) -> None:
         "INSERT INTO devices (device, name, applied, hash, seen_at, removed_after)"
         " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (device) DO UPDATE SET name = excluded.name,"
         " applied = excluded.applied, hash = excluded.hash, seen_at = excluded.seen_at,"
-        " removed_after = excluded.removed_after",
+        # A removal is never taken back, and the earliest cut-off wins.
+        " removed_after = MIN(COALESCE(excluded.removed_after, devices.removed_after),"
+        " COALESCE(devices.removed_after, excluded.removed_after))",
         (row.device, row.name, row.applied, row.hash, row.seen_at, row.removed_after),
+    )
+
+
+def mark_removed(conn: Connection, device: str, after: int) -> None:
+    """`device` was taken out of the vault: its segments after `after` are ignored."""
+    conn.exec_driver_sql(
+        "INSERT INTO devices (device, removed_after) VALUES (?, ?) ON CONFLICT (device)"
+        " DO UPDATE SET removed_after = MIN(excluded.removed_after,"
+        " COALESCE(devices.removed_after, excluded.removed_after))",
+        (device, after),
     )
 
 

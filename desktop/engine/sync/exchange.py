@@ -14,7 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Any, Final
 
 from desktop.core.i18n import tr
 from desktop.engine.remote.base import RemoteStore
@@ -22,14 +22,15 @@ from desktop.engine.remote.errors import RemoteError, RemoteProblem
 from desktop.engine.sync import codec
 from desktop.engine.sync.codec import ChainError, Head, Vault
 from desktop.engine.sync.errors import SyncError, SyncProblem, tampered
+from desktop.storage import sync_records
 from desktop.storage.database import Database
 from desktop.storage.sync_apply import Applied, apply_records
 from desktop.storage.sync_collect import LocalChanges, collect, mark_sent, stamp_changes
 from desktop.storage.sync_state import (
     DeviceRow,
     SyncState,
-    device_rows,
     get_meta,
+    mark_removed,
     save_device,
     set_meta,
 )
@@ -84,73 +85,96 @@ async def pull(
         if device != me:
             heads.append((row, head))
     total = sum(max(0, head.n - row.applied) for row, head in heads)
-    done = 0
-    progress("receiving", done, total)
+    progress("receiving", 0, total)
+    # Every new segment is read and checked before any is applied: a device removed
+    # in one log must be cut off in another wherever the two are read in order.
+    fetched: list[tuple[DeviceRow, Head, list[_Segment]]] = []
+    removals: dict[str, int] = {}
     for row, head in heads:
-        try:
-            done = await _pull_device(store, vault, state, db, row, head, now_ms, outcome, done)
-        except ChainError as error:
-            outcome.refused.append(str(tampered(head.name or row.device, str(error))))
-        progress("receiving", done, total)
+        segments = await _fetch_device(store, vault, row, head, outcome)
+        fetched.append((row, head, segments))
+        for segment in segments:
+            for record in segment.records:
+                if record.get("t") == sync_records.REMOVED:
+                    device, after = str(record.get("device")), int(record.get("after", 0))
+                    removals[device] = min(after, removals.get(device, after))
+    done = 0
+    for row, head, segments in fetched:
+        limit = removals.get(row.device, row.removed_after)
+        if row.removed_after is not None and limit is not None:
+            limit = min(limit, row.removed_after)
+        applied, previous = row.applied, row.hash
+        for segment in segments:
+            if limit is not None and segment.n > limit:
+                break
+            result: Applied = await asyncio.to_thread(
+                apply_records, db, state, segment.records, now_ms()
+            )
+            outcome.applied += result.applied
+            outcome.waiting = result.waiting
+            outcome.revived.extend(result.revived)
+            applied, previous = segment.n, segment.digest
+            updated = DeviceRow(
+                row.device, head.name, applied, previous, head.at, row.removed_after
+            )
+            await asyncio.to_thread(_save_device, state, updated, result.removed_devices)
+            done += 1
+            progress("receiving", done, total)
+        if applied == row.applied:  # nothing new: still note its name and last activity
+            updated = DeviceRow(
+                row.device, head.name, applied, previous, head.at, row.removed_after
+            )
+            await asyncio.to_thread(_save_device, state, updated, {})
     rows = await asyncio.to_thread(state.devices)
     outcome.removed_self = any(row.device == me and row.removed_after is not None for row in rows)
     return outcome
 
 
-async def _pull_device(
-    store: RemoteStore,
-    vault: Vault,
-    state: SyncState,
-    db: Database,
-    row: DeviceRow,
-    head: Head,
-    now_ms: Callable[[], int],
-    outcome: PullOutcome,
-    done: int,
-) -> int:
-    if head.n < row.applied or (head.n == row.applied and head.hash != row.hash and row.applied):
-        raise ChainError(tr("the storage served an older or altered copy of its changes"))
-    last = head.n if row.removed_after is None else min(head.n, row.removed_after)
-    applied, previous = row.applied, row.hash
-    while applied < last:
-        n = applied + 1
-        try:
-            data = await store.get_bytes(codec.segment_name(row.device, n))
-        except RemoteError as error:
-            if error.problem is RemoteProblem.NOT_FOUND:
-                raise ChainError(tr("segment {n} is missing").format(n=n)) from error
-            raise
-        digest = codec.content_hash(data)
-        if n == head.n and digest != head.hash:
-            raise ChainError(tr("segment {n} is not the one its head names").format(n=n))
-        records = await asyncio.to_thread(codec.open_segment, vault, data, row.device, n, previous)
-        result: Applied = await asyncio.to_thread(apply_records, db, state, records, now_ms())
-        outcome.applied += result.applied
-        outcome.waiting = result.waiting
-        outcome.revived.extend(result.revived)
-        applied, previous = n, digest
-        updated = DeviceRow(row.device, head.name, applied, previous, head.at, row.removed_after)
-        await asyncio.to_thread(_save_device, state, updated, result.removed_devices)
-        done += 1
-    if applied == row.applied:  # nothing new: still note its name and last activity
-        updated = DeviceRow(row.device, head.name, applied, previous, head.at, row.removed_after)
-        await asyncio.to_thread(_save_device, state, updated, {})
-    return done
+@dataclass(frozen=True, slots=True)
+class _Segment:
+    n: int
+    digest: str
+    records: list[dict[str, Any]]
+
+
+async def _fetch_device(
+    store: RemoteStore, vault: Vault, row: DeviceRow, head: Head, outcome: PullOutcome
+) -> list[_Segment]:
+    """The device's segments after those applied here, each checked against the one
+    before it; a failed check ends the list there and is reported."""
+    segments: list[_Segment] = []
+    try:
+        if head.n < row.applied or (
+            head.n == row.applied and row.applied and head.hash != row.hash
+        ):
+            raise ChainError(tr("the storage served an older or altered copy of its changes"))
+        last = head.n if row.removed_after is None else min(head.n, row.removed_after)
+        previous = row.hash
+        for n in range(row.applied + 1, last + 1):
+            try:
+                data = await store.get_bytes(codec.segment_name(row.device, n))
+            except RemoteError as error:
+                if error.problem is RemoteProblem.NOT_FOUND:
+                    raise ChainError(tr("segment {n} is missing").format(n=n)) from error
+                raise
+            digest = codec.content_hash(data)
+            if n == head.n and digest != head.hash:
+                raise ChainError(tr("segment {n} is not the one its head names").format(n=n))
+            records = await asyncio.to_thread(
+                codec.open_segment, vault, data, row.device, n, previous
+            )
+            segments.append(_Segment(n, digest, records))
+            previous = digest
+    except ChainError as error:
+        outcome.refused.append(str(tampered(head.name or row.device, str(error))))
+    return segments
 
 
 def _save_device(state: SyncState, row: DeviceRow, removed: dict[str, int]) -> None:
     with state.write() as conn:
         save_device(conn, row)
-        rows = {r.device: r for r in device_rows(conn)}
         for device, after in removed.items():
-            current = rows.get(device) or DeviceRow(device, "", 0, "", None, None)
-            limit = after if current.removed_after is None else min(current.removed_after, after)
-            save_device(
-                conn,
-                DeviceRow(
-                    device, current.name, current.applied, current.hash, current.seen_at, limit
-                ),
-            )
+            mark_removed(conn, device, after)
 
 
 async def push(

@@ -52,10 +52,8 @@ from desktop.storage.database import Database
 from desktop.storage.sync_collect import LocalChanges, Marks, pending_count
 from desktop.storage.sync_state import (
     FILE_NAME,
-    DeviceRow,
     SyncState,
-    device_rows,
-    save_device,
+    mark_removed,
 )
 
 __all__ = ["DeviceInfo", "SyncReport", "SyncService", "SyncStatus"]
@@ -390,9 +388,15 @@ class SyncService:
         return [str(row[0]) for row in rows]
 
     async def _removed_here(self) -> None:
+        """Forget the vault and what was known of it: joining again makes this a new
+        device, whose log the others read afresh."""
         self._vault = None
         if self._settings.keyring_available:
             await self._settings.delete_secret(VAULT_KEY_SECRET)
+        if self._state is not None:
+            await asyncio.to_thread(self._state.close)
+            self._state = None
+        await asyncio.to_thread(_remove_state, self._paths.root)
         self._set_status(joined=False)
         raise SyncError(
             SyncProblem.REMOVED,
@@ -479,6 +483,4 @@ def _remove_state(root: Path) -> None:
 
 def _mark_removed(state: SyncState, device: str, after: int) -> None:
     with state.write() as conn:
-        rows = {row.device: row for row in device_rows(conn)}
-        row = rows.get(device) or DeviceRow(device, "", after, "", None, None)
-        save_device(conn, replace(row, removed_after=after))
+        mark_removed(conn, device, after)
