@@ -40,6 +40,7 @@ from desktop.engine.notices import Notice
 from desktop.engine.ocr.local_engine import LocalOcrEngine
 from desktop.engine.ocr.service import OcrService
 from desktop.engine.settings_service import MODEL_INFO_MAX_AGE_S, SettingsService
+from desktop.engine.sync.service import SyncService
 from desktop.engine.tools.mcp.manager import McpManager
 from desktop.engine.tools.service import ToolService, conversation_search
 from desktop.engine.turn.chat_service import ChatService
@@ -70,6 +71,7 @@ from desktop.ui.viewmodels.import_export import ImportExportViewModel
 from desktop.ui.viewmodels.knowledge_progress import KnowledgeProgress
 from desktop.ui.viewmodels.search import SearchModel
 from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.viewmodels.sync import SyncViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.transfer import TransferViewModel
 from desktop.ui.views.backup_opener import BackupOpener
@@ -239,6 +241,10 @@ class Parley:
             paths, self.database, self.store, self.settings, self.chat.events
         )
         self.backup_vm = BackupViewModel(self.backup, self.settings, self.tasks)
+        # Settings → Sync: this data folder kept the same as on the person's other
+        # computers, end-to-end encrypted; it starts syncing once the loop runs.
+        self.sync = SyncService(paths, self.database, self.store, self.settings, self.chat.events)
+        self.sync_vm = SyncViewModel(self.sync, self.settings, self.tasks)
         self.settings_vm = SettingsViewModel(
             self.settings,
             self.tasks,
@@ -247,6 +253,7 @@ class Parley:
             mcp=self.mcp,
             knowledge=self.knowledge_progress,
             memory=self.memory,
+            sync=self.sync_vm,
         )
         self.window = MainWindow(
             self.chat_vm,
@@ -347,6 +354,7 @@ class Parley:
         self.floating.deleteLater()
         await self.after_answer.close()
         await self.backup_vm.aclose()  # before the database closes under a backup
+        await self.sync_vm.aclose()  # ... or under a sync
         await self.chat.shutdown()
         await self.knowledge.close()
         await self.mcp.stop()
@@ -537,6 +545,7 @@ async def _serve(
     parley.show()
     parley.attach(files)
     parley.knowledge.rescan_all()  # files changed while closed; an interrupted pass resumes
+    parley.sync_vm.start()  # one keyring read; the first sync waits a few seconds
     if instance is not None:  # later launches hand their files over from now on
         instance.serve(parley.window, parley.attach)
     # SIGINT and SIGTERM quit as File → Quit does (a signal during start-up, now).

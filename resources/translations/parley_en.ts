@@ -162,7 +162,7 @@
 <context>
     <name>BackupViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="400"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="401"/>
         <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
         <translation>
             <numerusform>Backed up: %1 (%2); removed %Ln older backup.</numerusform>
@@ -184,7 +184,7 @@
 <context>
     <name>ImportExportViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="200"/>
         <source>%Ln conversation(s)</source>
         <translation>
             <numerusform>%Ln conversation</numerusform>
@@ -192,7 +192,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="207"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="201"/>
         <source>%Ln message(s)</source>
         <translation>
             <numerusform>%Ln message</numerusform>
@@ -200,7 +200,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="208"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="202"/>
         <source>%Ln branch(es)</source>
         <translation>
             <numerusform>%Ln branch</numerusform>
@@ -208,7 +208,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="209"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="203"/>
         <source>%Ln image(s)</source>
         <translation>
             <numerusform>%Ln image</numerusform>
@@ -216,7 +216,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="226"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="220"/>
         <source>%Ln image(s) or file(s) will be attached to their messages.</source>
         <translation>
             <numerusform>%Ln image or file will be attached to its message.</numerusform>
@@ -224,7 +224,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="232"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="226"/>
         <source>%Ln image(s) or file(s) will be left out; a note marks each place.</source>
         <translation>
             <numerusform>%Ln image or file will be left out; a note marks its place.</numerusform>
@@ -232,7 +232,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="298"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="292"/>
         <source>Imported %Ln conversation(s)</source>
         <translation>
             <numerusform>Imported %Ln conversation</numerusform>
@@ -240,7 +240,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="300"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="294"/>
         <source>(%Ln message(s))</source>
         <translation>
             <numerusform>(%Ln message)</numerusform>
@@ -248,7 +248,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="303"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="297"/>
         <source>Imported %Ln message(s)</source>
         <translation>
             <numerusform>Imported %Ln message</numerusform>
@@ -256,7 +256,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="305"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="299"/>
         <source>%Ln image(s) or file(s) attached</source>
         <translation>
             <numerusform>%Ln image or file attached</numerusform>
@@ -264,7 +264,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="309"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="303"/>
         <source>%Ln conversation(s) already here received new messages</source>
         <translation>
             <numerusform>%Ln conversation already here received new messages</numerusform>
@@ -272,7 +272,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="313"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="307"/>
         <source>%Ln were already here</source>
         <translation>
             <numerusform>%Ln was already here</numerusform>
@@ -280,7 +280,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="320"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="314"/>
         <source>%Ln could not be imported: %1</source>
         <translation>
             <numerusform>%Ln conversation could not be imported: %1</numerusform>
@@ -288,7 +288,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="329"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="323"/>
         <source>%Ln image(s) or file(s) could not be attached (listed below)</source>
         <translation>
             <numerusform>%Ln image or file could not be attached (listed below)</numerusform>
@@ -378,7 +378,7 @@
 <context>
     <name>RestoreViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="171"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="172"/>
         <source>%Ln conversation(s) added</source>
         <translation>
             <numerusform>%Ln conversation added</numerusform>
@@ -386,7 +386,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="173"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="174"/>
         <source>%Ln message(s) added</source>
         <translation>
             <numerusform>%Ln message added</numerusform>
@@ -394,7 +394,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="176"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="177"/>
         <source>%Ln conversation(s) updated</source>
         <translation>
             <numerusform>%Ln conversation updated</numerusform>
@@ -402,7 +402,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="178"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="179"/>
         <source>%Ln memory(-ies) added</source>
         <translation>
             <numerusform>%Ln memory added</numerusform>
@@ -410,7 +410,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="181"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="182"/>
         <source>%Ln memory(-ies) updated</source>
         <translation>
             <numerusform>%Ln memory updated</numerusform>
@@ -418,7 +418,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="183"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="184"/>
         <source>%Ln file(s) added</source>
         <translation>
             <numerusform>%Ln file added</numerusform>
@@ -426,7 +426,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="184"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="185"/>
         <source>%Ln assistant(s) added</source>
         <translation>
             <numerusform>%Ln assistant added</numerusform>
@@ -434,7 +434,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="185"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="186"/>
         <source>%Ln prompt(s) added</source>
         <translation>
             <numerusform>%Ln prompt added</numerusform>
@@ -442,7 +442,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="195"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="196"/>
         <source>%Ln message(s) deleted on this computer stayed deleted.</source>
         <translation>
             <numerusform>%Ln message deleted on this computer stayed deleted.</numerusform>
@@ -450,7 +450,7 @@
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="203"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="204"/>
         <source>%Ln provider(s) were added without their API keys: enter them in Settings → Providers.</source>
         <translation>
             <numerusform>%Ln provider was added without its API key: enter it in Settings → Providers.</numerusform>
@@ -461,11 +461,38 @@
 <context>
     <name>SettingsViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="325"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="328"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>Connected: %n model available.</numerusform>
             <numerusform>Connected: %n models available.</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>SyncWords</name>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="41"/>
+        <source>%n change(s) here wait to be sent.</source>
+        <translation>
+            <numerusform>%n change here waits to be sent.</numerusform>
+            <numerusform>%n changes here wait to be sent.</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="75"/>
+        <source>A reply from another device brought back %n chat(s) you had deleted here:</source>
+        <translation>
+            <numerusform>A reply from another device brought back %n chat you had deleted here:</numerusform>
+            <numerusform>A reply from another device brought back %n chats you had deleted here:</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="162"/>
+        <source>Synced: %n change(s) received, %1 sent.</source>
+        <translation>
+            <numerusform>Synced: %n change received, %1 sent.</numerusform>
+            <numerusform>Synced: %n changes received, %1 sent.</numerusform>
         </translation>
     </message>
 </context>

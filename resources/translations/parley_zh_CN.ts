@@ -102,8 +102,8 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="163"/>
-        <location filename="../../desktop/core/settings.py" line="488"/>
-        <location filename="../../desktop/core/settings.py" line="499"/>
+        <location filename="../../desktop/core/settings.py" line="491"/>
+        <location filename="../../desktop/core/settings.py" line="502"/>
         <source>is not a tool name</source>
         <translation>不是工具名称</translation>
     </message>
@@ -119,6 +119,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="188"/>
+        <location filename="../../desktop/core/backup_settings.py" line="39"/>
         <location filename="../../desktop/core/desktop_settings.py" line="53"/>
         <location filename="../../desktop/core/knowledge.py" line="168"/>
         <location filename="../../desktop/core/mcp_settings.py" line="88"/>
@@ -126,24 +127,25 @@
         <location filename="../../desktop/core/mcp_settings.py" line="163"/>
         <location filename="../../desktop/core/memory.py" line="140"/>
         <location filename="../../desktop/core/prompts.py" line="157"/>
-        <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
-        <location filename="../../desktop/core/backup_settings.py" line="39"/>
         <location filename="../../desktop/core/remote_target.py" line="128"/>
+        <location filename="../../desktop/core/sync_settings.py" line="38"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="143"/>
         <source>must be an object</source>
         <translation>必须是对象</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="191"/>
+        <location filename="../../desktop/core/backup_settings.py" line="42"/>
         <location filename="../../desktop/core/desktop_settings.py" line="56"/>
         <location filename="../../desktop/core/knowledge.py" line="146"/>
         <location filename="../../desktop/core/knowledge.py" line="171"/>
         <location filename="../../desktop/core/mcp_settings.py" line="108"/>
         <location filename="../../desktop/core/memory.py" line="143"/>
-        <location filename="../../desktop/core/settings.py" line="315"/>
+        <location filename="../../desktop/core/remote_target.py" line="134"/>
+        <location filename="../../desktop/core/settings.py" line="318"/>
+        <location filename="../../desktop/core/sync_settings.py" line="41"/>
         <location filename="../../desktop/core/usage_settings.py" line="90"/>
         <location filename="../../desktop/core/web_search.py" line="116"/>
-        <location filename="../../desktop/core/backup_settings.py" line="42"/>
-        <location filename="../../desktop/core/remote_target.py" line="134"/>
         <source>unknown setting (check the spelling)</source>
         <translation>未知的设置项（请检查拼写）</translation>
     </message>
@@ -215,12 +217,13 @@
         <location filename="../../desktop/core/assistants.py" line="217"/>
         <location filename="../../desktop/core/assistants.py" line="220"/>
         <location filename="../../desktop/core/assistants.py" line="223"/>
+        <location filename="../../desktop/core/backup_settings.py" line="51"/>
         <location filename="../../desktop/core/desktop_settings.py" line="61"/>
         <location filename="../../desktop/core/knowledge.py" line="182"/>
         <location filename="../../desktop/core/mcp_settings.py" line="119"/>
-        <location filename="../../desktop/engine/export/parley_json.py" line="179"/>
-        <location filename="../../desktop/core/backup_settings.py" line="51"/>
         <location filename="../../desktop/core/remote_target.py" line="154"/>
+        <location filename="../../desktop/core/sync_settings.py" line="45"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="179"/>
         <source>must be true or false</source>
         <translation>必须是 true 或 false</translation>
     </message>
@@ -258,7 +261,7 @@
         <location filename="../../desktop/core/knowledge.py" line="152"/>
         <location filename="../../desktop/core/knowledge.py" line="179"/>
         <location filename="../../desktop/core/prompts.py" line="169"/>
-        <location filename="../../desktop/core/settings.py" line="369"/>
+        <location filename="../../desktop/core/settings.py" line="372"/>
         <location filename="../../desktop/engine/export/parley_json.py" line="234"/>
         <source>must not be empty</source>
         <translation>不能为空</translation>
@@ -295,8 +298,8 @@
         <translation>此文件由更新版本的 Parley 创建（格式版本 {found}；当前版本最高支持 {known}）。请更新 Parley 后再导入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/export/parley_json.py" line="357"/>
         <location filename="../../desktop/core/remote_target.py" line="71"/>
+        <location filename="../../desktop/engine/export/parley_json.py" line="357"/>
         <source>is missing</source>
         <translation>缺失</translation>
     </message>
@@ -733,7 +736,7 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="95"/>
-        <location filename="../../desktop/core/settings.py" line="437"/>
+        <location filename="../../desktop/core/settings.py" line="440"/>
         <source>must be on one line</source>
         <translation>必须写在一行内</translation>
     </message>
@@ -780,9 +783,9 @@
     </message>
     <message>
         <location filename="../../desktop/core/mcp_settings.py" line="139"/>
-        <location filename="../../desktop/core/settings.py" line="321"/>
-        <location filename="../../desktop/core/web_search.py" line="72"/>
         <location filename="../../desktop/core/remote_target.py" line="82"/>
+        <location filename="../../desktop/core/settings.py" line="324"/>
+        <location filename="../../desktop/core/web_search.py" line="72"/>
         <source>must be an http:// or https:// URL with a host</source>
         <translation>必须是带主机名的 http:// 或 https:// URL</translation>
     </message>
@@ -802,147 +805,147 @@
         <translation>必须是 &quot;provider/model&quot; 格式的字符串或 null，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="290"/>
+        <location filename="../../desktop/core/settings.py" line="293"/>
         <source>a list of model ids</source>
         <translation>模型 ID 列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="291"/>
+        <location filename="../../desktop/core/settings.py" line="294"/>
         <source>a list</source>
         <translation>列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="292"/>
+        <location filename="../../desktop/core/settings.py" line="295"/>
         <source>a number</source>
         <translation>数字</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="293"/>
+        <location filename="../../desktop/core/settings.py" line="296"/>
         <location filename="../../desktop/core/web_search.py" line="66"/>
         <location filename="../../desktop/core/web_search.py" line="87"/>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="294"/>
+        <location filename="../../desktop/core/settings.py" line="297"/>
         <location filename="../../desktop/core/web_search.py" line="99"/>
         <source>a whole number</source>
         <translation>整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="295"/>
+        <location filename="../../desktop/core/settings.py" line="298"/>
         <source>an object of header names to values</source>
         <translation>请求头名称到值的对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="296"/>
+        <location filename="../../desktop/core/settings.py" line="299"/>
         <location filename="../../desktop/core/web_search.py" line="113"/>
         <source>an object</source>
         <translation>对象</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="297"/>
+        <location filename="../../desktop/core/settings.py" line="300"/>
         <location filename="../../desktop/core/web_search.py" line="132"/>
         <source>true or false</source>
         <translation>布尔值（true 或 false）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="298"/>
+        <location filename="../../desktop/core/settings.py" line="301"/>
         <source>true, false or null</source>
         <translation>布尔值或 null（true、false 或 null）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="306"/>
-        <location filename="../../desktop/core/settings.py" line="414"/>
+        <location filename="../../desktop/core/settings.py" line="309"/>
+        <location filename="../../desktop/core/settings.py" line="417"/>
         <location filename="../../desktop/core/web_search.py" line="59"/>
         <source>must be {what}, not {type}</source>
         <translation>必须是{what}，而不是 {type}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="347"/>
+        <location filename="../../desktop/core/settings.py" line="350"/>
         <source>must be 1-40 lowercase letters, digits, &apos;-&apos; or &apos;_&apos; (e.g. &apos;local&apos;)</source>
         <translation>必须由 1-40 个小写字母、数字、&apos;-&apos; 或 &apos;_&apos; 组成（例如 &apos;local&apos;）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="357"/>
+        <location filename="../../desktop/core/settings.py" line="360"/>
         <source>unknown kind {kind} (one of: {choices})</source>
         <translation>未知的类型 {kind}（可选：{choices}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="378"/>
+        <location filename="../../desktop/core/settings.py" line="381"/>
         <source>{model} is not in models</source>
         <translation>{model} 不在模型列表中</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="411"/>
+        <location filename="../../desktop/core/settings.py" line="414"/>
         <source>a whole number of seconds ({low}-{high})</source>
         <translation>整数秒数（{low}-{high}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="419"/>
+        <location filename="../../desktop/core/settings.py" line="422"/>
         <source>must be between {low} and {high} seconds, not {value}</source>
         <translation>必须介于 {low} 到 {high} 秒之间，而不是 {value}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="434"/>
+        <location filename="../../desktop/core/settings.py" line="437"/>
         <source>is not a valid HTTP header name</source>
         <translation>不是有效的 HTTP 请求头名称</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="454"/>
+        <location filename="../../desktop/core/settings.py" line="457"/>
         <source>must be between 256 and 100000000</source>
         <translation>必须介于 256 和 100000000 之间</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="467"/>
+        <location filename="../../desktop/core/settings.py" line="470"/>
         <source>must be one of: system, none, custom</source>
         <translation>必须是以下之一：system、none、custom</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="474"/>
+        <location filename="../../desktop/core/settings.py" line="477"/>
         <source>must be a proxy URL such as http://host:3128</source>
         <translation>必须是代理 URL，例如 http://host:3128</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="493"/>
+        <location filename="../../desktop/core/settings.py" line="496"/>
         <source>must be one of: auto, ask, off</source>
         <translation>必须是以下之一：auto、ask、off</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="501"/>
+        <location filename="../../desktop/core/settings.py" line="504"/>
         <source>must be the tool definition&apos;s sha256 hash</source>
         <translation>必须是工具定义的 sha256 哈希值</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="508"/>
+        <location filename="../../desktop/core/settings.py" line="511"/>
         <source>(top level)</source>
         <translation>（顶层）</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="542"/>
+        <location filename="../../desktop/core/settings.py" line="546"/>
         <source>{version} is newer than this Parley understands</source>
         <translation>{version} 高于当前 Parley 支持的版本</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="550"/>
+        <location filename="../../desktop/core/settings.py" line="554"/>
         <source>{id} is used twice</source>
         <translation>{id} 被重复使用</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="560"/>
+        <location filename="../../desktop/core/settings.py" line="564"/>
         <source>must be one of: system, light, dark</source>
         <translation>必须是以下之一：system、light、dark</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings.py" line="565"/>
+        <location filename="../../desktop/core/settings.py" line="569"/>
         <source>must be between 6 and 48</source>
         <translation>必须介于 6 和 48 之间</translation>
     </message>
     <message>
         <location filename="../../desktop/core/assistants.py" line="183"/>
         <location filename="../../desktop/core/assistants.py" line="229"/>
-        <location filename="../../desktop/core/settings.py" line="587"/>
-        <location filename="../../desktop/core/settings.py" line="597"/>
+        <location filename="../../desktop/core/settings.py" line="591"/>
+        <location filename="../../desktop/core/settings.py" line="601"/>
         <source>must be one of: {names}</source>
         <translation>必须是以下之一：{names}</translation>
     </message>
@@ -1219,57 +1222,57 @@
         <translation>无法作为文本读取（未知的字符编码）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="58"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="82"/>
         <source>changed while it was being attached; try again</source>
         <translation>在添加过程中发生了变化，请重试</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="129"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="161"/>
         <source>is an image, not a document</source>
         <translation>是图片，不是文档</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="161"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="194"/>
         <source>is a folder, not a file</source>
         <translation>是文件夹，不是文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="163"/>
-        <location filename="../../desktop/engine/attachments/service.py" line="174"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="196"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="207"/>
         <location filename="../../desktop/engine/knowledge/documents.py" line="37"/>
         <source>is not a regular file</source>
         <translation>不是普通文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="177"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="210"/>
         <source>is not a text file</source>
         <translation>不是文本文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="193"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="228"/>
         <location filename="../../desktop/engine/knowledge/documents.py" line="48"/>
         <source>the file no longer exists</source>
         <translation>文件已不存在</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="195"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="230"/>
         <location filename="../../desktop/engine/knowledge/documents.py" line="50"/>
         <source>cannot be read (permission denied)</source>
         <translation>无法读取（权限不足）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="196"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="231"/>
         <location filename="../../desktop/engine/knowledge/documents.py" line="52"/>
         <source>cannot be read ({reason})</source>
         <translation>无法读取（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="201"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="236"/>
         <source>its stored copy is missing</source>
         <translation>已保存的副本丢失</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/attachments/service.py" line="202"/>
+        <location filename="../../desktop/engine/attachments/service.py" line="237"/>
         <source>its stored copy cannot be read ({reason})</source>
         <translation>无法读取已保存的副本（{reason}）</translation>
     </message>
@@ -3729,84 +3732,84 @@
         <translation>{endpoint} 上的 {bucket}</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings_merge.py" line="139"/>
+        <location filename="../../desktop/core/settings_merge.py" line="140"/>
         <source>the backup&apos;s settings, byte {offset}</source>
         <translation>备份中的设置，第 {offset} 字节</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings_merge.py" line="140"/>
+        <location filename="../../desktop/core/settings_merge.py" line="141"/>
         <source>the file is not valid UTF-8 text, so no setting was restored</source>
         <translation>该文件不是有效的 UTF-8 文本，因此未恢复任何设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings_merge.py" line="144"/>
+        <location filename="../../desktop/core/settings_merge.py" line="145"/>
         <source>the backup&apos;s settings, line {line}, column {column}</source>
         <translation>备份中的设置，第 {line} 行第 {column} 列</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings_merge.py" line="147"/>
-        <location filename="../../desktop/core/settings_merge.py" line="156"/>
+        <location filename="../../desktop/core/settings_merge.py" line="148"/>
+        <location filename="../../desktop/core/settings_merge.py" line="157"/>
         <source>{problem}, so no setting was restored</source>
         <translation>{problem}，因此未恢复任何设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/core/settings_merge.py" line="155"/>
+        <location filename="../../desktop/core/settings_merge.py" line="156"/>
         <source>the backup&apos;s settings, {field}</source>
         <translation>备份中的设置，{field}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="245"/>
+        <location filename="../../desktop/engine/backup/archive.py" line="220"/>
         <source>write the backup</source>
         <translation>写入备份</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="302"/>
+        <location filename="../../desktop/engine/backup/archive.py" line="277"/>
         <source>it changed while it was being backed up</source>
         <translation>备份过程中该文件发生了变化</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="420"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="168"/>
         <source>it is not a tar archive ({reason})</source>
         <translation>不是 tar 归档文件（{reason}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="423"/>
-        <location filename="../../desktop/engine/backup/archive.py" line="540"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="171"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="288"/>
         <source>open the backup</source>
         <translation>打开备份</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="451"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="199"/>
         <source>it does not start with its manifest</source>
         <translation>开头不是其清单文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="470"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="218"/>
         <source>it holds more files than its manifest lists</source>
         <translation>包含的文件多于其清单中列出的文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="473"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="221"/>
         <source>it holds something other than a file: {name}</source>
         <translation>包含非文件内容：{name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="476"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="224"/>
         <source>it holds {name} twice</source>
         <translation>{name} 出现了两次</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="478"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="226"/>
         <source>{name} is larger than its manifest allows</source>
         <translation>{name} 超出了清单允许的大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="491"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="239"/>
         <source>it holds a file Parley does not write: {name}</source>
         <translation>包含 Parley 不会写入的文件：{name}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/archive.py" line="494"/>
+        <location filename="../../desktop/engine/backup/unpack.py" line="242"/>
         <source>its database or its settings are missing</source>
         <translation>缺少数据库或设置</translation>
     </message>
@@ -3952,32 +3955,32 @@
         <translation>清单中没有有效的 {field}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/service.py" line="227"/>
+        <location filename="../../desktop/engine/backup/service.py" line="230"/>
         <source>The last backup was cancelled.</source>
         <translation>上次备份已取消。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/service.py" line="245"/>
+        <location filename="../../desktop/engine/backup/service.py" line="248"/>
         <source>Enter the backup passphrase in File → Back Up… to back up.</source>
         <translation>请在“文件 → 备份…”中输入备份密码后再备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/service.py" line="298"/>
+        <location filename="../../desktop/engine/backup/service.py" line="301"/>
         <source>The backup was written, but older backups could not be removed: {error}</source>
         <translation>备份已写入，但无法删除较早的备份：{error}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/service.py" line="345"/>
+        <location filename="../../desktop/engine/backup/service.py" line="348"/>
         <source>The backup&apos;s attachments could not be copied here: {reason}; nothing changed.</source>
         <translation>无法将备份中的附件复制到这里：{reason}；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/service.py" line="351"/>
+        <location filename="../../desktop/engine/backup/service.py" line="354"/>
         <source>The restore was cancelled; nothing changed.</source>
         <translation>恢复已取消；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/backup/service.py" line="384"/>
+        <location filename="../../desktop/engine/backup/service.py" line="389"/>
         <source>Choose where backups go first, in File → Back Up….</source>
         <translation>请先在“文件 → 备份…”中选择备份的存放位置。</translation>
     </message>
@@ -4007,133 +4010,133 @@
         <translation>文件过大</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/importers/attach.py" line="166"/>
+        <location filename="../../desktop/engine/importers/attach.py" line="163"/>
         <source>the export could not be opened again ({error})</source>
         <translation>无法再次打开导出（{error}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="39"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="40"/>
         <source>The server refused the user name or password for {where}. Check them in File → Back Up…</source>
         <translation>服务器拒绝了 {where} 的用户名或密码。请在“文件 → 备份…”中检查。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="42"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="43"/>
         <source>The account has no permission to do this at {where}. Check the account&apos;s permissions on the server.</source>
         <translation>该账户无权在 {where} 执行此操作。请检查该账户在服务器上的权限。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="46"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="47"/>
         <source>Nothing was found at {where}. Check the address in File → Back Up…</source>
         <translation>在 {where} 未找到任何内容。请在“文件 → 备份…”中检查地址。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="49"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="50"/>
         <source>The storage at {where} is out of space. Free some space there (or delete old backups) and try again.</source>
         <translation>{where} 的存储空间已满。请在那里释放一些空间（或删除旧备份）后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="53"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="54"/>
         <source>The server at {where} did not answer in time. Check the network connection and try again later.</source>
         <translation>{where} 的服务器未及时响应。请检查网络连接，稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="57"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="58"/>
         <source>A secure connection to {where} could not be made: the server&apos;s certificate could not be verified. Check the address, or set a CA bundle in Settings → Network if it uses your own certificate authority.</source>
         <translation>无法与 {where} 建立安全连接：无法验证服务器的证书。请检查地址；如果服务器使用的是你自己的证书颁发机构，请在“设置 → 网络”中设置 CA 证书包。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="62"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="63"/>
         <source>Parley could not connect to {where}. Check the address and the network connection, and that the server is running.</source>
         <translation>Parley 无法连接到 {where}。请检查地址和网络连接，并确认服务器正在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="66"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="67"/>
         <source>A file of that name already exists at {where}, written by another device.</source>
         <translation>{where} 中已有另一台设备写入的同名文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="69"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="70"/>
         <source>The server at {where} had an internal problem. Try again later; if it keeps happening, ask the server&apos;s administrator.</source>
         <translation>{where} 的服务器出现内部错误。请稍后重试；如果问题持续出现，请联系服务器管理员。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="73"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="74"/>
         <source>The server at {where} gave an answer Parley cannot read. Check that the address is a WebDAV folder or an S3 endpoint.</source>
         <translation>{where} 的服务器返回了 Parley 无法读取的响应。请确认该地址是 WebDAV 文件夹或 S3 端点。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="76"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="77"/>
         <source>Parley could not use the folder {where}.</source>
         <translation>Parley 无法使用文件夹 {where}。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="99"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="100"/>
         <source>{message} ({detail})</source>
         <translation>{message}（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="110"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="111"/>
         <source>There is no file named {name} at {where}.</source>
         <translation>{where} 中没有名为 {name} 的文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="119"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="120"/>
         <source>A file named {name} already exists at {where}.</source>
         <translation>{where} 中已存在名为 {name} 的文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="146"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="147"/>
         <location filename="../../desktop/engine/remote/webdav.py" line="217"/>
         <source>HTTP {status}</source>
         <translation>HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="154"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="155"/>
         <source>The server at {where} gave an unexpected answer.</source>
         <translation>{where} 的服务器返回了意外的响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="191"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="192"/>
         <source>The connection to {where} broke off in the middle of an answer. Try again; if it keeps happening, check the server or the proxy.</source>
         <translation>与 {where} 的连接在响应中途断开。请重试；如果问题持续出现，请检查服务器或代理。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="199"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="200"/>
         <source>The connection to {where} was interrupted. Check the network connection and try again.</source>
         <translation>与 {where} 的连接已中断。请检查网络连接后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="214"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="215"/>
         <source>Parley is not allowed to write to the folder {where}. Check the folder&apos;s permissions, or choose another folder in File → Back Up…</source>
         <translation>Parley 没有写入文件夹 {where} 的权限。请检查该文件夹的权限，或在“文件 → 备份…”中选择其他文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="222"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="223"/>
         <source>The folder {where} does not exist.</source>
         <translation>文件夹 {where} 不存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="189"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="219"/>
         <source>The bucket {bucket} does not exist at {endpoint}. Check the bucket name in File → Back Up…, or create the bucket first.</source>
         <translation>{endpoint} 上不存在存储桶 {bucket}。请在“文件 → 备份…”中检查存储桶名称，或先创建该存储桶。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="207"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="237"/>
         <source>The bucket at {where} is in the region {region}. Set that region in File → Back Up…</source>
         <translation>{where} 的存储桶位于区域 {region}。请在“文件 → 备份…”中设置该区域。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="211"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="241"/>
         <source>The bucket at {where} is in another region. Check the region.</source>
         <translation>{where} 的存储桶位于其他区域。请检查区域设置。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="253"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="283"/>
         <source>not a bucket listing</source>
         <translation>不是存储桶的文件列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="259"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="289"/>
         <source>a listing that cannot go on</source>
         <translation>文件列表无法继续读取</translation>
     </message>
@@ -4169,8 +4172,8 @@
     </message>
     <message>
         <location filename="../../desktop/storage/restore_common.py" line="122"/>
-        <location filename="../../desktop/storage/restore_merge.py" line="149"/>
-        <location filename="../../desktop/storage/restore_replace.py" line="86"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="152"/>
+        <location filename="../../desktop/storage/restore_replace.py" line="91"/>
         <source>Free some space there and try again; nothing was changed.</source>
         <translation>请在该磁盘上释放一些空间后重试；未做任何更改。</translation>
     </message>
@@ -4180,49 +4183,170 @@
         <translation>无法恢复备份中的数据（{reason}）；未做任何更改。备份可能已损坏。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_merge.py" line="120"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="123"/>
         <source>This backup was made by a newer version of Parley. Update Parley to restore it; nothing was changed.</source>
         <translation>此备份由更新版本的 Parley 创建。请更新 Parley 后再恢复；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_merge.py" line="127"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="130"/>
         <source>The backup&apos;s database could not be read ({reason}). The backup may be damaged; nothing was changed.</source>
         <translation>无法读取备份中的数据库（{reason}）。备份可能已损坏；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_merge.py" line="138"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="141"/>
         <source>The backup&apos;s database could not be brought up to this version of Parley ({reason}); nothing was changed.</source>
         <translation>无法将备份中的数据库升级到此版本的 Parley（{reason}）；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_merge.py" line="148"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="151"/>
         <source>Parley could not prepare the backup for restoring</source>
         <translation>Parley 无法为恢复准备备份</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_merge.py" line="164"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="167"/>
         <source>The backup&apos;s database {name} could not be read ({reason}). The backup may be damaged; nothing was changed.</source>
         <translation>无法读取备份中的数据库 {name}（{reason}）。备份可能已损坏；未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_merge.py" line="262"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="265"/>
         <source>The backup&apos;s message {id} belongs to another conversation here than in the backup, so merging would tie the two together. Nothing was restored; replacing this device&apos;s data with the backup is still possible.</source>
         <translation>备份中的消息 {id} 在本机所属的对话与在备份中不同，合并会把这两个对话关联在一起。未恢复任何内容；仍可以用备份替换本机的数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_merge.py" line="345"/>
+        <location filename="../../desktop/storage/restore_merge.py" line="348"/>
         <source>The backup&apos;s message {id} replies to a message of another conversation. Nothing was restored.</source>
         <translation>备份中的消息 {id} 回复的是另一个对话中的消息。未恢复任何内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_replace.py" line="83"/>
+        <location filename="../../desktop/storage/restore_replace.py" line="88"/>
         <source>Parley could not keep a copy of its database{size} before restoring</source>
         <translation>恢复前，Parley 无法为数据库{size}保留副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/storage/restore_replace.py" line="90"/>
+        <location filename="../../desktop/storage/restore_replace.py" line="95"/>
         <source>Parley could not keep a copy of its database before restoring ({reason}); nothing was changed.</source>
         <translation>恢复前，Parley 无法为数据库保留副本（{reason}）；未做任何更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/core/sync_settings.py" line="54"/>
+        <source>must be a whole number from {least} to {most}</source>
+        <translation>必须是 {least} 到 {most} 之间的整数</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/blobs.py" line="91"/>
+        <source>An attached file at the storage is not the file its message names.</source>
+        <translation>存储中的某个附件与其所属消息记录的文件不一致。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/blobs.py" line="99"/>
+        <source>An attached file at the storage cannot be decrypted with the vault key.</source>
+        <translation>存储中的某个附件无法用保险库密钥解密。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="94"/>
+        <source>it cannot be decrypted with the vault key</source>
+        <translation>无法用保险库密钥解密</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="141"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="145"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="152"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="154"/>
+        <source>The vault&apos;s key file is damaged.</source>
+        <translation>保险库的密钥文件已损坏。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="198"/>
+        <source>it is larger than any segment Parley writes</source>
+        <translation>它比 Parley 写入的任何分段都大</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="203"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="205"/>
+        <source>its contents cannot be read</source>
+        <translation>无法读取其内容</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="211"/>
+        <source>segment {n} holds another segment ({other}): segments were swapped or replayed</source>
+        <translation>分段 {n} 中装的是另一个分段（{other}）：分段被调换或重放</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="217"/>
+        <source>segment {n} does not follow the one before it: a segment was dropped or replaced</source>
+        <translation>分段 {n} 与前一个分段接不上：有分段被删除或替换</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="239"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="241"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="254"/>
+        <source>its head cannot be read</source>
+        <translation>无法读取其头部</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/codec.py" line="245"/>
+        <source>its head belongs to another device: heads were swapped</source>
+        <translation>其头部属于另一台设备：头部被调换</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/errors.py" line="32"/>
+        <source>This computer is not in a sync vault. Create one or join one in Settings → Sync.</source>
+        <translation>这台电脑尚未加入同步保险库。请在“设置 → 同步”中创建或加入一个。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/errors.py" line="40"/>
+        <source>That passphrase or recovery key does not open this vault. Check it and try again; without either, the synced data cannot be read.</source>
+        <translation>该密码短语或恢复密钥无法打开这个保险库。请检查后重试；两者都没有的话，同步的数据将无法读取。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/errors.py" line="50"/>
+        <source>Changes from {device} were refused: {detail}. The storage may have been altered; the other devices&apos; changes were still applied.</source>
+        <translation>已拒绝来自 {device} 的更改：{detail}。存储可能被篡改过；其他设备的更改仍已应用。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/errors.py" line="59"/>
+        <source>The vault was written by a newer version of Parley. Update Parley to sync.</source>
+        <translation>该保险库由更新版本的 Parley 写入。请更新 Parley 后再同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/errors.py" line="67"/>
+        <source>The server refused the user name or password for {where}. Check them in Settings → Sync.</source>
+        <translation>服务器拒绝了 {where} 的用户名或密码。请在“设置 → 同步”中检查。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/exchange.py" line="112"/>
+        <source>the storage served an older or altered copy of its changes</source>
+        <translation>存储提供的是其更改的旧副本或被篡改的副本</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/exchange.py" line="121"/>
+        <source>segment {n} is missing</source>
+        <translation>缺少分段 {n}</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/exchange.py" line="125"/>
+        <source>segment {n} is not the one its head names</source>
+        <translation>分段 {n} 与其头部记录的不一致</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/exchange.py" line="211"/>
+        <source>This computer&apos;s own changes at the storage were altered ({detail}).</source>
+        <translation>存储中这台电脑自己的更改被篡改了（{detail}）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/service.py" line="207"/>
+        <source>There is a vault at {where} already. Join it instead.</source>
+        <translation>{where} 已有一个保险库。请改为加入它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/service.py" line="232"/>
+        <source>There is no Parley vault at {where}. Create one first.</source>
+        <translation>{where} 没有 Parley 保险库。请先创建一个。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/service.py" line="400"/>
+        <source>This computer was removed from the sync vault on another device. Its chats stay here; join the vault again to sync.</source>
+        <translation>这台电脑已在另一台设备上被移出同步保险库。它的聊天仍保留在这里；重新加入保险库即可继续同步。</translation>
     </message>
 </context>
 <context>
@@ -4790,27 +4914,27 @@
 <context>
     <name>AttachmentChip</name>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="81"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="77"/>
         <source>Truncated at %1 characters</source>
         <translation>已截断至 %1 个字符</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="123"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="119"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="125"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="121"/>
         <source>Remove %1</source>
         <translation>移除 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="142"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="138"/>
         <source>Adding…</source>
         <translation>正在添加…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/attachment_chips.py" line="145"/>
+        <location filename="../../desktop/ui/views/attachment_chips.py" line="141"/>
         <source>%1 · truncated</source>
         <translation>%1 · 已截断</translation>
     </message>
@@ -4896,32 +5020,32 @@
 <context>
     <name>BackupJob</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="100"/>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="89"/>
         <source>Copying your chats, settings and files into the backup…</source>
         <translation>正在将你的对话、设置和文件复制到备份中…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="102"/>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="91"/>
         <source>Sending the backup to where backups go…</source>
         <translation>正在将备份上传到备份位置…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="104"/>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="93"/>
         <source>Fetching the backup…</source>
         <translation>正在获取备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="106"/>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="95"/>
         <source>Unlocking and checking the backup…</source>
         <translation>正在解锁并检查备份…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="108"/>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="97"/>
         <source>Replacing this computer&apos;s data with the backup&apos;s…</source>
         <translation>正在用备份中的数据替换本机数据…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="109"/>
+        <location filename="../../desktop/ui/viewmodels/backup_job.py" line="98"/>
         <source>Adding what this computer lacks…</source>
         <translation>正在添加本机缺少的内容…</translation>
     </message>
@@ -5002,100 +5126,100 @@
 <context>
     <name>BackupViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="129"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="130"/>
         <source>The last backup failed (%1): %2</source>
         <translation>上次备份失败（%1）：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="132"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="133"/>
         <source>The last good one was made %1.</source>
         <translation>上次成功的备份创建于 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="138"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="139"/>
         <source>Last backed up %1 as %2.</source>
         <translation>上次备份于 %1，文件为 %2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="143"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="144"/>
         <source>Not backed up yet.</source>
         <translation>尚未备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="204"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="205"/>
         <source>Enter the user name (for S3, the access key ID) first.</source>
         <translation>请先输入用户名（S3 为 Access Key ID）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="227"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="228"/>
         <source>The keyring could not keep the password (%1), so Parley keeps it only until it quits.</source>
         <translation>密钥环无法保存密码（%1），因此 Parley 只会保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="259"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="260"/>
         <source>The two passphrases differ: type the same one in both fields.</source>
         <translation>两次输入的密码短语不一致：请在两个输入框中输入相同的密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="274"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="275"/>
         <source>The keyring could not keep the passphrase: %1</source>
         <translation>密钥环无法保存密码短语：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="300"/>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="316"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="301"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="317"/>
         <source>Choose where backups go first.</source>
         <translation>请先选择备份的存放位置。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="303"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="304"/>
         <source>Daily backups need the passphrase kept in the keyring, and the keyring is not available: %1</source>
         <translation>每日备份需要将密码短语保存在密钥环中，但密钥环不可用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="308"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="309"/>
         <source>Daily backups need the passphrase kept in the keyring: type it above and tick “Remember in the keyring”.</source>
         <translation>每日备份需要将密码短语保存在密钥环中：请在上方输入，并勾选“保存到密钥环”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="318"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="319"/>
         <source>A backup or restore is running.</source>
         <translation>正在进行备份或恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="323"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="324"/>
         <source>Enter a passphrase to lock the backup with.</source>
         <translation>请输入用于加密备份的密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="334"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="335"/>
         <source>Fix the field marked above first.</source>
         <translation>请先修正上方标出的字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="347"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="348"/>
         <source>Parley can write to %1.</source>
         <translation>Parley 可以写入 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="384"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="385"/>
         <source>The backup was cancelled; nothing was changed.</source>
         <translation>备份已取消，未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="398"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="399"/>
         <source>Backed up: %1 (%2).</source>
         <translation>已备份：%1（%2）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="400"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="401"/>
         <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
         <translation>
             <numerusform>已备份：%1（%2）；已删除 %Ln 个较早的备份。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="415"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="416"/>
         <source>The daily backup failed: %1</source>
         <translation>每日备份失败：%1</translation>
     </message>
@@ -5897,49 +6021,49 @@
 <context>
     <name>ImportDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="65"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="73"/>
         <source>Import from Another App</source>
         <translation>从其他应用导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="91"/>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="115"/>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="131"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="99"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="123"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="139"/>
         <source>Cancel</source>
         <translation>取消</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="109"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="117"/>
         <source>Not imported</source>
         <translation>未导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="112"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="120"/>
         <source>Import</source>
         <translation>导入</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="147"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="155"/>
         <source>Open</source>
         <translation>打开</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="150"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="158"/>
         <source>Close</source>
         <translation>关闭</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="165"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="173"/>
         <source>Reading %1…</source>
         <translation>正在读取 %1…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="194"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="202"/>
         <source>Importing %1 of %2…</source>
         <translation>正在导入第 %1 个对话，共 %2 个…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/import_dialog.py" line="232"/>
+        <location filename="../../desktop/ui/views/import_dialog.py" line="240"/>
         <source>Cancelling…</source>
         <translation>正在取消…</translation>
     </message>
@@ -5947,182 +6071,182 @@
 <context>
     <name>ImportExportViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="125"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="119"/>
         <source>Title</source>
         <translation>标题</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="125"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="119"/>
         <source>Messages</source>
         <translation>消息数</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="125"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="119"/>
         <source>Date</source>
         <translation>日期</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="127"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="121"/>
         <source>Item</source>
         <translation>项目</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="127"/>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="129"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="121"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="123"/>
         <source>Why</source>
         <translation>原因</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="129"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="123"/>
         <source>File</source>
         <translation>文件</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="166"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="160"/>
         <source>Could not read %1: %2</source>
         <translation>无法读取 %1：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="180"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="174"/>
         <source>Untitled chat</source>
         <translation>未命名对话</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="204"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="198"/>
         <source>, </source>
         <translation>、</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="200"/>
         <source>%Ln conversation(s)</source>
         <translation>
             <numerusform>%Ln 个对话</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="207"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="201"/>
         <source>%Ln message(s)</source>
         <translation>
             <numerusform>%Ln 条消息</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="208"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="202"/>
         <source>%Ln branch(es)</source>
         <translation>
             <numerusform>%Ln 个分支</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="209"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="203"/>
         <source>%Ln image(s)</source>
         <translation>
             <numerusform>%Ln 张图片</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="212"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="206"/>
         <source>%1 export: %2</source>
         <translation>%1 导出：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="226"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="220"/>
         <source>%Ln image(s) or file(s) will be attached to their messages.</source>
         <translation>
             <numerusform>%Ln 个图片或文件将添加为对应消息的附件。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="232"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="226"/>
         <source>%Ln image(s) or file(s) will be left out; a note marks each place.</source>
         <translation>
             <numerusform>%Ln 个图片或文件将不会导入；每处均以提示标出。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="266"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="260"/>
         <source>Could not import: %1</source>
         <translation>无法导入：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="291"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="285"/>
         <source>Import cancelled after %1 of %2 conversations.</source>
         <translation>导入已取消，已完成 %1 个对话（共 %2 个）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="298"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="292"/>
         <source>Imported %Ln conversation(s)</source>
         <translation>
             <numerusform>已导入 %Ln 个对话</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="300"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="294"/>
         <source>(%Ln message(s))</source>
         <translation>
             <numerusform>（%Ln 条消息）</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="303"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="297"/>
         <source>Imported %Ln message(s)</source>
         <translation>
             <numerusform>已导入 %Ln 条消息</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="305"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="299"/>
         <source>%Ln image(s) or file(s) attached</source>
         <translation>
             <numerusform>已将 %Ln 个图片或文件添加为附件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="309"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="303"/>
         <source>%Ln conversation(s) already here received new messages</source>
         <translation>
             <numerusform>%Ln 个已有对话新增了消息</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="313"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="307"/>
         <source>%Ln were already here</source>
         <translation>
             <numerusform>%Ln 个对话已存在</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="315"/>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="334"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="309"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="328"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="316"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="310"/>
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="320"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="314"/>
         <source>%Ln could not be imported: %1</source>
         <translation>
             <numerusform>%Ln 个对话无法导入：%1</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="325"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="319"/>
         <source>Nothing was imported</source>
         <translation>未导入任何内容</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="329"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="323"/>
         <source>%Ln image(s) or file(s) could not be attached (listed below)</source>
         <translation>
             <numerusform>%Ln 个图片或文件无法添加为附件（见下方列表）</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/import_export.py" line="334"/>
+        <location filename="../../desktop/ui/viewmodels/import_export.py" line="328"/>
         <source>%1.</source>
         <translation>%1。</translation>
     </message>
@@ -7768,12 +7892,12 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
 <context>
     <name>Parley</name>
     <message>
-        <location filename="../../desktop/app.py" line="100"/>
+        <location filename="../../desktop/app.py" line="102"/>
         <source>Something unexpected went wrong: %1. Details were written to the log.</source>
         <translation>发生意外错误：%1。详细信息已写入日志。</translation>
     </message>
     <message>
-        <location filename="../../desktop/app.py" line="582"/>
+        <location filename="../../desktop/app.py" line="591"/>
         <source>Parley could not start.
 
 %1</source>
@@ -8312,6 +8436,49 @@ Add one here, or ask an assistant that uses memory to remember something.</sourc
     </message>
 </context>
 <context>
+    <name>RecoveryKeyDialog</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="32"/>
+        <source>Sync Recovery Key</source>
+        <translation>同步恢复密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="37"/>
+        <source>This key opens the vault like its passphrase does: use it to join from another computer if the passphrase is forgotten. Anyone who has it can read what is synced. Keep it somewhere safe, away from this computer.</source>
+        <translation>这个密钥和密码短语一样能打开保险库：忘记密码短语时，可以用它从另一台电脑加入。任何拿到它的人都能读取同步的内容。请把它存放在安全的地方，不要只放在这台电脑上。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="48"/>
+        <source>Recovery key</source>
+        <translation>恢复密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="49"/>
+        <source>&amp;Copy</source>
+        <translation>复制(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="51"/>
+        <source>&amp;Save to File…</source>
+        <translation>保存到文件(&amp;S)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="74"/>
+        <source>Copied.</source>
+        <translation>已复制。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="77"/>
+        <source>Save the Recovery Key</source>
+        <translation>保存恢复密钥</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/recovery_key_dialog.py" line="79"/>
+        <source>Parley sync recovery key.txt</source>
+        <translation>Parley 同步恢复密钥.txt</translation>
+    </message>
+</context>
+<context>
     <name>RestorePanel</name>
     <message>
         <location filename="../../desktop/ui/views/restore_panel.py" line="41"/>
@@ -8386,125 +8553,125 @@ What was added here since that backup is no longer shown. Parley first keeps a c
 <context>
     <name>RestoreViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="49"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="50"/>
         <source>Made</source>
         <translation>创建时间</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="49"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="50"/>
         <source>Computer</source>
         <translation>电脑</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="49"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="50"/>
         <source>Size</source>
         <translation>大小</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="97"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="98"/>
         <source>%1 (this computer)</source>
         <translation>%1（本机）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="135"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="136"/>
         <source>Enter the passphrase the backup was made with.</source>
         <translation>请输入创建此备份时使用的密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="142"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="143"/>
         <source>The restore was cancelled; nothing changed.</source>
         <translation>恢复已取消，未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="159"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="160"/>
         <source>This computer&apos;s data is now the backup&apos;s.</source>
         <translation>本机数据已替换为备份中的数据。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="162"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="163"/>
         <source>The database as it was is kept at %1.</source>
         <translation>原数据库已保留在 %1。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="171"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="172"/>
         <source>%Ln conversation(s) added</source>
         <translation>
             <numerusform>新增 %Ln 个对话</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="173"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="174"/>
         <source>%Ln message(s) added</source>
         <translation>
             <numerusform>新增 %Ln 条消息</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="176"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="177"/>
         <source>%Ln conversation(s) updated</source>
         <translation>
             <numerusform>更新 %Ln 个对话</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="178"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="179"/>
         <source>%Ln memory(-ies) added</source>
         <translation>
             <numerusform>新增 %Ln 条记忆</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="181"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="182"/>
         <source>%Ln memory(-ies) updated</source>
         <translation>
             <numerusform>更新 %Ln 条记忆</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="183"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="184"/>
         <source>%Ln file(s) added</source>
         <translation>
             <numerusform>新增 %Ln 个文件</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="184"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="185"/>
         <source>%Ln assistant(s) added</source>
         <translation>
             <numerusform>新增 %Ln 个助手</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="185"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="186"/>
         <source>%Ln prompt(s) added</source>
         <translation>
             <numerusform>新增 %Ln 个提示词</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="189"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="190"/>
         <source>Restored: %1.</source>
         <translation>已恢复：%1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="189"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="190"/>
         <source>; </source>
         <translation>；</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="191"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="192"/>
         <source>This computer already had everything in the backup.</source>
         <translation>本机已包含备份中的所有内容。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="195"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="196"/>
         <source>%Ln message(s) deleted on this computer stayed deleted.</source>
         <translation>
             <numerusform>本机已删除的 %Ln 条消息仍保持删除状态。</numerusform>
         </translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="203"/>
+        <location filename="../../desktop/ui/viewmodels/backup_restore.py" line="204"/>
         <source>%Ln provider(s) were added without their API keys: enter them in Settings → Providers.</source>
         <translation>
             <numerusform>已添加 %Ln 个服务商，但未包含其 API 密钥：请在“设置 → 模型服务商”中填写。</numerusform>
@@ -8754,77 +8921,82 @@ What was added here since that backup is no longer shown. Parley first keeps a c
 <context>
     <name>SettingsDialog</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="57"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="58"/>
         <source>Settings</source>
         <translation>设置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="70"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="71"/>
         <source>Providers</source>
         <translation>模型服务商</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="93"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="94"/>
         <source>Appearance</source>
         <translation>外观</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="95"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="96"/>
         <source>Network</source>
         <translation>网络</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="72"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="73"/>
         <source>Assistants</source>
         <translation>助手</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="62"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="63"/>
         <source>Settings categories</source>
         <translation>设置分类</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="74"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="75"/>
         <source>Prompts</source>
         <translation>提示词</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="76"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="77"/>
         <source>Knowledge</source>
         <translation>知识库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="79"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="80"/>
         <source>Memory</source>
         <translation>记忆</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="81"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="82"/>
         <source>Web search</source>
         <translation>网络搜索</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="84"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="85"/>
         <source>Tools</source>
         <translation>工具</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="87"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="88"/>
         <source>MCP servers</source>
         <translation>MCP 服务器</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="89"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="90"/>
         <source>OCR</source>
         <translation>文字识别 (OCR)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="91"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="92"/>
         <source>Usage &amp;&amp; models</source>
         <translation>用量与模型</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_dialog.py" line="97"/>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="99"/>
+        <source>Sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_dialog.py" line="101"/>
         <source>Desktop</source>
         <translation>桌面</translation>
     </message>
@@ -8840,54 +9012,54 @@ What was added here since that backup is no longer shown. Parley first keeps a c
 <context>
     <name>SettingsViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="180"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="183"/>
         <source>The settings file %1 is invalid: %2.</source>
         <translation>设置文件 %1 无效：%2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="185"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="188"/>
         <source>A copy was kept at %1.</source>
         <translation>已在 %1 保留一份副本。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="188"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="191"/>
         <source>Parley started with default settings.</source>
         <translation>Parley 已使用默认设置启动。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="197"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="200"/>
         <source>The network settings could not be applied: %1. Parley uses the system&apos;s certificates only until this is fixed in Settings → Network.</source>
         <translation>无法应用网络设置：%1。在“设置 → 网络”中修复之前，Parley 仅使用系统证书。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="246"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="249"/>
         <source>Provider %1 saved</source>
         <translation>已保存服务商 %1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="264"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="267"/>
         <source>Provider %1 removed, with its API key</source>
         <translation>已移除服务商 %1 及其 API 密钥</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="323"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="326"/>
         <source>Connected: %1 answered.</source>
         <translation>已连接：%1 已回复。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="325"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="328"/>
         <source>Connected: %n model(s) available.</source>
         <translation>
             <numerusform>已连接：%n 个模型可用。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="327"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="330"/>
         <source>Connected, but the server offers no models.</source>
         <translation>已连接，但服务器没有提供任何模型。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/settings.py" line="395"/>
+        <location filename="../../desktop/ui/viewmodels/settings.py" line="398"/>
         <source>Could not save settings: %1</source>
         <translation>无法保存设置：%1</translation>
     </message>
@@ -9105,129 +9277,494 @@ What was added here since that backup is no longer shown. Parley first keeps a c
     </message>
 </context>
 <context>
+    <name>SyncPage</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="51"/>
+        <source>Sync keeps your chats, their files and memories the same on each of your computers, through a folder, a WebDAV server or S3 storage you choose. Everything is encrypted here first: the storage only sees scrambled data.</source>
+        <translation>同步让你每台电脑上的聊天、附件和记忆保持一致，通过你选择的文件夹、WebDAV 服务器或 S3 存储进行。所有内容都先在本机加密：存储端只能看到加密后的数据。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="60"/>
+        <source>&amp;Vault is in</source>
+        <translation>存放位置(&amp;V)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="61"/>
+        <source>e.g. a folder in Nextcloud, Syncthing or a shared drive</source>
+        <translation>例如 Nextcloud、Syncthing 或共享盘中的文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="62"/>
+        <source>Folder for the Sync Vault</source>
+        <translation>同步保险库所在文件夹</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="73"/>
+        <source>Where the vault is</source>
+        <translation>保险库位置</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="103"/>
+        <source>&amp;Sync Now</source>
+        <translation>立即同步(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="110"/>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="116"/>
+        <source>Device</source>
+        <translation>设备</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="116"/>
+        <source>Last sent changes</source>
+        <translation>上次发送更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="122"/>
+        <source>Re&amp;move Device…</source>
+        <translation>移除设备(&amp;M)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="124"/>
+        <source>Sh&amp;ow Recovery Key…</source>
+        <translation>显示恢复密钥(&amp;O)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="126"/>
+        <source>Lea&amp;ve Vault…</source>
+        <translation>退出保险库(&amp;V)…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="134"/>
+        <source>&amp;Look for changes every</source>
+        <translation>检查更改的间隔(&amp;L)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="147"/>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="156"/>
+        <source>&amp;Devices</source>
+        <translation>设备(&amp;D)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="164"/>
+        <source>A removed device stops syncing; the copy it has keeps what it already synced. If a device was lost, make a new vault with a new passphrase.</source>
+        <translation>被移除的设备会停止同步，但它已同步的内容仍保留在它的副本中。如果设备丢失，请用新的密码短语创建一个新保险库。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="171"/>
+        <source>Vault</source>
+        <translation>保险库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="209"/>
+        <source>Res&amp;ume Syncing</source>
+        <translation>恢复同步(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="209"/>
+        <source>Pa&amp;use Syncing</source>
+        <translation>暂停同步(&amp;U)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="277"/>
+        <source>Remove “%1” from the vault? It stops syncing: the other devices ignore what it sends from now on. The copy it has still holds everything it synced so far.</source>
+        <translation>要将“%1”移出保险库吗？它将停止同步：从现在起，其他设备会忽略它发送的内容。它的副本仍保留目前已同步的全部内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="281"/>
+        <source>Remove Device</source>
+        <translation>移除设备</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="283"/>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="289"/>
+        <source>Leave the sync vault? This computer stops syncing; its chats stay here, and the vault and your other devices are not changed. You can join again with the passphrase or the recovery key.</source>
+        <translation>要退出同步保险库吗？这台电脑将停止同步；它的聊天仍保留在这里，保险库和你的其他设备不受影响。之后可以用密码短语或恢复密钥重新加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="294"/>
+        <source>Leave Vault</source>
+        <translation>退出保险库</translation>
+    </message>
+</context>
+<context>
+    <name>SyncSetup</name>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="30"/>
+        <source>The first computer creates the vault; your other computers join it. Chats are encrypted on this computer before they are sent.</source>
+        <translation>由第一台电脑创建保险库，其他电脑加入它。聊天在发送前会先在本机加密。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="41"/>
+        <source>If you lose both the passphrase and the recovery key, nobody, not even you, can read the synced data again. Keep them somewhere safe.</source>
+        <translation>如果密码短语和恢复密钥都丢失了，任何人（包括你自己）都无法再读取同步的数据。请把它们存放在安全的地方。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="50"/>
+        <source>&amp;Create Vault</source>
+        <translation>创建保险库(&amp;C)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="61"/>
+        <source>&amp;Join Vault</source>
+        <translation>加入保险库(&amp;J)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="67"/>
+        <source>Pa&amp;ssphrase</source>
+        <translation>密码短语(&amp;S)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="70"/>
+        <source>&amp;Repeat</source>
+        <translation>再次输入(&amp;R)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="77"/>
+        <source>Passphrase or rec&amp;overy key</source>
+        <translation>密码短语或恢复密钥(&amp;O)</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="85"/>
+        <source>Create a vault</source>
+        <translation>创建保险库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="89"/>
+        <source>Join a vault</source>
+        <translation>加入保险库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="93"/>
+        <source>On your other computers, choose the same place above, then type the vault&apos;s passphrase or its recovery key here.</source>
+        <translation>在你的其他电脑上，在上方选择相同的位置，然后在这里输入保险库的密码短语或恢复密钥。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncWords</name>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="33"/>
+        <source>This computer is not in a sync vault.</source>
+        <translation>这台电脑尚未加入同步保险库。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="36"/>
+        <source>Last synced %1.</source>
+        <translation>上次同步于 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="38"/>
+        <source>Not synced yet.</source>
+        <translation>尚未同步。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="41"/>
+        <source>%n change(s) here wait to be sent.</source>
+        <translation>
+            <numerusform>本机有 %n 项更改等待发送。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="43"/>
+        <source>Nothing here waits to be sent.</source>
+        <translation>本机没有等待发送的更改。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="45"/>
+        <source>Syncing is paused: changes wait here until you resume.</source>
+        <translation>同步已暂停：更改会保留在本机，直到你恢复同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="49"/>
+        <source>The keyring is not available, so the vault key is kept only until Parley quits: join again after the next start.</source>
+        <translation>密钥环不可用，因此保险库密钥只保留到 Parley 退出为止：下次启动后需要重新加入。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="54"/>
+        <source>The last sync failed: %1</source>
+        <translation>上次同步失败：%1</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="60"/>
+        <source>Receiving changes from other devices…</source>
+        <translation>正在接收其他设备的更改…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="62"/>
+        <source>Sending this computer&apos;s changes…</source>
+        <translation>正在发送本机的更改…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="63"/>
+        <source>Syncing…</source>
+        <translation>正在同步…</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="68"/>
+        <source>Some changes were refused:</source>
+        <translation>部分更改被拒绝：</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="75"/>
+        <source>A reply from another device brought back %n chat(s) you had deleted here:</source>
+        <translation>
+            <numerusform>另一台设备上的回复恢复了 %n 个你在本机删除的聊天：</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="88"/>
+        <source>%1 (this computer)</source>
+        <translation>%1（本机）</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="90"/>
+        <source>Removed from the vault</source>
+        <translation>已移出保险库</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="94"/>
+        <source>Has not sent changes yet</source>
+        <translation>尚未发送过更改</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="109"/>
+        <source>This computer syncs through the saved place. To sync somewhere else, leave the vault first.</source>
+        <translation>这台电脑正通过已保存的位置同步。要改用其他位置同步，请先退出保险库。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="114"/>
+        <source>Enter the user name (for S3, the access key ID) first.</source>
+        <translation>请先输入用户名（S3 为 Access Key ID）。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="120"/>
+        <source>The keyring could not keep the password (%1), so Parley keeps it only until it quits.</source>
+        <translation>密钥环无法保存密码（%1），因此 Parley 只会保留到退出为止。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="124"/>
+        <source>Fix the field marked above first.</source>
+        <translation>请先修正上方标出的字段。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="128"/>
+        <source>Parley can use %1, and there is a vault there: join it.</source>
+        <translation>Parley 可以使用 %1，那里已有一个保险库：请加入它。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="131"/>
+        <source>Parley can use %1. There is no vault there yet: create one.</source>
+        <translation>Parley 可以使用 %1。那里还没有保险库：请创建一个。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="136"/>
+        <source>The two passphrases differ: type the same one in both fields.</source>
+        <translation>两次输入的密码短语不一致：请在两个输入框中输入相同的密码短语。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="139"/>
+        <source>Choose where the vault is first.</source>
+        <translation>请先选择保险库的位置。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="142"/>
+        <source>Wait until the sync running now ends.</source>
+        <translation>请等待当前的同步结束。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="145"/>
+        <source>Enter a passphrase to lock the vault with.</source>
+        <translation>请输入用于锁定保险库的密码短语。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="148"/>
+        <source>Enter the vault&apos;s passphrase or its recovery key.</source>
+        <translation>请输入保险库的密码短语或恢复密钥。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="154"/>
+        <source>Created a vault at %1. Keep the recovery key somewhere safe, then join the vault from your other computers.</source>
+        <translation>已在 %1 创建保险库。请把恢复密钥存放在安全的地方，然后在你的其他电脑上加入这个保险库。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="159"/>
+        <source>Joined the vault at %1. The first sync starts now.</source>
+        <translation>已加入位于 %1 的保险库。首次同步现在开始。</translation>
+    </message>
+    <message numerus="yes">
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="162"/>
+        <source>Synced: %n change(s) received, %1 sent.</source>
+        <translation>
+            <numerusform>已同步：收到 %n 项更改，发送 %1 项。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="169"/>
+        <source>The device was removed: the other devices ignore what it sends from now on.</source>
+        <translation>该设备已被移除：从现在起，其他设备会忽略它发送的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="172"/>
+        <source>%1 was removed: the other devices ignore what it sends from now on.</source>
+        <translation>%1 已被移除：从现在起，其他设备会忽略它发送的内容。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="176"/>
+        <source>This computer left the vault. Its chats stay here.</source>
+        <translation>这台电脑已退出保险库。它的聊天仍保留在这里。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="181"/>
+        <source>The recovery key of a Parley sync vault. With it, anyone can read what is synced: keep it somewhere safe.</source>
+        <translation>Parley 同步保险库的恢复密钥。任何人拿到它都能读取同步的内容：请把它存放在安全的地方。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="190"/>
+        <source>Saved the recovery key to %1.</source>
+        <translation>已将恢复密钥保存到 %1。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/ui/viewmodels/sync_words.py" line="194"/>
+        <source>Could not save the recovery key to %1: %2</source>
+        <translation>无法将恢复密钥保存到 %1：%2</translation>
+    </message>
+</context>
+<context>
     <name>TargetForm</name>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="68"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="82"/>
         <source>A folder</source>
         <translation>文件夹</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="70"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="84"/>
         <source>A WebDAV server (Nextcloud, ownCloud…)</source>
         <translation>WebDAV 服务器（Nextcloud、ownCloud…）</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="72"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="86"/>
         <source>S3-compatible storage</source>
         <translation>S3 兼容存储</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="85"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="99"/>
         <source>&amp;Test</source>
         <translation>测试(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="95"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="109"/>
         <source>Store backups &amp;in</source>
         <translation>备份存放位置(&amp;I)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="144"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="75"/>
         <source>e.g. /media/backup-disk/Parley</source>
         <translation>例如 /media/backup-disk/Parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="145"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="160"/>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="156"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="171"/>
         <source>&amp;Folder</source>
         <translation>文件夹(&amp;F)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="164"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="179"/>
         <source>A password is saved</source>
         <translation>已保存密码</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="166"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="181"/>
         <source>&amp;Address</source>
         <translation>地址(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="167"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="182"/>
         <source>User &amp;name</source>
         <translation>用户名(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="169"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="184"/>
         <source>Pass&amp;word</source>
         <translation>密码(&amp;W)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="180"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="195"/>
         <source>Optional, e.g. backups/parley</source>
         <translation>可选，例如 backups/parley</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="182"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="197"/>
         <source>A secret key is saved</source>
         <translation>已保存 Secret Access Key</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="183"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="198"/>
         <source>Pa&amp;th-style addresses</source>
         <translation>路径样式地址(&amp;T)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="187"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="202"/>
         <source>Most services other than Amazon S3 need this (MinIO, Backblaze B2, Cloudflare R2, Garage).</source>
         <translation>除 Amazon S3 外，大多数服务都需要开启此项（MinIO、Backblaze B2、Cloudflare R2、Garage）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="193"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="208"/>
         <source>&amp;Endpoint URL</source>
         <translation>端点 URL(&amp;E)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="194"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="209"/>
         <source>Re&amp;gion</source>
         <translation>区域(&amp;G)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="195"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="210"/>
         <source>Buc&amp;ket</source>
         <translation>存储桶(&amp;K)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="196"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="211"/>
         <source>Folder (&amp;prefix)</source>
         <translation>文件夹（前缀）(&amp;P)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="197"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="212"/>
         <source>&amp;Access key ID</source>
         <translation>Access Key ID(&amp;A)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="199"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="214"/>
         <source>Secret access ke&amp;y</source>
         <translation>Secret Access Key(&amp;Y)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="267"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="282"/>
         <source>The keyring is not available (%1): a password typed here is kept only until Parley quits.</source>
         <translation>密钥环不可用（%1）：在此输入的密码只会保留到 Parley 退出为止。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="299"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="314"/>
         <source>Testing…</source>
         <translation>正在测试…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_target_form.py" line="334"/>
+        <location filename="../../desktop/ui/views/backup_target_form.py" line="76"/>
         <source>Folder for Backups</source>
         <translation>备份文件夹</translation>
     </message>

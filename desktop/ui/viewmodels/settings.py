@@ -44,6 +44,7 @@ from desktop.ui.viewmodels.provider_draft import (
     format_extra_body,
 )
 from desktop.ui.viewmodels.settings_undo import SettingsUndo
+from desktop.ui.viewmodels.sync import SyncViewModel
 from desktop.ui.viewmodels.tasks import TaskGroup
 from desktop.ui.viewmodels.tool_settings import ToolSettingsModel
 from desktop.ui.viewmodels.usage_settings import UsageSettingsModel
@@ -77,6 +78,7 @@ class SettingsViewModel(QObject):
         mcp: McpManager | None = None,
         knowledge: KnowledgeProgress | None = None,
         memory: MemoryService | None = None,
+        sync: SyncViewModel | None = None,
     ):
         super().__init__(parent)
         self._service = service
@@ -110,6 +112,7 @@ class SettingsViewModel(QObject):
         )
         self.web_search = WebSearchSettingsModel(service, tasks, self, undo=self.undo)
         self.prompts = PromptLibraryModel(service, self, undo=self.undo)  # and the "/" list
+        self.sync = sync  # Settings → Sync, when the app syncs
         service.changed.subscribe(self._on_settings_changed)
 
     # --- read-only state ----------------------------------------------------------

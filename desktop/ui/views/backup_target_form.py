@@ -1,5 +1,6 @@
-"""The "Where" part of File → Back Up…: a folder, a WebDAV server or S3-compatible
-storage, each with its fields, and a Test button.
+"""The "Where" part of File → Back Up… and of Settings → Sync: a folder, a WebDAV
+server or S3-compatible storage, each with its fields, and a Test button. Each use
+gives its own view-model (`TargetModel`) and the few words that differ.
 
 Fields are saved as they are finished (Enter, or the cursor leaving them) when the
 target they describe can work; a field that cannot says why under itself once the
@@ -26,7 +27,6 @@ from PySide6.QtWidgets import (
 )
 
 from desktop.core.remote_target import RemoteTarget
-from desktop.ui.viewmodels.backup import PASSWORD, BackupViewModel
 from desktop.ui.viewmodels.backup_form import (
     FIELDS,
     FieldValue,
@@ -35,6 +35,7 @@ from desktop.ui.viewmodels.backup_form import (
     kind_of,
     same_target,
 )
+from desktop.ui.viewmodels.target_model import PASSWORD, TargetModel
 from desktop.ui.views.labels import PlainLabel, form_hint
 from desktop.ui.views.settings_pages.autosave import FieldError, field_column
 from desktop.ui.views.settings_pages.providers_page import set_tone
@@ -57,9 +58,22 @@ def new_form() -> QFormLayout:
 
 
 class TargetForm(QWidget):
-    def __init__(self, model: BackupViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        model: TargetModel,
+        parent: QWidget | None = None,
+        *,
+        where_label: str = "",
+        folder_example: str = "",
+        folder_title: str = "",
+    ) -> None:
+        """`where_label` names the kind list ("Store backups &in"), `folder_example`
+        is the folder field's placeholder and `folder_title` the folder dialog's title;
+        each defaults to the backup window's words."""
         super().__init__(parent)
         self._model = model
+        self._folder_example = folder_example or self.tr("e.g. /media/backup-disk/Parley")
+        self._folder_title = folder_title or self.tr("Folder for Backups")
         self._touched: set[str] = set()  # fields the person has been in
         self._loading = False
         self.folder_dialog: QFileDialog | None = None
@@ -92,7 +106,8 @@ class TargetForm(QWidget):
 
         top = new_form()
         top.addRow(
-            buddy_label(self.tr("Store backups &in"), self.kind, self), self._left(self.kind)
+            buddy_label(where_label or self.tr("Store backups &in"), self.kind, self),
+            self._left(self.kind),
         )
         test_row = QHBoxLayout()
         test_row.addWidget(self.test_button, 0, Qt.AlignmentFlag.AlignTop)
@@ -141,7 +156,7 @@ class TargetForm(QWidget):
 
     def _folder_page(self) -> QWidget:
         page = QWidget(self.pages)
-        path = self._edit("path", page, self.tr("e.g. /media/backup-disk/Parley"))
+        path = self._edit("path", page, self._folder_example)
         self.browse_button = QPushButton(self.tr("&Browse…"), page)
         self.browse_button.setAutoDefault(False)
         self.browse_button.clicked.connect(self.browse)
@@ -331,7 +346,7 @@ class TargetForm(QWidget):
 
     def browse(self) -> QFileDialog:
         """Pick the folder (non-blocking: the dialog's `fileSelected` fills the field)."""
-        dialog = self.folder_dialog = QFileDialog(self, self.tr("Folder for Backups"))
+        dialog = self.folder_dialog = QFileDialog(self, self._folder_title)
         dialog.setFileMode(QFileDialog.FileMode.Directory)
         dialog.setOption(QFileDialog.Option.ShowDirsOnly, True)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)

@@ -41,6 +41,7 @@ from desktop.ui.views.settings_pages.network_page import NetworkPage
 from desktop.ui.views.settings_pages.ocr_page import OcrPage
 from desktop.ui.views.settings_pages.prompts_page import PromptsPage
 from desktop.ui.views.settings_pages.providers_page import ProvidersPage
+from desktop.ui.views.settings_pages.sync_page import SyncPage
 from desktop.ui.views.settings_pages.tools_page import ToolsPage
 from desktop.ui.views.settings_pages.usage_page import UsagePage
 from desktop.ui.views.settings_pages.web_search_page import WebSearchPage
@@ -93,6 +94,9 @@ class SettingsDialog(QDialog):
         self.add_page(self.appearance, self.tr("Appearance"))
         self.network = NetworkPage(vm, self)
         self.add_page(self.network, self.tr("Network"))
+        self.sync = SyncPage(vm.sync, self) if vm.sync is not None else None
+        if self.sync is not None:
+            self.add_page(self.sync, self.tr("Sync"))
         self.desktop = DesktopPage(vm.desktop, self)
         self.add_page(self.desktop, self.tr("Desktop"))
 
