@@ -18,10 +18,11 @@ from __future__ import annotations
 import asyncio
 import shutil
 import sqlite3
+import ssl
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Final
 from urllib.parse import unquote
@@ -31,6 +32,7 @@ import pyrage
 import pytest
 
 from desktop.core.remote_target import RemoteTarget, WebDavTarget
+from desktop.core.settings import NetworkSettings, ProxyMode
 from desktop.core.sync_settings import VAULT_KEY_SECRET
 from desktop.engine.remote.errors import RemoteError, RemoteProblem
 from desktop.engine.sync import codec
@@ -41,7 +43,14 @@ from tests.engine.backup.conftest import DAV_PASSWORD, DAV_USER
 from tests.engine.remote.conftest import DavServer
 from tests.engine.sync.sync_world import VAULT_PASSPHRASE, SyncDevice, SyncWorld, dav_target
 from tests.support.memory_keyring import MemoryKeyring
-from tests.support.remote_servers import HANG, FaultServer, Reply, Seen
+from tests.support.remote_servers import (
+    HANG,
+    FaultServer,
+    Reply,
+    Seen,
+    self_signed_certificate,
+    tls_context,
+)
 from tests.support.waiting import CEILING_S, wait_for
 
 PHOTO: Final = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 300
@@ -85,12 +94,12 @@ class Rule:
 class Relay:
     """An HTTP relay in front of a WebDAV server that answers as its rules say."""
 
-    def __init__(self, upstream: str) -> None:
+    def __init__(self, upstream: str, tls: ssl.SSLContext | None = None) -> None:
         self.upstream = upstream
         self.rules: list[Rule] = []
         self._lock = threading.Lock()
         self._client = httpx.Client(timeout=CEILING_S)
-        self._server = FaultServer(self._respond)
+        self._server = FaultServer(self._respond, tls=tls)
         self.url = self._server.url
 
     def __enter__(self) -> Relay:
@@ -474,6 +483,12 @@ def test_an_altered_attachment_file_is_refused_and_nothing_is_written(
     assert world.run(desktop.sync.fetch_attachment(photo.sha256, destination)) is True
     assert destination.read_bytes() == PHOTO
 
+    # A file gone from the storage is "not there", not an error, and writes nothing.
+    photo_blob.unlink()
+    elsewhere = folder / "again.png"
+    assert world.run(desktop.sync.fetch_attachment(photo.sha256, elsewhere)) is False
+    assert sorted(p.name for p in folder.iterdir()) == ["photo.png"]
+
 
 # --- a failing server ------------------------------------------------------------------
 
@@ -613,6 +628,30 @@ def test_a_silent_server_times_out_in_words(
 
     relay.clear()
     assert world.sync(laptop).sent == pending
+
+
+def test_an_untrusted_certificate_is_said_in_words_until_its_ca_bundle_is_set(
+    world: SyncWorld, dav_users: DavServer, unique: str, enter: Enter, tmp_path: Path
+) -> None:
+    laptop, desktop = world.add("laptop"), world.add("desktop")
+    enter(*dav_target(dav_users, unique), [laptop])
+    laptop.chat("Over TLS", "a", "b")
+    world.sync(laptop)
+    certificate, key = self_signed_certificate(tmp_path / "tls")
+    with Relay(dav_users.url, tls=tls_context(certificate, key)) as secure:
+        target = WebDavTarget(f"{secure.url}/{unique}", DAV_USER)
+        world.set_password(target, DAV_PASSWORD)
+        error = world.fails(desktop.sync.join_vault(target, world.recovery_key))
+        assert isinstance(error, RemoteError) and error.problem is RemoteProblem.TLS, error
+        assert "certificate" in str(error) and "Settings → Network" in str(error), error
+        assert sync_db_rows(desktop) == []
+        assert desktop.sync.config.target is None
+
+        network = NetworkSettings(ProxyMode.NONE, "", str(certificate))
+        desktop.settings.save(replace(desktop.settings.settings, network=network))
+        world.run(desktop.sync.join_vault(target, world.recovery_key))
+        world.sync(desktop)
+        assert desktop.titles() == ["Over TLS"]
 
 
 def test_a_write_cut_before_the_head_neither_loses_nor_duplicates(
