@@ -16,6 +16,8 @@ requests itself: 507, 401, 500, silence, or holds one back).
 from __future__ import annotations
 
 import asyncio
+import gzip
+import json
 import shutil
 import sqlite3
 import ssl
@@ -652,6 +654,98 @@ def test_an_untrusted_certificate_is_said_in_words_until_its_ca_bundle_is_set(
         world.run(desktop.sync.join_vault(target, world.recovery_key))
         world.sync(desktop)
         assert desktop.titles() == ["Over TLS"]
+
+
+def test_a_read_failing_half_way_applies_nothing_and_the_next_sync_everything(
+    world: SyncWorld, through_relay: tuple[RemoteTarget, str], relay: Relay, enter: Enter
+) -> None:
+    laptop, phone, desktop = world.add("laptop"), world.add("phone"), world.add("desktop")
+    enter(*through_relay)
+    for title in ("One", "Two"):
+        laptop.chat(title, f"{title}?", f"{title}.")
+        world.sync(laptop)
+    phone.chat("Phone", "p?", "p.")
+    world.sync(phone)
+    desktop.chat("Desk", "d?", "d.")
+    pending = world.pending(desktop)
+    before = desktop.state()
+
+    writer = device_id(world, laptop)
+    broken = relay.add(
+        Rule(f"/{codec.segment_name(writer, 2)}", Reply(500, b"oops"), method="GET", times=1)
+    )
+    error = world.fails(desktop.sync.sync_now())
+    assert isinstance(error, RemoteError) and error.problem is RemoteProblem.SERVER, error
+    assert broken.hits == 1
+    assert desktop.state() == before
+    assert world.pending(desktop) == pending
+
+    report = world.sync(desktop)
+    assert report.refused == () and report.sent == pending
+    assert desktop.titles() == ["Desk", "One", "Phone", "Two"]
+    world.settle()
+    world.assert_converged()
+
+
+def test_a_log_from_a_newer_parley_says_update_and_changes_nothing(
+    world: SyncWorld,
+    dav: tuple[RemoteTarget, str],
+    storage: Storage,
+    enter: Enter,
+    locked_vault: tuple[codec.Vault, bytes],
+) -> None:
+    laptop, desktop = world.add("laptop"), world.add("desktop")
+    enter(*dav)
+    laptop.chat("Old", "a", "b")
+    world.sync(laptop)
+    desktop.chat("Desk", "d?", "d.")
+    pending = world.pending(desktop)
+    before = desktop.state()
+
+    # A device running a newer Parley writes a segment of a newer format.
+    vault, _ = locked_vault
+    newer = codec.new_device_id()
+    header = {"format": codec.FORMAT + 1, "device": newer, "n": 1, "prev": "", "name": "new"}
+    plain = gzip.compress((json.dumps(header) + "\n" + json.dumps({"t": "future"})).encode())
+    segment = vault.encrypt(plain)
+    storage.segment(newer, 1).parent.mkdir(parents=True)
+    storage.segment(newer, 1).write_bytes(segment)
+    head = codec.Head(newer, 1, codec.content_hash(segment), "new", 0)
+    storage.head(newer).write_bytes(codec.seal_head(vault, head))
+
+    error = world.fails(desktop.sync.sync_now())
+    assert isinstance(error, SyncError) and error.problem is SyncProblem.FORMAT, error
+    assert "newer version of Parley" in str(error) and "Update Parley" in str(error)
+    assert desktop.sync.status.last_error == str(error)
+    assert desktop.state() == before
+    assert world.pending(desktop) == pending
+
+
+def test_a_vault_whose_creation_was_cut_short_can_still_be_joined_with_its_key(
+    world: SyncWorld, through_relay: tuple[RemoteTarget, str], relay: Relay
+) -> None:
+    """vault.age written, then the storage fails before check.age: the person is told
+    there is a vault (creating again is refused), joins it with the passphrase, and the
+    recovery key shown then must open it on the next device."""
+    laptop, desktop = world.add("laptop"), world.add("desktop")
+    target, password = through_relay
+    world.set_password(target, password)
+    full = relay.add(Rule(f"/{codec.CHECK}", Reply(507, b"full"), method="PUT", times=1))
+    error = world.fails(laptop.sync.create_vault(target, VAULT_PASSPHRASE))
+    assert isinstance(error, RemoteError) and error.problem is RemoteProblem.NO_SPACE, error
+    assert full.hits == 1
+    assert laptop.sync.config.target is None
+
+    error = world.fails(laptop.sync.create_vault(target, VAULT_PASSPHRASE))
+    assert isinstance(error, SyncError) and error.problem is SyncProblem.VAULT_EXISTS, error
+    world.run(laptop.sync.join_vault(target, VAULT_PASSPHRASE))
+    key = world.run(laptop.sync.recovery_key())
+    laptop.chat("First", "a", "b")
+    world.sync(laptop)
+
+    world.run(desktop.sync.join_vault(target, key))
+    world.sync(desktop)
+    assert desktop.titles() == ["First"]
 
 
 def test_a_write_cut_before_the_head_neither_loses_nor_duplicates(
