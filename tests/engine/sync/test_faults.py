@@ -978,3 +978,24 @@ def test_a_removed_device_that_joins_again_syncs_again(
     world.sync(old)
     world.sync(laptop)
     assert laptop.titles() == ["Back again", "Before"]
+
+
+def test_what_a_device_sent_before_its_removal_stays_on_every_device(
+    world: SyncWorld, dav: tuple[RemoteTarget, str], enter: Enter
+) -> None:
+    """The old device sent a chat and the phone received it; the laptop, not synced
+    since, then removes the old device. What was in the storage before the removal is
+    the vault's, on every device: the laptop gets it too, and the two agree."""
+    laptop, old, phone = world.add("laptop"), world.add("old"), world.add("phone")
+    enter(*dav)
+    old.chat("Before", "a", "b")
+    world.settle()
+    old.chat("Sent before the removal", "c", "d")
+    world.sync(old)
+    world.sync(phone)
+    assert phone.titles() == ["Before", "Sent before the removal"]
+
+    world.run(laptop.sync.remove_device(device_id(world, old)))
+    world.settle(order=[laptop, phone])
+    assert laptop.titles() == ["Before", "Sent before the removal"]
+    assert laptop.state() == phone.state()
