@@ -24,12 +24,11 @@ from typing import Final
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop.core.backup_settings import PASSPHRASE_SECRET, BackupSettings
-from desktop.core.errors import ParleyError, SecretStoreUnavailable, SettingsError
+from desktop.core.errors import ParleyError, SettingsError
 from desktop.core.remote_target import (
     RemoteTarget,
     describe_target,
     needs_secret,
-    secret_name,
 )
 from desktop.engine.backup.crypto import passphrase_problem
 from desktop.engine.backup.errors import BackupProblem
@@ -39,13 +38,18 @@ from desktop.ui.formatting import human_size, local_time
 from desktop.ui.viewmodels.backup_form import FieldValue, TargetKind, build_target, same_target
 from desktop.ui.viewmodels.backup_job import BackupJob, Work
 from desktop.ui.viewmodels.backup_restore import RestoreViewModel
+from desktop.ui.viewmodels.target_model import (
+    PASSWORD,
+    forget_secret,
+    keep_secret,
+    secret_saved,
+)
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 log = logging.getLogger(__name__)
 
 FIRST_CHECK_MS: Final = 60_000  # the first look at the schedule, after start-up settled
 CHECK_EVERY_MS: Final = 30 * 60_000
-PASSWORD: Final = "password"  # problemChanged's field for the target's password
 PASSPHRASE: Final = "passphrase"  # ... and for the backup passphrase
 
 
@@ -182,14 +186,9 @@ class BackupViewModel(QObject):
 
     async def _load_secrets(self) -> None:
         async with self._keyring_turn:
-            target = self.config.target
-            saved = False
-            if target is not None and needs_secret(target):
-                name = secret_name(target, PASSWORD)
-                saved = name in self._service.session_secrets or bool(
-                    await self._settings.secret(name)
-                )
-            self.target_secret_saved = saved
+            self.target_secret_saved = await secret_saved(
+                self._settings, self._service.session_secrets, self.config.target
+            )
             self.passphrase_saved = bool(await self._service.stored_passphrase())
         self.secretsChanged.emit()
 
@@ -208,20 +207,11 @@ class BackupViewModel(QObject):
         self._tasks.start(self._store_target_secret(target, value), "backup-password")
 
     async def _store_target_secret(self, target: RemoteTarget, value: str) -> None:
-        name = secret_name(target, PASSWORD)
-        problem = ""
-        if self._settings.keyring_available:
-            async with self._keyring_turn:
-                try:
-                    await self._settings.set_secret(name, value)
-                except (SecretStoreUnavailable, ParleyError) as error:
-                    problem = str(error)
-                else:
-                    self._service.session_secrets.pop(name, None)
-        else:
-            problem = self.keyring_problem
+        async with self._keyring_turn:
+            problem = await keep_secret(
+                self._settings, self._service.session_secrets, target, value
+            )
         if problem:
-            self._service.session_secrets[name] = value
             self.problemChanged.emit(
                 PASSWORD,
                 self.tr(
@@ -237,13 +227,12 @@ class BackupViewModel(QObject):
     def forget_target_secret(self) -> None:
         target = self.config.target
         if target is not None:
-            self._tasks.start(self._forget(secret_name(target, PASSWORD)), "backup-password")
+            self._tasks.start(self._forget(target), "backup-password")
 
-    async def _forget(self, name: str) -> None:
-        self._service.session_secrets.pop(name, None)
+    async def _forget(self, target: RemoteTarget) -> None:
         async with self._keyring_turn:
             try:
-                await self._settings.delete_secret(name)
+                await forget_secret(self._settings, self._service.session_secrets, target)
             except ParleyError as error:
                 self.problemChanged.emit(PASSWORD, str(error))
         self.target_secret_saved = False
