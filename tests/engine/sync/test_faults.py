@@ -33,7 +33,7 @@ import httpx
 import pyrage
 import pytest
 
-from desktop.core.remote_target import RemoteTarget, WebDavTarget
+from desktop.core.remote_target import RemoteTarget, S3Target, WebDavTarget
 from desktop.core.settings import NetworkSettings, ProxyMode
 from desktop.core.sync_settings import VAULT_KEY_SECRET
 from desktop.engine.remote.errors import RemoteError, RemoteProblem
@@ -46,7 +46,9 @@ from tests.engine.remote.conftest import DavServer
 from tests.engine.sync.sync_world import VAULT_PASSPHRASE, SyncDevice, SyncWorld, dav_target
 from tests.support.memory_keyring import MemoryKeyring
 from tests.support.remote_servers import (
+    ACCESS_KEY,
     HANG,
+    SECRET_KEY,
     FaultServer,
     Reply,
     Seen,
@@ -999,3 +1001,21 @@ def test_what_a_device_sent_before_its_removal_stays_on_every_device(
     world.settle(order=[laptop, phone])
     assert laptop.titles() == ["Before", "Sent before the removal"]
     assert laptop.state() == phone.state()
+
+
+def test_a_missing_bucket_points_to_sync_settings(
+    world: SyncWorld, s3_endpoint: str, unique: str
+) -> None:
+    """Every sentence of a sync names where to fix it: Settings → Sync, not the backup
+    window (which holds another target)."""
+    laptop = world.add("laptop")
+    target = S3Target(s3_endpoint, "no-such-bucket", prefix=unique, access_key_id=ACCESS_KEY)
+    world.set_password(target, SECRET_KEY)
+    for attempt in (
+        lambda: laptop.sync.create_vault(target, VAULT_PASSPHRASE),
+        lambda: laptop.sync.test(target),
+    ):
+        error = world.fails(attempt())
+        assert isinstance(error, RemoteError) and error.problem is RemoteProblem.NOT_FOUND, error
+        assert "no-such-bucket" in str(error), error
+        assert "Back Up" not in str(error) and "Settings → Sync" in str(error), error
