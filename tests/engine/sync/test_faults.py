@@ -811,8 +811,20 @@ def test_sync_state_lost_after_a_write_neither_loses_nor_duplicates(
     state = world.assert_converged()
     assert sorted(c[1] for c in state["conversations"]) == ["Desk", "One", "Three", "Two"]
     assert len(state["messages"]) == 8
+
+    # The receiving side: the desktop's sync.db loses what it applied and sent last.
+    saved = _copy_sync_db(world, desktop)
+    laptop.chat("Four", "4?", "4.")
+    world.sync(laptop)
+    desktop.reply(desktop.conversation_id("Desk"), None, "another start")
+    world.sync(desktop)
+    _put_back_sync_db(world, desktop, saved)
+    assert world.sync(desktop).refused == ()
     world.settle()
-    world.assert_converged()
+    state = world.assert_converged()
+    assert sorted(c[1] for c in state["conversations"]) == ["Desk", "Four", "One", "Three", "Two"]
+    assert len(state["messages"]) == 11
+    assert world.pending(desktop) == 0 and world.pending(laptop) == 0
 
 
 def _copy_sync_db(world: SyncWorld, device: SyncDevice) -> dict[str, bytes]:
@@ -1019,3 +1031,39 @@ def test_a_missing_bucket_points_to_sync_settings(
         assert isinstance(error, RemoteError) and error.problem is RemoteProblem.NOT_FOUND, error
         assert "no-such-bucket" in str(error), error
         assert "Back Up" not in str(error) and "Settings → Sync" in str(error), error
+
+
+def test_this_devices_own_log_lost_or_altered_at_the_storage(
+    world: SyncWorld, dav: tuple[RemoteTarget, str], storage: Storage, enter: Enter
+) -> None:
+    laptop, desktop = world.add("laptop"), world.add("desktop")
+    enter(*dav)
+    writer = device_id(world, laptop)
+    laptop.chat("One", "1?", "1.")
+    world.sync(laptop)
+    world.sync(desktop)
+
+    # Its head lost: the log goes on from what the laptop knows, without a gap.
+    storage.head(writer).unlink()
+    laptop.chat("Two", "2?", "2.")
+    world.sync(laptop)
+    assert storage.segments(writer) == ["seg-1.age", "seg-2.age"]
+    assert world.sync(desktop).refused == ()
+    late = world.add("late")
+    world.join(late)
+    assert world.sync(late).refused == ()
+    assert late.titles() == ["One", "Two"]
+
+    # Its head altered: the laptop says so and sends nothing over it.
+    original = Snapshot(storage.head(writer))
+    flip(storage.head(writer), -3)
+    laptop.chat("Three", "3?", "3.")
+    pending = world.pending(laptop)
+    error = world.fails(laptop.sync.sync_now())
+    assert isinstance(error, SyncError) and error.problem is SyncProblem.TAMPERED, error
+    assert "This computer's own changes at the storage were altered" in str(error)
+    assert world.pending(laptop) == pending
+    assert storage.segments(writer) == ["seg-1.age", "seg-2.age"]
+    original.restore()
+    world.settle()
+    world.assert_converged()
