@@ -1,15 +1,18 @@
 """The sync view-model on real Parleys, the real sync service and a folder vault: create a
 vault and get its recovery key, join it from a second data folder (a wrong passphrase
 said plainly), sync both ways, see both devices, pause, remove a device (which then
-learns so), leave; and a target that cannot work says why."""
+learns so), leave; a target that cannot work says why; and the status in words."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 
 from desktop.core.remote_target import FolderTarget
+from desktop.engine.sync.service import DeviceInfo, SyncStatus
 from desktop.ui.viewmodels.backup_form import TargetKind
 from desktop.ui.viewmodels.sync import JOIN_SECRET, PASSPHRASE, SyncViewModel
+from desktop.ui.viewmodels.sync_words import SyncWords
 from tests.support.remote_servers import closed_port
 
 SECRET = "violet kettle seven maps"
@@ -212,3 +215,40 @@ def test_a_target_that_cannot_work_says_why(driver, tmp_path):
         assert said.problems["url"]
 
     driver.run(body())
+
+
+def test_the_status_in_words(qapp):
+    words = SyncWords()
+    status = SyncStatus(
+        joined=True,
+        paused=True,
+        pending=3,
+        last_error="Connection refused",
+        key_in_keyring=False,
+        refused=("Changes from Old laptop were refused: segment 4 is missing.",),
+        revived=("<b>Trip</b> plans",),
+        devices=(
+            DeviceInfo("b", "Old laptop", None, False, removed=True),
+            DeviceInfo("a", "Desk", datetime(2026, 12, 6, 8, 0, tzinfo=UTC), True),
+            DeviceInfo("c", "Tablet", None, False),
+        ),
+    )
+    text, error = words.summary(status)
+    assert error
+    assert text.startswith("Not synced yet. 3 changes here wait to be sent. Syncing is paused")
+    assert "kept only until Parley quits" in text
+    assert text.endswith("The last sync failed: Connection refused")
+    assert words.summary(SyncStatus(joined=True, pending=1))[0] == (
+        "Not synced yet. 1 change here waits to be sent."
+    )
+    assert words.refused(status).splitlines()[1].startswith("Changes from Old laptop")
+    assert words.revived(status) == (
+        "A reply from another device brought back 1 chat you had deleted here:\n<b>Trip</b> plans"
+    )
+    rows = {row.device_id: row for row in words.devices(status)}
+    assert rows["a"].name == "Desk (this computer)" and not rows["a"].removable
+    assert rows["b"].seen == "Removed from the vault" and not rows["b"].removable
+    assert rows["c"].seen == "Has not sent changes yet" and rows["c"].removable
+    assert words.progress(SyncStatus(running=True, stage="sending")) == (
+        "Sending this computer's changes…"
+    )
