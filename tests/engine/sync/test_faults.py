@@ -1067,3 +1067,23 @@ def test_this_devices_own_log_lost_or_altered_at_the_storage(
     original.restore()
     world.settle()
     world.assert_converged()
+
+
+def test_folders_the_storage_added_among_the_devices_change_nothing(
+    world: SyncWorld, dav: tuple[RemoteTarget, str], storage: Storage, enter: Enter
+) -> None:
+    """A NAS's index folders, a sync client's trash, a name no device would write (a
+    backslash in it): the devices' changes still apply, and the sync does not stop."""
+    laptop, desktop = world.add("laptop"), world.add("desktop")
+    enter(*dav)
+    laptop.chat("Real", "a", "b")
+    world.sync(laptop)
+    devices = storage.path(codec.DEVICES)
+    for junk in ("@eaDir", ".Trash-1000", "with space", "back\\slash"):
+        (devices / junk).mkdir()
+        (devices / junk / "SYNO_INDEX").write_bytes(b"index")
+    report = world.sync(desktop)
+    assert desktop.titles() == ["Real"]
+    assert all("slash" in sentence for sentence in report.refused), report.refused
+    world.settle()
+    world.assert_converged()
