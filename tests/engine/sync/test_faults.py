@@ -42,12 +42,20 @@ from desktop.engine.sync.errors import SyncError, SyncProblem
 from desktop.engine.sync.service import DEVICE_KEY, SyncReport
 from desktop.storage.sync_state import FILE_NAME, SyncState
 from tests.engine.backup.conftest import DAV_PASSWORD, DAV_USER
-from tests.engine.remote.conftest import DavServer
-from tests.engine.sync.sync_world import VAULT_PASSPHRASE, SyncDevice, SyncWorld, dav_target
+from tests.engine.remote.conftest import BUCKET, DavServer
+from tests.engine.sync.sync_world import (
+    VAULT_PASSPHRASE,
+    SyncDevice,
+    SyncWorld,
+    dav_target,
+    folder_target,
+    s3_target,
+)
 from tests.support.memory_keyring import MemoryKeyring
 from tests.support.remote_servers import (
     ACCESS_KEY,
     HANG,
+    REGION,
     SECRET_KEY,
     FaultServer,
     Reply,
@@ -1087,3 +1095,103 @@ def test_folders_the_storage_added_among_the_devices_change_nothing(
     assert all("slash" in sentence for sentence in report.refused), report.refused
     world.settle()
     world.assert_converged()
+
+
+# --- the same checks on the other kinds of storage ----------------------------------------
+
+
+class Objects:
+    """The vault's objects in an S3 prefix (through boto3) or in a folder, to alter
+    behind the store's back."""
+
+    def __init__(self, folder: Path | None = None, s3: tuple[str, str] | None = None) -> None:
+        self._folder = folder
+        self._prefix = ""
+        if s3 is not None:
+            import boto3
+
+            endpoint, self._prefix = s3
+            self._s3 = boto3.client(
+                "s3",
+                endpoint_url=endpoint,
+                region_name=REGION,
+                aws_access_key_id=ACCESS_KEY,
+                aws_secret_access_key=SECRET_KEY,
+            )
+
+    def get(self, name: str) -> bytes:
+        if self._folder is not None:
+            return (self._folder / name).read_bytes()
+        return self._s3.get_object(Bucket=BUCKET, Key=f"{self._prefix}/{name}")["Body"].read()
+
+    def put(self, name: str, data: bytes) -> None:
+        if self._folder is not None:
+            (self._folder / name).parent.mkdir(parents=True, exist_ok=True)
+            (self._folder / name).write_bytes(data)
+        else:
+            self._s3.put_object(Bucket=BUCKET, Key=f"{self._prefix}/{name}", Body=data)
+
+    def delete(self, name: str) -> None:
+        if self._folder is not None:
+            (self._folder / name).unlink()
+        else:
+            self._s3.delete_object(Bucket=BUCKET, Key=f"{self._prefix}/{name}")
+
+
+@pytest.fixture(params=["s3", "folder"])
+def elsewhere(
+    request: pytest.FixtureRequest, s3_endpoint: str, unique: str, tmp_path: Path
+) -> tuple[RemoteTarget, str | None, Objects]:
+    if request.param == "s3":
+        target, secret = s3_target(s3_endpoint, unique)
+        return target, secret, Objects(s3=(s3_endpoint, unique))
+    folder_target_, no_secret = folder_target(tmp_path / "storage")
+    return folder_target_, no_secret, Objects(folder=tmp_path / "storage")
+
+
+def test_an_altered_log_is_refused_on_s3_and_in_a_folder(
+    world: SyncWorld,
+    elsewhere: tuple[RemoteTarget, str | None, Objects],
+    locked_vault: tuple[codec.Vault, bytes],
+) -> None:
+    target, secret, objects = elsewhere
+    vault, locked = locked_vault
+    objects.put(codec.VAULT, locked)
+    objects.put(codec.CHECK, codec.check_object(vault))
+    laptop, phone = world.add("laptop"), world.add("phone")
+    world.set_password(target, secret)
+    world.target, world.recovery_key = target, vault.key_text
+    for device in (laptop, phone):
+        world.join(device)
+    for title in ("One", "Two", "Three"):
+        laptop.chat(title, f"{title}?", f"{title}.")
+        world.sync(laptop)
+    phone.chat("From the phone", "hi", "hello")
+    world.sync(phone)
+    writer = device_id(world, laptop)
+    second = codec.segment_name(writer, 2)
+    data = objects.get(second)
+
+    for name, alter, detail in (
+        ("missing", lambda: objects.delete(second), "segment 2 is missing"),
+        (
+            "flipped",
+            lambda: objects.put(second, data[:-1] + bytes([data[-1] ^ 1])),
+            "cannot be decrypted",
+        ),
+        (
+            "replayed",
+            lambda: objects.put(second, objects.get(codec.segment_name(writer, 1))),
+            "swapped or replayed",
+        ),
+    ):
+        reader = world.add(f"reader-{name}")
+        world.join(reader)
+        alter()
+        report = world.sync(reader)
+        objects.put(second, data)
+        assert len(report.refused) == 1, (name, report.refused)
+        assert_refused(report.refused[0], "laptop", detail)
+        assert reader.titles() == ["From the phone", "One"], name
+        assert world.sync(reader).refused == (), name
+        assert reader.titles() == ["From the phone", "One", "Three", "Two"], name
