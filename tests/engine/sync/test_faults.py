@@ -109,6 +109,8 @@ class Relay:
     def __init__(self, upstream: str, tls: ssl.SSLContext | None = None) -> None:
         self.upstream = upstream
         self.rules: list[Rule] = []
+        # Request headers not passed on (a server that ignores them).
+        self.dropped: set[str] = set()
         self._lock = threading.Lock()
         self._client = httpx.Client(timeout=CEILING_S)
         self._server = FaultServer(self._respond, tls=tls)
@@ -160,7 +162,8 @@ class Relay:
                 return HANG
             elif rule.reply is not None:
                 return rule.reply
-        headers = {k: v for k, v in seen.headers.items() if k.lower() not in _HOP}
+        dropped = _HOP | self.dropped
+        headers = {k: v for k, v in seen.headers.items() if k.lower() not in dropped}
         answer = self._client.request(
             seen.method, self.upstream + seen.path, headers=headers, content=seen.body
         )
@@ -883,6 +886,28 @@ def test_creating_where_a_vault_is_and_joining_where_none_is_are_refused(
     laptop.chat("Shared", "a", "b")
     world.settle()
     world.assert_converged()
+
+
+def test_a_server_ignoring_if_none_match_does_not_let_a_vault_be_overwritten(
+    world: SyncWorld,
+    through_relay: tuple[RemoteTarget, str],
+    relay: Relay,
+    storage: Storage,
+    enter: Enter,
+) -> None:
+    """Some servers (nginx's WebDAV module, older S3-compatible stores) ignore
+    `If-None-Match: *` on PUT: creating a vault where one is must still be refused, not
+    write over the key every device and the recovery key depend on."""
+    laptop, desktop = world.add("laptop"), world.add("desktop")
+    enter(*through_relay, [laptop])
+    vault_file, check_file = storage.path(codec.VAULT), storage.path(codec.CHECK)
+    before = (vault_file.read_bytes(), check_file.read_bytes())
+    relay.dropped.add("if-none-match")
+    target, _ = through_relay
+    error = world.fails(desktop.sync.create_vault(target, "another passphrase"))
+    assert isinstance(error, SyncError) and error.problem is SyncProblem.VAULT_EXISTS, error
+    assert (vault_file.read_bytes(), check_file.read_bytes()) == before
+    world.join(desktop)
 
 
 def test_a_removed_device_stops_and_keeps_its_chats(
