@@ -375,12 +375,6 @@ def test_received_records_are_not_collected_to_be_sent_back(side: Side) -> None:
     assert collect(side.db, side.state, DEVICE_A, T0 + 60_000).records == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sync_collect._deletes: the chat's tombstone counts as sent because the first "
-    "deletion was received (sync_apply._delete puts it in sync.db); no message of it is "
-    "left to make the deletion fresh, so no record goes out",
-)
 def test_deleting_again_a_chat_a_reply_brought_back_is_collected_even_when_empty(
     side: Side,
 ) -> None:

@@ -400,12 +400,6 @@ def test_the_later_of_two_offline_memory_edits_wins_even_when_it_is_sent_first(
     assert laptop.live_memories() == desktop.live_memories() == ["Lives in Berlin"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="sync_collect._deletes: the chat's tombstone counts as sent because the first "
-    "deletion was received (sync_apply._delete puts it in sync.db); no message of it is "
-    "left to make the deletion fresh, so no record goes out",
-)
 def test_a_chat_brought_back_then_emptied_and_deleted_again_is_deleted_everywhere(
     world: SyncWorld, dav: tuple[RemoteTarget, str | None]
 ) -> None:
