@@ -29,7 +29,7 @@ from desktop.storage import mapping
 from desktop.storage import sync_records as rec
 from desktop.storage.database import Database
 from desktop.storage.restore_common import index_memory_words
-from desktop.storage.sync_collect import CLOCK_KEY, CREATED, save_register
+from desktop.storage.sync_collect import CLOCK_KEY, CREATED, SIGNATURE_SQL, save_register
 from desktop.storage.sync_state import SyncState, add_waiting, get_meta, set_meta, take_waiting
 from desktop.storage.tables import PERSON_SET_COLUMNS
 from desktop.storage.tombstones import Kind
@@ -300,16 +300,23 @@ class _Merge:
         *,
         replace: bool,
     ) -> None:
+        """Record a message as received; with `replace`, as now stored here (its
+        summary too, so the next look for changes made here passes over it)."""
+        signature = None
+        if replace:
+            signature = self.conn.exec_driver_sql(
+                f"SELECT {SIGNATURE_SQL} FROM main.messages WHERE id = ?", (mid,)
+            ).scalar()
         verb = (
-            " ON CONFLICT (id) DO UPDATE SET digest = excluded.digest, stamp = excluded.stamp,"
-            " device = excluded.device"
+            " ON CONFLICT (id) DO UPDATE SET sig = excluded.sig, digest = excluded.digest,"
+            " stamp = excluded.stamp, device = excluded.device"
             if replace
             else " ON CONFLICT (id) DO NOTHING"
         )
         self.sconn.exec_driver_sql(
-            "INSERT INTO messages (id, conversation_id, parent_id, digest, stamp, device)"
-            f" VALUES (?, ?, ?, ?, ?, ?){verb}",
-            (mid, cid, parent, digest, stamp, device),
+            "INSERT INTO messages (id, conversation_id, parent_id, sig, digest, stamp, device)"
+            f" VALUES (?, ?, ?, ?, ?, ?, ?){verb}",
+            (mid, cid, parent, signature, digest, stamp, device),
         )
 
     def _delete(self, record: dict[str, Any]) -> bool:
@@ -347,6 +354,8 @@ class _Merge:
             ).first()
             if left is None:
                 self.conn.exec_driver_sql("DELETE FROM main.conversations WHERE id = ?", (cid,))
+                # Deleted elsewhere: not a deletion of this device's to send.
+                self.sconn.exec_driver_sql("DELETE FROM live WHERE id = ?", (cid,))
         return True
 
     def _reattach_children(self, doomed: list[str], named: set[str]) -> None:

@@ -42,6 +42,7 @@ class Marks:
 
     outbox: list[tuple[str, str, int]] = field(default_factory=list)
     tombstones: list[tuple[str, str]] = field(default_factory=list)
+    live: list[str] | None = None  # the conversations here when the records were made
 
 
 @dataclass(slots=True)
@@ -115,6 +116,12 @@ def mark_sent(state: SyncState, marks: Marks) -> None:
             conn.exec_driver_sql(
                 "INSERT OR IGNORE INTO tombstones (kind, id) VALUES (?, ?)", marks.tombstones
             )
+        if marks.live is not None:
+            conn.exec_driver_sql("DELETE FROM live")
+            if marks.live:
+                conn.exec_driver_sql(
+                    "INSERT INTO live (id) VALUES (?)", [(item,) for item in marks.live]
+                )
 
 
 def pending_count(db: Database, state: SyncState, device: str, now_ms: int) -> int:
@@ -201,37 +208,60 @@ def field_value(name: str, value: Any) -> Any:
     return value
 
 
+# A cheap summary of a message row, compared before its full digest is worked out: a
+# finished message hardly ever changes, and reading and hashing every one at every
+# sync would cost seconds on a large history. SQLite's length() counts characters.
+SIGNATURE_SQL: Final = (
+    "status || '|' || IFNULL(finished_at, '') || '|' || length(parts) || '|'"
+    " || length(context) || '|' || IFNULL(output_tokens, '')"
+)
+
+
 def _stamp_messages(conn: Connection, sconn: Connection, clock: _Clock, device: str) -> int:
     known = {
-        row[0]: (row[1], int(row[2]))
-        for row in sconn.exec_driver_sql("SELECT id, digest, stamp FROM messages")
+        row[0]: (row[1], row[2], int(row[3]))
+        for row in sconn.exec_driver_sql("SELECT id, sig, digest, stamp FROM messages")
     }
     sent_files = {row[0] for row in sconn.exec_driver_sql("SELECT id FROM attachments")}
-    names = ", ".join(rec.MESSAGE_COLUMNS)
     statuses = ", ".join("?" for _ in rec.FINAL_STATUSES)
-    query = (
-        f"SELECT id, conversation_id, parent_id, {names} FROM messages WHERE status IN ({statuses})"
+    candidates = [
+        (str(row[0]), str(row[1]))
+        for row in conn.exec_driver_sql(
+            f"SELECT id, {SIGNATURE_SQL} FROM messages WHERE status IN ({statuses})",
+            tuple(rec.FINAL_STATUSES),
+        )
+        if row[0] not in known or known[row[0]][0] != row[1]
+    ]
+    signatures = dict(candidates)
+    names = ", ".join(rec.MESSAGE_COLUMNS)
+    rows = _rows(
+        conn,
+        f"SELECT id, conversation_id, parent_id, {names} FROM messages WHERE id IN ({{ids}})",
+        list(signatures),
     )
     queued = 0
     files: set[str] = set()
-    for row in conn.exec_driver_sql(query, tuple(rec.FINAL_STATUSES)).mappings():
+    for mid, signature in candidates:
+        row = rows.get(mid)
+        if row is None:
+            continue
         data = message_data(row)
         digest = rec.digest([row["conversation_id"], data])
-        mid = row["id"]
-        seen, replaced = known.get(mid, (None, 0))
-        if seen == digest:
+        _sig, seen, replaced = known.get(mid, (None, None, 0))
+        if seen == digest:  # the same message: only its summary is new
+            sconn.exec_driver_sql("UPDATE messages SET sig = ? WHERE id = ?", (signature, mid))
             continue
         stamp = clock.stamp(replaced, max(row["created_at"], row["finished_at"] or 0))
         if mid in known:
             sconn.exec_driver_sql(
-                "UPDATE messages SET digest = ?, stamp = ?, device = ? WHERE id = ?",
-                (digest, stamp, device, mid),
+                "UPDATE messages SET sig = ?, digest = ?, stamp = ?, device = ? WHERE id = ?",
+                (signature, digest, stamp, device, mid),
             )
         else:
             sconn.exec_driver_sql(
-                "INSERT INTO messages (id, conversation_id, parent_id, digest, stamp, device)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                (mid, row["conversation_id"], row["parent_id"], digest, stamp, device),
+                "INSERT INTO messages (id, conversation_id, parent_id, sig, digest, stamp, device)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (mid, row["conversation_id"], row["parent_id"], signature, digest, stamp, device),
             )
         _queue(sconn, rec.MESSAGE, mid, stamp)
         queued += 1
@@ -379,14 +409,21 @@ def _memory_records(
 
 def _deletes(conn: Connection, sconn: Connection, marks: Marks) -> list[dict[str, Any]]:
     """Deletions made here, by exact id. A message nobody else has seen (made and
-    deleted between two syncs) needs no record: marking it is enough."""
+    deleted between two syncs) needs no record: marking it is enough. A conversation
+    that was here at the last look and is gone now is a deletion even when its
+    tombstone was sent before: a reply from elsewhere had brought it back since."""
     sent = {(str(k), str(i)) for k, i in sconn.exec_driver_sql("SELECT kind, id FROM tombstones")}
-    fresh = [
-        (str(kind), str(item))
-        for kind, item in conn.exec_driver_sql("SELECT kind, id FROM tombstones")
-        if (kind, item) not in sent
+    tombstoned = [
+        (str(k), str(i)) for k, i in conn.exec_driver_sql("SELECT kind, id FROM tombstones")
     ]
-    if not fresh:
+    fresh = [entry for entry in tombstoned if entry not in sent]
+    live = {str(row[0]) for row in conn.exec_driver_sql("SELECT id FROM conversations")}
+    marks.live = sorted(live)
+    was_live = {str(row[0]) for row in sconn.exec_driver_sql("SELECT id FROM live")}
+    gone = {item for kind, item in fresh if kind == "conversation"} | {
+        item for kind, item in tombstoned if kind == "conversation" and item in was_live - live
+    }
+    if not fresh and not gone:
         return []
     marks.tombstones.extend(fresh)
     known = _rows(
@@ -394,8 +431,6 @@ def _deletes(conn: Connection, sconn: Connection, marks: Marks) -> list[dict[str
         "SELECT id, conversation_id, parent_id FROM messages WHERE id IN ({ids})",
         [item for kind, item in fresh if kind == "message"],
     )
-    live = {row[0] for row in conn.exec_driver_sql("SELECT id FROM conversations")}
-    gone = {item for kind, item in fresh if kind == "conversation"}
     by_conversation: dict[str, dict[str, str | None]] = {}
     for row in known.values():
         by_conversation.setdefault(row["conversation_id"], {})[row["id"]] = row["parent_id"]

@@ -26,6 +26,8 @@ Tables:
 - `waiting`: received records that cannot apply yet (their parent or conversation is in
   a segment not read yet).
 - `outbox`: this device's changes stamped and not yet sent (`sync_collect.py`).
+- `live`: the conversations here when changes were last sent: one gone since was
+  deleted here, even if a deletion of it was sent (or received) before.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ _VERSION: Final = 1
 _SCHEMA: Final = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS messages (id TEXT PRIMARY KEY, conversation_id TEXT NOT NULL,"
-    " parent_id TEXT, digest TEXT, stamp INTEGER NOT NULL DEFAULT 0,"
+    " parent_id TEXT, sig TEXT, digest TEXT, stamp INTEGER NOT NULL DEFAULT 0,"
     " device TEXT NOT NULL DEFAULT '')",
     "CREATE TABLE IF NOT EXISTS registers (conversation_id TEXT NOT NULL, field TEXT NOT NULL,"
     " value TEXT NOT NULL, stamp INTEGER NOT NULL, device TEXT NOT NULL,"
@@ -61,6 +63,7 @@ _SCHEMA: Final = (
     " applied INTEGER NOT NULL DEFAULT 0, hash TEXT NOT NULL DEFAULT '',"
     " seen_at INTEGER, removed_after INTEGER)",
     "CREATE TABLE IF NOT EXISTS waiting (seq INTEGER PRIMARY KEY, record TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS live (id TEXT PRIMARY KEY) WITHOUT ROWID",
     "CREATE TABLE IF NOT EXISTS outbox (kind TEXT NOT NULL, id TEXT NOT NULL,"
     " stamp INTEGER NOT NULL, PRIMARY KEY (kind, id)) WITHOUT ROWID",
 )
@@ -117,7 +120,15 @@ class SyncState:
         row here as new: for when `parley.db` was replaced by a backup's. This
         device's id, its own log's position and the deletions it sent stay."""
         with self.write() as conn:
-            for table in ("messages", "registers", "memories", "attachments", "waiting", "outbox"):
+            for table in (
+                "messages",
+                "registers",
+                "memories",
+                "attachments",
+                "waiting",
+                "outbox",
+                "live",
+            ):
                 conn.exec_driver_sql(f"DELETE FROM {table}")
             conn.exec_driver_sql("UPDATE devices SET applied = 0, hash = ''")
 

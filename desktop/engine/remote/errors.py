@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import errno
 import ssl
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from enum import StrEnum
 from http import HTTPStatus
 from typing import Final
@@ -37,14 +40,14 @@ class RemoteProblem(StrEnum):
 
 _MESSAGES: Final[dict[RemoteProblem, str]] = {
     RemoteProblem.AUTH: QT_TR_NOOP(
-        "The server refused the user name or password for {where}. Check them in File → Back Up…"
+        "The server refused the user name or password for {where}. Check them in {settings}"
     ),
     RemoteProblem.FORBIDDEN: QT_TR_NOOP(
         "The account has no permission to do this at {where}. "
         "Check the account's permissions on the server."
     ),
     RemoteProblem.NOT_FOUND: QT_TR_NOOP(
-        "Nothing was found at {where}. Check the address in File → Back Up…"
+        "Nothing was found at {where}. Check the address in {settings}"
     ),
     RemoteProblem.NO_SPACE: QT_TR_NOOP(
         "The storage at {where} is out of space. Free some space there (or delete old "
@@ -78,6 +81,25 @@ _MESSAGES: Final[dict[RemoteProblem, str]] = {
 }
 
 
+_SETTINGS_PLACE: ContextVar[str | None] = ContextVar("remote_settings_place", default=None)
+
+
+def settings_place() -> str:
+    """Where the person sets the storage up, for the "check it in ..." of a message:
+    File → Back Up… unless the work in progress is sync's (`fixed_in`)."""
+    return _SETTINGS_PLACE.get() or tr("File → Back Up…")
+
+
+@contextmanager
+def fixed_in(place: str) -> Iterator[None]:
+    """Errors raised inside (in this task, and the threads it starts) name `place`."""
+    token = _SETTINGS_PLACE.set(place)
+    try:
+        yield
+    finally:
+        _SETTINGS_PLACE.reset(token)
+
+
 class RemoteError(ParleyError):
     """A remote store operation failed. `str(error)` is a sentence naming the target.
 
@@ -95,7 +117,11 @@ class RemoteError(ParleyError):
         message: str | None = None,
         status: int | None = None,
     ) -> None:
-        text = message if message is not None else tr(_MESSAGES[problem]).format(where=where)
+        text = (
+            message
+            if message is not None
+            else tr(_MESSAGES[problem]).format(where=where, settings=settings_place())
+        )
         if detail:
             text = tr("{message} ({detail})").format(message=text, detail=detail)
         super().__init__(text)
@@ -213,8 +239,8 @@ def os_error(error: OSError, where: str) -> RemoteError:
             where,
             message=tr(
                 "Parley is not allowed to write to the folder {where}. Check the folder's "
-                "permissions, or choose another folder in File → Back Up…"
-            ).format(where=where),
+                "permissions, or choose another folder in {settings}"
+            ).format(where=where, settings=settings_place()),
         )
     if isinstance(error, FileNotFoundError):
         return RemoteError(

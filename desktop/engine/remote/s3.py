@@ -31,6 +31,7 @@ from desktop.engine.remote.errors import (
     already_there,
     missing_object,
     os_error,
+    settings_place,
     status_error,
 )
 from desktop.engine.remote.sigv4 import (
@@ -217,8 +218,12 @@ class S3Store:
                 where,
                 message=tr(
                     "The bucket {bucket} does not exist at {endpoint}. Check the bucket name "
-                    "in File → Back Up…, or create the bucket first."
-                ).format(bucket=self._target.bucket, endpoint=self._target.endpoint),
+                    "in {settings}, or create the bucket first."
+                ).format(
+                    bucket=self._target.bucket,
+                    endpoint=self._target.endpoint,
+                    settings=settings_place(),
+                ),
                 status=response.status_code,
             )
         if code == "NoSuchKey" or (
@@ -235,8 +240,8 @@ class S3Store:
                 message=(
                     tr(
                         "The bucket at {where} is in the region {region}. Set that region in "
-                        "File → Back Up…"
-                    ).format(where=where, region=region)
+                        "{settings}"
+                    ).format(where=where, region=region, settings=settings_place())
                     if region
                     else tr("The bucket at {where} is in another region. Check the region.").format(
                         where=where

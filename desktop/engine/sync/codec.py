@@ -44,6 +44,7 @@ FORMAT: Final = 1
 # many small uploads (each resumable) rather than one that must finish in one go.
 RECORDS_PER_SEGMENT: Final = 2000
 _MAX_PLAIN: Final = 512 * 1024 * 1024  # a segment larger than this is not Parley's
+_DEVICE_ID_CHARS: Final = 16
 
 
 class ChainError(Exception):
@@ -51,7 +52,13 @@ class ChainError(Exception):
 
 
 def new_device_id() -> str:
-    return secrets.token_hex(8)
+    return secrets.token_hex(_DEVICE_ID_CHARS // 2)
+
+
+def is_device_id(name: str) -> bool:
+    """Whether a folder under devices/ can be a device's (anything else there, put by
+    someone or something else, is passed over)."""
+    return len(name) == _DEVICE_ID_CHARS and all(c in "0123456789abcdef" for c in name)
 
 
 def new_vault_id() -> str:

@@ -6,7 +6,6 @@ from enum import StrEnum
 
 from desktop.core.errors import ParleyError
 from desktop.core.i18n import tr
-from desktop.engine.remote.errors import RemoteError, RemoteProblem
 
 
 class SyncProblem(StrEnum):
@@ -58,13 +57,3 @@ def too_new() -> SyncError:
         SyncProblem.FORMAT,
         tr("The vault was written by a newer version of Parley. Update Parley to sync."),
     )
-
-
-def in_words(error: RemoteError) -> str:
-    """The remote store's sentence, pointing at Settings → Sync where it names a place."""
-    if error.problem is RemoteProblem.AUTH:
-        return tr(
-            "The server refused the user name or password for {where}. Check them in "
-            "Settings → Sync."
-        ).format(where=error.where)
-    return str(error)

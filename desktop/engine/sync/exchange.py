@@ -63,9 +63,8 @@ async def pull(
     progress: Progress,
 ) -> PullOutcome:
     outcome = PullOutcome()
-    device_ids = sorted(
-        item.name.rstrip("/") for item in await store.list(codec.DEVICES) if item.is_folder
-    )
+    folders = [item.name.rstrip("/") for item in await store.list(codec.DEVICES) if item.is_folder]
+    device_ids = sorted(name for name in folders if codec.is_device_id(name))
     known = {row.device: row for row in await asyncio.to_thread(state.devices)}
     heads: list[tuple[DeviceRow, Head]] = []
     for device in device_ids:
@@ -191,6 +190,7 @@ async def push(
     """Send `changes` (and `extra` records) as new segments; returns how many records."""
     records = list(changes.records) + list(extra or [])
     if not records:
+        await asyncio.to_thread(mark_sent, state, changes.marks)
         return 0
     count, previous = await _own_position(store, vault, state, me)
     batches = [

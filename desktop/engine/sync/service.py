@@ -13,14 +13,15 @@ of Parley only, and the status says so: it would otherwise sit in a file in clea
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Final, TypeVar
+from typing import Final
 
 import httpx
 
@@ -37,13 +38,13 @@ from desktop.core.paths import DataPaths
 from desktop.core.remote_target import RemoteTarget, secret_name
 from desktop.core.sync_settings import VAULT_KEY_SECRET, SyncSettings
 from desktop.engine.remote.base import DEFAULT_TIMEOUT, RemoteStore
-from desktop.engine.remote.errors import RemoteError, RemoteProblem
+from desktop.engine.remote.errors import RemoteError, RemoteProblem, fixed_in
 from desktop.engine.remote.factory import make_store
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.sync import codec, exchange
 from desktop.engine.sync.blobs import fetch_blob, send_blobs
 from desktop.engine.sync.codec import Vault
-from desktop.engine.sync.errors import SyncError, SyncProblem, in_words, not_joined
+from desktop.engine.sync.errors import SyncError, SyncProblem, not_joined
 from desktop.engine.sync.schedule import SyncSchedule
 from desktop.engine.sync.status import DeviceInfo, SyncReport, SyncStatus
 from desktop.storage import sync_records
@@ -59,7 +60,6 @@ from desktop.storage.sync_state import (
 __all__ = ["DeviceInfo", "SyncReport", "SyncService", "SyncStatus"]
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 DEVICE_KEY: Final = "device"
 VAULT_ID_KEY: Final = "vault"
@@ -179,60 +179,65 @@ class SyncService:
     async def test(self, target: RemoteTarget) -> None:
         """Raises an error in words when the target cannot be used."""
         store = await self.store_for(target)
-        try:
+        with self._in_words():
             await store.check()
-        except RemoteError as error:
-            raise RemoteError(error.problem, error.where, message=in_words(error)) from error
 
     async def vault_exists(self, target: RemoteTarget) -> bool:
         store = await self.store_for(target)
+        with self._in_words():
+            return await self._vault_at(store)
+
+    @staticmethod
+    async def _vault_at(store: RemoteStore) -> bool:
         return any(item.name == "vault.age" for item in await store.list(codec.ROOT))
 
     async def create_vault(self, target: RemoteTarget, passphrase: str) -> str:
         """Make a new vault at `target`, locked with `passphrase`; returns the recovery
         key. SyncError VAULT_EXISTS where there is one already (join it instead)."""
         async with self._lock:
-            store = await self.store_for(target)
-            await self._remote(store.check())
-            vault = codec.new_vault()
-            locked = await asyncio.to_thread(codec.lock_vault, vault, passphrase)
-            try:
-                await store.put_bytes(codec.VAULT, locked, create_only=True)
-            except RemoteError as error:
-                if error.problem is RemoteProblem.CONFLICT:
-                    raise SyncError(
-                        SyncProblem.VAULT_EXISTS,
-                        tr("There is a vault at {where} already. Join it instead.").format(
-                            where=store.description
-                        ),
-                    ) from error
-                raise RemoteError(error.problem, error.where, message=in_words(error)) from error
-            await self._remote(store.put_bytes(codec.CHECK, codec.check_object(vault)))
-            await self._enter(vault, target)
+            with self._in_words():
+                store = await self.store_for(target)
+                await store.check()
+                # Asked first as well: some servers ignore the create-only condition,
+                # and the key every device depends on must never be written over.
+                if await self._vault_at(store):
+                    raise _vault_exists(store)
+                vault = codec.new_vault()
+                locked = await asyncio.to_thread(codec.lock_vault, vault, passphrase)
+                try:
+                    await store.put_bytes(codec.VAULT, locked, create_only=True)
+                except RemoteError as error:
+                    if error.problem is RemoteProblem.CONFLICT:
+                        raise _vault_exists(store) from error
+                    raise
+                await store.put_bytes(codec.CHECK, codec.check_object(vault))
+                await self._enter(vault, target)
         self._schedule.soon()
         return vault.key_text
 
     async def join_vault(self, target: RemoteTarget, secret: str) -> None:
         """Join the vault at `target` with its passphrase or recovery key."""
         async with self._lock:
-            store = await self.store_for(target)
-            try:
-                if secret.strip().upper().startswith("AGE-SECRET-KEY-"):
-                    check = await store.get_bytes(codec.CHECK)
-                    vault = codec.vault_from_key(check, secret)
-                else:
-                    locked = await store.get_bytes(codec.VAULT)
-                    vault = await asyncio.to_thread(codec.unlock_vault, locked, secret)
-            except RemoteError as error:
-                if error.problem is RemoteProblem.NOT_FOUND:
-                    raise SyncError(
-                        SyncProblem.NO_VAULT,
-                        tr("There is no Parley vault at {where}. Create one first.").format(
-                            where=store.description
-                        ),
-                    ) from error
-                raise RemoteError(error.problem, error.where, message=in_words(error)) from error
-            await self._enter(vault, target)
+            with self._in_words():
+                store = await self.store_for(target)
+                try:
+                    if secret.strip().upper().startswith("AGE-SECRET-KEY-"):
+                        check = await store.get_bytes(codec.CHECK)
+                        vault = codec.vault_from_key(check, secret)
+                    else:
+                        locked = await store.get_bytes(codec.VAULT)
+                        vault = await asyncio.to_thread(codec.unlock_vault, locked, secret)
+                        await _write_missing_check(store, vault)
+                except RemoteError as error:
+                    if error.problem is RemoteProblem.NOT_FOUND:
+                        raise SyncError(
+                            SyncProblem.NO_VAULT,
+                            tr("There is no Parley vault at {where}. Create one first.").format(
+                                where=store.description
+                            ),
+                        ) from error
+                    raise
+                await self._enter(vault, target)
         self._schedule.soon()
 
     async def _enter(self, vault: Vault, target: RemoteTarget) -> None:
@@ -297,22 +302,23 @@ class SyncService:
         if self._vault is None or self.config.target is None:
             raise not_joined()
         async with self._lock:
-            self._set_status(running=True, stage="", done=0, total=0)
-            try:
-                report = await self._sync(self._vault, self.config.target)
-            except RemoteError as error:
-                self._set_status(running=False, last_error=in_words(error))
-                raise RemoteError(error.problem, error.where, message=in_words(error)) from error
-            except SyncError as error:
-                self._set_status(running=False, last_error=str(error))
-                raise
-            except asyncio.CancelledError:
-                self._set_status(running=False)
-                raise
-            except Exception as error:
-                log.exception("Sync failed")
-                self._set_status(running=False, last_error=str(error) or type(error).__name__)
-                raise
+            with self._in_words():
+                self._set_status(running=True, stage="", done=0, total=0)
+                try:
+                    report = await self._sync(self._vault, self.config.target)
+                except RemoteError as error:
+                    self._set_status(running=False, last_error=str(error))
+                    raise
+                except SyncError as error:
+                    self._set_status(running=False, last_error=str(error))
+                    raise
+                except asyncio.CancelledError:
+                    self._set_status(running=False)
+                    raise
+                except Exception as error:
+                    log.exception("Sync failed")
+                    self._set_status(running=False, last_error=str(error) or type(error).__name__)
+                    raise
         if report.received or report.revived:
             self._events.emit(ConversationsChanged(None))
         return report
@@ -418,41 +424,43 @@ class SyncService:
         return count
 
     async def remove_device(self, device_id: str) -> None:
-        """Take another device out of the vault: every device ignores what it sends from
-        now on, and it stops syncing when it next looks. (Its copy of the key still
-        opens what it already has: say so, and suggest a new vault if it was lost.)"""
+        """Take another device out of the vault: what it sent until now stays (its log
+        is cut where the storage holds it now, the same on every device), what it sends
+        later is ignored everywhere, and it stops syncing when it next looks. Its copy
+        of the key still opens what it already has; the page says so."""
         if self._vault is None or self.config.target is None:
             raise not_joined()
         async with self._lock:
-            store = await self.store_for(self.config.target)
-            state = await self._open_state()
-            me = await asyncio.to_thread(state.get, DEVICE_KEY)
-            if device_id == me:
-                raise ValueError("use leave() for this device")
-            rows = {row.device: row for row in await asyncio.to_thread(state.devices)}
-            after = rows[device_id].applied if device_id in rows else 0
-            record = {"t": sync_records.REMOVED, "device": device_id, "after": after}
-            empty = LocalChanges([], Marks(), [])
-            await self._remote(
-                exchange.push(
+            with self._in_words():
+                store = await self.store_for(self.config.target)
+                state = await self._open_state()
+                me = await asyncio.to_thread(state.get, DEVICE_KEY)
+                if device_id == me:
+                    raise ValueError("use leave() for this device")
+                rows = {row.device: row for row in await asyncio.to_thread(state.devices)}
+                after = rows[device_id].applied if device_id in rows else 0
+                with contextlib.suppress(RemoteError, codec.ChainError):
+                    head = await store.get_bytes(codec.head_name(device_id))
+                    after = max(after, codec.open_head(self._vault, head, device_id).n)
+                record = {"t": sync_records.REMOVED, "device": device_id, "after": after}
+                await exchange.push(
                     store,
                     self._vault,
                     state,
-                    empty,
+                    LocalChanges([], Marks(), []),
                     me,
                     self.device_name,
                     self._now_ms,
                     lambda *_: None,
                     extra=[record],
                 )
-            )
-            await asyncio.to_thread(_mark_removed, state, device_id, after)
-            self._set_status(
-                devices=tuple(
-                    replace(d, removed=True) if d.device_id == device_id else d
-                    for d in self._status.devices
+                await asyncio.to_thread(_mark_removed, state, device_id, after)
+                self._set_status(
+                    devices=tuple(
+                        replace(d, removed=True) if d.device_id == device_id else d
+                        for d in self._status.devices
+                    )
                 )
-            )
 
     async def fetch_attachment(self, sha256: str, destination: Path) -> bool:
         """Fetch an attached file this device has not downloaded yet; False when it is
@@ -460,20 +468,36 @@ class SyncService:
         if self._vault is None or self.config.target is None:
             return False
         store = await self.store_for(self.config.target)
-        try:
-            await fetch_blob(store, self._vault, sha256, destination)
-        except RemoteError as error:
-            if error.problem is RemoteProblem.NOT_FOUND:
-                return False
-            raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+        with self._in_words():
+            try:
+                await fetch_blob(store, self._vault, sha256, destination)
+            except RemoteError as error:
+                if error.problem is RemoteProblem.NOT_FOUND:
+                    return False
+                raise
         return True
 
-    async def _remote(self, awaitable: Awaitable[T]) -> T:
-        """`awaitable`'s result; a remote failure reworded to point at Settings → Sync."""
-        try:
-            return await awaitable
-        except RemoteError as error:
-            raise RemoteError(error.problem, error.where, message=in_words(error)) from error
+    @staticmethod
+    def _in_words() -> contextlib.AbstractContextManager[None]:
+        """Storage errors raised inside point at Settings → Sync, not File → Back Up…."""
+        return fixed_in(tr("Settings → Sync"))
+
+
+def _vault_exists(store: RemoteStore) -> SyncError:
+    return SyncError(
+        SyncProblem.VAULT_EXISTS,
+        tr("There is a vault at {where} already. Join it instead.").format(where=store.description),
+    )
+
+
+async def _write_missing_check(store: RemoteStore, vault: Vault) -> None:
+    """A vault whose creation stopped before `check.age` is completed by the first
+    device that opens it with the passphrase, so its recovery key works from then on."""
+    try:
+        await store.put_bytes(codec.CHECK, codec.check_object(vault), create_only=True)
+    except RemoteError as error:
+        if error.problem is not RemoteProblem.CONFLICT:
+            raise
 
 
 def _remove_state(root: Path) -> None:

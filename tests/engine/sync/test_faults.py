@@ -949,7 +949,7 @@ def _remove_during_sync(
     removes it: what it writes then comes after its removal."""
     old_id = device_id(world, old)
     gate = relay.add(
-        Rule(f"/{codec.head_name(old_id)}", method="GET", skip=1, hold=threading.Event())
+        Rule(f"/{codec.head_name(old_id)}", method="GET", skip=1, times=1, hold=threading.Event())
     )
 
     async def race() -> SyncReport:
