@@ -19,6 +19,7 @@ Everything of one batch is one transaction of `parley.db`, then one of `sync.db`
 from __future__ import annotations
 
 import json
+import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -29,7 +30,7 @@ from desktop.storage import mapping
 from desktop.storage import sync_records as rec
 from desktop.storage.database import Database
 from desktop.storage.restore_common import index_memory_words
-from desktop.storage.sync_collect import CLOCK_KEY, CREATED, SIGNATURE_SQL, save_register
+from desktop.storage.sync_collect import CLOCK_KEY, CREATED, SAVE_REGISTER_SQL, SIGNATURE_SQL
 from desktop.storage.sync_state import SyncState, add_waiting, get_meta, set_meta, take_waiting
 from desktop.storage.tables import PERSON_SET_COLUMNS
 from desktop.storage.tombstones import Kind
@@ -66,6 +67,7 @@ def apply_records(
                 else:
                     later.append(record)
             queue = later
+        merge.finish()
         add_waiting(sconn, queue)
         outcome.waiting = len(queue)
         set_meta(sconn, CLOCK_KEY, str(merge.clock))
@@ -73,12 +75,23 @@ def apply_records(
 
 
 class _Merge:
+    """Statements go to the two transactions' sqlite3 connections directly: a batch
+    is tens of thousands of small queries, where SQLAlchemy's own cost per statement
+    would be most of the time (measured: 42 µs against 5 µs per lookup)."""
+
     def __init__(self, conn: Connection, sconn: Connection, now_ms: int, outcome: Applied):
         self.conn = conn
-        self.sconn = sconn
+        self.main = _raw(conn)
+        self.known = _raw(sconn)
         self.now_ms = now_ms
         self.outcome = outcome
         self.clock = int(get_meta(sconn, CLOCK_KEY, "0"))
+        self.activity: dict[str, int] = {}  # conversation → its newest message received
+
+    def finish(self) -> None:
+        """What is done once per batch rather than once per record."""
+        for cid, at_ms in self.activity.items():
+            self._raise_activity(cid, at_ms)
 
     def apply(self, record: dict[str, Any]) -> bool:
         """True once applied (or nothing is left to do), False to wait."""
@@ -107,22 +120,22 @@ class _Merge:
 
     def _exists(self, table: str, item: str) -> bool:
         query = f"SELECT 1 FROM main.{table} WHERE id = ?"
-        return self.conn.exec_driver_sql(query, (item,)).first() is not None
+        return self.main.execute(query, (item,)).fetchone() is not None
 
     def _tombstoned(self, kind: Kind, item: str) -> bool:
         query = "SELECT 1 FROM main.tombstones WHERE kind = ? AND id = ?"
-        return self.conn.exec_driver_sql(query, (kind.value, item)).first() is not None
+        return self.main.execute(query, (kind.value, item)).fetchone() is not None
 
     def _written_parent(self, message_id: str) -> tuple[bool, str | None]:
         """(known, parent) of the parent `message_id` was written under."""
-        row = self.sconn.exec_driver_sql(
+        row = self.known.execute(
             "SELECT parent_id FROM messages WHERE id = ?", (message_id,)
-        ).first()
+        ).fetchone()
         if row is not None:
             return True, row[0]
-        row = self.conn.exec_driver_sql(
+        row = self.main.execute(
             "SELECT parent_id FROM main.messages WHERE id = ?", (message_id,)
-        ).first()
+        ).fetchone()
         return (True, row[0]) if row is not None else (False, None)
 
     def _surviving(self, parent: str | None) -> tuple[bool, str | None]:
@@ -144,13 +157,13 @@ class _Merge:
     # --- records ----------------------------------------------------------------------
 
     def _registers(self, cid: str) -> dict[str, tuple[Any, int, str]]:
-        rows = self.sconn.exec_driver_sql(
+        rows = self.known.execute(
             "SELECT field, value, stamp, device FROM registers WHERE conversation_id = ?", (cid,)
-        ).all()
+        ).fetchall()
         return {row[0]: (json.loads(row[1]), int(row[2]), str(row[3])) for row in rows}
 
     def _save_register(self, cid: str, name: str, value: Any, stamp: int, device: str) -> None:
-        save_register(self.sconn, cid, name, value, stamp, device)
+        self.known.execute(SAVE_REGISTER_SQL, (cid, name, rec.canonical(value), stamp, device))
 
     def _conversation(self, record: dict[str, Any]) -> bool:
         cid = str(record["id"])
@@ -192,7 +205,7 @@ class _Merge:
         if person_change:
             sets.append("changed_at = MAX(COALESCE(changed_at, 0), ?)")
             params.append(person_change)
-        self.conn.exec_driver_sql(
+        self.main.execute(
             f"UPDATE main.conversations SET {', '.join(sets)} WHERE id = ?", (*params, cid)
         )
 
@@ -213,7 +226,7 @@ class _Merge:
         values["changed_at"] = hlc.wall_ms(max(person)) if person else None
         names = ", ".join(["id", *values])
         marks = ", ".join("?" for _ in range(len(values) + 1))
-        self.conn.exec_driver_sql(
+        self.main.execute(
             f"INSERT INTO main.conversations ({names}) VALUES ({marks})", (cid, *values.values())
         )
 
@@ -227,9 +240,9 @@ class _Merge:
             self._know_message(mid, cid, parent, digest, stamp, device, replace=False)
             return True
         if self._exists("messages", mid):
-            row = self.sconn.exec_driver_sql(
+            row = self.known.execute(
                 "SELECT stamp, device FROM messages WHERE id = ?", (mid,)
-            ).first()
+            ).fetchone()
             known = (int(row[0]), str(row[1])) if row is not None else (0, "")
             if hlc.newer(stamp, device, *known):
                 self._write_message(mid, cid, None, data, insert=False)
@@ -248,19 +261,23 @@ class _Merge:
             return False
         self._write_message(mid, cid, effective, data, insert=True)
         self._know_message(mid, cid, parent, digest, stamp, device, replace=True)
-        self._raise_activity(cid, int(data["created_at"]))
+        at_ms = int(data["created_at"])
+        self.activity[cid] = max(at_ms, self.activity.get(cid, at_ms))
         return True
 
     def _raise_activity(self, cid: str, at_ms: int) -> None:
         """A new message is activity: the conversation's time moves up to it, and so
         does its register (a maximum), so this is not taken for a change made here."""
-        self.conn.exec_driver_sql(
+        self.main.execute(
             "UPDATE main.conversations SET updated_at = MAX(updated_at, ?) WHERE id = ?",
             (at_ms, cid),
         )
-        now = self.conn.exec_driver_sql(
+        row = self.main.execute(
             "SELECT updated_at FROM main.conversations WHERE id = ?", (cid,)
-        ).scalar_one()
+        ).fetchone()
+        if row is None:  # deleted later in the same batch
+            return
+        now = row[0]
         known = self._registers(cid).get("updated_at")
         if known is None or int(known[0]) < int(now):
             stamp, device = (known[1], known[2]) if known is not None else (0, "")
@@ -280,12 +297,12 @@ class _Merge:
             values = {"id": mid, "conversation_id": cid, "parent_id": parent, **values}
             names = ", ".join(values)
             marks = ", ".join("?" for _ in values)
-            self.conn.exec_driver_sql(
+            self.main.execute(
                 f"INSERT INTO main.messages ({names}) VALUES ({marks})", tuple(values.values())
             )
         else:
             sets = ", ".join(f"{name} = ?" for name in values)
-            self.conn.exec_driver_sql(
+            self.main.execute(
                 f"UPDATE main.messages SET {sets} WHERE id = ?", (*values.values(), mid)
             )
 
@@ -304,16 +321,17 @@ class _Merge:
         summary too, so the next look for changes made here passes over it)."""
         signature = None
         if replace:
-            signature = self.conn.exec_driver_sql(
+            found = self.main.execute(
                 f"SELECT {SIGNATURE_SQL} FROM main.messages WHERE id = ?", (mid,)
-            ).scalar()
+            ).fetchone()
+            signature = found[0] if found is not None else None
         verb = (
             " ON CONFLICT (id) DO UPDATE SET sig = excluded.sig, digest = excluded.digest,"
             " stamp = excluded.stamp, device = excluded.device"
             if replace
             else " ON CONFLICT (id) DO NOTHING"
         )
-        self.sconn.exec_driver_sql(
+        self.known.execute(
             "INSERT INTO messages (id, conversation_id, parent_id, sig, digest, stamp, device)"
             f" VALUES (?, ?, ?, ?, ?, ?, ?){verb}",
             (mid, cid, parent, signature, digest, stamp, device),
@@ -332,7 +350,7 @@ class _Merge:
             sent.append(("conversation", cid))
         # Received deletions are not this device's to send again.
         if sent:
-            self.sconn.exec_driver_sql(
+            self.known.executemany(
                 "INSERT OR IGNORE INTO tombstones (kind, id) VALUES (?, ?)", sent
             )
         present = [mid for mid in named if self._exists("messages", mid)]
@@ -342,36 +360,34 @@ class _Merge:
                 batch = present[start : start + _BATCH]
                 marks = ", ".join("?" for _ in batch)
                 # Unlinked first, so no cascade runs down a long chain.
-                self.conn.exec_driver_sql(
+                self.main.execute(
                     f"UPDATE main.messages SET parent_id = NULL WHERE id IN ({marks})", tuple(batch)
                 )
-                self.conn.exec_driver_sql(
-                    f"DELETE FROM main.messages WHERE id IN ({marks})", tuple(batch)
-                )
+                self.main.execute(f"DELETE FROM main.messages WHERE id IN ({marks})", tuple(batch))
         if whole and self._exists("conversations", cid):
-            left = self.conn.exec_driver_sql(
+            left = self.main.execute(
                 "SELECT 1 FROM main.messages WHERE conversation_id = ? LIMIT 1", (cid,)
-            ).first()
+            ).fetchone()
             if left is None:
-                self.conn.exec_driver_sql("DELETE FROM main.conversations WHERE id = ?", (cid,))
+                self.main.execute("DELETE FROM main.conversations WHERE id = ?", (cid,))
                 # Deleted elsewhere: not a deletion of this device's to send.
-                self.sconn.exec_driver_sql("DELETE FROM live WHERE id = ?", (cid,))
+                self.known.execute("DELETE FROM live WHERE id = ?", (cid,))
         return True
 
     def _reattach_children(self, doomed: list[str], named: set[str]) -> None:
         for start in range(0, len(doomed), _BATCH):
             batch = doomed[start : start + _BATCH]
             marks = ", ".join("?" for _ in batch)
-            children = self.conn.exec_driver_sql(
+            children = self.main.execute(
                 f"SELECT id, parent_id FROM main.messages WHERE parent_id IN ({marks})",
                 tuple(batch),
-            ).all()
+            ).fetchall()
             for child, _parent in children:
                 if child in named:
                     continue
                 known, written = self._written_parent(child)
                 _ready, survivor = self._surviving(written if known else None)
-                self.conn.exec_driver_sql(
+                self.main.execute(
                     "UPDATE main.messages SET parent_id = ? WHERE id = ?", (survivor, child)
                 )
 
@@ -379,30 +395,30 @@ class _Merge:
         mid = str(record["id"])
         data = record["row"]
         stamp, device = int(record["stamp"]), str(record["device"])
-        row = self.sconn.exec_driver_sql(
+        row = self.known.execute(
             "SELECT stamp, device FROM memories WHERE id = ?", (mid,)
-        ).first()
+        ).fetchone()
         exists = self._exists("memories", mid)
         if exists and row is not None and not hlc.newer(stamp, device, int(row[0]), str(row[1])):
             return True
         values = {name: data.get(name) for name in rec.MEMORY_COLUMNS}
         if exists:
             sets = ", ".join(f"{name} = ?" for name in values)
-            self.conn.exec_driver_sql(
+            self.main.execute(
                 f"UPDATE main.memories SET {sets}, embedding = NULL, model_key = NULL WHERE id = ?",
                 (*values.values(), mid),
             )
         else:
             names = ", ".join(["id", *values])
             marks = ", ".join("?" for _ in range(len(values) + 1))
-            self.conn.exec_driver_sql(
+            self.main.execute(
                 f"INSERT INTO main.memories ({names}) VALUES ({marks})", (mid, *values.values())
             )
-        rowid = self.conn.exec_driver_sql(
+        rowid = self.main.execute(
             "SELECT rowid FROM main.memories WHERE id = ?", (mid,)
-        ).scalar_one()
+        ).fetchone()[0]
         index_memory_words(self.conn, [(int(rowid), str(values["text"]))])
-        self.sconn.exec_driver_sql(
+        self.known.execute(
             "INSERT INTO memories (id, digest, stamp, device) VALUES (?, ?, ?, ?)"
             " ON CONFLICT (id) DO UPDATE SET digest = excluded.digest,"
             " stamp = excluded.stamp, device = excluded.device",
@@ -414,14 +430,18 @@ class _Merge:
         row = {name: record["row"].get(name) for name in rec.ATTACHMENT_COLUMNS}
         names = ", ".join(row)
         marks = ", ".join("?" for _ in row)
-        self.conn.exec_driver_sql(
+        self.main.execute(
             f"INSERT OR IGNORE INTO main.attachments ({names}) VALUES ({marks})",
             tuple(row.values()),
         )
-        self.sconn.exec_driver_sql(
-            "INSERT OR IGNORE INTO attachments (id) VALUES (?)", (row["id"],)
-        )
+        self.known.execute("INSERT OR IGNORE INTO attachments (id) VALUES (?)", (row["id"],))
         return True
+
+
+def _raw(conn: Connection) -> sqlite3.Connection:
+    driver = conn.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver
 
 
 def _column_value(name: str, value: Any) -> Any:

@@ -184,15 +184,17 @@ def _stamp_conversations(conn: Connection, sconn: Connection, clock: _Clock, dev
     return queued
 
 
+SAVE_REGISTER_SQL: Final = (
+    "INSERT INTO registers (conversation_id, field, value, stamp, device)"
+    " VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id, field) DO UPDATE SET"
+    " value = excluded.value, stamp = excluded.stamp, device = excluded.device"
+)
+
+
 def save_register(
     sconn: Connection, cid: str, name: str, value: Any, stamp: int, device: str
 ) -> None:
-    sconn.exec_driver_sql(
-        "INSERT INTO registers (conversation_id, field, value, stamp, device)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (conversation_id, field) DO UPDATE SET"
-        " value = excluded.value, stamp = excluded.stamp, device = excluded.device",
-        (cid, name, rec.canonical(value), stamp, device),
-    )
+    sconn.exec_driver_sql(SAVE_REGISTER_SQL, (cid, name, rec.canonical(value), stamp, device))
 
 
 def field_value(name: str, value: Any) -> Any:
