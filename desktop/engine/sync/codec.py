@@ -131,8 +131,9 @@ def check_object(vault: Vault) -> bytes:
 
 def vault_from_key(check: bytes, key_text: str) -> Vault:
     """The vault a recovery key opens, checked against `check.age`."""
+    key_text = "".join(key_text.split())  # pasted across lines, or with spaces
     try:
-        identity = x25519.Identity.from_str(key_text.strip())
+        identity = x25519.Identity.from_str(key_text)
     except pyrage.IdentityError as exc:
         raise wrong_secret() from exc
     try:
@@ -140,7 +141,7 @@ def vault_from_key(check: bytes, key_text: str) -> Vault:
     except (pyrage.DecryptError, OSError) as exc:
         raise wrong_secret() from exc
     body = _json_object(plain)
-    return vault_from_parts(body.get("vault"), key_text.strip())
+    return vault_from_parts(body.get("vault"), key_text)
 
 
 def vault_from_parts(vault_id: Any, key: Any) -> Vault:

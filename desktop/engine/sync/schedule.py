@@ -32,6 +32,8 @@ class SyncSchedule:
         self._interval = interval_seconds
         self._timer: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[None] | None = None
+        self._count: asyncio.TimerHandle | None = None
+        self._counting: asyncio.Future[None] | None = None
         self._started = False
 
     def start(self) -> None:
@@ -40,16 +42,30 @@ class SyncSchedule:
 
     async def stop(self) -> None:
         self._started = False
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for timer in (self._timer, self._count):
+            if timer is not None:
+                timer.cancel()
+        self._timer = self._count = None
+        for task in (self._task, self._counting):
+            if task is not None and not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
 
     def after_answer(self) -> None:
         self.soon(DEBOUNCE_SECONDS)
+
+    def count_soon(self, count: Callable[[], Awaitable[object]]) -> None:
+        """Run `count` (how many changes wait) once answers stop coming for a moment."""
+        if not self._started:
+            return
+        if self._count is not None:
+            self._count.cancel()
+        loop = asyncio.get_running_loop()
+        self._count = loop.call_later(DEBOUNCE_SECONDS, lambda: self._spawn(self._quietly(count)))
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        self._counting = asyncio.ensure_future(work)
 
     def soon(self, delay: float = 0.0) -> None:
         """Run in `delay` seconds (a later request moves an earlier one back); only
@@ -70,11 +86,11 @@ class SyncSchedule:
             self.soon(DEBOUNCE_SECONDS)
             return
         if self._allowed():
-            self._task = asyncio.ensure_future(self._quietly())
+            self._task = asyncio.ensure_future(self._quietly(self._run))
         self.soon(self._interval())
 
-    async def _quietly(self) -> None:
+    async def _quietly(self, work: Callable[[], Awaitable[object]]) -> None:
         try:
-            await self._run()
+            await work()
         except Exception:  # the status says what went wrong; a background run adds nothing
-            log.info("Background sync did not finish", exc_info=True)
+            log.info("Background sync work did not finish", exc_info=True)

@@ -142,6 +142,8 @@ class SyncService:
     def _on_event(self, event: EngineEvent) -> None:
         if isinstance(event, GenerationFinished):
             self._schedule.after_answer()
+            if self.ready and self.config.paused:  # no sync will say how much waits
+                self._schedule.count_soon(self.count_pending)
         elif isinstance(event, DataReplaced):
             self._replaced = True
             self._schedule.soon()
@@ -160,9 +162,13 @@ class SyncService:
                 self._vault = codec.vault_from_parts(data.get("vault"), data.get("key"))
             except (ValueError, AttributeError, SyncError):
                 log.warning("The stored sync vault key is unreadable; sync is off")
+        joined = self._vault is not None and self.config.target is not None
+        devices: tuple[DeviceInfo, ...] = ()
+        if joined:  # what the last run knew, until the first sync says more
+            state = await self._open_state()
+            devices = await asyncio.to_thread(_known_devices, state, self.device_name)
         self._set_status(
-            joined=self._vault is not None and self.config.target is not None,
-            key_in_keyring=self._settings.keyring_available,
+            joined=joined, devices=devices, key_in_keyring=self._settings.keyring_available
         )
 
     async def _keep_vault(self, vault: Vault) -> None:
@@ -498,6 +504,22 @@ async def _write_missing_check(store: RemoteStore, vault: Vault) -> None:
     except RemoteError as error:
         if error.problem is not RemoteProblem.CONFLICT:
             raise
+
+
+def _known_devices(state: SyncState, this_name: str) -> tuple[DeviceInfo, ...]:
+    me = state.get(DEVICE_KEY)
+    found = [
+        DeviceInfo(
+            row.device,
+            row.name or row.device,
+            datetime.fromtimestamp(row.seen_at / 1000, UTC) if row.seen_at else None,
+            False,
+            row.removed_after is not None,
+        )
+        for row in state.devices()
+        if row.device != me
+    ]
+    return (DeviceInfo(me, this_name, None, True), *sorted(found, key=lambda d: d.name.casefold()))
 
 
 def _remove_state(root: Path) -> None:

@@ -16,6 +16,7 @@ target's password is put there once. The vault key is held in each service's mem
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Coroutine, Iterable, Sequence
 from pathlib import Path
@@ -31,6 +32,7 @@ from desktop.core.models import ContextSnapshot, Message, MessageStatus, Role, T
 from desktop.core.remote_target import FolderTarget, RemoteTarget, S3Target, WebDavTarget
 from desktop.core.remote_target import secret_name as target_secret_name
 from desktop.engine.remote.base import DEFAULT_TIMEOUT
+from desktop.engine.sync import codec
 from desktop.engine.sync.service import SyncReport, SyncService
 from desktop.storage.memories import MemoryRepository
 from tests.engine.backup.backup_world import Clock, Device
@@ -397,6 +399,21 @@ class SyncDevice(Device):
         await super().aclose()
 
 
+@functools.cache
+def _locked_vault() -> tuple[codec.Vault, bytes]:
+    vault = codec.new_vault()
+    return vault, codec.lock_vault(vault, VAULT_PASSPHRASE)
+
+
+async def _plant(
+    device: SyncDevice, target: RemoteTarget, vault: codec.Vault, locked: bytes
+) -> None:
+    store = await device.sync.store_for(target)
+    await store.check()  # makes the target's folder, as create_vault does first
+    await store.put_bytes(codec.VAULT, locked, create_only=True)
+    await store.put_bytes(codec.CHECK, codec.check_object(vault))
+
+
 def _attachment_ids(context: str | None) -> list[str]:
     try:
         data = json.loads(context or "{}")
@@ -460,10 +477,17 @@ class SyncWorld:
     def vault(
         self, target: RemoteTarget, secret: str | None, devices: Sequence[SyncDevice] | None = None
     ) -> None:
-        """The first of `devices` (all by default) creates a vault, the others join."""
+        """A vault at `target`, joined by `devices` (all by default) with its recovery
+        key. Its two objects are written as `create_vault` writes them, from a key
+        locked once per test process (age's scrypt costs seconds, and creating is
+        tested on its own in test_vault.py and test_faults.py)."""
         chosen = list(devices if devices is not None else self.devices)
-        self.create(chosen[0], target, secret)
-        for device in chosen[1:]:
+        self.set_password(target, secret)
+        vault, locked = _locked_vault()
+        self.run(_plant(chosen[0], target, vault, locked))
+        self.target = target
+        self.recovery_key = vault.key_text
+        for device in chosen:
             self.join(device)
 
     # --- syncing -------------------------------------------------------------------
