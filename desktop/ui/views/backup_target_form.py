@@ -115,7 +115,7 @@ class TargetForm(QWidget):
         under = field_column(self.keyring_note, self.general_problem)
         under.addLayout(test_row)
         bottom = new_form()  # under the fields, not under their labels
-        bottom.addRow(QLabel(self), under)
+        bottom.addRow(PlainLabel("", self), under)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
