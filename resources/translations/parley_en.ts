@@ -162,7 +162,7 @@
 <context>
     <name>BackupViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="401"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="390"/>
         <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
         <translation>
             <numerusform>Backed up: %1 (%2); removed %Ln older backup.</numerusform>

@@ -4015,128 +4015,133 @@
         <translation>无法再次打开导出（{error}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="40"/>
-        <source>The server refused the user name or password for {where}. Check them in File → Back Up…</source>
-        <translation>服务器拒绝了 {where} 的用户名或密码。请在“文件 → 备份…”中检查。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="43"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="46"/>
         <source>The account has no permission to do this at {where}. Check the account&apos;s permissions on the server.</source>
         <translation>该账户无权在 {where} 执行此操作。请检查该账户在服务器上的权限。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="47"/>
-        <source>Nothing was found at {where}. Check the address in File → Back Up…</source>
-        <translation>在 {where} 未找到任何内容。请在“文件 → 备份…”中检查地址。</translation>
+        <location filename="../../desktop/engine/remote/errors.py" line="43"/>
+        <source>The server refused the user name or password for {where}. Check them in {settings}</source>
+        <translation>{where} 的服务器拒绝了用户名或密码。请在{settings}中检查。</translation>
     </message>
     <message>
         <location filename="../../desktop/engine/remote/errors.py" line="50"/>
+        <source>Nothing was found at {where}. Check the address in {settings}</source>
+        <translation>在 {where} 找不到任何内容。请在{settings}中检查地址。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="53"/>
         <source>The storage at {where} is out of space. Free some space there (or delete old backups) and try again.</source>
         <translation>{where} 的存储空间已满。请在那里释放一些空间（或删除旧备份）后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="54"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="57"/>
         <source>The server at {where} did not answer in time. Check the network connection and try again later.</source>
         <translation>{where} 的服务器未及时响应。请检查网络连接，稍后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="58"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="61"/>
         <source>A secure connection to {where} could not be made: the server&apos;s certificate could not be verified. Check the address, or set a CA bundle in Settings → Network if it uses your own certificate authority.</source>
         <translation>无法与 {where} 建立安全连接：无法验证服务器的证书。请检查地址；如果服务器使用的是你自己的证书颁发机构，请在“设置 → 网络”中设置 CA 证书包。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="63"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="66"/>
         <source>Parley could not connect to {where}. Check the address and the network connection, and that the server is running.</source>
         <translation>Parley 无法连接到 {where}。请检查地址和网络连接，并确认服务器正在运行。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="67"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="70"/>
         <source>A file of that name already exists at {where}, written by another device.</source>
         <translation>{where} 中已有另一台设备写入的同名文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="70"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="73"/>
         <source>The server at {where} had an internal problem. Try again later; if it keeps happening, ask the server&apos;s administrator.</source>
         <translation>{where} 的服务器出现内部错误。请稍后重试；如果问题持续出现，请联系服务器管理员。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="74"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="77"/>
         <source>The server at {where} gave an answer Parley cannot read. Check that the address is a WebDAV folder or an S3 endpoint.</source>
         <translation>{where} 的服务器返回了 Parley 无法读取的响应。请确认该地址是 WebDAV 文件夹或 S3 端点。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="77"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="80"/>
         <source>Parley could not use the folder {where}.</source>
         <translation>Parley 无法使用文件夹 {where}。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="100"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="90"/>
+        <source>File → Back Up…</source>
+        <translation>“文件 → 备份…”</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/remote/errors.py" line="126"/>
         <source>{message} ({detail})</source>
         <translation>{message}（{detail}）</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="111"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="137"/>
         <source>There is no file named {name} at {where}.</source>
         <translation>{where} 中没有名为 {name} 的文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="120"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="146"/>
         <source>A file named {name} already exists at {where}.</source>
         <translation>{where} 中已存在名为 {name} 的文件。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="147"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="173"/>
         <location filename="../../desktop/engine/remote/webdav.py" line="217"/>
         <source>HTTP {status}</source>
         <translation>HTTP {status}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="155"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="181"/>
         <source>The server at {where} gave an unexpected answer.</source>
         <translation>{where} 的服务器返回了意外的响应。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="192"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="218"/>
         <source>The connection to {where} broke off in the middle of an answer. Try again; if it keeps happening, check the server or the proxy.</source>
         <translation>与 {where} 的连接在响应中途断开。请重试；如果问题持续出现，请检查服务器或代理。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="200"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="226"/>
         <source>The connection to {where} was interrupted. Check the network connection and try again.</source>
         <translation>与 {where} 的连接已中断。请检查网络连接后重试。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="215"/>
-        <source>Parley is not allowed to write to the folder {where}. Check the folder&apos;s permissions, or choose another folder in File → Back Up…</source>
-        <translation>Parley 没有写入文件夹 {where} 的权限。请检查该文件夹的权限，或在“文件 → 备份…”中选择其他文件夹。</translation>
+        <location filename="../../desktop/engine/remote/errors.py" line="241"/>
+        <source>Parley is not allowed to write to the folder {where}. Check the folder&apos;s permissions, or choose another folder in {settings}</source>
+        <translation>Parley 没有写入文件夹 {where} 的权限。请检查该文件夹的权限，或在{settings}中选择其他文件夹。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/errors.py" line="223"/>
+        <location filename="../../desktop/engine/remote/errors.py" line="249"/>
         <source>The folder {where} does not exist.</source>
         <translation>文件夹 {where} 不存在。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="219"/>
-        <source>The bucket {bucket} does not exist at {endpoint}. Check the bucket name in File → Back Up…, or create the bucket first.</source>
-        <translation>{endpoint} 上不存在存储桶 {bucket}。请在“文件 → 备份…”中检查存储桶名称，或先创建该存储桶。</translation>
+        <location filename="../../desktop/engine/remote/s3.py" line="220"/>
+        <source>The bucket {bucket} does not exist at {endpoint}. Check the bucket name in {settings}, or create the bucket first.</source>
+        <translation>{endpoint} 上不存在存储桶 {bucket}。请在{settings}中检查存储桶名称，或先创建该存储桶。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="237"/>
-        <source>The bucket at {where} is in the region {region}. Set that region in File → Back Up…</source>
-        <translation>{where} 的存储桶位于区域 {region}。请在“文件 → 备份…”中设置该区域。</translation>
+        <location filename="../../desktop/engine/remote/s3.py" line="242"/>
+        <source>The bucket at {where} is in the region {region}. Set that region in {settings}</source>
+        <translation>{where} 的存储桶位于区域 {region}。请在{settings}中设置该区域。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="241"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="246"/>
         <source>The bucket at {where} is in another region. Check the region.</source>
         <translation>{where} 的存储桶位于其他区域。请检查区域设置。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="283"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="288"/>
         <source>not a bucket listing</source>
         <translation>不是存储桶的文件列表</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/remote/s3.py" line="289"/>
+        <location filename="../../desktop/engine/remote/s3.py" line="294"/>
         <source>a listing that cannot go on</source>
         <translation>文件列表无法继续读取</translation>
     </message>
@@ -4243,110 +4248,110 @@
         <translation>存储中的某个附件无法用保险库密钥解密。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="94"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="101"/>
         <source>it cannot be decrypted with the vault key</source>
         <translation>无法用保险库密钥解密</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="141"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="145"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="152"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="154"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="149"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="153"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="160"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="162"/>
         <source>The vault&apos;s key file is damaged.</source>
         <translation>保险库的密钥文件已损坏。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="198"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="206"/>
         <source>it is larger than any segment Parley writes</source>
         <translation>它比 Parley 写入的任何分段都大</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="203"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="205"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="211"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="213"/>
         <source>its contents cannot be read</source>
         <translation>无法读取其内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="211"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="219"/>
         <source>segment {n} holds another segment ({other}): segments were swapped or replayed</source>
         <translation>分段 {n} 中装的是另一个分段（{other}）：分段被调换或重放</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="217"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="225"/>
         <source>segment {n} does not follow the one before it: a segment was dropped or replaced</source>
         <translation>分段 {n} 与前一个分段接不上：有分段被删除或替换</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="239"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="241"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="254"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="247"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="249"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="262"/>
         <source>its head cannot be read</source>
         <translation>无法读取其头部</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="245"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="253"/>
         <source>its head belongs to another device: heads were swapped</source>
         <translation>其头部属于另一台设备：头部被调换</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/errors.py" line="32"/>
+        <location filename="../../desktop/engine/sync/errors.py" line="31"/>
         <source>This computer is not in a sync vault. Create one or join one in Settings → Sync.</source>
         <translation>这台电脑尚未加入同步保险库。请在“设置 → 同步”中创建或加入一个。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/errors.py" line="40"/>
+        <location filename="../../desktop/engine/sync/errors.py" line="39"/>
         <source>That passphrase or recovery key does not open this vault. Check it and try again; without either, the synced data cannot be read.</source>
         <translation>该密码短语或恢复密钥无法打开这个保险库。请检查后重试；两者都没有的话，同步的数据将无法读取。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/errors.py" line="50"/>
+        <location filename="../../desktop/engine/sync/errors.py" line="49"/>
         <source>Changes from {device} were refused: {detail}. The storage may have been altered; the other devices&apos; changes were still applied.</source>
         <translation>已拒绝来自 {device} 的更改：{detail}。存储可能被篡改过；其他设备的更改仍已应用。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/errors.py" line="59"/>
+        <location filename="../../desktop/engine/sync/errors.py" line="58"/>
         <source>The vault was written by a newer version of Parley. Update Parley to sync.</source>
         <translation>该保险库由更新版本的 Parley 写入。请更新 Parley 后再同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/errors.py" line="67"/>
-        <source>The server refused the user name or password for {where}. Check them in Settings → Sync.</source>
-        <translation>服务器拒绝了 {where} 的用户名或密码。请在“设置 → 同步”中检查。</translation>
-    </message>
-    <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="112"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="149"/>
         <source>the storage served an older or altered copy of its changes</source>
         <translation>存储提供的是其更改的旧副本或被篡改的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="121"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="157"/>
         <source>segment {n} is missing</source>
         <translation>缺少分段 {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="125"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="161"/>
         <source>segment {n} is not the one its head names</source>
         <translation>分段 {n} 与其头部记录的不一致</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="211"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="235"/>
         <source>This computer&apos;s own changes at the storage were altered ({detail}).</source>
         <translation>存储中这台电脑自己的更改被篡改了（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/service.py" line="207"/>
+        <location filename="../../desktop/engine/sync/service.py" line="495"/>
         <source>There is a vault at {where} already. Join it instead.</source>
         <translation>{where} 已有一个保险库。请改为加入它。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/service.py" line="232"/>
+        <location filename="../../desktop/engine/sync/service.py" line="241"/>
         <source>There is no Parley vault at {where}. Create one first.</source>
         <translation>{where} 没有 Parley 保险库。请先创建一个。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/service.py" line="400"/>
+        <location filename="../../desktop/engine/sync/service.py" line="416"/>
         <source>This computer was removed from the sync vault on another device. Its chats stay here; join the vault again to sync.</source>
         <translation>这台电脑已在另一台设备上被移出同步保险库。它的聊天仍保留在这里；重新加入保险库即可继续同步。</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/service.py" line="489"/>
+        <source>Settings → Sync</source>
+        <translation>“设置 → 同步”</translation>
     </message>
 </context>
 <context>
@@ -5126,100 +5131,100 @@
 <context>
     <name>BackupViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="130"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="134"/>
         <source>The last backup failed (%1): %2</source>
         <translation>上次备份失败（%1）：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="133"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="137"/>
         <source>The last good one was made %1.</source>
         <translation>上次成功的备份创建于 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="139"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="143"/>
         <source>Last backed up %1 as %2.</source>
         <translation>上次备份于 %1，文件为 %2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="144"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="148"/>
         <source>Not backed up yet.</source>
         <translation>尚未备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="205"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="204"/>
         <source>Enter the user name (for S3, the access key ID) first.</source>
         <translation>请先输入用户名（S3 为 Access Key ID）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="228"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="218"/>
         <source>The keyring could not keep the password (%1), so Parley keeps it only until it quits.</source>
         <translation>密钥环无法保存密码（%1），因此 Parley 只会保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="260"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="249"/>
         <source>The two passphrases differ: type the same one in both fields.</source>
         <translation>两次输入的密码短语不一致：请在两个输入框中输入相同的密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="275"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="264"/>
         <source>The keyring could not keep the passphrase: %1</source>
         <translation>密钥环无法保存密码短语：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="301"/>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="317"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="290"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="306"/>
         <source>Choose where backups go first.</source>
         <translation>请先选择备份的存放位置。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="304"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="293"/>
         <source>Daily backups need the passphrase kept in the keyring, and the keyring is not available: %1</source>
         <translation>每日备份需要将密码短语保存在密钥环中，但密钥环不可用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="309"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="298"/>
         <source>Daily backups need the passphrase kept in the keyring: type it above and tick “Remember in the keyring”.</source>
         <translation>每日备份需要将密码短语保存在密钥环中：请在上方输入，并勾选“保存到密钥环”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="319"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="308"/>
         <source>A backup or restore is running.</source>
         <translation>正在进行备份或恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="324"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="313"/>
         <source>Enter a passphrase to lock the backup with.</source>
         <translation>请输入用于加密备份的密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="335"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="324"/>
         <source>Fix the field marked above first.</source>
         <translation>请先修正上方标出的字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="348"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="337"/>
         <source>Parley can write to %1.</source>
         <translation>Parley 可以写入 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="385"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="374"/>
         <source>The backup was cancelled; nothing was changed.</source>
         <translation>备份已取消，未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="399"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="388"/>
         <source>Backed up: %1 (%2).</source>
         <translation>已备份：%1（%2）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="401"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="390"/>
         <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
         <translation>
             <numerusform>已备份：%1（%2）；已删除 %Ln 个较早的备份。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="416"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="405"/>
         <source>The daily backup failed: %1</source>
         <translation>每日备份失败：%1</translation>
     </message>
