@@ -31,7 +31,7 @@ from desktop.core.events import ConversationsChanged, DataReplaced, EngineEvent
 from desktop.core.i18n import tr
 from desktop.core.models import utc_now
 from desktop.core.paths import DataPaths
-from desktop.core.remote_target import RemoteTarget, secret_name
+from desktop.core.remote_target import RemoteTarget
 from desktop.core.settings_merge import merge_settings, replace_settings, settings_for_backup
 from desktop.engine.backup.archive import write_backup
 from desktop.engine.backup.errors import BackupError, BackupProblem
@@ -40,7 +40,7 @@ from desktop.engine.backup.state import BackupState, read_state, write_state
 from desktop.engine.backup.unpack import open_backup
 from desktop.engine.remote.base import DEFAULT_TIMEOUT, RemoteStore
 from desktop.engine.remote.errors import RemoteError
-from desktop.engine.remote.factory import make_store
+from desktop.engine.remote.factory import store_with_secret
 from desktop.engine.settings_service import SettingsService
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
@@ -159,9 +159,9 @@ class BackupService:
         return await self._settings.secret(PASSPHRASE_SECRET)
 
     async def store_for(self, target: RemoteTarget) -> RemoteStore:
-        name = secret_name(target, "password")
-        secret = self.session_secrets.get(name) or await self._settings.secret(name)
-        return make_store(target, secret, self._settings.http_client, timeout=self._timeout)
+        return await store_with_secret(
+            target, self._settings, self.session_secrets, request_timeout=self._timeout
+        )
 
     async def test(self, target: RemoteTarget) -> None:
         """Raises RemoteError in words when the target cannot be written."""

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Protocol
 
 import httpx
 
@@ -12,6 +14,7 @@ from desktop.core.remote_target import (
     S3Target,
     WebDavTarget,
     describe_target,
+    secret_name,
 )
 from desktop.engine.remote.base import DEFAULT_TIMEOUT, RemoteStore
 from desktop.engine.remote.folder import FolderStore
@@ -36,3 +39,26 @@ def make_store(
     if isinstance(target, S3Target):
         return S3Store(target, secret, client, timeout=timeout)
     raise TypeError(f"not a remote target: {target!r}")
+
+
+class SecretsAndClient(Protocol):
+    """What `store_with_secret` needs of the settings service."""
+
+    @property
+    def http_client(self) -> httpx.AsyncClient: ...
+
+    async def secret(self, name: str) -> str | None: ...
+
+
+async def store_with_secret(
+    target: RemoteTarget,
+    settings: SecretsAndClient,
+    session_secrets: Mapping[str, str],
+    *,
+    request_timeout: httpx.Timeout = DEFAULT_TIMEOUT,
+) -> RemoteStore:
+    """The store for `target` with its password: one typed in this run while the
+    keyring could not keep it (`session_secrets`), else the keyring's."""
+    name = secret_name(target, "password")
+    secret = session_secrets.get(name) or await settings.secret(name)
+    return make_store(target, secret, settings.http_client, timeout=request_timeout)

@@ -35,11 +35,11 @@ from desktop.core.events import (
 from desktop.core.i18n import tr
 from desktop.core.models import utc_now
 from desktop.core.paths import DataPaths
-from desktop.core.remote_target import RemoteTarget, secret_name
+from desktop.core.remote_target import RemoteTarget
 from desktop.core.sync_settings import VAULT_KEY_SECRET, SyncSettings
 from desktop.engine.remote.base import DEFAULT_TIMEOUT, RemoteStore
 from desktop.engine.remote.errors import RemoteError, RemoteProblem, fixed_in
-from desktop.engine.remote.factory import make_store
+from desktop.engine.remote.factory import store_with_secret
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.sync import codec, exchange
 from desktop.engine.sync.blobs import fetch_blob, send_blobs
@@ -178,9 +178,9 @@ class SyncService:
             await self._settings.set_secret(VAULT_KEY_SECRET, value)
 
     async def store_for(self, target: RemoteTarget) -> RemoteStore:
-        name = secret_name(target, "password")
-        secret = self.session_secrets.get(name) or await self._settings.secret(name)
-        return make_store(target, secret, self._settings.http_client, timeout=self._timeout)
+        return await store_with_secret(
+            target, self._settings, self.session_secrets, request_timeout=self._timeout
+        )
 
     async def test(self, target: RemoteTarget) -> None:
         """Raises an error in words when the target cannot be used."""
@@ -269,18 +269,22 @@ class SyncService:
     async def leave(self) -> None:
         """Forget the vault on this computer. Its chats stay; the storage is untouched."""
         async with self._lock:
-            self._vault = None
-            if self._settings.keyring_available:
-                await self._settings.delete_secret(VAULT_KEY_SECRET)
-            if self._state is not None:
-                await asyncio.to_thread(self._state.close)
-                self._state = None
-            await asyncio.to_thread(_remove_state, self._paths.root)
+            await self._forget_vault()
             self._settings.save(
                 replace(self._settings.settings, sync=replace(self.config, target=None))
             )
             self._status = SyncStatus(paused=self.config.paused)
             self.changed.emit(self._status)
+
+    async def _forget_vault(self) -> None:
+        """The vault key and `sync.db` go; the chats and the storage stay."""
+        self._vault = None
+        if self._settings.keyring_available:
+            await self._settings.delete_secret(VAULT_KEY_SECRET)
+        if self._state is not None:
+            await asyncio.to_thread(self._state.close)
+            self._state = None
+        await asyncio.to_thread(_remove_state, self._paths.root)
 
     def set_paused(self, paused: bool) -> None:
         self._settings.save(
@@ -402,13 +406,7 @@ class SyncService:
     async def _removed_here(self) -> None:
         """Forget the vault and what was known of it: joining again makes this a new
         device, whose log the others read afresh."""
-        self._vault = None
-        if self._settings.keyring_available:
-            await self._settings.delete_secret(VAULT_KEY_SECRET)
-        if self._state is not None:
-            await asyncio.to_thread(self._state.close)
-            self._state = None
-        await asyncio.to_thread(_remove_state, self._paths.root)
+        await self._forget_vault()
         self._set_status(joined=False)
         raise SyncError(
             SyncProblem.REMOVED,
