@@ -24,26 +24,16 @@ from typing import Final
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop.core.backup_settings import PASSPHRASE_SECRET, BackupSettings
-from desktop.core.errors import ParleyError, SettingsError
-from desktop.core.remote_target import (
-    RemoteTarget,
-    describe_target,
-    needs_secret,
-)
-from desktop.engine.backup.crypto import passphrase_problem
+from desktop.core.errors import ParleyError
+from desktop.core.remote_target import RemoteTarget, describe_target
 from desktop.engine.backup.errors import BackupProblem
 from desktop.engine.backup.service import BackupService, Progress
 from desktop.engine.settings_service import SettingsService
 from desktop.ui.formatting import human_size, local_time
-from desktop.ui.viewmodels.backup_form import FieldValue, TargetKind, build_target, same_target
+from desktop.ui.viewmodels.backup_form import FieldValue, TargetKind, same_target
 from desktop.ui.viewmodels.backup_job import BackupJob, Work
 from desktop.ui.viewmodels.backup_restore import RestoreViewModel
-from desktop.ui.viewmodels.target_model import (
-    PASSWORD,
-    forget_secret,
-    keep_secret,
-    secret_saved,
-)
+from desktop.ui.viewmodels.target_model import TargetActions, typed_passphrase_problem
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 log = logging.getLogger(__name__)
@@ -78,13 +68,9 @@ class BackupViewModel(QObject):
         self.restore = RestoreViewModel(service, self.job, tasks, self)
         self._config = settings.settings.backup
         settings.changed.subscribe(lambda _settings: self._on_settings_changed())
-        self.target_secret_saved = False  # as far as known (load_secrets)
+        # The target's password and Test; its keyring turn is the passphrase's too.
+        self._target = TargetActions(self, self, settings, service.session_secrets, tasks, "backup")
         self.passphrase_saved = False
-        # Keyring reads and writes run in worker threads that may finish in any order:
-        # one at a time, in the order asked, so a read begun before a write never
-        # reports what the keyring held before it.
-        self._keyring_turn = asyncio.Lock()
-        self.testing = False
         self.summary = ""  # the last backup's outcome in words
         self.summary_ok = True
         self.last_scheduled = False  # whether the last backup was a daily one
@@ -109,6 +95,14 @@ class BackupViewModel(QObject):
         return self._settings.keyring_problem
 
     @property
+    def target_secret_saved(self) -> bool:
+        return self._target.secret_saved
+
+    @property
+    def testing(self) -> bool:
+        return self._target.testing
+
+    @property
     def working(self) -> bool:
         return self.job.working or self._service.busy
 
@@ -119,7 +113,7 @@ class BackupViewModel(QObject):
             if not same_target(old_target, self._config.target):
                 self.restore.target_changed()
                 # The old target's password is not the new one's: unknown until read.
-                self.target_secret_saved = False
+                self._target.secret_saved = False
                 self.load_secrets()
                 self.configChanged.emit()
                 self.secretsChanged.emit()
@@ -152,13 +146,9 @@ class BackupViewModel(QObject):
     def set_target(self, kind: TargetKind, values: Mapping[str, FieldValue]) -> bool:
         """Save the target the form describes; False (nothing saved, the field's problem
         said) when it cannot work."""
-        try:
-            target = build_target(kind, values)
-        except SettingsError as error:
-            self.problemChanged.emit(error.field, error.problem)
+        target = self._target.target(kind, values)
+        if target is None:
             return False
-        for name in values:
-            self.problemChanged.emit(name, "")
         if not same_target(target, self.config.target):
             self._save(replace(self.config, target=target))
         return True
@@ -182,72 +172,35 @@ class BackupViewModel(QObject):
     def load_secrets(self) -> None:
         """Learn, in the background, whether the target's password and the passphrase
         are saved (a locked keyring may wait to be unlocked)."""
-        self._tasks.start(self._load_secrets(), "backup-secrets")
+        self._target.load(self._load_passphrase)
 
-    async def _load_secrets(self) -> None:
-        async with self._keyring_turn:
-            self.target_secret_saved = await secret_saved(
-                self._settings, self._service.session_secrets, self.config.target
-            )
-            self.passphrase_saved = bool(await self._service.stored_passphrase())
-        self.secretsChanged.emit()
+    async def _load_passphrase(self) -> None:
+        self.passphrase_saved = bool(await self._service.stored_passphrase())
 
     def set_target_secret(self, value: str) -> None:
         """Keep the saved target's password (S3: secret key) in the keyring, or for this
         run only when the keyring cannot take it."""
-        target = self.config.target
-        if not value:
-            return
-        if target is None or not needs_secret(target):
-            self.problemChanged.emit(
-                PASSWORD,
-                self.tr("Enter the user name (for S3, the access key ID) first."),
-            )
-            return
-        self._tasks.start(self._store_target_secret(target, value), "backup-password")
-
-    async def _store_target_secret(self, target: RemoteTarget, value: str) -> None:
-        async with self._keyring_turn:
-            problem = await keep_secret(
-                self._settings, self._service.session_secrets, target, value
-            )
-        if problem:
-            self.problemChanged.emit(
-                PASSWORD,
-                self.tr(
-                    "The keyring could not keep the password (%1), so Parley keeps it only "
-                    "until it quits."
-                ).replace("%1", problem),
-            )
-        else:
-            self.problemChanged.emit(PASSWORD, "")
-        self.target_secret_saved = True
-        self.secretsChanged.emit()
+        self._target.keep(value)
 
     def forget_target_secret(self) -> None:
-        target = self.config.target
-        if target is not None:
-            self._tasks.start(self._forget(target), "backup-password")
+        self._target.forget()
 
-    async def _forget(self, target: RemoteTarget) -> None:
-        async with self._keyring_turn:
-            try:
-                await forget_secret(self._settings, self._service.session_secrets, target)
-            except ParleyError as error:
-                self.problemChanged.emit(PASSWORD, str(error))
-        self.target_secret_saved = False
-        self.secretsChanged.emit()
+    def user_name_first(self) -> str:
+        return self.tr("Enter the user name (for S3, the access key ID) first.")
+
+    def kept_for_this_run(self, problem: str) -> str:
+        if not problem:
+            return ""
+        return self.tr(
+            "The keyring could not keep the password (%1), so Parley keeps it only until it quits."
+        ).replace("%1", problem)
 
     def passphrase_problem(self, passphrase: str, repeat: str) -> str:
         """What is wrong with a typed passphrase ("" when none is typed, or it will do)."""
-        if not passphrase and not repeat:
-            return ""
-        weak = passphrase_problem(passphrase)
-        if weak:
-            return weak
-        if passphrase != repeat:
-            return self.tr("The two passphrases differ: type the same one in both fields.")
-        return ""
+        return typed_passphrase_problem(passphrase, repeat, self._passphrases_differ)
+
+    def _passphrases_differ(self) -> str:
+        return self.tr("The two passphrases differ: type the same one in both fields.")
 
     def remember_passphrase(self, passphrase: str) -> None:
         """Keep the passphrase in the keyring (what lets a daily backup run unasked)."""
@@ -256,7 +209,7 @@ class BackupViewModel(QObject):
 
     async def _remember(self, passphrase: str) -> None:
         try:
-            async with self._keyring_turn:
+            async with self._target.turn:
                 await self._settings.set_secret(PASSPHRASE_SECRET, passphrase)
         except (ParleyError, ValueError) as error:
             self.problemChanged.emit(
@@ -275,7 +228,7 @@ class BackupViewModel(QObject):
 
     async def _forget_passphrase(self) -> None:
         try:
-            async with self._keyring_turn:
+            async with self._target.turn:
                 await self._settings.delete_secret(PASSPHRASE_SECRET)
         except ParleyError as error:
             self.problemChanged.emit(PASSPHRASE, str(error))
@@ -317,31 +270,14 @@ class BackupViewModel(QObject):
 
     def test(self, kind: TargetKind, values: Mapping[str, FieldValue]) -> None:
         """Check that the target the form describes can be written (testFinished)."""
-        try:
-            target = build_target(kind, values)
-        except SettingsError as error:
-            self.problemChanged.emit(error.field, error.problem)
-            self.testFinished.emit(False, self.tr("Fix the field marked above first."))
-            return
-        self._set_testing(True)
-        self._tasks.start(self._test(target), "backup-test")
+        self._target.test(kind, values, self._probe)
 
-    async def _test(self, target: RemoteTarget) -> None:
-        try:
-            await self._service.test(target)
-        except (ParleyError, OSError) as error:
-            self.testFinished.emit(False, str(error))
-        else:
-            self.testFinished.emit(
-                True,
-                self.tr("Parley can write to %1.").replace("%1", describe_target(target)),
-            )
-        finally:
-            self._set_testing(False)
+    def fix_field(self) -> str:
+        return self.tr("Fix the field marked above first.")
 
-    def _set_testing(self, testing: bool) -> None:
-        self.testing = testing
-        self.testingChanged.emit(testing)
+    async def _probe(self, target: RemoteTarget) -> str:
+        await self._service.test(target)
+        return self.tr("Parley can write to %1.").replace("%1", describe_target(target))
 
     # --- backing up -------------------------------------------------------------------
 

@@ -8,8 +8,8 @@ service reports how it stands through its `changed` bus; this object passes that
 as `statusChanged` and the page reads `status` again. What a person asked for (create,
 join, sync now, remove, leave) ends with `actionFinished`, in words.
 
-The target's password is kept as the backup's is (`target_model`); the passphrase and
-the recovery key are never kept here: they go straight to the service.
+The target's password is kept, and Test runs, as the backup's do (`target_model`); the
+passphrase and the recovery key are never kept here: they go straight to the service.
 """
 
 from __future__ import annotations
@@ -23,16 +23,15 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from desktop.core.errors import ParleyError, SettingsError
-from desktop.core.remote_target import RemoteTarget, describe_target, needs_secret
+from desktop.core.errors import ParleyError
+from desktop.core.remote_target import RemoteTarget, describe_target
 from desktop.core.sync_settings import SyncSettings
-from desktop.engine.backup.crypto import passphrase_problem
 from desktop.engine.settings_service import SettingsService
 from desktop.engine.sync.errors import SyncError, SyncProblem
 from desktop.engine.sync.service import SyncService, SyncStatus
-from desktop.ui.viewmodels.backup_form import FieldValue, TargetKind, build_target, same_target
+from desktop.ui.viewmodels.backup_form import FieldValue, TargetKind, same_target
 from desktop.ui.viewmodels.sync_words import SyncWords
-from desktop.ui.viewmodels.target_model import PASSWORD, forget_secret, keep_secret, secret_saved
+from desktop.ui.viewmodels.target_model import TargetActions, typed_passphrase_problem
 from desktop.ui.viewmodels.tasks import TaskGroup
 
 log = logging.getLogger(__name__)
@@ -68,12 +67,12 @@ class SyncViewModel(QObject):
         self._tasks = tasks
         self.words = SyncWords(self)
         self._config = service.config
-        self.target_secret_saved = False
-        self.testing = False
+        self._target = TargetActions(
+            self, self.words, settings, service.session_secrets, tasks, "sync"
+        )
         self.working = False
         self._started = False
         self._closed = False
-        self._keyring_turn = asyncio.Lock()  # keyring reads and writes in the order asked
         service.changed.subscribe(self._on_status)
         settings.changed.subscribe(self._on_settings)
 
@@ -96,6 +95,14 @@ class SyncViewModel(QObject):
         return self._settings.keyring_problem
 
     @property
+    def target_secret_saved(self) -> bool:
+        return self._target.secret_saved
+
+    @property
+    def testing(self) -> bool:
+        return self._target.testing
+
+    @property
     def joined(self) -> bool:
         return self.status.joined
 
@@ -108,7 +115,7 @@ class SyncViewModel(QObject):
         old = self._config.target
         self._config = self.config
         if not same_target(old, self._config.target):
-            self.target_secret_saved = False
+            self._target.secret_saved = False
             self.load_secrets()
         self.configChanged.emit()
 
@@ -133,13 +140,9 @@ class SyncViewModel(QObject):
     def set_target(self, kind: TargetKind, values: Mapping[str, FieldValue]) -> bool:
         """Save the target the form describes; False (the field's problem said) when it
         cannot work. While in a vault the vault stays where it is: leave it first."""
-        try:
-            target = build_target(kind, values)
-        except SettingsError as error:
-            self.problemChanged.emit(error.field, error.problem)
+        target = self._target.target(kind, values)
+        if target is None:
             return False
-        for name in values:
-            self.problemChanged.emit(name, "")
         if same_target(target, self.config.target):
             return True
         if self.joined:
@@ -159,86 +162,29 @@ class SyncViewModel(QObject):
             self.problemChanged.emit("", str(error))
 
     def load_secrets(self) -> None:
-        self._tasks.start(self._load_secrets(), "sync-secrets")
-
-    async def _load_secrets(self) -> None:
-        async with self._keyring_turn:
-            self.target_secret_saved = await secret_saved(
-                self._settings, self._service.session_secrets, self.config.target
-            )
-        self.secretsChanged.emit()
+        self._target.load()
 
     def set_target_secret(self, value: str) -> None:
-        target = self.config.target
-        if not value:
-            return
-        if target is None or not needs_secret(target):
-            self.problemChanged.emit(PASSWORD, self.words.user_name_first())
-            return
-        self._tasks.start(self._keep_secret(target, value), "sync-password")
-
-    async def _keep_secret(self, target: RemoteTarget, value: str) -> None:
-        async with self._keyring_turn:
-            problem = await keep_secret(
-                self._settings, self._service.session_secrets, target, value
-            )
-        self.problemChanged.emit(PASSWORD, self.words.kept_for_this_run(problem))
-        self.target_secret_saved = True
-        self.secretsChanged.emit()
+        self._target.keep(value)
 
     def forget_target_secret(self) -> None:
-        target = self.config.target
-        if target is not None:
-            self._tasks.start(self._forget_secret(target), "sync-password")
-
-    async def _forget_secret(self, target: RemoteTarget) -> None:
-        async with self._keyring_turn:
-            try:
-                await forget_secret(self._settings, self._service.session_secrets, target)
-            except ParleyError as error:
-                self.problemChanged.emit(PASSWORD, str(error))
-        self.target_secret_saved = False
-        self.secretsChanged.emit()
+        self._target.forget()
 
     def test(self, kind: TargetKind, values: Mapping[str, FieldValue]) -> None:
         """Check the target can be used, and say whether a vault is there already."""
-        try:
-            target = build_target(kind, values)
-        except SettingsError as error:
-            self.problemChanged.emit(error.field, error.problem)
-            self.testFinished.emit(False, self.words.fix_field())
-            return
-        self._set_testing(True)
-        self._tasks.start(self._test(target), "sync-test")
+        self._target.test(kind, values, self._probe)
 
-    async def _test(self, target: RemoteTarget) -> None:
-        try:
-            await self._service.test(target)
-            found = await self._service.vault_exists(target)
-        except (ParleyError, OSError) as error:
-            self.testFinished.emit(False, str(error))
-        else:
-            self.testFinished.emit(True, self.words.tested(describe_target(target), found))
-        finally:
-            self._set_testing(False)
-
-    def _set_testing(self, testing: bool) -> None:
-        self.testing = testing
-        self.testingChanged.emit(testing)
+    async def _probe(self, target: RemoteTarget) -> str:
+        await self._service.test(target)
+        found = await self._service.vault_exists(target)
+        return self.words.tested(describe_target(target), found)
 
     # --- the vault --------------------------------------------------------------------
 
     def passphrase_problem(self, passphrase: str, repeat: str) -> str:
         """What is wrong with a new vault's passphrase ("" when none is typed, or it
         will do)."""
-        if not passphrase and not repeat:
-            return ""
-        weak = passphrase_problem(passphrase)
-        if weak:
-            return weak
-        if passphrase != repeat:
-            return self.words.passphrases_differ()
-        return ""
+        return typed_passphrase_problem(passphrase, repeat, self.words.passphrases_differ)
 
     def setup_problem(self) -> str:
         """Why a vault cannot be created or joined now ("" when it can)."""

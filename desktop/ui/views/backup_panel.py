@@ -7,6 +7,8 @@ filled from the keyring; they are cleared when the window closes.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -41,6 +43,44 @@ def password_edit(parent: QWidget) -> QLineEdit:
     return edit
 
 
+def warning_row(text: str, parent: QWidget) -> QHBoxLayout:
+    """`text` (what losing a passphrase means) beside a warning sign."""
+    icon = IconLabel("warning", parent, tone="danger")
+    warning = PlainLabel(text, parent)
+    warning.setWordWrap(True)
+    row = QHBoxLayout()
+    row.addWidget(icon, 0, Qt.AlignmentFlag.AlignTop)
+    row.addWidget(warning, 1)
+    return row
+
+
+def align_labels(forms: Iterable[QFormLayout]) -> None:
+    """Every form's labels as wide as the widest, so the fields of all line up."""
+    labels: list[QWidget] = []
+    for form in forms:
+        for row in range(form.rowCount()):
+            item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            widget = item.widget() if item is not None else None
+            if widget is not None:
+                labels.append(widget)
+    width = max((label.sizeHint().width() for label in labels), default=0)
+    for label in labels:
+        label.setMinimumWidth(width)
+
+
+def typed_problem(
+    check: Callable[[str, str], str], passphrase: str, repeat: str, left: bool
+) -> str:
+    """What to say of a new passphrase as typed so far (`check`: the view-model's
+    `passphrase_problem`): once repeated, all that is wrong; before that, only its
+    weakness, and only once the first field was `left`."""
+    if repeat:
+        return check(passphrase, repeat)
+    if passphrase and left:
+        return check(passphrase, passphrase)
+    return ""
+
+
 class BackupPanel(QWidget):
     def __init__(self, model: BackupViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -56,18 +96,13 @@ class BackupPanel(QWidget):
         self.passphrase_problem = FieldError(self)
         self.passphrase_note = form_hint("", self)
         self.passphrase_note.hide()
-        warning_icon = IconLabel("warning", self, tone="danger")
-        warning = PlainLabel(
+        warning = warning_row(
             self.tr(
                 "Without the passphrase nobody, not even you, can open these backups. "
                 "Keep it somewhere safe."
             ),
             self,
         )
-        warning.setWordWrap(True)
-        warning_row = QHBoxLayout()
-        warning_row.addWidget(warning_icon, 0, Qt.AlignmentFlag.AlignTop)
-        warning_row.addWidget(warning, 1)
         self.passphrase.textChanged.connect(self._update)
         self.repeat.textChanged.connect(self._update)
         self.passphrase.editingFinished.connect(self._on_passphrase_finished)
@@ -101,7 +136,7 @@ class BackupPanel(QWidget):
             field_column(self.repeat, self.passphrase_problem),
         )
         passphrase_form.addRow("", field_column(self.remember, self.passphrase_note))
-        passphrase_form.addRow("", warning_row)
+        passphrase_form.addRow("", warning)
         keep_row = QHBoxLayout()
         keep_label = QLabel(self.tr("Keep the &last"), self)
         keep_label.setTextFormat(Qt.TextFormat.PlainText)
@@ -128,7 +163,7 @@ class BackupPanel(QWidget):
         layout.addWidget(self.status)
         layout.addStretch(1)
         layout.addLayout(action_row)
-        self._align_forms(passphrase_form)
+        align_labels([passphrase_form, *self.target.findChildren(QFormLayout)])
 
         model.configChanged.connect(self.load)
         model.secretsChanged.connect(self._on_secrets)
@@ -138,20 +173,6 @@ class BackupPanel(QWidget):
         self.load()
         self._show_status()
         self._on_secrets()
-
-    def _align_forms(self, *forms: QFormLayout) -> None:
-        """Every form's labels as wide as the widest, so the fields of all line up."""
-        all_forms = [*forms, *self.target.findChildren(QFormLayout)]
-        labels: list[QWidget] = []
-        for form in all_forms:
-            for row in range(form.rowCount()):
-                item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
-                widget = item.widget() if item is not None else None
-                if widget is not None:
-                    labels.append(widget)
-        width = max((label.sizeHint().width() for label in labels), default=0)
-        for label in labels:
-            label.setMinimumWidth(width)
 
     # --- following the model ----------------------------------------------------------
 
@@ -204,12 +225,9 @@ class BackupPanel(QWidget):
     def _update(self) -> None:
         """What can be done now, and why not."""
         passphrase, repeat = self.passphrase.text(), self.repeat.text()
-        if repeat:
-            problem = self._model.passphrase_problem(passphrase, repeat)
-        elif passphrase and self._passphrase_left:  # before the repeat: only weakness
-            problem = self._model.passphrase_problem(passphrase, passphrase)
-        else:
-            problem = ""
+        problem = typed_problem(
+            self._model.passphrase_problem, passphrase, repeat, self._passphrase_left
+        )
         self.passphrase_problem.say(problem)
         reason = self._model.backup_problem(passphrase, repeat)
         self.back_up_button.setEnabled(not reason)

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from desktop.core.sync_settings import MAX_INTERVAL_MINUTES, MIN_INTERVAL_MINUTES
 from desktop.ui.viewmodels.sync import SyncViewModel
-from desktop.ui.views.backup_panel import section
+from desktop.ui.views.backup_panel import align_labels, section
 from desktop.ui.views.backup_target_form import TargetForm, buddy_label
 from desktop.ui.views.labels import PlainLabel, form_hint, message_box
 from desktop.ui.views.settings_pages.autosave import save_number_on_pause
@@ -77,7 +77,8 @@ class SyncPage(QWidget):
         layout.addWidget(self.joined_part)
         layout.addWidget(self.outcome)
         layout.addStretch(1)
-        self._align_forms()
+        # The setup's labels as wide as the target form's, so the fields line up.
+        align_labels([*self.target.findChildren(QFormLayout), *self.setup.forms])
 
         model.statusChanged.connect(self._show_status)
         model.workingChanged.connect(lambda _working: self._show_status())
@@ -170,20 +171,6 @@ class SyncPage(QWidget):
         layout.addSpacing(6)
         layout.addWidget(section(self.tr("Vault"), part))
         layout.addLayout(vault_buttons)
-
-    def _align_forms(self) -> None:
-        """The setup's labels as wide as the target form's, so the fields line up."""
-        forms = [*self.target.findChildren(QFormLayout), *self.setup.forms]
-        labels: list[QWidget] = []
-        for form in forms:
-            for row in range(form.rowCount()):
-                item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
-                widget = item.widget() if item is not None else None
-                if widget is not None:
-                    labels.append(widget)
-        width = max((label.sizeHint().width() for label in labels), default=0)
-        for label in labels:
-            label.setMinimumWidth(width)
 
     # --- following the model ----------------------------------------------------------
 

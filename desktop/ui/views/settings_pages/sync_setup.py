@@ -7,14 +7,12 @@ The passphrase fields are never filled from anywhere and are cleared once used.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from desktop.ui.icons import IconLabel
 from desktop.ui.viewmodels.sync import JOIN_SECRET, PASSPHRASE, SyncViewModel
-from desktop.ui.views.backup_panel import password_edit, section
+from desktop.ui.views.backup_panel import password_edit, section, typed_problem, warning_row
 from desktop.ui.views.backup_target_form import buddy_label, new_form
-from desktop.ui.views.labels import PlainLabel, form_hint
+from desktop.ui.views.labels import form_hint
 from desktop.ui.views.settings_pages.autosave import FieldError, field_column
 
 
@@ -35,18 +33,13 @@ class SyncSetup(QWidget):
         self.passphrase = password_edit(self)
         self.repeat = password_edit(self)
         self.passphrase_problem = FieldError(self)
-        warning_icon = IconLabel("warning", self, tone="danger")
-        warning = PlainLabel(
+        warning = warning_row(
             self.tr(
                 "If you lose both the passphrase and the recovery key, nobody, not even "
                 "you, can read the synced data again. Keep them somewhere safe."
             ),
             self,
         )
-        warning.setWordWrap(True)
-        warning_row = QHBoxLayout()
-        warning_row.addWidget(warning_icon, 0, Qt.AlignmentFlag.AlignTop)
-        warning_row.addWidget(warning, 1)
         self.create_button = QPushButton(self.tr("&Create Vault"), self)
         self.create_button.clicked.connect(self.create_vault)
         self.passphrase.textChanged.connect(self._update)
@@ -70,7 +63,7 @@ class SyncSetup(QWidget):
             buddy_label(self.tr("&Repeat"), self.repeat, self),
             field_column(self.repeat, self.passphrase_problem),
         )
-        create_form.addRow("", warning_row)
+        create_form.addRow("", warning)
         create_form.addRow("", _right(self.create_button))
         join_form = new_form()
         join_form.addRow(
@@ -117,12 +110,9 @@ class SyncSetup(QWidget):
     def _update(self) -> None:
         """What can be done now, and why not."""
         passphrase, repeat = self.passphrase.text(), self.repeat.text()
-        if repeat:
-            problem = self._model.passphrase_problem(passphrase, repeat)
-        elif passphrase and self._passphrase_left:  # before the repeat: only weakness
-            problem = self._model.passphrase_problem(passphrase, passphrase)
-        else:
-            problem = ""
+        problem = typed_problem(
+            self._model.passphrase_problem, passphrase, repeat, self._passphrase_left
+        )
         self.passphrase_problem.say(problem)
         reason = self._model.setup_problem()
         self.create_button.setEnabled(not reason and bool(passphrase) and not problem)
