@@ -19,6 +19,7 @@ Everything of one batch is one transaction of `parley.db`, then one of `sync.db`
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -30,11 +31,14 @@ from desktop.storage import mapping
 from desktop.storage import sync_records as rec
 from desktop.storage.database import Database
 from desktop.storage.restore_common import index_memory_words
+from desktop.storage.sync_check import well_formed
 from desktop.storage.sync_collect import CLOCK_KEY, CREATED, SAVE_REGISTER_SQL, SIGNATURE_SQL
 from desktop.storage.sync_state import SyncState, add_waiting, get_meta, set_meta, take_waiting
 from desktop.storage.tables import PERSON_SET_COLUMNS
 from desktop.storage.tombstones import Kind
 from desktop.storage.tombstones import record as record_tombstones
+
+log = logging.getLogger(__name__)
 
 _BATCH: Final = 500
 _MAX_DEPTH: Final = 100_000
@@ -46,6 +50,7 @@ class Applied:
     waiting: int = 0
     revived: list[str] = field(default_factory=list)  # conversation ids brought back
     removed_devices: dict[str, int] = field(default_factory=dict)  # device → last segment
+    passed_over: int = 0  # malformed records (sync_check.py), or ones the data refused
 
 
 def apply_records(
@@ -55,13 +60,18 @@ def apply_records(
     outcome = Applied()
     with state.write() as sconn, db.write() as conn:
         merge = _Merge(conn, sconn, now_ms, outcome)
-        queue = take_waiting(sconn) + list(records)
+        fresh = [record for record in records if well_formed(record)]
+        outcome.passed_over = len(records) - len(fresh)
+        queue = take_waiting(sconn) + fresh
         progress = True
         while queue and progress:
             progress = False
             later = []
             for record in queue:
-                if merge.apply(record):
+                applied = merge.apply_alone(record)
+                if applied is None:
+                    outcome.passed_over += 1
+                elif applied:
                     progress = True
                     outcome.applied += 1
                 else:
@@ -92,6 +102,24 @@ class _Merge:
         """What is done once per batch rather than once per record."""
         for cid, at_ms in self.activity.items():
             self._raise_activity(cid, at_ms)
+
+    def apply_alone(self, record: dict[str, Any]) -> bool | None:
+        """`apply` inside a savepoint: a record the data refuses (a duplicate key, a
+        value of the wrong kind deep inside) is undone alone and passed over (None),
+        and the rest of the batch still applies. A failure of the database itself (a
+        full disk) is not the record's fault: it ends the whole batch."""
+        for cursor in (self.main, self.known):
+            cursor.execute("SAVEPOINT sync_record")
+        try:
+            applied = self.apply(record)
+        except (KeyError, TypeError, ValueError, OverflowError, sqlite3.IntegrityError):
+            log.warning("A received %s record could not be applied", record.get("t"))
+            for cursor in (self.main, self.known):
+                cursor.execute("ROLLBACK TO sync_record")
+            applied = None
+        for cursor in (self.main, self.known):
+            cursor.execute("RELEASE sync_record")
+        return applied
 
     def apply(self, record: dict[str, Any]) -> bool:
         """True once applied (or nothing is left to do), False to wait."""

@@ -13,7 +13,6 @@ import hashlib
 import os
 import tempfile
 from pathlib import Path
-from typing import Final
 
 import pyrage
 
@@ -24,8 +23,6 @@ from desktop.engine.sync.codec import Vault
 from desktop.engine.sync.errors import SyncError, SyncProblem
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.sync_state import SyncState
-
-_SUFFIX: Final = ".sync-part"
 
 
 async def send_blobs(
@@ -68,7 +65,9 @@ async def fetch_blob(store: RemoteStore, vault: Vault, sha256: str, destination:
     with tempfile.TemporaryDirectory(prefix="parley-sync-", dir=destination.parent) as folder:
         sealed = Path(folder) / "blob.age"
         await store.get_file(vault.blob_name(sha256), sealed)
-        await asyncio.to_thread(_decrypt_checked, vault, sealed, destination, sha256)
+        await asyncio.to_thread(
+            _decrypt_checked, vault, sealed, Path(folder) / "plain", destination, sha256
+        )
 
 
 def _encrypt_file(vault: Vault, source: Path, sealed: Path) -> None:
@@ -76,8 +75,11 @@ def _encrypt_file(vault: Vault, source: Path, sealed: Path) -> None:
         pyrage.encrypt_io(reader, writer, [vault.recipient])
 
 
-def _decrypt_checked(vault: Vault, sealed: Path, destination: Path, sha256: str) -> None:
-    partial = destination.with_name(destination.name + _SUFFIX)
+def _decrypt_checked(
+    vault: Vault, sealed: Path, partial: Path, destination: Path, sha256: str
+) -> None:
+    """Decrypt into `partial` (in this fetch's own folder: two fetches of one file at
+    once never share it), check it, then move it into place whole."""
     try:
         with open(sealed, "rb") as reader, open(partial, "wb") as writer:
             pyrage.decrypt_io(reader, writer, [vault.identity])

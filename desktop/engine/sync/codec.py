@@ -45,6 +45,7 @@ FORMAT: Final = 1
 RECORDS_PER_SEGMENT: Final = 2000
 _MAX_PLAIN: Final = 512 * 1024 * 1024  # a segment larger than this is not Parley's
 _DEVICE_ID_CHARS: Final = 16
+_LATEST_MS: Final = 32_503_680_000_000  # the year 3000: a head's time past it is no time
 
 
 class ChainError(Exception):
@@ -254,10 +255,12 @@ def open_head(vault: Vault, data: bytes, device: str) -> Head:
     n, digest, name, at = body.get("n"), body.get("hash"), body.get("name"), body.get("at")
     if (
         not isinstance(n, int)
+        or isinstance(n, bool)
         or n < 0
         or not isinstance(digest, str)
         or not isinstance(name, str)
         or not isinstance(at, int)
+        or not 0 <= at < _LATEST_MS
     ):
         raise ChainError(tr("its head cannot be read"))
     return Head(device, n, digest, name, at)

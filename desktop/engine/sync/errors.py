@@ -57,3 +57,15 @@ def too_new() -> SyncError:
         SyncProblem.FORMAT,
         tr("The vault was written by a newer version of Parley. Update Parley to sync."),
     )
+
+
+def unreadable(device: str, count: int) -> SyncError:
+    return SyncError(
+        SyncProblem.TAMPERED,
+        tr(
+            "%n change(s) from {device} could not be read and were passed over; its other "
+            "changes were applied. That computer may run a newer or a faulty Parley.",
+            "",
+            count,
+        ).format(device=device),
+    )

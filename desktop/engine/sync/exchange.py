@@ -21,10 +21,11 @@ from desktop.engine.remote.base import RemoteStore
 from desktop.engine.remote.errors import RemoteError, RemoteProblem
 from desktop.engine.sync import codec
 from desktop.engine.sync.codec import ChainError, Head, Vault
-from desktop.engine.sync.errors import SyncError, SyncProblem, tampered
+from desktop.engine.sync.errors import SyncError, SyncProblem, tampered, unreadable
 from desktop.storage import sync_records
 from desktop.storage.database import Database
 from desktop.storage.sync_apply import Applied, apply_records
+from desktop.storage.sync_check import well_formed
 from desktop.storage.sync_collect import LocalChanges, collect, mark_sent, stamp_changes
 from desktop.storage.sync_state import (
     DeviceRow,
@@ -64,17 +65,24 @@ async def pull(
 ) -> PullOutcome:
     outcome = PullOutcome()
     folders = [item.name.rstrip("/") for item in await store.list(codec.DEVICES) if item.is_folder]
-    device_ids = sorted(name for name in folders if codec.is_device_id(name))
     known = {row.device: row for row in await asyncio.to_thread(state.devices)}
+    # A device read here before whose folder is gone is checked like one whose head is.
+    read_before = {device for device, row in known.items() if row.applied}
+    device_ids = sorted(
+        {name for name in folders if codec.is_device_id(name)} | (read_before - {me})
+    )
     heads: list[tuple[DeviceRow, Head]] = []
     for device in device_ids:
         row = known.get(device) or DeviceRow(device, "", 0, "", None, None)
         try:
             data = await store.get_bytes(codec.head_name(device))
         except RemoteError as error:
-            if error.problem is RemoteProblem.NOT_FOUND:
-                continue  # a device that has not finished its first write yet
-            raise
+            if error.problem is not RemoteProblem.NOT_FOUND:
+                raise
+            if row.applied:  # read here before: a head that goes is taken, not unwritten
+                detail = tr("its newest changes are missing from the storage")
+                outcome.refused.append(str(tampered(row.name or device, detail)))
+            continue  # else a device that has not finished its first write yet
         try:
             head = codec.open_head(vault, data, device)
         except ChainError as error:
@@ -94,8 +102,8 @@ async def pull(
         fetched.append((row, head, segments))
         for segment in segments:
             for record in segment.records:
-                if record.get("t") == sync_records.REMOVED:
-                    device, after = str(record.get("device")), int(record.get("after", 0))
+                if record.get("t") == sync_records.REMOVED and well_formed(record):
+                    device, after = record["device"], record["after"]
                     removals[device] = min(after, removals.get(device, after))
     done = 0
     for row, head, segments in fetched:
@@ -103,6 +111,7 @@ async def pull(
         if row.removed_after is not None and limit is not None:
             limit = min(limit, row.removed_after)
         applied, previous = row.applied, row.hash
+        passed_over = 0
         for segment in segments:
             if limit is not None and segment.n > limit:
                 break
@@ -112,6 +121,7 @@ async def pull(
             outcome.applied += result.applied
             outcome.waiting = result.waiting
             outcome.revived.extend(result.revived)
+            passed_over += result.passed_over
             applied, previous = segment.n, segment.digest
             updated = DeviceRow(
                 row.device, head.name, applied, previous, head.at, row.removed_after
@@ -119,6 +129,8 @@ async def pull(
             await asyncio.to_thread(_save_device, state, updated, result.removed_devices)
             done += 1
             progress("receiving", done, total)
+        if passed_over:
+            outcome.refused.append(str(unreadable(head.name or row.device, passed_over)))
         if applied == row.applied:  # nothing new: still note its name and last activity
             updated = DeviceRow(
                 row.device, head.name, applied, previous, head.at, row.removed_after

@@ -309,13 +309,12 @@ class SyncService:
 
     async def sync_now(self) -> SyncReport:
         """Receive other devices' changes, then send this device's. Raises in words."""
-        if self._vault is None or self.config.target is None:
-            raise not_joined()
         async with self._lock:
+            vault, target = self._joined()  # again inside: a leave may have gone first
             with self._in_words():
                 self._set_status(running=True, stage="", done=0, total=0)
                 try:
-                    report = await self._sync(self._vault, self.config.target)
+                    report = await self._sync(vault, target)
                 except RemoteError as error:
                     self._set_status(running=False, last_error=str(error))
                     raise
@@ -384,7 +383,7 @@ class SyncService:
                 DeviceInfo(
                     head.device,
                     head.name,
-                    datetime.fromtimestamp(head.at / 1000, UTC),
+                    _moment(head.at),
                     head.device == me,
                     bool(row and row.removed_after is not None),
                 )
@@ -416,11 +415,16 @@ class SyncService:
             ),
         )
 
+    def _joined(self) -> tuple[Vault, RemoteTarget]:
+        if self._vault is None or self.config.target is None:
+            raise not_joined()
+        return self._vault, self.config.target
+
     async def count_pending(self) -> int:
         """How many changes here wait to be sent (read in a worker thread)."""
-        if self._vault is None:
-            return 0
         async with self._lock:
+            if self._vault is None:  # checked inside: a leave may have gone first
+                return 0
             state = await self._open_state()
             me = await asyncio.to_thread(state.get, DEVICE_KEY)
             count = await asyncio.to_thread(pending_count, self._db, state, me, self._now_ms())
@@ -432,11 +436,10 @@ class SyncService:
         is cut where the storage holds it now, the same on every device), what it sends
         later is ignored everywhere, and it stops syncing when it next looks. Its copy
         of the key still opens what it already has; the page says so."""
-        if self._vault is None or self.config.target is None:
-            raise not_joined()
         async with self._lock:
+            vault, target = self._joined()
             with self._in_words():
-                store = await self.store_for(self.config.target)
+                store = await self.store_for(target)
                 state = await self._open_state()
                 me = await asyncio.to_thread(state.get, DEVICE_KEY)
                 if device_id == me:
@@ -445,11 +448,11 @@ class SyncService:
                 after = rows[device_id].applied if device_id in rows else 0
                 with contextlib.suppress(RemoteError, codec.ChainError):
                     head = await store.get_bytes(codec.head_name(device_id))
-                    after = max(after, codec.open_head(self._vault, head, device_id).n)
+                    after = max(after, codec.open_head(vault, head, device_id).n)
                 record = {"t": sync_records.REMOVED, "device": device_id, "after": after}
                 await exchange.push(
                     store,
-                    self._vault,
+                    vault,
                     state,
                     LocalChanges([], Marks(), []),
                     me,
@@ -504,13 +507,22 @@ async def _write_missing_check(store: RemoteStore, vault: Vault) -> None:
             raise
 
 
+def _moment(epoch_ms: int | None) -> datetime | None:
+    if not epoch_ms:
+        return None
+    try:
+        return datetime.fromtimestamp(epoch_ms / 1000, UTC)
+    except (ValueError, OverflowError, OSError):  # a time no calendar holds
+        return None
+
+
 def _known_devices(state: SyncState, this_name: str) -> tuple[DeviceInfo, ...]:
     me = state.get(DEVICE_KEY)
     found = [
         DeviceInfo(
             row.device,
             row.name or row.device,
-            datetime.fromtimestamp(row.seen_at / 1000, UTC) if row.seen_at else None,
+            _moment(row.seen_at),
             False,
             row.removed_after is not None,
         )
