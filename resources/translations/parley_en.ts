@@ -147,6 +147,14 @@
             <numerusform>%n images or files attached in Jan are not among the thread&apos;s files; they were not imported.</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/sync/errors.py" line="66"/>
+        <source>%n change(s) from {device} could not be read and were passed over; its other changes were applied. That computer may run a newer or a faulty Parley.</source>
+        <translation>
+            <numerusform>%n change from {device} could not be read and was passed over; its other changes were applied. That computer may run a newer or a faulty Parley.</numerusform>
+            <numerusform>%n changes from {device} could not be read and were passed over; its other changes were applied. That computer may run a newer or a faulty Parley.</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>ApprovalDialog</name>
@@ -162,7 +170,7 @@
 <context>
     <name>BackupViewModel</name>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="390"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="326"/>
         <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
         <translation>
             <numerusform>Backed up: %1 (%2); removed %Ln older backup.</numerusform>

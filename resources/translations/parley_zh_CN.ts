@@ -4238,58 +4238,58 @@
         <translation>必须是 {least} 到 {most} 之间的整数</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/blobs.py" line="91"/>
+        <location filename="../../desktop/engine/sync/blobs.py" line="93"/>
         <source>An attached file at the storage is not the file its message names.</source>
         <translation>存储中的某个附件与其所属消息记录的文件不一致。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/blobs.py" line="99"/>
+        <location filename="../../desktop/engine/sync/blobs.py" line="101"/>
         <source>An attached file at the storage cannot be decrypted with the vault key.</source>
         <translation>存储中的某个附件无法用保险库密钥解密。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="101"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="102"/>
         <source>it cannot be decrypted with the vault key</source>
         <translation>无法用保险库密钥解密</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="149"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="153"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="160"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="162"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="150"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="154"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="161"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="163"/>
         <source>The vault&apos;s key file is damaged.</source>
         <translation>保险库的密钥文件已损坏。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="206"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="207"/>
         <source>it is larger than any segment Parley writes</source>
         <translation>它比 Parley 写入的任何分段都大</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="211"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="213"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="212"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="214"/>
         <source>its contents cannot be read</source>
         <translation>无法读取其内容</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="219"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="220"/>
         <source>segment {n} holds another segment ({other}): segments were swapped or replayed</source>
         <translation>分段 {n} 中装的是另一个分段（{other}）：分段被调换或重放</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="225"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="226"/>
         <source>segment {n} does not follow the one before it: a segment was dropped or replaced</source>
         <translation>分段 {n} 与前一个分段接不上：有分段被删除或替换</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="247"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="249"/>
-        <location filename="../../desktop/engine/sync/codec.py" line="262"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="248"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="250"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="265"/>
         <source>its head cannot be read</source>
         <translation>无法读取其头部</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/codec.py" line="253"/>
+        <location filename="../../desktop/engine/sync/codec.py" line="254"/>
         <source>its head belongs to another device: heads were swapped</source>
         <translation>其头部属于另一台设备：头部被调换</translation>
     </message>
@@ -4313,28 +4313,40 @@
         <source>The vault was written by a newer version of Parley. Update Parley to sync.</source>
         <translation>该保险库由更新版本的 Parley 写入。请更新 Parley 后再同步。</translation>
     </message>
+    <message numerus="yes">
+        <location filename="../../desktop/engine/sync/errors.py" line="66"/>
+        <source>%n change(s) from {device} could not be read and were passed over; its other changes were applied. That computer may run a newer or a faulty Parley.</source>
+        <translation>
+            <numerusform>来自 {device} 的 %n 项更改无法读取，已跳过；它的其他更改已应用。那台电脑上的 Parley 可能是更新的版本，或者有故障。</numerusform>
+        </translation>
+    </message>
     <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="149"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="83"/>
+        <source>its newest changes are missing from the storage</source>
+        <translation>它最新的更改已从存储中消失</translation>
+    </message>
+    <message>
+        <location filename="../../desktop/engine/sync/exchange.py" line="161"/>
         <source>the storage served an older or altered copy of its changes</source>
         <translation>存储提供的是其更改的旧副本或被篡改的副本</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="157"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="169"/>
         <source>segment {n} is missing</source>
         <translation>缺少分段 {n}</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="161"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="173"/>
         <source>segment {n} is not the one its head names</source>
         <translation>分段 {n} 与其头部记录的不一致</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/exchange.py" line="235"/>
+        <location filename="../../desktop/engine/sync/exchange.py" line="247"/>
         <source>This computer&apos;s own changes at the storage were altered ({detail}).</source>
         <translation>存储中这台电脑自己的更改被篡改了（{detail}）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/service.py" line="495"/>
+        <location filename="../../desktop/engine/sync/service.py" line="496"/>
         <source>There is a vault at {where} already. Join it instead.</source>
         <translation>{where} 已有一个保险库。请改为加入它。</translation>
     </message>
@@ -4344,12 +4356,12 @@
         <translation>{where} 没有 Parley 保险库。请先创建一个。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/service.py" line="416"/>
+        <location filename="../../desktop/engine/sync/service.py" line="413"/>
         <source>This computer was removed from the sync vault on another device. Its chats stay here; join the vault again to sync.</source>
         <translation>这台电脑已在另一台设备上被移出同步保险库。它的聊天仍保留在这里；重新加入保险库即可继续同步。</translation>
     </message>
     <message>
-        <location filename="../../desktop/engine/sync/service.py" line="489"/>
+        <location filename="../../desktop/engine/sync/service.py" line="490"/>
         <source>Settings → Sync</source>
         <translation>“设置 → 同步”</translation>
     </message>
@@ -5058,72 +5070,72 @@
 <context>
     <name>BackupPanel</name>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="55"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="95"/>
         <source>Re&amp;member in the keyring</source>
         <translation>记住到密钥环(&amp;M)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="62"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="101"/>
         <source>Without the passphrase nobody, not even you, can open these backups. Keep it somewhere safe.</source>
         <translation>没有密码短语，任何人（包括你自己）都无法打开这些备份。请妥善保管。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="81"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="116"/>
         <source>Back up every &amp;day while Parley runs</source>
         <translation>Parley 运行期间每天备份(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="91"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="126"/>
         <source>Back Up &amp;Now</source>
         <translation>立即备份(&amp;N)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="97"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="132"/>
         <source>Pa&amp;ssphrase</source>
         <translation>密码短语(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="100"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="135"/>
         <source>&amp;Repeat</source>
         <translation>再次输入(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="106"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="141"/>
         <source>Keep the &amp;last</source>
         <translation>保留最近(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="111"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="146"/>
         <source>backups of this computer</source>
         <translation>份本机备份</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="118"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="153"/>
         <source>Where backups go</source>
         <translation>备份位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="121"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="156"/>
         <source>Passphrase</source>
         <translation>密码短语</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="124"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="159"/>
         <source>Schedule</source>
         <translation>计划</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="179"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="200"/>
         <source>The keyring is not available (%1): type the passphrase each time you back up.</source>
         <translation>密钥环不可用（%1）：每次备份时都需要输入密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="183"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="204"/>
         <source>The passphrase is kept in the keyring: leave the fields empty to use it, or type a new one to use from now on.</source>
         <translation>密码短语已保存在密钥环中：留空即可使用它，或输入新的密码短语以便今后使用。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/backup_panel.py" line="248"/>
+        <location filename="../../desktop/ui/views/backup_panel.py" line="266"/>
         <source>Type the passphrase in both fields to keep it in the keyring.</source>
         <translation>在两个输入框中都输入密码短语，即可将其保存到密钥环。</translation>
     </message>
@@ -5131,100 +5143,100 @@
 <context>
     <name>BackupViewModel</name>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="134"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="128"/>
         <source>The last backup failed (%1): %2</source>
         <translation>上次备份失败（%1）：%2</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="137"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="131"/>
         <source>The last good one was made %1.</source>
         <translation>上次成功的备份创建于 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="143"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="137"/>
         <source>Last backed up %1 as %2.</source>
         <translation>上次备份于 %1，文件为 %2。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="148"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="142"/>
         <source>Not backed up yet.</source>
         <translation>尚未备份。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="204"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="189"/>
         <source>Enter the user name (for S3, the access key ID) first.</source>
         <translation>请先输入用户名（S3 为 Access Key ID）。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="218"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="195"/>
         <source>The keyring could not keep the password (%1), so Parley keeps it only until it quits.</source>
         <translation>密钥环无法保存密码（%1），因此 Parley 只会保留到退出为止。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="249"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="203"/>
         <source>The two passphrases differ: type the same one in both fields.</source>
         <translation>两次输入的密码短语不一致：请在两个输入框中输入相同的密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="264"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="217"/>
         <source>The keyring could not keep the passphrase: %1</source>
         <translation>密钥环无法保存密码短语：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="290"/>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="306"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="243"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="259"/>
         <source>Choose where backups go first.</source>
         <translation>请先选择备份的存放位置。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="293"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="246"/>
         <source>Daily backups need the passphrase kept in the keyring, and the keyring is not available: %1</source>
         <translation>每日备份需要将密码短语保存在密钥环中，但密钥环不可用：%1</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="298"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="251"/>
         <source>Daily backups need the passphrase kept in the keyring: type it above and tick “Remember in the keyring”.</source>
         <translation>每日备份需要将密码短语保存在密钥环中：请在上方输入，并勾选“保存到密钥环”。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="308"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="261"/>
         <source>A backup or restore is running.</source>
         <translation>正在进行备份或恢复。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="313"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="266"/>
         <source>Enter a passphrase to lock the backup with.</source>
         <translation>请输入用于加密备份的密码短语。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="324"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="276"/>
         <source>Fix the field marked above first.</source>
         <translation>请先修正上方标出的字段。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="337"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="280"/>
         <source>Parley can write to %1.</source>
         <translation>Parley 可以写入 %1。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="374"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="310"/>
         <source>The backup was cancelled; nothing was changed.</source>
         <translation>备份已取消，未做任何更改。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="388"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="324"/>
         <source>Backed up: %1 (%2).</source>
         <translation>已备份：%1（%2）。</translation>
     </message>
     <message numerus="yes">
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="390"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="326"/>
         <source>Backed up: %1 (%2); removed %Ln older backup(s).</source>
         <translation>
             <numerusform>已备份：%1（%2）；已删除 %Ln 个较早的备份。</numerusform>
         </translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/viewmodels/backup.py" line="405"/>
+        <location filename="../../desktop/ui/viewmodels/backup.py" line="341"/>
         <source>The daily backup failed: %1</source>
         <translation>每日备份失败：%1</translation>
     </message>
@@ -9309,97 +9321,97 @@ What was added here since that backup is no longer shown. Parley first keeps a c
         <translation>保险库位置</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="103"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="104"/>
         <source>&amp;Sync Now</source>
         <translation>立即同步(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="110"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="111"/>
         <source> min</source>
         <translation> 分钟</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="116"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="117"/>
         <source>Device</source>
         <translation>设备</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="116"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="117"/>
         <source>Last sent changes</source>
         <translation>上次发送更改</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="122"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="123"/>
         <source>Re&amp;move Device…</source>
         <translation>移除设备(&amp;M)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="124"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="125"/>
         <source>Sh&amp;ow Recovery Key…</source>
         <translation>显示恢复密钥(&amp;O)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="126"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="127"/>
         <source>Lea&amp;ve Vault…</source>
         <translation>退出保险库(&amp;V)…</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="134"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="135"/>
         <source>&amp;Look for changes every</source>
         <translation>检查更改的间隔(&amp;L)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="147"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="148"/>
         <source>Status</source>
         <translation>状态</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="156"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="157"/>
         <source>&amp;Devices</source>
         <translation>设备(&amp;D)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="164"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="165"/>
         <source>A removed device stops syncing; the copy it has keeps what it already synced. If a device was lost, make a new vault with a new passphrase.</source>
         <translation>被移除的设备会停止同步，但它已同步的内容仍保留在它的副本中。如果设备丢失，请用新的密码短语创建一个新保险库。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="171"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="172"/>
         <source>Vault</source>
         <translation>保险库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="209"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="196"/>
         <source>Res&amp;ume Syncing</source>
         <translation>恢复同步(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="209"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="196"/>
         <source>Pa&amp;use Syncing</source>
         <translation>暂停同步(&amp;U)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="277"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="264"/>
         <source>Remove “%1” from the vault? It stops syncing: the other devices ignore what it sends from now on. The copy it has still holds everything it synced so far.</source>
         <translation>要将“%1”移出保险库吗？它将停止同步：从现在起，其他设备会忽略它发送的内容。它的副本仍保留目前已同步的全部内容。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="281"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="268"/>
         <source>Remove Device</source>
         <translation>移除设备</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="283"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="270"/>
         <source>Remove</source>
         <translation>移除</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="289"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="276"/>
         <source>Leave the sync vault? This computer stops syncing; its chats stay here, and the vault and your other devices are not changed. You can join again with the passphrase or the recovery key.</source>
         <translation>要退出同步保险库吗？这台电脑将停止同步；它的聊天仍保留在这里，保险库和你的其他设备不受影响。之后可以用密码短语或恢复密钥重新加入。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="294"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_page.py" line="281"/>
         <source>Leave Vault</source>
         <translation>退出保险库</translation>
     </message>
@@ -9407,52 +9419,52 @@ What was added here since that backup is no longer shown. Parley first keeps a c
 <context>
     <name>SyncSetup</name>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="30"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="28"/>
         <source>The first computer creates the vault; your other computers join it. Chats are encrypted on this computer before they are sent.</source>
         <translation>由第一台电脑创建保险库，其他电脑加入它。聊天在发送前会先在本机加密。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="41"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="38"/>
         <source>If you lose both the passphrase and the recovery key, nobody, not even you, can read the synced data again. Keep them somewhere safe.</source>
         <translation>如果密码短语和恢复密钥都丢失了，任何人（包括你自己）都无法再读取同步的数据。请把它们存放在安全的地方。</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="50"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="43"/>
         <source>&amp;Create Vault</source>
         <translation>创建保险库(&amp;C)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="61"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="54"/>
         <source>&amp;Join Vault</source>
         <translation>加入保险库(&amp;J)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="67"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="60"/>
         <source>Pa&amp;ssphrase</source>
         <translation>密码短语(&amp;S)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="70"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="63"/>
         <source>&amp;Repeat</source>
         <translation>再次输入(&amp;R)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="77"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="70"/>
         <source>Passphrase or rec&amp;overy key</source>
         <translation>密码短语或恢复密钥(&amp;O)</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="85"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="78"/>
         <source>Create a vault</source>
         <translation>创建保险库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="89"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="82"/>
         <source>Join a vault</source>
         <translation>加入保险库</translation>
     </message>
     <message>
-        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="93"/>
+        <location filename="../../desktop/ui/views/settings_pages/sync_setup.py" line="86"/>
         <source>On your other computers, choose the same place above, then type the vault&apos;s passphrase or its recovery key here.</source>
         <translation>在你的其他电脑上，在上方选择相同的位置，然后在这里输入保险库的密码短语或恢复密钥。</translation>
     </message>
