@@ -41,7 +41,7 @@ from desktop.engine.remote.base import DEFAULT_TIMEOUT, RemoteStore
 from desktop.engine.remote.errors import RemoteError, RemoteProblem, fixed_in
 from desktop.engine.remote.factory import store_with_secret
 from desktop.engine.settings_service import SettingsService
-from desktop.engine.sync import codec, exchange
+from desktop.engine.sync import codec, exchange, vault_objects
 from desktop.engine.sync.blobs import fetch_blob, send_blobs
 from desktop.engine.sync.codec import Vault
 from desktop.engine.sync.errors import SyncError, SyncProblem, not_joined
@@ -191,32 +191,14 @@ class SyncService:
     async def vault_exists(self, target: RemoteTarget) -> bool:
         store = await self.store_for(target)
         with self._in_words():
-            return await self._vault_at(store)
-
-    @staticmethod
-    async def _vault_at(store: RemoteStore) -> bool:
-        return any(item.name == "vault.age" for item in await store.list(codec.ROOT))
+            return await vault_objects.vault_at(store)
 
     async def create_vault(self, target: RemoteTarget, passphrase: str) -> str:
         """Make a new vault at `target`, locked with `passphrase`; returns the recovery
         key. SyncError VAULT_EXISTS where there is one already (join it instead)."""
         async with self._lock:
             with self._in_words():
-                store = await self.store_for(target)
-                await store.check()
-                # Asked first as well: some servers ignore the create-only condition,
-                # and the key every device depends on must never be written over.
-                if await self._vault_at(store):
-                    raise _vault_exists(store)
-                vault = codec.new_vault()
-                locked = await asyncio.to_thread(codec.lock_vault, vault, passphrase)
-                try:
-                    await store.put_bytes(codec.VAULT, locked, create_only=True)
-                except RemoteError as error:
-                    if error.problem is RemoteProblem.CONFLICT:
-                        raise _vault_exists(store) from error
-                    raise
-                await store.put_bytes(codec.CHECK, codec.check_object(vault))
+                vault = await vault_objects.create(await self.store_for(target), passphrase)
                 await self._enter(vault, target)
         self._schedule.soon()
         return vault.key_text
@@ -225,24 +207,7 @@ class SyncService:
         """Join the vault at `target` with its passphrase or recovery key."""
         async with self._lock:
             with self._in_words():
-                store = await self.store_for(target)
-                try:
-                    if secret.strip().upper().startswith("AGE-SECRET-KEY-"):
-                        check = await store.get_bytes(codec.CHECK)
-                        vault = codec.vault_from_key(check, secret)
-                    else:
-                        locked = await store.get_bytes(codec.VAULT)
-                        vault = await asyncio.to_thread(codec.unlock_vault, locked, secret)
-                        await _write_missing_check(store, vault)
-                except RemoteError as error:
-                    if error.problem is RemoteProblem.NOT_FOUND:
-                        raise SyncError(
-                            SyncProblem.NO_VAULT,
-                            tr("There is no Parley vault at {where}. Create one first.").format(
-                                where=store.description
-                            ),
-                        ) from error
-                    raise
+                vault = await vault_objects.open_vault(await self.store_for(target), secret)
                 await self._enter(vault, target)
         self._schedule.soon()
 
@@ -488,23 +453,6 @@ class SyncService:
     def _in_words() -> contextlib.AbstractContextManager[None]:
         """Storage errors raised inside point at Settings → Sync, not File → Back Up…."""
         return fixed_in(tr("Settings → Sync"))
-
-
-def _vault_exists(store: RemoteStore) -> SyncError:
-    return SyncError(
-        SyncProblem.VAULT_EXISTS,
-        tr("There is a vault at {where} already. Join it instead.").format(where=store.description),
-    )
-
-
-async def _write_missing_check(store: RemoteStore, vault: Vault) -> None:
-    """A vault whose creation stopped before `check.age` is completed by the first
-    device that opens it with the passphrase, so its recovery key works from then on."""
-    try:
-        await store.put_bytes(codec.CHECK, codec.check_object(vault), create_only=True)
-    except RemoteError as error:
-        if error.problem is not RemoteProblem.CONFLICT:
-            raise
 
 
 def _moment(epoch_ms: int | None) -> datetime | None:
