@@ -155,6 +155,9 @@ class SyncService:
     # --- vault -----------------------------------------------------------------------
 
     async def _load_vault(self) -> None:
+        if self.config.target is None:  # never set up: the keyring need not even load
+            self._set_status(joined=False)
+            return
         text = await self._settings.secret(VAULT_KEY_SECRET)
         if text and self._vault is None:
             try:
