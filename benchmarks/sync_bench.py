@@ -46,50 +46,18 @@ from typing import Any, TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.backup_bench import PASSPHRASE
+from benchmarks.backup_bench import WORDS as BACKUP_WORDS
 from benchmarks.phases import run_phase
 
 T = TypeVar("T")
 PER_CONVERSATION = 10
 FILE_BYTES = 2 * 1024 * 1024
-PASSPHRASE = "violet staircase umbrella 42"
+# The backup benchmark's words and passphrase, with a few more of a programmer's.
 WORDS = [
-    "the",
-    "quick",
-    "brown",
-    "fox",
-    "jumps",
-    "over",
-    "a",
-    "lazy",
-    "dog",
-    "while",
-    "trains",
-    "run",
-    "late",
-    "and",
-    "tokyo",
-    "kyoto",
-    "lisbon",
-    "garden",
-    "budget",
-    "invoice",
-    "python",
-    "function",
-    "return",
-    "value",
-    "because",
-    "however",
-    "the",
-    "database",
-    "query",
-    "index",
-    "cache",
-    "request",
-    "response",
-    "server",
-    "client",
-    "thread",
-    "memory",
+    *BACKUP_WORDS,
+    *("because", "however", "database", "query", "index", "cache", "request"),
+    *("response", "server", "client", "thread", "memory"),
 ]
 CODE = '''```python
 def total(items: list[dict[str, float]]) -> float:
