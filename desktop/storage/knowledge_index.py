@@ -64,6 +64,10 @@ _DDL = (
     )""",
     "CREATE INDEX IF NOT EXISTS chunks_by_source ON chunks (source_id, ordinal)",
     "CREATE INDEX IF NOT EXISTS chunks_by_text ON chunks (text_sha256)",
+    # A chunk's source without reading its row (which holds its text): the word search
+    # checks 100 ranked chunks this way on every question, 0.5 ms less at 100,000
+    # chunks. Added to indexes made before it when they are next opened.
+    "CREATE INDEX IF NOT EXISTS chunks_sources ON chunks (id, source_id)",
     """CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5 (
         words, tokenize = 'unicode61 remove_diacritics 2'
     )""",

@@ -19,12 +19,13 @@ from __future__ import annotations
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import URL, Connection, Engine, create_engine, event
+from sqlalchemy.exc import DBAPIError
 
 from desktop.storage.short_index import register_sql_functions
 
@@ -114,3 +115,28 @@ def write_transaction(engine: Engine) -> Iterator[Connection]:
         conn.execution_options(**{_BEGIN_OPTION: "IMMEDIATE"})
         with conn.begin():
             yield conn
+
+
+def driver_connection(connection: Connection) -> sqlite3.Connection:
+    """The sqlite3 connection under `connection`, in the same transaction: for hot
+    paths, where SQLAlchemy's own work for each statement costs more than SQLite's."""
+    driver = connection.connection.driver_connection
+    assert isinstance(driver, sqlite3.Connection)
+    return driver
+
+
+def driver_rows(
+    connection: Connection,
+    statement: str,
+    parameters: Mapping[str, Any] | Sequence[Any] = (),
+) -> list[Any]:
+    """Every row of `statement`, run on the sqlite3 connection under `connection` (in
+    its transaction), without SQLAlchemy's 0.05-0.1 ms a statement. A failure is
+    raised as `connection.execute` would raise it (SQLAlchemy's `DBAPIError` kinds),
+    so callers handle one kind of database error."""
+    try:
+        return driver_connection(connection).execute(statement, parameters).fetchall()
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(
+            statement, None, error, sqlite3.Error, hide_parameters=True
+        ) from error

@@ -31,6 +31,7 @@ from desktop.storage import mapping
 from desktop.storage import sync_records as rec
 from desktop.storage.database import Database
 from desktop.storage.restore_common import index_memory_words
+from desktop.storage.sqlite_engine import driver_connection
 from desktop.storage.sync_check import well_formed
 from desktop.storage.sync_collect import CLOCK_KEY, CREATED, SAVE_REGISTER_SQL, SIGNATURE_SQL
 from desktop.storage.sync_state import SyncState, add_waiting, get_meta, set_meta, take_waiting
@@ -91,8 +92,8 @@ class _Merge:
 
     def __init__(self, conn: Connection, sconn: Connection, now_ms: int, outcome: Applied):
         self.conn = conn
-        self.main = _raw(conn)
-        self.known = _raw(sconn)
+        self.main = driver_connection(conn)
+        self.known = driver_connection(sconn)
         self.now_ms = now_ms
         self.outcome = outcome
         self.clock = int(get_meta(sconn, CLOCK_KEY, "0"))
@@ -464,12 +465,6 @@ class _Merge:
         )
         self.known.execute("INSERT OR IGNORE INTO attachments (id) VALUES (?)", (row["id"],))
         return True
-
-
-def _raw(conn: Connection) -> sqlite3.Connection:
-    driver = conn.connection.driver_connection
-    assert isinstance(driver, sqlite3.Connection)
-    return driver
 
 
 def _column_value(name: str, value: Any) -> Any:

@@ -166,27 +166,31 @@ def test_term_choice_rules():
     assert pick_terms(["the", "zebra"], {"the": 50, "zebra": 3}, 60).kept == ("zebra", "the")
 
 
-def test_frequencies_are_remembered_while_the_index_size_holds(index):
+def test_frequent_terms_are_remembered_while_the_index_size_holds(index):
     add_source(index, "lib", "a.md", [f"zebra {n}" for n in range(20)])
-    frequencies = TermFrequencies()
+    frequencies = TermFrequencies(census_floor=10)  # "zebra" is frequent, "7" is not
     with read_transaction(index) as connection:
         assert frequencies.read(connection, ["zebra", "7"]) == (20, {"zebra": 20, "7": 1})
-    add_source(index, "lib", "b.md", ["zebra again"])  # 5 % more chunks: remembered
+    add_source(index, "lib", "b.md", ["zebra again 7"])  # 5 % more chunks
     with read_transaction(index) as connection:
-        assert frequencies.read(connection, ["zebra", "again"]) == (21, {"zebra": 20, "again": 1})
+        # The chunks are counted again (a library changed), the frequent term remembered,
+        # the others read as they are asked.
+        assert frequencies.read(connection, ["zebra", "again", "7"]) == (
+            21,
+            {"zebra": 20, "again": 1, "7": 2},
+        )
     add_source(index, "lib", "c.md", ["zebra", "zebra", "zebra"])  # 20 % more: read again
     with read_transaction(index) as connection:
         assert frequencies.read(connection, ["zebra"]) == (24, {"zebra": 24})
 
 
-def test_a_term_past_the_common_line_counts_as_in_every_chunk(index):
-    # Counting stops just past the line: its exact figure would change nothing.
+def test_frequencies_are_exact_for_common_rare_and_absent_terms(index):
     add_source(index, "lib", "a.md", [f"the week {n}" for n in range(PRUNE_FLOOR * 6)])
     add_source(index, "lib", "b.md", [f"zebra {n}" for n in range(PRUNE_FLOOR)])
     with read_transaction(index) as connection:
-        total, counts = TermFrequencies().read(connection, ["week", "zebra", "unicorn"])
+        total, counts = TermFrequencies().read(connection, ["week", "zebra", "7", "unicorn"])
     assert total == PRUNE_FLOOR * 7
-    assert counts == {"week": total, "zebra": PRUNE_FLOOR, "unicorn": 0}
+    assert counts == {"week": PRUNE_FLOOR * 6, "zebra": PRUNE_FLOOR, "7": 2, "unicorn": 0}
 
 
 def test_sources_not_indexed_are_never_returned(index):
@@ -302,3 +306,19 @@ def test_word_search_returns_at_most_the_limit_best_first(index):
         hits = word_search(connection, ["lib"], "zebra", limit=10)
     assert hits == list(reversed(ids))[:10]
     assert len(_search(index, "zebra")) == WORD_HITS
+
+
+def test_an_index_made_before_the_chunk_source_index_gets_it_when_opened(tmp_path):
+    engine = open_index(tmp_path)
+    zebra, _ = add_source(engine, "lib", "a.md", ["the zebra", "the report"])
+    with write_transaction(engine) as connection:  # the index file as it was made before
+        connection.execute(text("DROP INDEX chunks_sources"))
+    engine.dispose()
+    engine = open_index(tmp_path)
+    try:
+        with read_transaction(engine) as connection:
+            names = connection.execute(text("SELECT name FROM sqlite_master")).scalars().all()
+        assert "chunks_sources" in names
+        assert _search(engine, "zebra") == [zebra]
+    finally:
+        engine.dispose()

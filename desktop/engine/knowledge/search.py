@@ -21,32 +21,40 @@ person's words. A broken index (a database error) is not hidden: it propagates.
 Memory: a library's matrix is read once and kept by `VectorMatrices`
 (`vector_matrices.py`); a query allocates only its score vector.
 
-Blocking work (SQLite, numpy) runs in worker threads: the event loop only waits.
+Blocking work (SQLite, numpy) runs in worker threads: the event loop only waits. The
+word search's thread waits up to 5 ms for the question's vectors and, when they are
+back and the matrices held are current, does the rest itself in the same read
+transaction; otherwise the event loop loads what is missing and a second worker call
+ranks. On a busy machine every hop between the loop and a thread waits for a core: a
+search with one hop had a p95 3 ms lower.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 import time
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from sqlalchemy import Engine
+from sqlalchemy import Connection, Engine
 
 from desktop.core.errors import ProviderError
 from desktop.core.i18n import tr
 from desktop.core.knowledge import MAX_PASSAGES, LibrarySettings, Passage, SearchOutcome
-from desktop.engine.knowledge.vector_matrices import VectorMatrices
+from desktop.engine.knowledge.ranking import VECTOR_HITS, fuse, nearest, query_vector
+from desktop.engine.knowledge.vector_matrices import CachedMatrix, VectorMatrices
 from desktop.storage.knowledge_queries import (
     WORD_HITS,
     Fingerprint,
     StoredPassage,
     TermFrequencies,
     VectorMatrix,
+    empty_matrix,
     fetch_passages,
     library_fingerprint,
     word_search,
@@ -61,9 +69,11 @@ Locate = Callable[[LibrarySettings, str], str]
 """The absolute path of a library-relative source path, from the library's settings."""
 
 EMBED_TIMEOUT_S: Final = 10.0
-VECTOR_HITS: Final = 50
-RRF_K: Final = 60
 _FETCH_BATCH: Final = 4 * MAX_PASSAGES  # candidates read per round (duplicates, gone files)
+# How long the word search's thread waits for the question's vectors before it hands
+# the rest back to the event loop: a hop back and forth costs about this much on a busy
+# machine, and a vector that comes later comes from a network that takes far longer.
+_ARRIVAL_WAIT_S: Final = 0.005
 
 
 # --- reasons to search by words only ------------------------------------------------
@@ -97,55 +107,6 @@ def _other_size() -> str:
     return tr("the embedding model returns vectors of another size than the library's index")
 
 
-# --- ranking -----------------------------------------------------------------------
-
-
-def query_vector(values: Sequence[float]) -> npt.NDArray[np.float32] | None:
-    """The question's embedding as a unit float32 vector (float32, so `matrix @ q`
-    never widens the matrix into a float64 copy); None if it is empty or not finite."""
-    try:
-        array = np.asarray(values, dtype=np.float32)
-    except (TypeError, ValueError):
-        return None
-    if array.ndim != 1 or array.size == 0 or not np.all(np.isfinite(array)):
-        return None
-    norm = float(np.linalg.norm(array))
-    if norm == 0.0 or not np.isfinite(norm):
-        return None
-    return np.ascontiguousarray(array / np.float32(norm), dtype=np.float32)
-
-
-def nearest(
-    matrices: Sequence[VectorMatrix], q: npt.NDArray[np.float32], count: int = VECTOR_HITS
-) -> list[int]:
-    """Chunk ids of the `count` rows most similar to `q` over all `matrices` (vectors
-    of one model, so their cosines compare), most similar first."""
-    found: list[tuple[float, int]] = []
-    for vectors in matrices:
-        n = len(vectors)
-        if n == 0:
-            continue
-        scores = vectors.matrix @ q
-        top = min(count, n)
-        rows = np.argpartition(scores, n - top)[n - top :] if top < n else np.arange(n)
-        found.extend(zip(scores[rows].tolist(), vectors.chunk_ids[rows].tolist(), strict=True))
-    found.sort(key=lambda hit: (-hit[0], hit[1]))
-    return [chunk_id for _, chunk_id in found[:count]]
-
-
-def fuse(rankings: Sequence[Sequence[int]], k: int = RRF_K) -> list[tuple[int, float]]:
-    """Reciprocal rank fusion: each chunk scores the sum of 1 / (k + rank) over the
-    lists it is in (rank from 1). Best first; ties go to the better single rank."""
-    scores: dict[int, float] = {}
-    best: dict[int, int] = {}
-    for ranking in rankings:
-        for rank, chunk_id in enumerate(dict.fromkeys(ranking), start=1):
-            scores[chunk_id] = scores.get(chunk_id, 0.0) + 1.0 / (k + rank)
-            best[chunk_id] = min(best.get(chunk_id, rank), rank)
-    order = sorted(scores, key=lambda c: (-scores[c], best[c], c))
-    return [(chunk_id, scores[chunk_id]) for chunk_id in order]
-
-
 # --- the search --------------------------------------------------------------------
 
 
@@ -156,6 +117,53 @@ class _Prepared:
     q: npt.NDArray[np.float32] | None  # the query's unit vector, if it could be made
     matrices: list[VectorMatrix]  # of its libraries that can be searched with q
     words_only: dict[str, str]  # library id -> why its vectors are not searched
+
+
+Embedded = tuple[npt.NDArray[np.float32] | None, str]
+"""A question's unit vector under one model, or None and why there is none."""
+
+
+class _Arrived:
+    """The question's vectors as they come back, per model key: filled on the event
+    loop, read by the worker thread that searches the words."""
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._vectors: dict[str, Embedded] = {}
+
+    def arrive(self, key: str, vector: Embedded) -> None:
+        with self._changed:
+            self._vectors[key] = vector
+            self._changed.notify_all()
+
+    def wait(self, keys: Iterable[str], timeout_s: float) -> dict[str, Embedded] | None:
+        """Every one of `keys`' vectors, if they all arrive within `timeout_s`."""
+        wanted = set(keys)
+        with self._changed:
+            if self._changed.wait_for(lambda: wanted <= self._vectors.keys(), timeout_s):
+                return dict(self._vectors)
+            return None
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """What the worker thread needs to finish a search by itself when every model's
+    vector has arrived and every matrix it holds is current."""
+
+    groups: dict[str, list[LibrarySettings]]  # model key -> its libraries
+    arrived: _Arrived
+    held: dict[tuple[str, str], CachedMatrix | None]  # (library, model) -> held now
+    by_id: dict[str, LibrarySettings]
+    locate: Locate
+    limit: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Words:
+    hits: list[int]
+    fingerprints: dict[str, Fingerprint]  # of the libraries searched by vectors too
+    prepared: list[_Prepared] | None = None  # finished in the worker: the rest too
+    passages: list[Passage] | None = None
 
 
 class KnowledgeSearch:
@@ -204,125 +212,192 @@ class KnowledgeSearch:
             else:
                 groups.setdefault(library.embedding.key, []).append(library)
 
-        ids = [library.id for library in searched]
-        embedded = [library.id for members in groups.values() for library in members]
-        lexical = asyncio.ensure_future(asyncio.to_thread(self._word_hits, ids, query, embedded))
-        prepared = [
-            asyncio.ensure_future(self._prepare(key, members, query, embedders[key], lexical))
-            for key, members in groups.items()
-        ]
-        # Every part is awaited to its end (cancelled with the search), then the first
-        # failure is raised as it was: a database error, not a group of them.
-        parts = await asyncio.gather(lexical, *prepared, return_exceptions=True)
-        for part in parts:
-            if isinstance(part, BaseException):
-                raise part
-        word_hits, _ = lexical.result()
-        searches: list[tuple[list[VectorMatrix], npt.NDArray[np.float32]]] = []
-        for task in prepared:
-            ready = task.result()
-            words_only.update(ready.words_only)
-            if ready.q is not None and ready.matrices:
-                searches.append((ready.matrices, ready.q))
-        # The products after the word search, not beside it: they keep every core busy
-        # (BLAS), and SQLite beside them slowed both. One worker call for the products,
-        # the fusion, the passages and finding their files (a library on a network
-        # drive may be slow to answer): each hop to a thread costs on a busy machine.
-        by_id = {library.id: library for library in searched}
-        passages = await asyncio.to_thread(
-            lambda: [
-                _passage(stored, locate(by_id[stored.library_id], stored.path), score)
-                for stored, score in self._rank(word_hits, searches, limit)
-                if stored.library_id in by_id
-            ]
+        arrived = _Arrived()
+
+        async def embedded(key: str) -> Embedded:
+            vector = await _embed(embedders[key], query, self._embed_timeout_s)
+            arrived.arrive(key, vector)
+            return vector
+
+        embeddings = {key: asyncio.ensure_future(embedded(key)) for key in groups}
+        job = _Job(
+            groups,
+            arrived,
+            {
+                (lib.id, key): self.matrices.held(lib.id, key)
+                for key in groups
+                for lib in groups[key]
+            },
+            {library.id: library for library in searched},
+            locate,
+            limit,
         )
+        try:
+            # Each embedding starts (and one that needs no network ends) before the
+            # word search's thread competes with the event loop for the interpreter.
+            await asyncio.sleep(0)
+            words = await asyncio.to_thread(self._words, [lib.id for lib in searched], query, job)
+            prepared, passages = words.prepared, words.passages
+            if prepared is None or passages is None:
+                # A vector still on its way or a matrix to read: the rest from here.
+                # Every model's part is awaited to its end, then the first failure is
+                # raised as it was: a database error, not a group of them.
+                parts = await asyncio.gather(
+                    *(
+                        self._prepare(key, members, words.fingerprints, embeddings[key])
+                        for key, members in groups.items()
+                    ),
+                    return_exceptions=True,
+                )
+                for part in parts:
+                    if isinstance(part, BaseException):
+                        raise part
+                prepared = [part for part in parts if isinstance(part, _Prepared)]
+                passages = await asyncio.to_thread(self._passages, words.hits, prepared, job)
+        finally:
+            for embedding in embeddings.values():
+                embedding.cancel()
+        for ready in prepared:
+            words_only.update(ready.words_only)
         reason = _reason(searched, words_only)
         log.info(
             "knowledge search: %d libraries, %d word hits, %d models, %d passages, %.0f ms%s",
             len(searched),
-            len(word_hits),
-            len(searches),
+            len(words.hits),
+            sum(1 for ready in prepared if ready.matrices),
             len(passages),
             (time.perf_counter() - began) * 1000,
             ", words only for some" if reason else "",
         )
         return SearchOutcome(tuple(passages), reason)
 
-    def _word_hits(
-        self, library_ids: list[str], query: str, embedded: list[str]
-    ) -> tuple[list[int], dict[str, Fingerprint]]:
-        """The word hits, and the fingerprints of the libraries searched by vectors
-        too (read here rather than in a worker call of their own: a hop to a thread
-        costs milliseconds on a busy machine)."""
+    def _words(self, library_ids: list[str], query: str, job: _Job) -> _Words:
+        """The word hits and the fingerprints of the libraries searched by vectors too;
+        and when their vectors arrive meanwhile (a fast embedder) and the matrices held
+        are current, the whole search, in one read transaction: each hop between the
+        event loop and a worker thread waits for a core on a busy machine."""
+        embedded = [lib.id for members in job.groups.values() for lib in members]
         with read_transaction(self._engine) as connection:
             hits = word_search(connection, library_ids, query, WORD_HITS, self._frequencies)
-            return hits, {lib: library_fingerprint(connection, lib) for lib in embedded}
+            fingerprints = {lib: library_fingerprint(connection, lib) for lib in embedded}
+            prepared = _prepared_here(job, fingerprints)
+            if prepared is None:
+                return _Words(hits, fingerprints)
+            ranked = self._rank(connection, hits, prepared, job.limit)
+        return _Words(hits, fingerprints, prepared, _located(ranked, job))
 
     async def _prepare(
         self,
         model_key: str,
         libraries: list[LibrarySettings],
-        query: str,
-        embedder: QueryEmbedder,
-        lexical: asyncio.Future[tuple[list[int], dict[str, Fingerprint]]],
+        fingerprints: Mapping[str, Fingerprint],
+        embedding: asyncio.Future[Embedded],
     ) -> _Prepared:
         """One model's query vector and its libraries' matrices, read while the query
         is embedded (the first read of a large library takes a second or two)."""
-        embedding = asyncio.ensure_future(_embed(embedder, query, self._embed_timeout_s))
-        try:
-            _, fingerprints = await lexical
-            matrices = [
-                await self.matrices.get(lib.id, model_key, fingerprints[lib.id])
-                for lib in libraries
-            ]
-            q, failure = await embedding
-        finally:
-            embedding.cancel()
-        if q is None:
-            return _Prepared(None, [], {library.id: failure for library in libraries})
-        usable: list[VectorMatrix] = []
-        words_only: dict[str, str] = {}
-        for library, vectors in zip(libraries, matrices, strict=True):
-            if len(vectors) == 0:
-                words_only[library.id] = _no_vectors()
-            elif vectors.dimensions != q.shape[0]:
-                words_only[library.id] = _other_size()
-            else:
-                usable.append(vectors)
-        return _Prepared(q, usable, words_only)
+        matrices = [
+            await self.matrices.get(lib.id, model_key, fingerprints[lib.id]) for lib in libraries
+        ]
+        return _usable(libraries, matrices, *await embedding)
+
+    def _passages(
+        self, word_hits: list[int], prepared: list[_Prepared], job: _Job
+    ) -> list[Passage]:
+        with read_transaction(self._engine) as connection:
+            ranked = self._rank(connection, word_hits, prepared, job.limit)
+        return _located(ranked, job)
 
     def _rank(
         self,
+        connection: Connection,
         word_hits: list[int],
-        searches: Sequence[tuple[Sequence[VectorMatrix], npt.NDArray[np.float32]]],
+        prepared: list[_Prepared],
         limit: int,
     ) -> list[tuple[StoredPassage, float]]:
         """Fuses the word hits with each model's nearest chunks; the best `limit` still
-        indexed, one per distinct text (a copied file is not two sources)."""
-        rankings = [word_hits, *(nearest(m, q, VECTOR_HITS) for m, q in searches)]
+        indexed, one per distinct text (a copied file is not two sources). The products
+        come after the word search, not beside it: they keep every core busy (BLAS),
+        and SQLite beside them slowed both."""
+        rankings = [word_hits]
+        for ready in prepared:
+            if ready.q is not None and ready.matrices:
+                rankings.append(nearest(ready.matrices, ready.q, VECTOR_HITS))
         fused = fuse(rankings)
         chosen: list[tuple[StoredPassage, float]] = []
         seen_texts: set[str] = set()
-        with read_transaction(self._engine) as connection:
-            for start in range(0, len(fused), _FETCH_BATCH):
-                batch = fused[start : start + _FETCH_BATCH]
-                scores = dict(batch)
-                for stored in fetch_passages(connection, list(scores)):
-                    if stored.text_sha256 in seen_texts:
-                        continue
-                    seen_texts.add(stored.text_sha256)
-                    chosen.append((stored, scores[stored.chunk_id]))
-                    if len(chosen) == limit:
-                        return chosen
+        # The best `limit` first (usually all there is to read), then more in batches
+        # when some were copies or their files are gone.
+        start = 0
+        while start < len(fused):
+            end = start + (limit if start == 0 else _FETCH_BATCH)
+            scores = dict(fused[start:end])
+            start = end
+            for stored in fetch_passages(connection, list(scores)):
+                if stored.text_sha256 in seen_texts:
+                    continue
+                seen_texts.add(stored.text_sha256)
+                chosen.append((stored, scores[stored.chunk_id]))
+                if len(chosen) == limit:
+                    return chosen
         return chosen
 
 
-async def _embed(
-    embedder: QueryEmbedder, query: str, timeout_s: float
-) -> tuple[npt.NDArray[np.float32] | None, str]:
+def _prepared_here(job: _Job, fingerprints: Mapping[str, Fingerprint]) -> list[_Prepared] | None:
+    """Every model's share, if its vector arrives in time and the matrices held for it
+    are the index's current ones; else None (the event loop reads what is missing)."""
+    arrived = job.arrived.wait(job.groups, _ARRIVAL_WAIT_S)
+    if arrived is None:
+        return None
+    prepared: list[_Prepared] = []
+    for key, members in job.groups.items():
+        q, failure = arrived[key]
+        held = [job.held[(lib.id, key)] for lib in members]
+        if q is not None and any(
+            h is None or h.fingerprint != fingerprints[lib.id]
+            for h, lib in zip(held, members, strict=True)
+        ):
+            return None
+        matrices = [h.vectors if h is not None else empty_matrix() for h in held]
+        prepared.append(_usable(members, matrices, q, failure))
+    return prepared
+
+
+def _located(ranked: list[tuple[StoredPassage, float]], job: _Job) -> list[Passage]:
+    """The passages with their files found (outside the transaction: a library on a
+    network drive may be slow to answer)."""
+    return [
+        _passage(stored, job.locate(job.by_id[stored.library_id], stored.path), score)
+        for stored, score in ranked
+        if stored.library_id in job.by_id
+    ]
+
+
+def _usable(
+    libraries: list[LibrarySettings],
+    matrices: list[VectorMatrix],
+    q: npt.NDArray[np.float32] | None,
+    failure: str,
+) -> _Prepared:
+    """Which of one model's libraries its vector `q` can search, and why not the others."""
+    if q is None:
+        return _Prepared(None, [], {library.id: failure for library in libraries})
+    usable: list[VectorMatrix] = []
+    words_only: dict[str, str] = {}
+    for library, vectors in zip(libraries, matrices, strict=True):
+        if len(vectors) == 0:
+            words_only[library.id] = _no_vectors()
+        elif vectors.dimensions != q.shape[0]:
+            words_only[library.id] = _other_size()
+        else:
+            usable.append(vectors)
+    return _Prepared(q, usable, words_only)
+
+
+async def _embed(embedder: QueryEmbedder, query: str, timeout_s: float) -> Embedded:
     """The query's unit vector, or None and why there is none (in the person's words)."""
     try:
-        values = await asyncio.wait_for(embedder(query), timeout_s)
+        async with asyncio.timeout(timeout_s):  # no task of its own, unlike wait_for
+            values = await embedder(query)
     except TimeoutError:
         return None, _no_answer()
     except ProviderError as error:

@@ -28,7 +28,9 @@ IDLE_S: Final = 600.0
 
 
 @dataclass(slots=True)
-class _Entry:
+class CachedMatrix:
+    """A matrix held, with the fingerprint of the index it was read from."""
+
     fingerprint: Fingerprint
     vectors: VectorMatrix
     used_at: float
@@ -46,7 +48,7 @@ class VectorMatrices:
         self._engine = engine
         self._idle_s = idle_s
         self._clock = clock
-        self._entries: dict[tuple[str, str], _Entry] = {}
+        self._entries: dict[tuple[str, str], CachedMatrix] = {}
         self._locks: dict[tuple[str, str], asyncio.Lock] = {}
         self._sweep: asyncio.TimerHandle | None = None
         self._sweep_loop: asyncio.AbstractEventLoop | None = None
@@ -58,6 +60,14 @@ class VectorMatrices:
 
     def cached(self) -> set[tuple[str, str]]:
         return set(self._entries)
+
+    def held(self, library_id: str, model_key: str) -> CachedMatrix | None:
+        """The matrix held now (marked used), current or not: a worker thread compares
+        its fingerprint with the index's before it searches it."""
+        entry = self._entries.get((library_id, model_key))
+        if entry is not None:
+            entry.used_at = self._clock()
+        return entry
 
     async def get(
         self, library_id: str, model_key: str, fingerprint: Fingerprint | None = None
@@ -117,9 +127,9 @@ class VectorMatrices:
         with read_transaction(self._engine) as connection:
             return library_fingerprint(connection, library_id)
 
-    def _load(self, library_id: str, model_key: str) -> _Entry:
+    def _load(self, library_id: str, model_key: str) -> CachedMatrix:
         # One snapshot for both: the fingerprint describes exactly the rows read.
         with read_transaction(self._engine) as connection:
             fingerprint = library_fingerprint(connection, library_id)
             vectors = load_vectors(connection, library_id, model_key)
-        return _Entry(fingerprint, vectors, self._clock())
+        return CachedMatrix(fingerprint, vectors, self._clock())

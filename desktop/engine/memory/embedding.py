@@ -21,7 +21,7 @@ from desktop.core.errors import ParleyError, ProviderError
 from desktop.core.i18n import tr
 from desktop.core.knowledge import EmbeddingChoice, EmbeddingKind
 from desktop.engine.knowledge.embedding import Embedder
-from desktop.engine.knowledge.search import query_vector
+from desktop.engine.knowledge.ranking import query_vector
 
 log = logging.getLogger(__name__)
 

@@ -46,7 +46,7 @@ from desktop.core.memory import (
 )
 from desktop.core.models import utc_now
 from desktop.engine.knowledge.embedding import EMBED_BATCH
-from desktop.engine.knowledge.search import RRF_K, fuse, query_vector
+from desktop.engine.knowledge.ranking import RRF_K, fuse, query_vector
 from desktop.engine.memory.embedding import Embedded, EmbedderSource, MemoryEmbedder, embed_text
 from desktop.engine.memory.vectors import VectorCache
 from desktop.storage.database import Database

@@ -12,7 +12,8 @@ from sqlalchemy import Engine
 
 from desktop.core.errors import ProviderError
 from desktop.core.knowledge import EmbeddingChoice, LibrarySettings, SourceStatus
-from desktop.engine.knowledge.search import KnowledgeSearch, fuse, nearest, query_vector
+from desktop.engine.knowledge.ranking import fuse, nearest, query_vector
+from desktop.engine.knowledge.search import KnowledgeSearch
 from desktop.engine.knowledge.vector_matrices import VectorMatrices
 from desktop.storage.knowledge_index import open_index
 from desktop.storage.knowledge_queries import VectorMatrix, mark_library_changed
@@ -302,6 +303,48 @@ def test_libraries_sharing_a_model_embed_the_question_once(index):
     assert asked == ["automobile"]
     assert {p.library_id for p in outcome.passages[:2]} == {"notes", "work"}
     assert outcome.passages[0].path.startswith(("/home/me/notes/", "/srv/work/"))
+
+
+def test_the_same_question_finds_the_same_however_fast_the_vectors_come(index):
+    # With the vectors back in time and the matrices held current, the word search's
+    # thread finishes the search; else the event loop reads what is missing first.
+    # Either way: the same passages, scores and reasons.
+    _notes(index)
+    add_source(
+        index,
+        "books",
+        "cars.md",
+        ["A history of the automobile industry.", "Tea came to Europe by sea."],
+        vectors={SMALL.key: lambda text: hashed_vector(text, 64)},
+    )
+    add_source(index, "plain", "list.md", ["Buy tea, oil and new tyres."])
+    plain = LibrarySettings("plain", "Plain", ("/srv/plain",))
+    libraries = [NOTES, BOOKS, plain]
+    questions = ["automobile", "tea", "ERR_7734 disk", "car tyres winter"]
+
+    def later(function):
+        async def embedder(text: str) -> list[float]:
+            await asyncio.sleep(0.2)  # as from a remote server
+            return await function(text)
+
+        return embedder
+
+    fast = {HASHED.key: embed, SMALL.key: embed_small}
+    slow = {HASHED.key: later(embed), SMALL.key: later(embed_small)}
+    failing = {HASHED.key: embed, SMALL.key: refuse}
+
+    def answers(searcher: KnowledgeSearch, embedders: dict) -> list:
+        return [_search(searcher, q, libraries=libraries, embedders=embedders) for q in questions]
+
+    searcher = KnowledgeSearch(index)
+    first = answers(searcher, fast)  # the first question reads the matrices
+    assert all(outcome.passages and not outcome.words_only_reason for outcome in first)
+    assert answers(searcher, fast) == first
+    assert answers(searcher, slow) == first
+    assert answers(KnowledgeSearch(index), slow) == first
+    refused = answers(searcher, failing)
+    assert all(outcome.words_only_reason.startswith("Books: ") for outcome in refused)
+    assert answers(KnowledgeSearch(index), failing) == refused
 
 
 def test_fusion_puts_a_chunk_high_in_both_lists_first():
