@@ -141,10 +141,11 @@ def common_line(total: int) -> float:
 
 class TermFrequencies:
     """Document frequencies (chunks holding a term): the frequent terms from a census
-    kept while the number of chunks stays within 10 % of what it was when it was taken
-    (they only decide which terms are worth searching, so a slightly old count does no
-    harm, and a library being indexed does not make every question take it again), the
-    others read as they are asked. Thread-safe."""
+    kept while the same libraries are indexed and the number of chunks stays within
+    10 % of what it was when it was taken (they only decide which terms are worth
+    searching, so a slightly old count does no harm, and a library being indexed does
+    not make every question take it again), the others read as they are asked.
+    Thread-safe."""
 
     def __init__(self, census_floor: int = CENSUS_FLOOR) -> None:
         self._floor = census_floor
@@ -152,6 +153,7 @@ class TermFrequencies:
         self._counters: list[tuple[str, str]] | None = None  # when `_total` was counted
         self._total = 0
         self._census_total = -1  # chunks when the census was taken
+        self._census_libraries: set[str] | None = None  # ...and the libraries indexed
         self._census: dict[str, int] = {}
 
     def read(self, connection: Connection, terms: Sequence[str]) -> tuple[int, dict[str, int]]:
@@ -162,12 +164,20 @@ class TermFrequencies:
                 self._total = _chunk_count(connection)
                 self._counters = counters
             total = self._total
-            if abs(total - self._census_total) > _FREQUENCIES_DRIFT * self._census_total:
+            libraries = {key for key, _ in counters}  # a library added or forgotten
+            if (
+                libraries != self._census_libraries
+                or abs(total - self._census_total) > _FREQUENCIES_DRIFT * self._census_total
+            ):
                 rows = driver_rows(connection, _CENSUS, {"floor": self._floor})
                 self._census = {str(term): int(doc) for term, doc in rows}
-                self._census_total = total
+                self._census_total, self._census_libraries = total, libraries
             census = self._census
         return total, {term: census.get(term) or _frequency(connection, term) for term in terms}
+
+
+def _match(term: str) -> dict[str, object]:
+    return {"match": match_expression([term])}
 
 
 def _chunk_count(connection: Connection) -> int:
@@ -234,6 +244,7 @@ def choose_terms(
 
 # `rowid % :step = 0`: the sample BM25 ranks (step 1: every match).
 _MATCHES = "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH :match"
+_ANY = "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH :match LIMIT 1"
 # The best of the whole FTS table, each with whether it may be returned: one statement,
 # as joining 100 ranked rows to their sources costs less than a second query. CROSS
 # JOIN fixes the order (ranked rows, then their chunk and source): left to choose,
@@ -268,6 +279,14 @@ def word_search(
     choice = choose_terms(connection, query_terms(query), frequencies)
     if not choice.kept:
         return []
+    if choice.all_required:
+        # Every term must match: one in no chunk (a kept count can be out of date after
+        # a library's files changed) would leave nothing at all.
+        kept = tuple(t for t in choice.kept if driver_rows(connection, _ANY, _match(t)))
+        if not kept:
+            return []
+        gone = tuple(t for t in choice.kept if t not in kept)
+        choice = TermChoice(kept, choice.dropped + gone, len(kept) > 1)
     match: dict[str, object] = {"match": choice.expression, "step": 1}
     if choice.all_required:
         matches = int(driver_rows(connection, _MATCHES, {"match": choice.expression})[0][0])

@@ -25,6 +25,7 @@ from desktop.storage.knowledge_queries import (
     query_terms,
     word_search,
 )
+from desktop.storage.knowledge_store import KnowledgeStore
 from desktop.storage.sqlite_engine import read_transaction, write_transaction
 from tests.support.hashed_vectors import hashed_vector
 from tests.support.knowledge_rows import Chunk, add_source, set_status
@@ -322,3 +323,22 @@ def test_an_index_made_before_the_chunk_source_index_gets_it_when_opened(tmp_pat
         assert _search(engine, "zebra") == [zebra]
     finally:
         engine.dispose()
+
+
+@pytest.mark.parametrize("replacement", ["b", "a"])
+def test_a_remembered_count_of_a_word_now_in_no_chunk_does_not_empty_the_search(index, replacement):
+    # A library replaced by another of the same size ("b": the census is taken again)
+    # or re-indexed with other words ("a": the census is kept; "report", remembered as
+    # common, must not be required of every passage while it is in none).
+    _filler(index, PRUNE_FLOOR, words="filler")
+    add_source(index, "a", "a.md", [f"alpha report {n}" for n in range(PRUNE_FLOOR + 1000)])
+    frequencies = TermFrequencies()
+    with read_transaction(index) as connection:
+        assert word_search(connection, ["a"], "alpha report", WORD_HITS, frequencies)
+    KnowledgeStore(index).forget("a")
+    zebras = add_source(
+        index, replacement, "z.md", [f"zebra {n}" for n in range(PRUNE_FLOOR + 1000)]
+    )
+    with read_transaction(index) as connection:
+        hits = word_search(connection, [replacement], "zebra report", WORD_HITS, frequencies)
+    assert len(hits) == WORD_HITS and set(hits) <= set(zebras)

@@ -54,7 +54,6 @@ from desktop.storage.knowledge_queries import (
     StoredPassage,
     TermFrequencies,
     VectorMatrix,
-    empty_matrix,
     fetch_passages,
     library_fingerprint,
     word_search,
@@ -145,17 +144,21 @@ class _Arrived:
             return None
 
 
+Held = dict[tuple[str, str], CachedMatrix | None]
+"""The matrices held when a search began, per (library id, model key)."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Job:
     """What the worker thread needs to finish a search by itself when every model's
-    vector has arrived and every matrix it holds is current."""
+    vector has arrived and every matrix held is current."""
 
     groups: dict[str, list[LibrarySettings]]  # model key -> its libraries
     arrived: _Arrived
-    held: dict[tuple[str, str], CachedMatrix | None]  # (library, model) -> held now
     by_id: dict[str, LibrarySettings]
     locate: Locate
     limit: int
+    abandoned: threading.Event  # the search ended (cancelled): rank nothing more
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,22 +224,20 @@ class KnowledgeSearch:
 
         embeddings = {key: asyncio.ensure_future(embedded(key)) for key in groups}
         job = _Job(
-            groups,
-            arrived,
-            {
-                (lib.id, key): self.matrices.held(lib.id, key)
-                for key in groups
-                for lib in groups[key]
-            },
-            {library.id: library for library in searched},
-            locate,
-            limit,
+            groups, arrived, {lib.id: lib for lib in searched}, locate, limit, threading.Event()
         )
+        held = {
+            (lib.id, key): self.matrices.held(lib.id, key) for key in groups for lib in groups[key]
+        }
         try:
             # Each embedding starts (and one that needs no network ends) before the
             # word search's thread competes with the event loop for the interpreter.
             await asyncio.sleep(0)
-            words = await asyncio.to_thread(self._words, [lib.id for lib in searched], query, job)
+            ids = [lib.id for lib in searched]
+            words = await asyncio.to_thread(self._words, ids, query, job, held)
+            # Let go of the matrices held then: one being read again must not be kept
+            # beside its successor.
+            del held
             prepared, passages = words.prepared, words.passages
             if prepared is None or passages is None:
                 # A vector still on its way or a matrix to read: the rest from here.
@@ -255,6 +256,7 @@ class KnowledgeSearch:
                 prepared = [part for part in parts if isinstance(part, _Prepared)]
                 passages = await asyncio.to_thread(self._passages, words.hits, prepared, job)
         finally:
+            job.abandoned.set()
             for embedding in embeddings.values():
                 embedding.cancel()
         for ready in prepared:
@@ -271,7 +273,7 @@ class KnowledgeSearch:
         )
         return SearchOutcome(tuple(passages), reason)
 
-    def _words(self, library_ids: list[str], query: str, job: _Job) -> _Words:
+    def _words(self, library_ids: list[str], query: str, job: _Job, held: Held) -> _Words:
         """The word hits and the fingerprints of the libraries searched by vectors too;
         and when their vectors arrive meanwhile (a fast embedder) and the matrices held
         are current, the whole search, in one read transaction: each hop between the
@@ -280,7 +282,7 @@ class KnowledgeSearch:
         with read_transaction(self._engine) as connection:
             hits = word_search(connection, library_ids, query, WORD_HITS, self._frequencies)
             fingerprints = {lib: library_fingerprint(connection, lib) for lib in embedded}
-            prepared = _prepared_here(job, fingerprints)
+            prepared = _prepared_here(job, held, fingerprints)
             if prepared is None:
                 return _Words(hits, fingerprints)
             ranked = self._rank(connection, hits, prepared, job.limit)
@@ -342,24 +344,24 @@ class KnowledgeSearch:
         return chosen
 
 
-def _prepared_here(job: _Job, fingerprints: Mapping[str, Fingerprint]) -> list[_Prepared] | None:
-    """Every model's share, if its vector arrives in time and the matrices held for it
-    are the index's current ones; else None (the event loop reads what is missing)."""
-    arrived = job.arrived.wait(job.groups, _ARRIVAL_WAIT_S)
-    if arrived is None:
-        return None
-    prepared: list[_Prepared] = []
+def _prepared_here(
+    job: _Job, held: Held, fingerprints: Mapping[str, Fingerprint]
+) -> list[_Prepared] | None:
+    """Every model's share, if the matrices held are the index's current ones and its
+    vector arrives in time; else None (the event loop reads what is missing)."""
+    current: dict[str, list[VectorMatrix]] = {}
     for key, members in job.groups.items():
-        q, failure = arrived[key]
-        held = [job.held[(lib.id, key)] for lib in members]
-        if q is not None and any(
-            h is None or h.fingerprint != fingerprints[lib.id]
-            for h, lib in zip(held, members, strict=True)
+        matrices = [held[(lib.id, key)] for lib in members]
+        if any(
+            m is None or m.fingerprint != fingerprints[lib.id]
+            for m, lib in zip(matrices, members, strict=True)
         ):
-            return None
-        matrices = [h.vectors if h is not None else empty_matrix() for h in held]
-        prepared.append(_usable(members, matrices, q, failure))
-    return prepared
+            return None  # a matrix to read: no use waiting for the vectors
+        current[key] = [m.vectors for m in matrices if m is not None]
+    arrived = job.arrived.wait(job.groups, _ARRIVAL_WAIT_S)
+    if arrived is None or job.abandoned.is_set():
+        return None
+    return [_usable(members, current[key], *arrived[key]) for key, members in job.groups.items()]
 
 
 def _located(ranked: list[tuple[StoredPassage, float]], job: _Job) -> list[Passage]:

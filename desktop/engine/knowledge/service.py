@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import Final
 
 from sqlalchemy import Engine
 from sqlalchemy.exc import DatabaseError, SQLAlchemyError
@@ -46,16 +48,23 @@ log = logging.getLogger(__name__)
 
 EmbedderFactory = Callable[[EmbeddingChoice], Embedder]
 
+_DAMAGED: Final = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+
 
 def open_or_rebuild(data_dir: Path) -> Engine:
     """The index under `data_dir`; a file SQLite cannot read as a database is deleted
-    and a new one made (it holds nothing that is not in the person's files)."""
+    and a new one made (it holds nothing that is not in the person's files). Any other
+    failure (a full disk, a file another program holds locked) is raised as it is:
+    deleting the index then would throw away every embedding for nothing."""
     try:
         return open_index(data_dir)
     except DatabaseError as error:
+        code = getattr(error.orig, "sqlite_errorcode", None)
+        if code is None or code & 0xFF not in _DAMAGED:
+            raise
         log.warning(
             "The knowledge index could not be opened (%s); it is built again",
-            type(error.orig).__name__ if error.orig is not None else type(error).__name__,
+            type(error.orig).__name__,
         )
     path = data_dir / INDEX_FILE
     for suffix in ("", "-wal", "-shm"):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -426,6 +428,26 @@ def test_matrices_are_reused_and_reloaded_when_the_library_changes(index):
         assert matrices.loads == 3
 
     run_within(body())
+
+
+def test_a_changed_librarys_old_matrix_is_let_go_before_the_new_one_is_read(index):
+    _notes(index)
+    alive: list[bool] = []
+    old: list[weakref.ref] = []
+
+    class Watched(VectorMatrices):
+        def _load(self, library_id: str, model_key: str):
+            gc.collect()
+            alive.extend(ref() is not None for ref in old)
+            return super()._load(library_id, model_key)
+
+    searcher = KnowledgeSearch(index, Watched(index))
+    _search(searcher, "tea")
+    old.append(weakref.ref(run_within(searcher.matrices.get("notes", HASHED.key)).matrix))
+    add_source(index, "notes", "van.md", ["The van."], vectors={HASHED.key: hashed_vector})
+    _search(searcher, "tea")
+    assert searcher.matrices.loads == 2
+    assert alive == [False]  # never two of them at once
 
 
 def test_a_model_switched_in_place_is_picked_up(index):

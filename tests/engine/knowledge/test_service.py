@@ -3,10 +3,12 @@ the engine's event bus, cancel, forget, progress after a restart, a damaged inde
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import OperationalError
 
 from desktop.core.dispatch import EventBus
 from desktop.core.errors import ParleyError
@@ -19,9 +21,13 @@ from desktop.core.knowledge import (
     SourceStatus,
 )
 from desktop.core.settings import Settings
-from desktop.engine.knowledge.service import KnowledgeService
-from desktop.storage.knowledge_index import INDEX_FILE
+from desktop.engine.knowledge.service import KnowledgeService, open_or_rebuild
+from desktop.storage import sqlite_engine
+from desktop.storage.knowledge_index import INDEX_FILE, open_index
+from desktop.storage.knowledge_queries import word_search
+from desktop.storage.sqlite_engine import read_transaction
 from tests.support.knowledge import HashingEmbedder, write_library, write_many
+from tests.support.knowledge_rows import add_source
 from tests.support.waiting import run_within, wait_for
 
 MODEL = EmbeddingChoice("local", "embed-small")
@@ -243,3 +249,25 @@ def test_close_stops_running_passes(tmp_path):
         h.embedder().release()
 
     run_within(main())
+
+
+def test_an_index_another_program_holds_locked_is_kept_and_the_error_raised(tmp_path, monkeypatch):
+    monkeypatch.setattr(sqlite_engine, "BUSY_TIMEOUT_MS", 200)
+    data = tmp_path / "data"
+    engine = open_index(data)
+    [zebra] = add_source(engine, "lib", "a.md", ["zebra"])
+    engine.dispose()
+    holder = sqlite3.connect(data / INDEX_FILE)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(OperationalError, match="locked"):
+            open_or_rebuild(data)
+    finally:
+        holder.rollback()
+        holder.close()
+    engine = open_or_rebuild(data)
+    try:
+        with read_transaction(engine) as connection:
+            assert word_search(connection, ["lib"], "zebra") == [zebra]
+    finally:
+        engine.dispose()
