@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import threading
 import weakref
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -324,9 +325,22 @@ def test_the_same_question_finds_the_same_however_fast_the_vectors_come(index):
     libraries = [NOTES, BOOKS, plain]
     questions = ["automobile", "tea", "ERR_7734 disk", "car tyres winter"]
 
+    words_done = threading.Event()  # the word search's thread has returned
+    handed_back: list[bool] = []  # per search: did it leave the rest to the event loop?
+
+    class Watched(KnowledgeSearch):
+        def _words(self, *args):
+            try:
+                words = super()._words(*args)
+                handed_back.append(words.passages is None)
+                return words
+            finally:
+                words_done.set()
+
     def later(function):
         async def embedder(text: str) -> list[float]:
-            await asyncio.sleep(0.2)  # as from a remote server
+            # Answers only once the word search's thread gave up waiting for it.
+            assert await asyncio.to_thread(words_done.wait, 30)
             return await function(text)
 
         return embedder
@@ -336,17 +350,23 @@ def test_the_same_question_finds_the_same_however_fast_the_vectors_come(index):
     failing = {HASHED.key: embed, SMALL.key: refuse}
 
     def answers(searcher: KnowledgeSearch, embedders: dict) -> list:
-        return [_search(searcher, q, libraries=libraries, embedders=embedders) for q in questions]
+        found = []
+        for question in questions:
+            words_done.clear()
+            found.append(_search(searcher, question, libraries=libraries, embedders=embedders))
+        return found
 
-    searcher = KnowledgeSearch(index)
+    searcher = Watched(index)
     first = answers(searcher, fast)  # the first question reads the matrices
     assert all(outcome.passages and not outcome.words_only_reason for outcome in first)
     assert answers(searcher, fast) == first
+    handed_back.clear()
     assert answers(searcher, slow) == first
-    assert answers(KnowledgeSearch(index), slow) == first
+    assert answers(Watched(index), slow) == first
+    assert handed_back == [True] * 2 * len(questions)
     refused = answers(searcher, failing)
     assert all(outcome.words_only_reason.startswith("Books: ") for outcome in refused)
-    assert answers(KnowledgeSearch(index), failing) == refused
+    assert answers(Watched(index), failing) == refused
 
 
 def test_fusion_puts_a_chunk_high_in_both_lists_first():
