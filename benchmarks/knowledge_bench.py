@@ -56,13 +56,9 @@ from desktop.engine.knowledge.indexer import IndexPass
 from desktop.engine.knowledge.search import KnowledgeSearch
 from desktop.engine.knowledge.vector_matrices import VectorMatrices
 from desktop.storage.knowledge_index import INDEX_FILE, SCHEMA_VERSION, open_index
-from desktop.storage.knowledge_queries import (
-    TermFrequencies,
-    match_expression,
-    query_terms,
-    word_search,
-)
+from desktop.storage.knowledge_queries import word_search
 from desktop.storage.knowledge_store import KnowledgeStore
+from desktop.storage.knowledge_terms import TermFrequencies, match_expression, query_terms
 from desktop.storage.sqlite_engine import read_transaction
 
 BUILD_VERSION = 1  # bump when the generated index changes

@@ -35,6 +35,7 @@ from desktop.storage.sqlite_engine import create_sqlite_engine, write_transactio
 
 SCHEMA_VERSION = 1
 INDEX_FILE = Path("knowledge") / "index.db"
+CHANGED_KEY = "changed:"  # meta key prefix of a library's change counter
 
 _DDL = (
     "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",

@@ -45,7 +45,7 @@ from desktop.core.memory import Memory, MemoryDeleted, MemoryNotFound, check_sco
 from desktop.core.models import new_id, utc_now
 from desktop.storage.database import Database
 from desktop.storage.knowledge_index import words_for_index
-from desktop.storage.knowledge_queries import (
+from desktop.storage.knowledge_terms import (
     common_line,
     match_expression,
     pick_terms,

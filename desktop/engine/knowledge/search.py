@@ -52,12 +52,12 @@ from desktop.storage.knowledge_queries import (
     WORD_HITS,
     Fingerprint,
     StoredPassage,
-    TermFrequencies,
     VectorMatrix,
     fetch_passages,
     library_fingerprint,
     word_search,
 )
+from desktop.storage.knowledge_terms import TermFrequencies
 from desktop.storage.sqlite_engine import read_transaction
 
 log = logging.getLogger(__name__)
