@@ -34,10 +34,8 @@ from sqlalchemy import Connection, text
 from desktop.core.knowledge import SourceStatus
 from desktop.storage.knowledge_index import CHANGED_KEY
 from desktop.storage.knowledge_terms import (
-    TermChoice,
     TermFrequencies,
     choose_terms,
-    match_expression,
     query_terms,
 )
 from desktop.storage.sqlite_engine import driver_rows
@@ -52,10 +50,6 @@ _INDEXED = SourceStatus.INDEXED.value
 # --- word search -------------------------------------------------------------------
 
 
-def _match(term: str) -> dict[str, object]:
-    return {"match": match_expression([term])}
-
-
 def _placeholders(prefix: str, values: Sequence[object]) -> tuple[str, dict[str, object]]:
     """Named placeholders for an IN list of `values`, and their parameters."""
     names = [f"{prefix}{n}" for n in range(len(values))]
@@ -63,7 +57,6 @@ def _placeholders(prefix: str, values: Sequence[object]) -> tuple[str, dict[str,
 
 
 _MATCHES = "SELECT count(*) FROM chunks_fts WHERE chunks_fts MATCH :match"
-_ANY = "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH :match LIMIT 1"
 # The best of the whole FTS table, each with whether it may be returned: one statement,
 # as joining 100 ranked rows to their sources costs less than a second query. CROSS
 # JOIN fixes the order (ranked rows, then their chunk and source): left to choose,
@@ -98,14 +91,6 @@ def word_search(
     choice = choose_terms(connection, query_terms(query), frequencies)
     if not choice.kept:
         return []
-    if choice.all_required:
-        # Every term must match: one in no chunk (a kept count can be out of date after
-        # a library's files changed) would leave nothing at all.
-        kept = tuple(t for t in choice.kept if driver_rows(connection, _ANY, _match(t)))
-        if not kept:
-            return []
-        gone = tuple(t for t in choice.kept if t not in kept)
-        choice = TermChoice(kept, choice.dropped + gone, len(kept) > 1)
     match: dict[str, object] = {"match": choice.expression, "step": 1}
     if choice.all_required:
         matches = int(driver_rows(connection, _MATCHES, {"match": choice.expression})[0][0])

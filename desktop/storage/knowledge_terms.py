@@ -103,6 +103,7 @@ _CHUNK_COUNT = "SELECT count(*) FROM chunks"
 _COUNTERS = "SELECT key, value FROM meta WHERE key >= :low AND key < :high ORDER BY key"
 _CENSUS = "SELECT term, doc FROM chunks_vocab WHERE doc > :floor"
 _FREQUENCY = "SELECT doc FROM chunks_vocab WHERE term = :term"
+_ANY = "SELECT 1 FROM chunks_fts WHERE chunks_fts MATCH :match LIMIT 1"
 
 
 def common_line(total: int) -> float:
@@ -147,6 +148,10 @@ class TermFrequencies:
                 self._census_total, self._census_libraries = total, libraries
             census = self._census
         return total, {term: census.get(term) or _frequency(connection, term) for term in terms}
+
+
+def _match(term: str) -> dict[str, object]:
+    return {"match": match_expression([term])}
 
 
 def _chunk_count(connection: Connection) -> int:
@@ -197,12 +202,19 @@ def choose_terms(
     alone, for a single question, where a census would cost more than it saves."""
     if not terms:
         return TermChoice((), ())
-    if frequencies is not None:
-        total, frequency = frequencies.read(connection, terms)
-    else:
+    if frequencies is None:
         total = _chunk_count(connection)
         frequency = {term: _frequency(connection, term) for term in terms}
-    return pick_terms(terms, frequency, total)
+        return pick_terms(terms, frequency, total)
+    total, frequency = frequencies.read(connection, terms)
+    choice = pick_terms(terms, frequency, total)
+    if not choice.all_required:
+        return choice
+    # Every term must match: one a remembered count calls common but now in no chunk
+    # (its library's files changed since) would leave nothing at all.
+    kept = tuple(term for term in choice.kept if driver_rows(connection, _ANY, _match(term)))
+    gone = tuple(term for term in choice.kept if term not in kept)
+    return TermChoice(kept, choice.dropped + gone, len(kept) > 1)
 
 
 # `rowid % :step = 0`: the sample BM25 ranks (step 1: every match).

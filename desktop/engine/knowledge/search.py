@@ -165,8 +165,8 @@ class _Job:
 class _Words:
     hits: list[int]
     fingerprints: dict[str, Fingerprint]  # of the libraries searched by vectors too
-    prepared: list[_Prepared] | None = None  # finished in the worker: the rest too
-    passages: list[Passage] | None = None
+    # Set when the worker thread finished the search: each model's share and the passages.
+    finished: tuple[list[_Prepared], list[Passage]] | None = None
 
 
 class KnowledgeSearch:
@@ -238,8 +238,9 @@ class KnowledgeSearch:
             # Let go of the matrices held then: one being read again must not be kept
             # beside its successor.
             del held
-            prepared, passages = words.prepared, words.passages
-            if prepared is None or passages is None:
+            if words.finished is not None:
+                prepared, passages = words.finished
+            else:
                 # A vector still on its way or a matrix to read: the rest from here.
                 # Every model's part is awaited to its end, then the first failure is
                 # raised as it was: a database error, not a group of them.
@@ -286,7 +287,7 @@ class KnowledgeSearch:
             if prepared is None:
                 return _Words(hits, fingerprints)
             ranked = self._rank(connection, hits, prepared, job.limit)
-        return _Words(hits, fingerprints, prepared, _located(ranked, job))
+        return _Words(hits, fingerprints, (prepared, _located(ranked, job)))
 
     async def _prepare(
         self,

@@ -332,7 +332,7 @@ def test_the_same_question_finds_the_same_however_fast_the_vectors_come(index):
         def _words(self, *args):
             try:
                 words = super()._words(*args)
-                handed_back.append(words.passages is None)
+                handed_back.append(words.finished is None)
                 return words
             finally:
                 words_done.set()
