@@ -57,3 +57,26 @@ def notification_daemon(monkeypatch) -> Iterator[NotificationDaemon]:
         yield daemon
     finally:
         daemon.stop()
+
+
+@pytest.fixture(scope="module")
+def scrypt_once() -> Iterator[None]:
+    """For a whole test module: age's scrypt runs once per passphrase and process, its
+    results reused (`tests/support/scrypt_once.py`): a backup test pays seconds for
+    each backup it writes or opens otherwise."""
+    from tests.support.scrypt_once import ScryptOnce
+
+    with pytest.MonkeyPatch.context() as patch:
+        ScryptOnce(patch)
+        yield
+
+
+@pytest.fixture
+def real_scrypt() -> Iterator[None]:
+    """This test's backups get keys of their own and every lock and unlock runs scrypt,
+    as in the shipped app, even in a module using `scrypt_once`: the passphrase path,
+    end to end, with nothing remembered."""
+    from tests.support.scrypt_once import paying_scrypt
+
+    with paying_scrypt():
+        yield

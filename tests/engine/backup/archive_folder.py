@@ -20,7 +20,8 @@ import pyrage
 from desktop.core.attachments import AttachmentKind
 from desktop.core.memory import GLOBAL_SCOPE
 from desktop.core.models import Message, MessageStatus, Role, TextPart, new_id
-from desktop.engine.backup.crypto import key_block, new_identity
+from desktop.engine.backup import archive
+from desktop.engine.backup.crypto import key_block
 from desktop.storage.attachments import AttachmentStore
 from desktop.storage.database import Database
 from desktop.storage.memories import MemoryRepository
@@ -192,10 +193,12 @@ def special(name: str, kind: bytes, target: str = "") -> tarfile.TarInfo:
 
 
 class Crafter:
-    """Writes backup files around any tar, all locked with `passphrase`."""
+    """Writes backup files around any tar, all locked with `passphrase`. Its key is
+    made as the backup writer makes one (`archive.new_identity`): under `scrypt_once`
+    that is the process' one key, whose locked block is derived once."""
 
     def __init__(self, passphrase: str = PASSPHRASE) -> None:
-        self.identity = new_identity()
+        self.identity = archive.new_identity()
         self.header = key_block(self.identity, passphrase)
 
     def write(self, path: Path, payload: bytes) -> Path:

@@ -1,6 +1,10 @@
 """The servers of the remote backup tests, one of each per test module, shared with the
 remote store tests: WsgiDAV that only lets alice in (so the password must come from the
-keyring) and moto's S3 with one bucket. Each test works in its own folder or prefix."""
+keyring) and moto's S3 with one bucket. Each test works in its own folder or prefix.
+
+Every module here derives each passphrase's key once per process (`scrypt_once`): the
+tests that check the passphrase path itself ask for `real_scrypt`, and a wrong
+passphrase always runs the real scrypt."""
 
 from __future__ import annotations
 
@@ -15,6 +19,11 @@ __all__ = ["DAV_PASSWORD", "DAV_USER", "dav_users", "s3_endpoint", "unique"]
 
 DAV_USER = "alice"
 DAV_PASSWORD = "right horse"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _scrypt_once_per_module(scrypt_once: None) -> None:
+    """Autouse, so it is in place before the modules' own fixtures write backups."""
 
 
 @pytest.fixture(scope="module")

@@ -49,6 +49,7 @@ def _write(folder: DataFolder, out: Path, **kwargs):
     )
 
 
+@pytest.mark.usefixtures("real_scrypt")  # the passphrase path itself, nothing remembered
 def test_a_backup_opens_to_the_same_rows_files_and_settings(folder, tmp_path):
     out = tmp_path / "backups" / "parley.backup"
     out.parent.mkdir()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import struct
 import tarfile
 import zipfile
+from contextlib import nullcontext
 from pathlib import Path
 
 import pytest
@@ -25,26 +26,30 @@ from tests.engine.backup.archive_folder import (
     special,
     tar_of,
 )
+from tests.support.scrypt_once import paying_scrypt
 
 SHA = "ab" + "0" * 62
 
 
 @pytest.fixture(scope="module")
 def backups(tmp_path_factory) -> tuple[Path, Path]:
-    """Two backups of one data folder, locked with the same passphrase."""
+    """Two backups of one data folder, locked with the same passphrase. The second is
+    written paying scrypt, so that it has a key of its own (`scrypt_once` gives every
+    other backup of the process the same key)."""
     root = tmp_path_factory.mktemp("backups")
     folder = make_data_folder(root / "data")
     try:
         made = []
-        for name in ("first.backup", "second.backup"):
-            write_backup(
-                root / name,
-                db=folder.db,
-                attachments_root=folder.attachments_root,
-                settings_json=SETTINGS,
-                passphrase=PASSPHRASE,
-                device="laptop",
-            )
+        for name, own_key in (("first.backup", False), ("second.backup", True)):
+            with paying_scrypt() if own_key else nullcontext():
+                write_backup(
+                    root / name,
+                    db=folder.db,
+                    attachments_root=folder.attachments_root,
+                    settings_json=SETTINGS,
+                    passphrase=PASSPHRASE,
+                    device="laptop",
+                )
             made.append(root / name)
     finally:
         folder.close()

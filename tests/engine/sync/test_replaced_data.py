@@ -5,9 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from desktop.core.remote_target import FolderTarget
 from tests.engine.backup.backup_world import PASSPHRASE
 from tests.engine.sync.sync_world import SyncWorld, folder_target
+
+# The backup's key is derived once per process (tests/support/scrypt_once.py).
+pytestmark = pytest.mark.usefixtures("scrypt_once")
 
 
 def test_after_a_replace_from_an_old_backup_sync_brings_back_the_rest(

@@ -16,6 +16,9 @@ from desktop.ui.viewmodels.backup_form import TargetKind, build_target, fields_o
 
 PASSPHRASE = "violet kettle seven maps"
 
+# Each passphrase's key is derived once per process (tests/support/scrypt_once.py).
+pytestmark = pytest.mark.usefixtures("scrypt_once")
+
 
 def _backups(folder: Path) -> list[str]:
     if not folder.is_dir():

@@ -10,6 +10,7 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
@@ -23,6 +24,9 @@ from desktop.ui.viewmodels.backup_form import TargetKind
 from desktop.ui.views.backup_dialog import BackupDialog
 
 PASSPHRASE = "violet kettle seven maps"
+
+# Each passphrase's key is derived once per process (tests/support/scrypt_once.py).
+pytestmark = pytest.mark.usefixtures("scrypt_once")
 
 
 def _backups(folder: Path) -> list[str]:
@@ -211,6 +215,7 @@ def _use_folder(parley, folder: Path) -> None:
     )
 
 
+@pytest.mark.usefixtures("real_scrypt")  # the passphrase path itself, nothing remembered
 def test_back_up_now_then_restore_into_another_data_folder(driver, tmp_path):
     folder = tmp_path / "backups"
     first = driver.start(tmp_path / "first")
