@@ -49,6 +49,7 @@ class VirtualList(QAbstractScrollArea):
         self._idle.timeout.connect(self._on_idle)
         self._stale = False  # font or style changed: measure everything again when idle
         self._estimated = True  # False: rows reset while hidden have no heights yet
+        self._hidden_updates: set[str] = set()  # ids of rows updated while hidden
         # Opaque: a repaint stops here instead of repainting every ancestor behind it.
         self.viewport().setAttribute(Qt.WidgetAttribute.WA_OpaquePaintEvent)
         self.setFrameShape(QFrame.Shape.NoFrame)
@@ -125,6 +126,13 @@ class VirtualList(QAbstractScrollArea):
     def update_message(self, item: MessageItem) -> None:
         row = self._rows.row_of(item.id)
         if row is None:
+            return
+        if not self.isVisible():
+            # A window put away (the floating chat, closed while an answer streams) does
+            # not render each update: its rows take the latest when it is shown again.
+            self._rows.replace(row, item)
+            self._hidden_updates.add(item.id)
+            self._estimated = False
             return
         anchor = self._anchor()
         self._rows.replace(row, item)
@@ -321,6 +329,11 @@ class VirtualList(QAbstractScrollArea):
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
+        updated, self._hidden_updates = self._hidden_updates, set()
+        for message_id in updated:
+            widget, row = self._widgets.get(message_id), self._rows.row_of(message_id)
+            if widget is not None and row is not None:
+                widget.update_item(self._rows.items[row])
         if not self._estimated:
             self._reestimate()
         self._refresh(self._anchor())

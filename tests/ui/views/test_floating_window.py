@@ -111,7 +111,11 @@ def test_closing_the_floating_window_hides_it_and_the_answer_goes_on(driver, sse
         assert floating.close() is False  # refused: only hidden
         assert not floating.isVisible()
         assert parley.chat_vm.busy
+        hidden_answer = floating.transcript.message_widgets()
+        imported = [widget.body.tail.reimported_units for widget in hidden_answer]
         await driver.until(lambda: not parley.chat_vm.busy)
+        # Put away, the floating chat did not render the rest of the stream.
+        assert [widget.body.tail.reimported_units for widget in hidden_answer] == imported
         answer_id = parley.window.chat_view.transcript.message_ids()[-1]
         stored = parley.repository.get_message(answer_id)
         assert stored.status is MessageStatus.COMPLETE
