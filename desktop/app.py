@@ -361,6 +361,7 @@ class Parley:
         await self.tasks.cancel_all()
         await self.images.aclose()
         self.chat_vm.transcript.maths.close()
+        self.chat_vm.transcript.ahead.close()
         await self.settings.aclose()
         self.database.close()
 

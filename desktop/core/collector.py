@@ -74,6 +74,12 @@ def hold() -> None:
         _holds.count += 1
 
 
+def holding() -> int:
+    """How many `hold`s are in force (tests check that each one is released)."""
+    with _holding:
+        return _holds.count
+
+
 def release() -> None:
     with _holding:
         _holds.count -= 1

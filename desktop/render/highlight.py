@@ -11,6 +11,7 @@ language each would pay thousands of times. Plugin lexers are not used.
 from __future__ import annotations
 
 import functools
+import threading
 
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
@@ -24,19 +25,45 @@ DARK_STYLE = "github-dark"
 _MAX_LANGUAGE_CHARS = 40
 
 
-@functools.cache
+class _PerThread(threading.local):
+    """Lexers and formatters of the thread that uses them: answers are highlighted on the
+    GUI thread and in the worker that renders ahead (``render/ahead``) at once, and some
+    lexers keep what they are in the middle of on the object (pygments' PostgreSQL, HTTP
+    and TNT lexers, among others), so one shared by two threads mixes up two fences."""
+
+    def __init__(self) -> None:
+        self.lexers: dict[str, Lexer | None] = {}
+        self.formatters: dict[bool, HtmlFormatter] = {}
+
+
+_per_thread = _PerThread()
+_MAX_LEXERS = 128  # per thread: a chat of fences each naming a new language stays bounded
+
+
 def _formatter(dark: bool) -> HtmlFormatter:
-    # nowrap: we supply the <pre> ourselves; noclasses: Qt has no reliable class CSS.
-    return HtmlFormatter(style=DARK_STYLE if dark else LIGHT_STYLE, noclasses=True, nowrap=True)
+    formatters = _per_thread.formatters
+    formatter = formatters.get(dark)
+    if formatter is None:
+        # nowrap: we supply the <pre> ourselves; noclasses: Qt has no reliable class CSS.
+        formatter = formatters[dark] = HtmlFormatter(
+            style=DARK_STYLE if dark else LIGHT_STYLE, noclasses=True, nowrap=True
+        )
+    return formatter
 
 
-@functools.lru_cache(maxsize=128)
 def _lexer(language: str) -> Lexer | None:
+    lexers = _per_thread.lexers
+    if language in lexers:
+        return lexers[language]
+    if len(lexers) >= _MAX_LEXERS:
+        del lexers[next(iter(lexers))]  # the one loaded first
     try:
         # Keep leading/trailing blank lines: what is shown must match what is copied.
-        return get_lexer_by_name(language, stripnl=False, ensurenl=False)
+        lexer = get_lexer_by_name(language, stripnl=False, ensurenl=False)
     except ClassNotFound:
-        return None
+        lexer = None
+    lexers[language] = lexer
+    return lexer
 
 
 def highlight_code(code: str, language: str, *, dark: bool) -> str | None:

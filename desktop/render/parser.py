@@ -50,6 +50,11 @@ def parser() -> MarkdownIt:
     maths.install(md)  # \( \) and \[ \]
     rules.install(md)
     citations.install(md)  # [n] markers, for the numbers a render is given
+    # Each ruler builds its rule lists on first use, emptying them before filling them;
+    # built here, before any thread has the parser, two threads parsing at once (the GUI
+    # thread and the worker that renders ahead) never see them half built.
+    for ruler in (md.core.ruler, md.block.ruler, md.inline.ruler, md.inline.ruler2):
+        ruler.getRules("")
     return md
 
 

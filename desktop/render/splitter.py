@@ -113,6 +113,11 @@ class BlockSplitter:
         self._source = ""
         self._blocks = []
 
+    def adopt(self, source: str, blocks: list[Block]) -> None:
+        """Take `blocks`, another splitter's split of exactly `source` (the worker's, see
+        `ahead`), as this one's latest: the next split goes on from them."""
+        self._source, self._blocks = source, blocks
+
     def split(self, source: str) -> list[Block]:
         kept = self._stable_head(source) if source.startswith(self._source) else []
         resume_at = kept[-1].end_line if kept else 0

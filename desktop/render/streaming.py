@@ -32,15 +32,26 @@ source no longer says it is (`MathSource.waiting`), and only that block: the ima
 the place of the sources in its HTML, and only a block with a formula that failed (shown
 otherwise) is rendered again. A display formula still streaming in (a last paragraph
 that opens with ``$$`` or ``\\[``) shows as its source, as written, until it is closed.
+
+With `ahead` (something that runs a job in a worker thread), `prefetch` has a text not
+yet shown split and its blocks rendered there (see `ahead`): `render` then takes the
+split and the blocks it has not cached from there instead of making them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from markdown_it.common.utils import escapeHtml
 
-from desktop.render.guard import GROWING_BLOCK_BUDGET, GROWING_CODE_BUDGET, Plan, shown_source
+from desktop.render.ahead import (
+    AheadOptions,
+    BlockKey,
+    BlocksAhead,
+    growing_highlight,
+    opens_display_maths,
+)
+from desktop.render.guard import Plan, shown_source
 from desktop.render.markdown import compose, render_head, rendered_fragment
 from desktop.render.maths import MathSource, pending_maths, with_ready_maths
 from desktop.render.plain import plain_text_html
@@ -49,14 +60,15 @@ from desktop.render.splitter import Block, BlockSplitter, CrossBlockReferences, 
 from desktop.render.theme import palette
 
 Fragment = tuple[str, int]  # HTML and the number of Copy links in it
+RunAhead = Callable[[Callable[[], None]], None]  # runs a job in a worker thread
 
 
 class StreamingRenderer:
     """Render a growing message repeatedly, re-rendering only blocks that changed.
 
-    Use one instance per message view. `block_renders` counts blocks rendered and
-    `full_renders` whole-text renders taken by the fallback, so tests can prove that
-    completed blocks are reused.
+    Use one instance per message view. `block_renders` counts blocks rendered,
+    `full_renders` whole-text renders taken by the fallback and `prefetched` blocks
+    taken from the worker's, so tests can prove that completed blocks are reused.
     """
 
     def __init__(
@@ -66,6 +78,7 @@ class StreamingRenderer:
         images: Collection[str] | None = None,
         maths: MathSource | None = None,
         citations: Collection[int] = (),
+        ahead: RunAhead | None = None,
     ) -> None:
         self._dark = dark
         self._images = images  # as for render_markdown; fixed: a new set needs a new renderer
@@ -74,14 +87,18 @@ class StreamingRenderer:
         self._splitter = BlockSplitter()
         self._planner = Planner()
         # (source, first copy index, highlighted) -> HTML and the formulas it shows pending
-        self._cache: dict[tuple[str, int, bool], tuple[str, list[str]]] = {}
+        self._cache: dict[BlockKey, tuple[str, list[str]]] = {}
         self._shown = ("", "")  # the last shown source and its HTML
         # The last text rendered complete (no block shown more cheaply), its HTML.
         self._formatted: tuple[str, Fragment | None] = ("", ("", 0))
         # Over the budget: the lines that fit, where the formatted part ends, its HTML.
         self._head: tuple[str, tuple[int, Fragment | None]] = ("", (0, ("", 0)))
+        self._ahead = ahead
+        self._blocks_ahead = BlocksAhead()
+        self._generation = 0  # of the options above: results made under older ones are void
         self.block_renders = 0
         self.full_renders = 0
+        self.prefetched = 0
 
     @property
     def dark(self) -> bool:
@@ -107,6 +124,8 @@ class StreamingRenderer:
             self._clear()
 
     def _clear(self) -> None:
+        self._generation += 1
+        self._blocks_ahead.ready.clear()
         self._cache.clear()
         self._shown = ("", "")
         self._formatted = ("", ("", 0))
@@ -116,6 +135,17 @@ class StreamingRenderer:
     def parsed_chars(self) -> int:
         """Characters given to the block parser so far (the tail, not the whole text)."""
         return self._splitter.parsed_chars
+
+    def prefetch(self, text: str) -> None:
+        """`text` will be rendered soon: have its finished blocks rendered in the worker
+        meanwhile (nothing without `ahead`)."""
+        if self._ahead is None:
+            return
+        options = AheadOptions(
+            self._dark, self._images, self._maths is not None, self._citations, self._generation
+        )
+        if self._blocks_ahead.want(text, options):
+            self._ahead(self._blocks_ahead.run)
 
     def render(self, text: str, *, final: bool = False) -> str:
         """The HTML for `text` so far; `final` (the reply is complete): equal to
@@ -160,13 +190,15 @@ class StreamingRenderer:
                 self._formatted = ("", ("", 0)) if growing else (source, fragment)
         html = compose(fragment, source, layout, dark=self._dark).html
         self._shown = (source, html)
+        if final:  # the reply is complete: what the worker kept for it is not needed
+            self._blocks_ahead = BlocksAhead()
         return html
 
     def _markdown(self, source: str, *, growing: bool) -> Fragment | None:
         """The HTML of `source` as markdown, block by block; None when it is cut short.
         `growing`: the last block may still grow (text is appended right after it)."""
         try:
-            blocks = self._splitter.split(source)
+            blocks = self._split(source)
         except CutShort:
             self._forget()
             return None
@@ -181,25 +213,26 @@ class StreamingRenderer:
                 citations=self._citations,
             )
 
-        cache: dict[tuple[str, int, bool], tuple[str, list[str]]] = {}
+        cache: dict[BlockKey, tuple[str, list[str]]] = {}
         parts: list[str] = []
         copy_index = 0
+        maths = self._maths is not None
         for number, block in enumerate(blocks):
-            highlight = True
+            highlight: bool | None = True
             if growing and number == len(blocks) - 1:
-                cost = self._growing_cost(block)
-                if block.kind == "fence":
-                    highlight = cost <= GROWING_CODE_BUDGET
-                elif self._maths is not None and _opens_display_maths(block):
+                highlight = growing_highlight(block, self._growing_cost(block), maths)
+            if highlight is None:  # shown more cheaply until it is complete
+                if maths and opens_display_maths(block):
                     parts.append(self._unclosed_maths(block.source))
-                    break
-                elif cost > GROWING_BLOCK_BUDGET:
+                else:
                     parts.append(plain_text_html(block.source))
-                    break
+                break
             key = (block.source, copy_index, highlight)
             entry = self._cache.get(key)
             if entry is not None and not self._waiting(entry[1]):
                 entry = self._with_ready_maths(entry[0])
+            if entry is None:
+                entry = self._rendered_ahead(key)
             if entry is None:
                 fragment = rendered_fragment(
                     block.source,
@@ -219,7 +252,31 @@ class StreamingRenderer:
             parts.append(entry[0])
             copy_index += block.copyables
         self._cache = cache  # keep only what the latest text uses
+        ready = self._blocks_ahead.ready
+        if ready:
+            for key in cache:
+                ready.pop(key, None)  # rendered here before the worker came to it
         return "".join(parts), copy_index
+
+    def _split(self, source: str) -> list[Block]:
+        """`source` in top-level blocks: the worker's split when it made one of this very
+        text (the blocks depend on nothing else), otherwise this thread's."""
+        split_source, blocks = self._blocks_ahead.split
+        if split_source and split_source == source:
+            self._splitter.adopt(source, blocks)
+            return blocks
+        return self._splitter.split(source)
+
+    def _rendered_ahead(self, key: BlockKey) -> tuple[str, list[str]] | None:
+        """The block's HTML if the worker rendered it under the current options (it
+        holds no formula: the worker leaves those here). A block it rendered as the last
+        of a text is the same whether or not another follows it now: the key holds
+        whether it was highlighted."""
+        done = self._blocks_ahead.ready.pop(key, None)
+        if done is None or done[0] != self._generation:
+            return None
+        self.prefetched += 1
+        return done[1], []
 
     def _waiting(self, keys: list[str]) -> bool:
         """True while every formula in `keys` is still being typeset (nothing to redo)."""
@@ -252,8 +309,3 @@ class StreamingRenderer:
     def _forget(self) -> None:
         self._cache.clear()
         self._splitter.reset()
-
-
-def _opens_display_maths(block: Block) -> bool:
-    """A paragraph that starts with ``$$`` or ``\\[``: a display formula not yet closed."""
-    return block.kind == "paragraph_open" and block.source.lstrip().startswith(("$$", "\\["))

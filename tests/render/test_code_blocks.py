@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import html as html_lib
 import re
+import sys
+import threading
 
 from desktop.render import code_blocks, copy_href, copy_index, render_markdown
 from tests.support.markdown_corpus import MIXED
@@ -111,10 +113,46 @@ def test_copy_href_round_trip() -> None:
 def test_warming_up_loads_the_lexer_and_both_styles_ahead() -> None:
     from desktop.render import highlight
 
-    highlight._lexer.cache_clear()
-    highlight._formatter.cache_clear()
+    loaded = highlight._per_thread  # this thread's lexers and formatters
+    loaded.lexers.clear()
+    loaded.formatters.clear()
     highlight.warm_up("python")
-    assert highlight._lexer.cache_info().currsize == 1
-    assert highlight._formatter.cache_info().currsize == 2
+    assert list(loaded.lexers) == ["python"] and sorted(loaded.formatters) == [False, True]
+    lexer = loaded.lexers["python"]
     highlight.highlight_code("print(1)", "python", dark=True)
-    assert highlight._lexer.cache_info().misses == 1  # the answer's fence found it loaded
+    assert loaded.lexers == {"python": lexer}  # the answer's fence found it loaded
+
+
+def test_two_threads_highlighting_at_once_get_what_each_would_alone() -> None:
+    """The GUI thread and the worker that renders ahead highlight fences at the same time;
+    some lexers keep what they are in the middle of on the object (PostgreSQL's lexer, the
+    language of a function body)."""
+    from desktop.render import highlight
+
+    fences = {
+        "sql": "CREATE FUNCTION f() RETURNS int AS $$ SELECT 1 $$ LANGUAGE sql;\n" * 60,
+        "python": "CREATE FUNCTION g() RETURNS int AS $b$ return 1 $b$ LANGUAGE plpython3u;\n" * 60,
+    }
+    alone = {
+        name: highlight.highlight_code(code, "postgresql", dark=False)
+        for name, code in fences.items()
+    }
+    results: dict[str, list[str | None]] = {}
+
+    def highlight_often(name: str) -> None:
+        code = fences[name]
+        results[name] = [
+            highlight.highlight_code(code, "postgresql", dark=False) for _round in range(15)
+        ]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)  # switch threads far more often than usual
+    try:
+        threads = [threading.Thread(target=highlight_often, args=(name,)) for name in fences]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert results == {name: [html] * 15 for name, html in alone.items()}

@@ -31,7 +31,7 @@ from desktop.render.images import pending_images
 from desktop.render.markdown import render_markdown
 from desktop.render.maths import MathSource, pending_maths
 from desktop.render.plain import units_html
-from desktop.render.streaming import StreamingRenderer
+from desktop.render.streaming import RunAhead, StreamingRenderer
 from desktop.render.theme import palette
 from desktop.ui.viewmodels import message_item as mi
 from desktop.ui.viewmodels.citation_card import citation_cards, source_numbers
@@ -123,9 +123,11 @@ class MessageRenderer:
         dark: bool = False,
         request_image: Callable[[str], object] | None = None,
         maths: MathSource | None = None,
+        ahead: RunAhead | None = None,
     ) -> None:
         self._dark = dark
         self._maths = maths
+        self._ahead = ahead  # where streaming answers are split and rendered ahead
         self._streaming: dict[str, StreamingRenderer] = {}
         # Finished answers showing formulas still being typeset: their block caches.
         self._settling: dict[str, StreamingRenderer] = {}
@@ -138,6 +140,7 @@ class MessageRenderer:
         self._waiting: dict[str, dict[str, Message]] = {}  # image URL -> messages linking it
         # What an answer cost, for its footer ("" when its model has no price).
         self.cost_text: Callable[[Message], str] | None = None
+        self.blocks_taken_ahead = 0  # blocks rendered by the worker, not here (tests)
 
     def _cost(self, message: Message) -> str:
         if self.cost_text is None or message.status is MessageStatus.STREAMING:
@@ -186,7 +189,24 @@ class MessageRenderer:
         return keys
 
     def _new_renderer(self) -> StreamingRenderer:
-        return StreamingRenderer(dark=self._dark, images=self._images, maths=self._maths)
+        return StreamingRenderer(
+            dark=self._dark, images=self._images, maths=self._maths, ahead=self._ahead
+        )
+
+    def prefetch(self, message: Message) -> None:
+        """A streaming answer's update that will be shown soon: have its text split and
+        its blocks rendered ahead, off this thread (see ``render/ahead``). An answer that
+        called tools is rendered piece by piece when shown, as before."""
+        if message.role is not Role.ASSISTANT or message.status is not MessageStatus.STREAMING:
+            return
+        text = message.text
+        if not text or any(isinstance(part, ToolCallPart) for part in message.parts):
+            return  # see `item`: only an answer without calls is one piece of text
+        renderer = self._streaming.get(message.id)
+        if renderer is None:
+            renderer = self._streaming[message.id] = self._new_renderer()
+        renderer.citations = source_numbers(message)
+        renderer.prefetch(text)
 
     def image_evicted(self, url: str) -> None:
         """`url` is no longer cached: render it as a link again (it will be requested)."""
@@ -234,7 +254,7 @@ class MessageRenderer:
             if renderer is None:
                 renderer = self._streaming[key] = self._new_renderer()
             renderer.citations = sources
-            return renderer.render(text)
+            return self._counted(renderer, text)
         streamed = self._streaming.pop(key, None) or self._settling.pop(key, None)
         cached = self._done.get(key)
         if cached is not None and cached[0] == text and cached[1] == sources:
@@ -246,7 +266,7 @@ class MessageRenderer:
         # The answer just completed: its streaming renderer has every block but the last
         # cached and gives exactly what a full render gives, at a fraction of the cost.
         html = (
-            streamed.render(text, final=True)
+            self._counted(streamed, text, final=True)
             if streamed
             else render_markdown(
                 text,
@@ -259,6 +279,13 @@ class MessageRenderer:
         if streamed is not None and self._maths is not None and pending_maths(html):
             self._settling[key] = streamed
         self._done[key] = (text, sources, html)
+        return html
+
+    def _counted(self, renderer: StreamingRenderer, text: str, *, final: bool = False) -> str:
+        """`renderer.render(text)`, counting the blocks it took from the worker."""
+        before = renderer.prefetched
+        html = renderer.render(text, final=final)
+        self.blocks_taken_ahead += renderer.prefetched - before
         return html
 
     def _reasoning_html(self, message: Message, text: str) -> str:

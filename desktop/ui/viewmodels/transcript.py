@@ -21,6 +21,7 @@ from desktop.engine.turn.chat_service import ChatService
 from desktop.render.theme import document_css
 from desktop.ui.image_loader import ImageLoader
 from desktop.ui.math_images import MATH_SCHEME, MathStyle, MathTypesetter
+from desktop.ui.render_ahead import RenderAhead
 from desktop.ui.viewmodels.collector import collector_paused
 from desktop.ui.viewmodels.message_item import MessageItem
 from desktop.ui.viewmodels.message_renderer import MessageRenderer
@@ -60,8 +61,12 @@ class TranscriptModel(QObject):
         self._maths_restyle.setSingleShot(True)
         self._maths_restyle.setInterval(0)
         self._maths_restyle.timeout.connect(self._restyle)
+        # Streaming answers, split and rendered in a worker while their updates wait.
+        self.ahead = RenderAhead(self)
         self._renderer = MessageRenderer(
-            request_image=images.request if images else None, maths=self.maths
+            request_image=images.request if images else None,
+            maths=self.maths,
+            ahead=self.ahead.submit,
         )
         if images is not None:
             images.loaded.connect(self._on_image_loaded)
@@ -81,6 +86,11 @@ class TranscriptModel(QObject):
         self._older_timer.setSingleShot(True)
         self._older_timer.setInterval(0)
         self._older_timer.timeout.connect(self._load_older)
+
+    @property
+    def blocks_taken_ahead(self) -> int:
+        """Blocks of streaming answers shown as the worker rendered them (tests, benches)."""
+        return self._renderer.blocks_taken_ahead
 
     @property
     def update_pacer(self) -> UpdatePacer:
@@ -167,6 +177,7 @@ class TranscriptModel(QObject):
         if message.id in self._shown:
             if message.status is MessageStatus.STREAMING:
                 self._streamed[message.id] = message
+                self._renderer.prefetch(message)
                 self._pacer.submit(message)
             else:
                 self._streamed.pop(message.id, None)

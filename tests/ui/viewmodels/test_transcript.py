@@ -6,6 +6,7 @@ import pytest
 
 from desktop.core.events import MessageChanged
 from desktop.core.models import Message, MessageStatus, Role, TextPart, new_id
+from desktop.render import render_markdown
 from desktop.ui.viewmodels import transcript as transcript_module
 from desktop.ui.viewmodels.transcript import TranscriptModel
 from tests.support.scripted_chat import ScriptedChat
@@ -31,6 +32,7 @@ def model(scripted, qapp):
     scripted.chat.events.subscribe(relay)
     yield shown
     shown.maths.close()
+    shown.ahead.close()
     shown.deleteLater()
 
 
@@ -143,3 +145,47 @@ def test_messages_of_another_chat_or_another_branch_are_not_shown(scripted, mode
     reply = scripted.ask(shown.id, "At the tip", parent_id=first.id)
 
     assert added == [reply.id]
+
+
+def test_an_answer_streamed_with_its_blocks_rendered_ahead_shows_what_a_full_render_does(
+    scripted, model, qtbot
+):
+    """The finished blocks of each update are rendered in the worker while it waits."""
+    conversation = scripted.conversation()
+    model.show(conversation.id)
+    question = scripted.ask(conversation.id, "Explain")
+    shown: list[tuple[str, str]] = []
+    model.messageUpdated.connect(lambda item: shown.append((item.markdown, item.html_source)))
+    text = "".join(
+        f"## Part {n}\n\nSome **bold** text and `code` [{n}].\n\n"
+        f"```python\ndef f{n}(x):\n    return x * {n}\n```\n\n"
+        f"- one\n- two\n\n| a | b |\n|---|---|\n| {n} | x |\n\n"
+        for n in range(6)
+    )
+    streaming = Message(
+        new_id(), conversation.id, question.id, Role.ASSISTANT, [], MessageStatus.STREAMING
+    )
+    scripted.repository.add_message(streaming)
+    scripted.chat.events.emit(MessageChanged(streaming))
+    step = 120
+    for end in range(step, len(text) + step, step):
+        streaming = Message(
+            streaming.id,
+            conversation.id,
+            question.id,
+            Role.ASSISTANT,
+            [TextPart(text[:end])],
+            MessageStatus.STREAMING,
+        )
+        scripted.chat.events.emit(MessageChanged(streaming))
+        applied = model.update_pacer.applied
+
+        def shown_and_settled(before: int = applied) -> bool:
+            return model.update_pacer.applied > before and model.ahead.pending == 0
+
+        qtbot.waitUntil(shown_and_settled, timeout=CEILING_S * 1000)
+    assert model.ahead.submitted > 0
+    assert model.blocks_taken_ahead > len(text) // step  # most blocks came from the worker
+    assert len(shown) >= len(text) // step
+    for markdown, html in shown:
+        assert html == render_markdown(markdown), markdown
