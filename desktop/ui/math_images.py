@@ -143,8 +143,12 @@ def _hold_collections(progress: _Progress) -> None:
 
 
 def _let_collect(progress: _Progress) -> None:
+    """On the GUI thread: collections may run again. The worker's young garbage is
+    collected here first, so the few objects it still allocates after its last report
+    (on its way back to waiting) cannot set a collection off in its thread."""
     if progress.holding:
         progress.holding = False
+        gc.collect(0)
         collector.release()
 
 
