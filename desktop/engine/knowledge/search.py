@@ -236,8 +236,9 @@ class KnowledgeSearch:
             ids = [lib.id for lib in searched]
             words = await asyncio.to_thread(self._words, ids, query, job, held)
             # Let go of the matrices held then: one being read again must not be kept
-            # beside its successor.
-            del held
+            # beside its successor. Emptied, not only unnamed: the thread pool's work
+            # item still holds the call's arguments until that thread runs again.
+            held.clear()
             if words.finished is not None:
                 prepared, passages = words.finished
             else:

@@ -470,6 +470,24 @@ def test_a_changed_librarys_old_matrix_is_let_go_before_the_new_one_is_read(inde
     assert alive == [False]  # never two of them at once
 
 
+def test_the_matrices_handed_to_the_word_search_thread_are_let_go_after_it(index):
+    """The thread pool keeps a call's arguments until its thread runs again, which on a
+    busy machine can be after the search has gone on to read a changed library."""
+    _notes(index)
+    handed: list[dict] = []
+
+    class Keeping(KnowledgeSearch):
+        def _words(self, library_ids, query, job, held):
+            handed.append(held)  # kept, as a thread pool's work item may keep it
+            return super()._words(library_ids, query, job, held)
+
+    searcher = Keeping(index, VectorMatrices(index))
+    _search(searcher, "tea")
+    _search(searcher, "tea")
+    assert len(handed) == 2
+    assert handed == [{}, {}]  # emptied once the thread returned
+
+
 def test_a_model_switched_in_place_is_picked_up(index):
     texts = [GARAGE, *OTHERS]
     ids = add_source(index, "notes", "a.md", texts, vectors={"old/model": hashed_vector})
