@@ -138,6 +138,30 @@ def settle(qapp: Any, seconds: float = 0.2) -> None:
         time.sleep(0.005)
 
 
+def asked_chat(folder: Path, title: str, *, thaw: bool = False) -> tuple[Any, str, Any]:
+    """Parley started as the app starts, showing a chat that holds one question; the
+    answer's id, and what makes the answer's successive states (text, status)."""
+    from PySide6.QtWidgets import QApplication
+
+    from desktop.core.models import Message, MessageStatus, ModelRef, Role, TextPart, new_id
+
+    write_settings(folder)
+    parley = start_app(folder, thaw=thaw)
+    conversation = parley.chat.create_conversation(title)
+    question = Message(new_id(), conversation.id, None, Role.USER, [TextPart("Explain it all")])
+    parley.repository.add_message(question)
+    parley.chat_vm.open_conversation(conversation.id)
+    settle(QApplication.instance())
+    answer_id, model = new_id(), ModelRef("local", "m")
+
+    def state(text: str, status: MessageStatus = MessageStatus.STREAMING) -> Message:
+        return Message(
+            answer_id, conversation.id, question.id, Role.ASSISTANT, [TextPart(text)], status, model
+        )
+
+    return parley, answer_id, state
+
+
 def paced(frames: list[Callable[[], None]]) -> list[float]:
     """Run one callable per 40 ms tick; returns each one's duration in ms."""
     timings = []
@@ -302,20 +326,12 @@ def phase_stream(
     from PySide6.QtWidgets import QApplication
 
     from desktop.core.events import MessageChanged
-    from desktop.core.models import Message, MessageStatus, ModelRef, Role, TextPart, new_id
+    from desktop.core.models import MessageStatus
     from desktop.render import StreamingRenderer
     from desktop.ui.viewmodels.message_item import MessageItem
 
-    write_settings(folder)
-    parley = start_app(folder, thaw=thaw)
+    parley, answer_id, state = asked_chat(folder, "Streaming benchmark", thaw=thaw)
     qapp, chat = QApplication.instance(), parley.chat
-    conversation = chat.create_conversation("Streaming benchmark")
-    question = Message(new_id(), conversation.id, None, Role.USER, [TextPart("Explain it all")])
-    parley.repository.add_message(question)
-    parley.chat_vm.open_conversation(conversation.id)
-    settle(qapp)
-    answer_id = new_id()
-    model = ModelRef("local", "m")
     transcript = parley.window.chat_view.transcript
     renderer = StreamingRenderer()
     first = True
@@ -335,9 +351,7 @@ def phase_stream(
     )
 
     def event(text: str, status: MessageStatus, *, settle: bool = True) -> Callable[[], None]:
-        message = Message(
-            answer_id, conversation.id, question.id, Role.ASSISTANT, [TextPart(text)], status, model
-        )
+        message = state(text, status)
         streaming = status is MessageStatus.STREAMING
         html = renderer.render(text) if view_only else ""
 
@@ -458,29 +472,9 @@ def phase_fixed_pace(folder: Path, *, ahead: bool, code: bool = False) -> dict[s
     from PySide6.QtCore import QEventLoop, Qt, QTimer
     from PySide6.QtWidgets import QApplication
 
-    from desktop.core.models import Message, MessageStatus, ModelRef, Role, TextPart, new_id
-
-    write_settings(folder)
-    parley = start_app(folder)
-    qapp, chat = QApplication.instance(), parley.chat
-    conversation = chat.create_conversation("Fixed pace")
-    question = Message(new_id(), conversation.id, None, Role.USER, [TextPart("Explain")])
-    parley.repository.add_message(question)
-    parley.chat_vm.open_conversation(conversation.id)
-    settle(qapp)
-    model, answer_id = parley.chat_vm.transcript, new_id()
+    parley, _answer_id, message = asked_chat(folder, "Fixed pace")
+    qapp, model = QApplication.instance(), parley.chat_vm.transcript
     renderer = model._renderer  # the view-model's own: the same path as a streamed update
-
-    def message(text: str) -> Message:
-        return Message(
-            answer_id,
-            conversation.id,
-            question.id,
-            Role.ASSISTANT,
-            [TextPart(text)],
-            MessageStatus.STREAMING,
-            ModelRef("local", "m"),
-        )
 
     from render_bench import fenced_file
 
