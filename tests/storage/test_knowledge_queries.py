@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import numpy as np
 import pytest
 from sqlalchemy import Engine, text
@@ -26,15 +23,6 @@ from tests.support.hashed_vectors import hashed_vector
 from tests.support.knowledge_rows import Chunk, add_source, set_status
 
 MODEL = "local/hashed"
-
-
-@pytest.fixture
-def index(tmp_path: Path) -> Iterator[Engine]:
-    engine = open_index(tmp_path)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
 
 
 def _search(engine: Engine, query: str, libraries: tuple[str, ...] = ("lib",)) -> list[int]:

@@ -4,15 +4,13 @@ word-index rows, vectors and the embedding cache, and what deleting takes with i
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from sqlalchemy import Engine, text
 
 from desktop.core.knowledge import SourceStatus
-from desktop.storage.knowledge_index import open_index, words_for_index
+from desktop.storage.knowledge_index import words_for_index
 from desktop.storage.knowledge_queries import library_fingerprint
 from desktop.storage.knowledge_store import KnowledgeStore, ScannedSource, StoredVector
 
@@ -34,12 +32,8 @@ class Piece:
 
 
 @pytest.fixture
-def engine(tmp_path: Path) -> Iterator[Engine]:
-    engine = open_index(tmp_path)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
+def engine(index: Engine) -> Engine:
+    return index
 
 
 @pytest.fixture

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
+from sqlalchemy import text
 
-import pytest
-from sqlalchemy import Engine, text
-
-from desktop.storage.knowledge_index import open_index
 from desktop.storage.knowledge_terms import (
     PRUNE_FLOOR,
     TermFrequencies,
@@ -18,15 +13,6 @@ from desktop.storage.knowledge_terms import (
 )
 from desktop.storage.sqlite_engine import read_transaction
 from tests.support.knowledge_rows import add_source
-
-
-@pytest.fixture
-def index(tmp_path: Path) -> Iterator[Engine]:
-    engine = open_index(tmp_path)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
 
 
 def test_query_terms_are_the_terms_the_index_holds():

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import keyring
 import pytest
+from sqlalchemy import Engine
 
+from desktop.storage.knowledge_index import open_index
 from tests.support.embedding_server import EmbeddingServer
 from tests.support.memory_keyring import MemoryKeyring
 from tests.support.notification_daemon import NotificationDaemon
@@ -80,3 +83,13 @@ def real_scrypt() -> Iterator[None]:
 
     with paying_scrypt():
         yield
+
+
+@pytest.fixture
+def index(tmp_path: Path) -> Iterator[Engine]:
+    """A knowledge index in the test's folder (the knowledge search and store tests)."""
+    engine = open_index(tmp_path)
+    try:
+        yield engine
+    finally:
+        engine.dispose()

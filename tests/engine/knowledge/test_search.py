@@ -6,8 +6,7 @@ import asyncio
 import gc
 import threading
 import weakref
-from collections.abc import Iterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -18,7 +17,6 @@ from desktop.core.knowledge import EmbeddingChoice, LibrarySettings, SourceStatu
 from desktop.engine.knowledge.ranking import fuse, nearest, query_vector
 from desktop.engine.knowledge.search import KnowledgeSearch
 from desktop.engine.knowledge.vector_matrices import VectorMatrices
-from desktop.storage.knowledge_index import open_index
 from desktop.storage.knowledge_queries import VectorMatrix, mark_library_changed
 from desktop.storage.sqlite_engine import write_transaction
 from tests.support.hashed_vectors import hashed_vector
@@ -66,15 +64,6 @@ async def silent(_text: str) -> list[float]:
 
 async def empty(_text: str) -> list[float]:
     return [0.0] * 256
-
-
-@pytest.fixture
-def index(tmp_path: Path) -> Iterator[Engine]:
-    engine = open_index(tmp_path)
-    try:
-        yield engine
-    finally:
-        engine.dispose()
 
 
 def _notes(index: Engine) -> dict[str, int]:
