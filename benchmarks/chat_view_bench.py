@@ -1,6 +1,6 @@
 """Timings and memory for the chat view, offscreen, through the real app objects.
 
-Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 5000]
+Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 5000] [--runs 5]
 
 (a) Streaming a ~20 KB markdown answer with inline and display formulas (76, typeset in
     Parley's typesetting child as they close) at 1,000 tokens/s: one `MessageChanged` per 40 ms
@@ -19,6 +19,8 @@ Run from the repository root:  python benchmarks/chat_view_bench.py [--messages 
     80 ms) split an update cycle's cost into a fixed part per update and the share of the
     GUI thread the arriving text costs; and the same event loop, ticking as often with
     nothing to show, gives the share the loop and the measurement cost by themselves.
+    Parley's stream is run five times (`--runs`): a run's figures move with the machine
+    more than with a change, so the targets are judged over all of them.
 (b) Opening a conversation of N messages from a real database: the time from
     `messagesReset` to the first paint of the transcript (and the whole open, including
     the database and the view-model), then until the older messages, read after the
@@ -537,6 +539,19 @@ def phase_fixed_pace(
     }
 
 
+def spread(runs: list[dict[str, Any]]) -> str:
+    """The first row is one run; on a shared machine a run's figures move by half or more,
+    so the stream is run again and the targets are judged over all the runs."""
+    busy = sorted(run["busy_pct"] for run in runs)
+    worst = sorted(run["worst_ms"] for run in runs)
+    met = sum(run["busy_pct"] <= 10 and run["worst_ms"] <= 16 for run in runs)
+    return (
+        f"Parley's stream in {len(runs)} runs: busy {busy[0]:.1f}-{busy[-1]:.1f}% (median "
+        f"{busy[len(busy) // 2]:.1f}), worst update {worst[0]:.1f}-{worst[-1]:.1f} ms (median "
+        f"{worst[len(worst) // 2]:.1f}); both targets met in {met} of {len(runs)}"
+    )
+
+
 def cost_model(short: dict[str, Any], long: dict[str, Any]) -> tuple[float, float]:
     """An update cycle's mean cost at two paces as `fixed + share * interval`: the fixed
     part of an update (ms) and the share of the GUI thread the arriving text costs.
@@ -817,13 +832,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--phase", choices=[*PHASES, "open"])
     parser.add_argument("--messages", type=int, default=5_000)
+    parser.add_argument(
+        "--runs", type=int, default=5, help="runs of Parley's stream, for the spread of (a)"
+    )
     args = parser.parse_args()
     if args.phase:
         print(json.dumps(run_phase(args.phase, args.messages)))
         return
 
+    runs = [child("stream", args.messages) for _ in range(max(1, args.runs))]
     rows = {
-        "Parley (view-model + view)": child("stream", args.messages),
+        "Parley (view-model + view)": runs[0],
         "… without the start-up freeze": child("stream-thawed", args.messages),
         "… the answer without formulas": child("stream-plain", args.messages),
         "… view only (items ready)": child("stream-view", args.messages),
@@ -858,6 +877,7 @@ def main() -> None:
             f"    {label:30} {row['busy_pct']:6.1f}% {row['mean_ms']:6.2f}ms "
             f"{row['p95_ms']:6.2f}ms {row['worst_ms']:6.2f}ms  {pauses}"
         )
+    print(f"    {spread(runs)}")
     print(
         f"    Parley applies {stream['applied']} of {stream['frames']} updates, one per "
         f"{stream['interval_ms']:.0f} ms on average: the pacer keeps the GUI thread's busy share "
