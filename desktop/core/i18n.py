@@ -50,6 +50,20 @@ def QT_TR_NOOP(text: str) -> str:  # the name lupdate looks for
     return text
 
 
+_FULL_WIDTH_ENDS = ("。", "！", "？", "：", "；")
+
+
+def sentences(parts: Iterable[str]) -> str:
+    """Sentences one after another, as the language writes them: a space between two in
+    English, none after a full-width stop (Chinese puts no space after "。"). Empty
+    parts are left out."""
+    text = ""
+    for part in parts:
+        if part:
+            text += ("" if not text or text.endswith(_FULL_WIDTH_ENDS) else " ") + part
+    return text
+
+
 def joined(items: Iterable[str]) -> str:
     """`items` as a list in a sentence, written as the language writes one ("a, b and c";
     in Chinese "a、b和c"): a comma-separated list reads wrong in a Chinese sentence."""

@@ -236,3 +236,40 @@ def test_without_a_cjk_font_chinese_falls_back_to_english_and_says_why(tmp_path)
     assert "no font for CJK" in log and "fonts-noto-cjk" in log
     state = (data / "window.ini").read_text(encoding="utf-8")
     assert "cjk_font_missing=true" in state
+
+
+def test_sentences_are_spaced_as_the_language_writes_them():
+    assert i18n.sentences(["It failed.", "", "Try again."]) == "It failed. Try again."
+    assert (
+        i18n.sentences(["失败了。", "请重试。", "原因：", "磁盘已满"])
+        == "失败了。请重试。原因：磁盘已满"
+    )
+    assert i18n.sentences(["已备份。", "Disk full."]) == "已备份。Disk full."
+    assert i18n.sentences(["", ""]) == ""
+
+
+def settings_problem(tmp_path: Path) -> str:
+    """The start-up banner of a settings file that is not JSON, a copy of it kept."""
+    from desktop.engine.settings_service import SettingsService
+    from desktop.storage.secrets import SecretStore
+    from desktop.ui.viewmodels.settings import SettingsViewModel
+    from desktop.ui.viewmodels.tasks import TaskGroup
+
+    path = tmp_path / "settings.json"
+    path.write_text("{ not json", encoding="utf-8")
+    service = SettingsService(path, SecretStore())
+    assert service.load_error is not None and service.backup_path is not None
+    return SettingsViewModel(service, TaskGroup()).load_problem
+
+
+def test_a_banner_of_several_sentences_has_no_space_after_a_chinese_full_stop(
+    qapp, chinese, tmp_path
+):
+    banner = settings_problem(tmp_path)
+    assert HAN.search(banner) and banner.count("。") >= 2, banner
+    assert not re.search(r"[。：] ", banner), banner
+
+
+def test_a_banner_of_several_sentences_is_spaced_in_english(qapp, english, tmp_path):
+    banner = settings_problem(tmp_path)
+    assert re.search(r"\. A copy was kept at .+\. Parley started with default settings\.$", banner)

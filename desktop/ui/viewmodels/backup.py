@@ -25,6 +25,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from desktop.core.backup_settings import PASSPHRASE_SECRET, BackupSettings
 from desktop.core.errors import ParleyError
+from desktop.core.i18n import sentences
 from desktop.core.remote_target import RemoteTarget, describe_target
 from desktop.engine.backup.errors import BackupProblem
 from desktop.engine.backup.service import BackupService, Progress
@@ -128,9 +129,8 @@ class BackupViewModel(QObject):
             text = self.tr("The last backup failed (%1): %2").replace("%1", when)
             text = text.replace("%2", state.last_error)
             if state.last_success is not None:
-                text += " " + self.tr("The last good one was made %1.").replace(
-                    "%1", local_time(state.last_success)
-                )
+                good = self.tr("The last good one was made %1.")
+                text = sentences([text, good.replace("%1", local_time(state.last_success))])
             return text, True
         if state.last_success is not None:
             return (
@@ -325,9 +325,7 @@ class BackupViewModel(QObject):
         if done.pruned:
             text = self.tr("Backed up: %1 (%2); removed %Ln older backup(s).", "", done.pruned)
         text = text.replace("%1", done.name).replace("%2", human_size(done.size))
-        if done.prune_error:
-            text += " " + done.prune_error
-        self._finish(True, text)
+        self._finish(True, sentences([text, done.prune_error]))
 
     def _finish(self, ok: bool, text: str) -> None:
         self.summary, self.summary_ok = text, ok

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from desktop.core import i18n
 from desktop.core.errors import ParleyError
 from desktop.core.remote_target import RemoteTarget
 from desktop.engine.backup.service import BackupEntry, BackupService, Progress, RestoreDone
@@ -164,7 +165,7 @@ class RestoreViewModel(QObject):
                         "%1", str(done.kept_copy)
                     )
                 )
-            return " ".join(sentences)
+            return i18n.sentences(sentences)
         merged = done.merged
         counted = (
             (
@@ -207,4 +208,4 @@ class RestoreViewModel(QObject):
                     done.providers_added,
                 )
             )
-        return " ".join(sentences)
+        return i18n.sentences(sentences)

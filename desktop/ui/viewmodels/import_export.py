@@ -28,6 +28,7 @@ from PySide6.QtCore import (
     Slot,
 )
 
+from desktop.core import i18n
 from desktop.core.errors import ParleyError
 from desktop.engine.importers.files import ExportError
 from desktop.engine.importers.model import ImportedConversation
@@ -228,7 +229,7 @@ class ImportExportViewModel(QObject):
                     totals.files_left_out,
                 )
             )
-        return " ".join(sentences)
+        return i18n.sentences(sentences)
 
     # --- importing --------------------------------------------------------------------
 
@@ -326,7 +327,7 @@ class ImportExportViewModel(QObject):
                 )
             )
         sentences.append(self.tr("%1.").replace("%1", self.tr("; ").join(clauses)))
-        return " ".join(sentences)
+        return i18n.sentences(sentences)
 
     # --- either step ------------------------------------------------------------------
 

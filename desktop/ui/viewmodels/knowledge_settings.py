@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from PySide6.QtCore import QObject, Signal
 
 from desktop.core.errors import ParleyError, SettingsError
-from desktop.core.i18n import QT_TR_NOOP, tr
+from desktop.core.i18n import QT_TR_NOOP, sentences, tr
 from desktop.core.knowledge import (
     EmbeddingChoice,
     IndexProgress,
@@ -268,7 +268,7 @@ class KnowledgeSettingsModel(QObject):
         notice = progress.error
         if progress.state is LibraryState.RE_EMBEDDING:
             notice = self.tr("Re-embedding — search by words keeps working meanwhile")
-        notice = " ".join(part for part in (notice, progress.notice) if part)
+        notice = sentences([notice, progress.notice])
         return ProgressView(
             state=state,
             active=progress.state in ACTIVE_STATES,

@@ -10,6 +10,7 @@ from PySide6.QtCore import QLocale, QObject, Signal, Slot
 
 from desktop.core.capabilities import Capabilities
 from desktop.core.errors import ParleyError
+from desktop.core.i18n import sentences
 from desktop.core.settings import (
     AppearanceSettings,
     Language,
@@ -183,12 +184,13 @@ class SettingsViewModel(QObject):
         text = self.tr("The settings file %1 is invalid: %2.").replace(
             "%1", str(self._service.path)
         )
-        text = text.replace("%2", str(error))
+        parts = [text.replace("%2", str(error))]
         if self._service.backup_path is not None:
-            text += " " + self.tr("A copy was kept at %1.").replace(
-                "%1", str(self._service.backup_path)
+            parts.append(
+                self.tr("A copy was kept at %1.").replace("%1", str(self._service.backup_path))
             )
-        return text + " " + self.tr("Parley started with default settings.")
+        parts.append(self.tr("Parley started with default settings."))
+        return sentences(parts)
 
     def _network_problem(self) -> str:
         """A saved CA bundle that no longer works: Parley runs on the system's

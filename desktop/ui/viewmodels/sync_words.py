@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
 
+from desktop.core.i18n import sentences
 from desktop.engine.sync.service import SyncStatus
 from desktop.ui.formatting import local_time
 
@@ -52,7 +53,7 @@ class SyncWords(QObject):
             )
         if status.last_error:
             parts.append(self.tr("The last sync failed: %1").replace("%1", status.last_error))
-        return _sentences(parts), bool(status.last_error)
+        return sentences(parts), bool(status.last_error)
 
     def progress(self, status: SyncStatus) -> str:
         """What the running sync does now."""
@@ -195,12 +196,3 @@ class SyncWords(QObject):
             .replace("%1", path)
             .replace("%2", error.strerror or str(error))
         )
-
-
-def _sentences(parts: list[str]) -> str:
-    """Sentences one after another: a space between them, none after a full-width
-    stop (as Chinese writes them)."""
-    text = ""
-    for part in parts:
-        text += ("" if not text or text.endswith(("。", "！", "？", "：")) else " ") + part
-    return text
