@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -22,6 +23,8 @@ from desktop.core.settings import (
     dump_settings,
     parse_settings,
 )
+from desktop.engine.settings_service import SettingsService
+from desktop.storage.secrets import SecretStore
 from desktop.ui.language import (
     install_translations,
     remove_translations,
@@ -29,6 +32,8 @@ from desktop.ui.language import (
     window_locale,
 )
 from desktop.ui.viewmodels.date_groups import DateGroup
+from desktop.ui.viewmodels.settings import SettingsViewModel
+from desktop.ui.viewmodels.tasks import TaskGroup
 from tests.support.paths import ROOT
 
 HAN = re.compile(r"[\u4e00-\u9fff]")
@@ -250,16 +255,14 @@ def test_sentences_are_spaced_as_the_language_writes_them():
 
 def settings_problem(tmp_path: Path) -> str:
     """The start-up banner of a settings file that is not JSON, a copy of it kept."""
-    from desktop.engine.settings_service import SettingsService
-    from desktop.storage.secrets import SecretStore
-    from desktop.ui.viewmodels.settings import SettingsViewModel
-    from desktop.ui.viewmodels.tasks import TaskGroup
-
     path = tmp_path / "settings.json"
     path.write_text("{ not json", encoding="utf-8")
     service = SettingsService(path, SecretStore())
-    assert service.load_error is not None and service.backup_path is not None
-    return SettingsViewModel(service, TaskGroup()).load_problem
+    try:
+        assert service.load_error is not None and service.backup_path is not None
+        return SettingsViewModel(service, TaskGroup()).load_problem
+    finally:
+        asyncio.run(service.aclose())
 
 
 def test_a_banner_of_several_sentences_has_no_space_after_a_chinese_full_stop(
